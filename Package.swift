@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Kartpack: Shapefiles -> reprojected, simplified, styled MVT tiles in PMTiles / MBTiles.
+// Each C library is a system-library target imported by exactly one Swift module (`internal import`).
+let package = Package(
+    name: "Kartpack",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "kartpack", targets: ["kartpack"])
+    ],
+    targets: [
+        // C libraries from Debian -dev packages.
+        .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // C-free data model shared by every module.
+        .target(name: "KartpackCore"),
+        // Wrappers: the only importers of their C module.
+        .target(name: "Shapefile", dependencies: ["KartpackCore", "CShapelib"]),
+        .target(name: "Reprojection", dependencies: ["KartpackCore", "CProj"]),
+        .target(name: "GeometryOps", dependencies: ["KartpackCore", "CGEOS"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
+        .target(name: "Gzip", dependencies: ["CZlib"]),
+        // Pure Swift encoders and archive formats.
+        .target(name: "VectorTile", dependencies: ["KartpackCore"]),
+        .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
+        // The engine the command line drives.
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+            ]
+        ),
+        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore"]),
+
+        // Tests.
+        .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
+        .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
+        .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
+        .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["KartpackTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

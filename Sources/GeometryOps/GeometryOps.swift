@@ -1,0 +1,1 @@
+// Placeholder: the GeometryOps module's sources are being written.

@@ -1,0 +1,1 @@
+// Placeholder: the Gzip module's sources are being written.

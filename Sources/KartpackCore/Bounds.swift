@@ -1,0 +1,46 @@
+/// An axis-aligned bounding box.
+public struct Bounds: Sendable, Hashable, Codable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    /// Creates a box from its corners.
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    /// The empty box: including any point makes it that point.
+    public static let empty = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+    /// True when no point has been included.
+    public var isEmpty: Bool { !(minX <= maxX && minY <= maxY) }
+
+    /// Grows the box to include a point.
+    public mutating func include(x: Double, y: Double) {
+        if x < minX { minX = x }
+        if x > maxX { maxX = x }
+        if y < minY { minY = y }
+        if y > maxY { maxY = y }
+    }
+
+    /// Grows the box to include another box.
+    public mutating func include(_ other: Bounds) {
+        guard !other.isEmpty else { return }
+        include(x: other.minX, y: other.minY)
+        include(x: other.maxX, y: other.maxY)
+    }
+
+    /// True when the boxes overlap or touch.
+    public func intersects(_ other: Bounds) -> Bool {
+        !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
+    }
+
+    /// True when `other` lies inside this box (boundary included).
+    public func contains(_ other: Bounds) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
+}

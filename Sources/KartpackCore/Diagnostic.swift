@@ -1,0 +1,90 @@
+import Synchronization
+
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// A recoverable problem with the input: a record skipped or repaired, a value coerced, a file warning.
+/// `code` is a stable snake_case reason (`null_geometry`, `dbf_count_lies`, …) that is never reworded.
+public struct Diagnostic: Sendable, Hashable, Codable {
+    public var severity: Severity
+    public var code: String
+    public var message: String
+    public var file: String?
+    public var record: Int?
+    public var offset: Int?
+
+    /// Creates a diagnostic.
+    public init(
+        _ severity: Severity, code: String, _ message: String, file: String? = nil, record: Int? = nil,
+        offset: Int? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.file = file
+        self.record = record
+        self.offset = offset
+    }
+
+    /// `file: record N: message`, the form printed on stderr.
+    public var formatted: String {
+        var s = ""
+        if let file { s += "\(file): " }
+        if let record { s += "record \(record): " } else if let offset { s += "byte \(offset): " }
+        return s + message
+    }
+}
+
+/// Collects diagnostics from any thread: counts per code, plus the first `sampleLimit` samples per code.
+public final class DiagnosticSink: Sendable {
+    private struct State {
+        var counts: [String: Int] = [:]
+        var samples: [Diagnostic] = []
+        var samplesPerCode: [String: Int] = [:]
+    }
+    private let state = Mutex(State())
+    /// How many samples are kept per code.
+    public let sampleLimit: Int
+    private let echo: (@Sendable (Diagnostic) -> Void)?
+
+    /// Creates a sink; `echo` sees each diagnostic that is kept as a sample (e.g. to print it).
+    public init(sampleLimit: Int = 20, echo: (@Sendable (Diagnostic) -> Void)? = nil) {
+        self.sampleLimit = sampleLimit
+        self.echo = echo
+    }
+
+    /// Records a diagnostic.
+    public func report(_ d: Diagnostic) {
+        let keep = state.withLock { s -> Bool in
+            s.counts[d.code, default: 0] += 1
+            let n = s.samplesPerCode[d.code, default: 0]
+            guard n < sampleLimit else { return false }
+            s.samplesPerCode[d.code] = n + 1
+            s.samples.append(d)
+            return true
+        }
+        if keep { echo?(d) }
+    }
+
+    /// Counts per code, sorted by code.
+    public var counts: [(code: String, count: Int)] {
+        state.withLock { $0.counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    }
+
+    /// The count for one code.
+    public func count(_ code: String) -> Int { state.withLock { $0.counts[code] ?? 0 } }
+
+    /// The kept samples in arrival order.
+    public var samples: [Diagnostic] { state.withLock { $0.samples } }
+}

@@ -1,0 +1,20 @@
+/// Process exit codes, following `sysexits.h` (listed in the README).
+public enum ExitCode: Int32, Sendable, Hashable, Codable {
+    case success = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case software = 70
+    case cantCreate = 73
+    case ioError = 74
+    case tempFail = 75
+    case config = 78
+    case interrupted = 130
+    case terminated = 143
+}
+
+/// An error that knows which exit code it maps to.
+public protocol KartpackError: Error, CustomStringConvertible {
+    /// The process exit code this error ends a run with.
+    var exitCode: ExitCode { get }
+}

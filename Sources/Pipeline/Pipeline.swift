@@ -1,0 +1,1 @@
+// Placeholder: the Pipeline module's sources are being written.

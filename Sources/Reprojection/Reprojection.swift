@@ -1,0 +1,1 @@
+// Placeholder: the Reprojection module's sources are being written.

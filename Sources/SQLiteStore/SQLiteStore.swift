@@ -1,0 +1,1 @@
+// Placeholder: the SQLiteStore module's sources are being written.

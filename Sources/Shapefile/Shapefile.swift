@@ -1,0 +1,1 @@
+// Placeholder: the Shapefile module's sources are being written.

@@ -1,0 +1,1 @@
+// Placeholder: the TileArchive module's sources are being written.

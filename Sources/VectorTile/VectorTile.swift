@@ -1,0 +1,1 @@
+// Placeholder: the VectorTile module's sources are being written.

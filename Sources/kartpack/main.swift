@@ -1,0 +1,2 @@
+// Placeholder entry point.
+print("kartpack")
