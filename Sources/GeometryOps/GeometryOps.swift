@@ -1,1 +1,0 @@
-// Placeholder: the GeometryOps module's sources are being written.

@@ -1,0 +1,169 @@
+internal import CGEOS
+import KartpackCore
+
+/// Area and first moments of a polygonal geometry inside a rectangle, computed in Swift by clipping every ring
+/// with Sutherland–Hodgman.
+///
+/// The signed area and moments of a Sutherland–Hodgman output ring are the integrals of the ring's winding
+/// number over the rectangle, so they are exact for any simple ring even when the clipped ring has degenerate
+/// edges along the rectangle. Shells count positive, holes negative, whatever their orientation. Two geometries
+/// covering the same region inside the rectangle give the same values; `GEOSClipByRect_r`'s wrong answers (the
+/// complement on GEOS PR #605) do not, whatever their validity.
+struct RectMoments {
+    var area = 0.0
+    var mx = 0.0
+    var my = 0.0
+
+    /// True when the two agree to a relative `1e-7` of the rectangle's area (and its area × half-diagonal).
+    func matches(_ other: RectMoments, rect: Bounds) -> Bool {
+        let w = rect.maxX - rect.minX
+        let h = rect.maxY - rect.minY
+        let tolerance = 1e-7 * w * h
+        let momentTolerance = tolerance * (w + h)
+        return abs(area - other.area) <= tolerance && abs(mx - other.mx) <= momentTolerance
+            && abs(my - other.my) <= momentTolerance
+    }
+}
+
+/// Computes `RectMoments` for one rectangle, reusing its scratch buffers between calls.
+struct RectMomentCalculator {
+    let rect: Bounds
+    private let cx: Double
+    private let cy: Double
+    private var ring: [Double] = []
+    private var a: [Double] = []
+    private var b: [Double] = []
+
+    init(rect: Bounds) {
+        self.rect = rect
+        // Work relative to the rectangle's centre to keep precision with large projected coordinates.
+        cx = (rect.minX + rect.maxX) / 2
+        cy = (rect.minY + rect.maxY) / 2
+    }
+
+    /// The moments of the polygons in `g` (borrowed) inside the rectangle; nil when GEOS fails to report them.
+    mutating func moments(_ ctx: OpaquePointer, _ g: OpaquePointer) -> RectMoments? {
+        var total = RectMoments()
+        return accumulate(ctx, g, into: &total) ? total : nil
+    }
+
+    private mutating func accumulate(_ ctx: OpaquePointer, _ g: OpaquePointer, into total: inout RectMoments) -> Bool {
+        guard let type = GEOSTypeID(ctx, g) else { return false }
+        if type.isCollection {
+            let n = GEOSGetNumGeometries_r(ctx, g)
+            guard n >= 0 else { return false }
+            for i in 0..<n {
+                guard let part = GEOSGetGeometryN_r(ctx, g, i), accumulate(ctx, part, into: &total) else {
+                    return false
+                }
+            }
+            return true
+        }
+        guard type == .polygon else { return true }
+        guard GEOSisEmpty_r(ctx, g) == 0 else { return true }
+        guard let shell = GEOSGetExteriorRing_r(ctx, g), addRing(ctx, shell, sign: 1, into: &total) else {
+            return false
+        }
+        let holes = GEOSGetNumInteriorRings_r(ctx, g)
+        guard holes >= 0 else { return false }
+        for i in 0..<holes {
+            guard let hole = GEOSGetInteriorRingN_r(ctx, g, i), addRing(ctx, hole, sign: -1, into: &total) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    private mutating func addRing(
+        _ ctx: OpaquePointer, _ r: OpaquePointer, sign: Double, into total: inout RectMoments
+    ) -> Bool {
+        guard let seq = GEOSGeom_getCoordSeq_r(ctx, r) else { return false }
+        var size: UInt32 = 0
+        guard GEOSCoordSeq_getSize_r(ctx, seq, &size) != 0 else { return false }
+        let n = Int(size)
+        guard n >= 4 else { return true }
+        if ring.count < 2 * n { ring = Array(repeating: 0, count: 2 * n) }
+        let ok = ring.withUnsafeMutableBufferPointer { buf -> Int32 in
+            guard let base = buf.baseAddress else { return 0 }
+            return GEOSCoordSeq_copyToBuffer_r(ctx, seq, base, 0, 0)
+        }
+        guard ok != 0 else { return false }
+        // Open ring relative to the centre in `a`.
+        a.removeAll(keepingCapacity: true)
+        for i in 0..<(n - 1) {
+            a.append(ring[2 * i] - cx)
+            a.append(ring[2 * i + 1] - cy)
+        }
+        let orientation = Self.moments(of: a)
+        guard orientation.area != 0 else { return true }
+        let factor = sign * (orientation.area > 0 ? 1 : -1)
+        clip(axis: 0, limit: rect.minX - cx, keepGreater: true)
+        clip(axis: 0, limit: rect.maxX - cx, keepGreater: false)
+        clip(axis: 1, limit: rect.minY - cy, keepGreater: true)
+        clip(axis: 1, limit: rect.maxY - cy, keepGreater: false)
+        let m = Self.moments(of: a)
+        total.area += factor * m.area
+        total.mx += factor * m.mx
+        total.my += factor * m.my
+        return true
+    }
+
+    /// One Sutherland–Hodgman pass of the open ring in `a` against `coordinate[axis] >=/<= limit`, into `a`.
+    private mutating func clip(axis: Int, limit: Double, keepGreater: Bool) {
+        let n = a.count / 2
+        guard n > 0 else { return }
+        b.removeAll(keepingCapacity: true)
+        func inside(_ i: Int) -> Bool { keepGreater ? a[2 * i + axis] >= limit : a[2 * i + axis] <= limit }
+        var prev = n - 1
+        var prevInside = inside(prev)
+        for cur in 0..<n {
+            let curInside = inside(cur)
+            if curInside != prevInside {
+                let p0 = a[2 * prev + axis]
+                let p1 = a[2 * cur + axis]
+                let t = (limit - p0) / (p1 - p0)
+                let other = 1 - axis
+                let q0 = a[2 * prev + other]
+                let q1 = a[2 * cur + other]
+                let q = q0 + t * (q1 - q0)
+                if axis == 0 {
+                    b.append(limit)
+                    b.append(q)
+                } else {
+                    b.append(q)
+                    b.append(limit)
+                }
+            }
+            if curInside {
+                b.append(a[2 * cur])
+                b.append(a[2 * cur + 1])
+            }
+            prev = cur
+            prevInside = curInside
+        }
+        swap(&a, &b)
+    }
+
+    /// Signed area and first moments (∫x dA, ∫y dA) of an open ring by Green's theorem.
+    private static func moments(of xy: [Double]) -> RectMoments {
+        let n = xy.count / 2
+        guard n >= 3 else { return RectMoments() }
+        var m = RectMoments()
+        var j = n - 1
+        for i in 0..<n {
+            let xj = xy[2 * j]
+            let yj = xy[2 * j + 1]
+            let xi = xy[2 * i]
+            let yi = xy[2 * i + 1]
+            let cross = xj * yi - xi * yj
+            m.area += cross
+            m.mx += (xj + xi) * cross
+            m.my += (yj + yi) * cross
+            j = i
+        }
+        m.area /= 2
+        m.mx /= 6
+        m.my /= 6
+        return m
+    }
+}
