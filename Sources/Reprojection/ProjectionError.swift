@@ -1,0 +1,52 @@
+public import KartpackCore
+
+/// Why a layer's CRS could not be resolved or a transform could not be built.
+public enum ProjectionError: KartpackError, Equatable {
+    /// The layer has no `.prj` and no `--source-crs` was given.
+    case missingPrj(file: String?)
+    /// The `.prj` is not a CRS PROJ can read; `detail` quotes PROJ's grammar error or log text, or says why the
+    /// text is not WKT at all.
+    case unparseablePrj(file: String?, detail: String)
+    /// The `.prj` could be read but is unsafe to hand to PROJ (file references, crash or hang triggers, size).
+    case hostilePrj(file: String?, reason: String)
+    /// The `--source-crs` text is not a CRS PROJ accepts.
+    case badOverride(text: String, detail: String)
+    /// PROJ found no way to go from the source CRS to the target; `detail` quotes PROJ's log.
+    case cannotCreateTransform(source: String, target: String, detail: String)
+    /// PROJ's database (`proj.db`, in the proj-data package) cannot be found.
+    case projDatabaseMissing(detail: String)
+    /// A PROJ context could not be set up (for example network access could not be turned off).
+    case projSetupFailed(detail: String)
+
+    /// The exit code a run ends with: bad data 65, bad usage 64, an installation problem 70.
+    public var exitCode: ExitCode {
+        switch self {
+        case .missingPrj, .unparseablePrj, .hostilePrj, .cannotCreateTransform: .dataError
+        case .badOverride: .usage
+        case .projDatabaseMissing, .projSetupFailed: .software
+        }
+    }
+
+    /// A one-line message for stderr.
+    public var description: String {
+        switch self {
+        case .missingPrj(let file):
+            "\(file ?? "the layer"): no .prj file, so the coordinate reference system is unknown; "
+                + "pass --source-crs (for example --source-crs EPSG:4326) to say which CRS the coordinates use"
+        case .unparseablePrj(let file, let detail):
+            "\(file ?? "the .prj"): cannot read the coordinate reference system: \(detail); "
+                + "pass --source-crs to override it"
+        case .hostilePrj(let file, let reason):
+            "\(file ?? "the .prj"): refusing an unsafe coordinate reference system: \(reason); "
+                + "pass --source-crs to override it"
+        case .badOverride(let text, let detail):
+            "--source-crs \"\(text)\": not a coordinate reference system PROJ accepts: \(detail)"
+        case .cannotCreateTransform(let source, let target, let detail):
+            "cannot transform coordinates from \(source) to \(target): \(detail)"
+        case .projDatabaseMissing(let detail):
+            "PROJ cannot find its database proj.db (install the proj-data package or set PROJ_DATA): \(detail)"
+        case .projSetupFailed(let detail):
+            "cannot set up PROJ: \(detail)"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the Reprojection module's sources are being written.
