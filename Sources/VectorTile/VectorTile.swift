@@ -1,1 +1,0 @@
-// Placeholder: the VectorTile module's sources are being written.
