@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "Gzip", dependencies: ["CZlib"]),
         // Pure Swift encoders and archive formats.
         .target(name: "VectorTile", dependencies: ["KartpackCore"]),
+        .target(name: "Styling", dependencies: ["KartpackCore"]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
         // The engine the command line drives.
         .target(
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
+        .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),

@@ -1,2 +1,59 @@
-// Placeholder entry point.
-print("kartpack")
+import Foundation
+import KartpackCore
+
+/// Every subcommand, in the order `kartpack --help` lists them.
+enum Commands {
+    static let all: [any Command.Type] = [ConvertCommand.self, InspectCommand.self]
+}
+
+func mainHelp() -> String {
+    var s = "usage: kartpack <command> [options]\n\nKartpack turns Shapefiles into vector-tile packages (PMTiles, MBTiles).\n\ncommands:\n"
+    for c in Commands.all {
+        s += "  " + c.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.summary + "\n"
+    }
+    s += "\n`kartpack <command> --help` describes a command. Exit codes follow sysexits (see the README).\n"
+    return s
+}
+
+func runMain() -> Int32 {
+    var args = Array(CommandLine.arguments.dropFirst())
+    guard let first = args.first else {
+        Console.error("no command given")
+        Console.errRaw(mainHelp())
+        return ExitCode.usage.rawValue
+    }
+    if first == "--help" || first == "-h" || first == "help" {
+        Console.out(mainHelp(), terminator: "")
+        return 0
+    }
+    if first == "--version" {
+        Console.out(Kartpack.generator)
+        return 0
+    }
+    guard let type = Commands.all.first(where: { $0.name == first }) else {
+        Console.error("unknown command '\(first)'")
+        Console.errRaw(mainHelp())
+        return ExitCode.usage.rawValue
+    }
+    args.removeFirst()
+    if args.contains("--help") || args.contains("-h") {
+        Console.out(type.help, terminator: "")
+        return 0
+    }
+    do {
+        let command = try type.init(arguments: args)
+        return try command.run().rawValue
+    } catch let e as UsageError {
+        Console.error(e.message)
+        Console.errRaw("run 'kartpack \(type.name) --help' for usage\n")
+        return ExitCode.usage.rawValue
+    } catch let e as any KartpackError {
+        Console.error(e.description)
+        return e.exitCode.rawValue
+    } catch {
+        Console.error("internal error: \(error)")
+        return ExitCode.software.rawValue
+    }
+}
+
+exit(runMain())

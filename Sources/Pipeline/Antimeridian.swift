@@ -1,0 +1,79 @@
+import KartpackCore
+import VectorTile
+
+/// Features that cross the antimeridian (±180°): after projection their coordinates jump by almost a whole
+/// world width between consecutive vertices. Each part is made continuous ("unwrapped") and the geometry is
+/// returned together with a copy shifted by one world width, so each side is tiled where it lies; tiles beyond
+/// the world are never generated, and clipping cuts each copy at the world's edge.
+enum Antimeridian {
+    static let worldWidth = 2 * WebMercator.halfWorld
+
+    /// Unwraps parts whose consecutive vertices jump by more than half a world; returns nil when no part does.
+    static func unwrap(_ g: Geometry) -> [Geometry]? {
+        guard g.kind.family != .point else { return nil }
+        var xy = g.xy
+        var changed = false
+        for part in 0..<g.partCount {
+            let r = g.pointRange(ofPart: part)
+            var shift = 0.0
+            var prev = xy[2 * r.lowerBound]
+            for i in r.dropFirst() {
+                let raw = g.xy[2 * i]
+                let dx = raw - prev
+                if dx > WebMercator.halfWorld {
+                    shift -= worldWidth
+                } else if dx < -WebMercator.halfWorld {
+                    shift += worldWidth
+                }
+                prev = raw
+                xy[2 * i] = raw + shift
+            }
+            // A ring that encloses a pole (Antarctica) crosses the antimeridian once and never comes back: its
+            // unwrapped form would not close, and as drawn it already spans the world, so it stays as it was.
+            if shift != 0, g.kind.family == .polygon {
+                for i in r { xy[2 * i] = g.xy[2 * i] }
+            } else if r.contains(where: { xy[2 * $0] != g.xy[2 * $0] }) {
+                changed = true
+            }
+        }
+        guard changed else { return nil }
+        var unwrapped = g
+        unwrapped.xy = xy
+        if g.kind.family == .polygon {
+            // Keep every polygon on one side: a polygon whose exterior sits west of the world is moved east.
+            normalizePolygons(&unwrapped)
+        }
+        guard let b = unwrapped.bounds else { return nil }
+        var out = [unwrapped]
+        if b.maxX > WebMercator.halfWorld { out.append(shifted(unwrapped, by: -worldWidth)) }
+        if b.minX < -WebMercator.halfWorld { out.append(shifted(unwrapped, by: worldWidth)) }
+        return out
+    }
+
+    private static func shifted(_ g: Geometry, by dx: Double) -> Geometry {
+        var s = g
+        var i = 0
+        while i < s.xy.count {
+            s.xy[i] += dx
+            i += 2
+        }
+        return s
+    }
+
+    /// Rings of one polygon must be unwrapped consistently with its exterior: a hole unwrapped on the other side
+    /// of the world is shifted back next to its exterior.
+    private static func normalizePolygons(_ g: inout Geometry) {
+        for j in 0..<g.polygonCount {
+            let parts = g.partRange(ofPolygon: j)
+            let ext = g.pointRange(ofPart: parts.lowerBound)
+            let extX = g.xy[2 * ext.lowerBound]
+            for part in parts.dropFirst() {
+                let r = g.pointRange(ofPart: part)
+                let dx = g.xy[2 * r.lowerBound] - extX
+                let k = (dx / worldWidth).rounded()
+                guard k != 0 else { continue }
+                for i in r { g.xy[2 * i] -= k * worldWidth }
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import KartpackCore
+
+/// The package format written by `convert`.
+public enum PackageFormat: String, Sendable, Codable {
+    case pmtiles, mbtiles
+
+    /// The format implied by an output file's extension, nil when it is neither.
+    public static func from(path: String) -> PackageFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".pmtiles") { return .pmtiles }
+        if lower.hasSuffix(".mbtiles") { return .mbtiles }
+        return nil
+    }
+}
+
+/// One input of a conversion.
+public struct ConvertInput: Sendable {
+    /// Path of the `.shp`.
+    public var path: String
+    /// Output layer name (defaults to the file's base name).
+    public var layerName: String?
+    /// CRS definition overriding the `.prj`.
+    public var sourceCRS: String?
+    /// Attribute encoding overriding `.cpg` and the DBF code page.
+    public var encoding: String?
+
+    /// Creates an input.
+    public init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
+        self.path = path
+        self.layerName = layerName
+        self.sourceCRS = sourceCRS
+        self.encoding = encoding
+    }
+}
+
+/// Everything `kartpack convert` needs. Defaults follow the ecosystem (tippecanoe, GDAL, planetiler).
+public struct ConvertOptions: Sendable {
+    public var inputs: [ConvertInput]
+    public var output: String
+    public var format: PackageFormat
+    public var minZoom: Int = 0
+    public var maxZoom: Int = 14
+    /// Tile extent (MVT grid size).
+    public var extent: Int = 4096
+    /// Simplification tolerance in tile units (1 = 1/4096 of a tile at extent 4096).
+    public var simplify: Double = 1
+    /// Clip buffer around each tile, in tile units (80 = 5 screen pixels of a 256-px tile).
+    public var buffer: Double = 80
+    /// Worker threads for the feature and tile phases.
+    public var threads: Int = 1
+    /// Replace an existing output.
+    public var force: Bool = false
+    /// An integer attribute to use as feature id instead of the record number.
+    public var idField: String?
+    /// Largest compressed tile, in bytes.
+    public var maxTileBytes: Int = 500_000
+    /// Most features in one tile (all layers).
+    public var maxTileFeatures: Int = 200_000
+    /// Package metadata.
+    public var name: String?
+    public var description: String?
+    public var attribution: String?
+    /// Folder for temporary files (default: the output's folder).
+    public var temporaryDirectory: String?
+
+    /// Creates options with defaults.
+    public init(inputs: [ConvertInput], output: String, format: PackageFormat) {
+        self.inputs = inputs
+        self.output = output
+        self.format = format
+    }
+}

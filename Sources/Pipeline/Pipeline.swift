@@ -1,1 +1,0 @@
-// Placeholder: the Pipeline module's sources are being written.

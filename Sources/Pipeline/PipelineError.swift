@@ -1,0 +1,37 @@
+import KartpackCore
+
+/// Errors that end a conversion.
+public enum PipelineError: KartpackError {
+    /// The output exists and `--force` was not given.
+    case outputExists(path: String)
+    /// The output path or options are unusable.
+    case badOutput(path: String, reason: String)
+    /// Every input was rejected: nothing to publish.
+    case nothingToWrite(reasons: [String])
+    /// A tile could not be encoded or compressed.
+    case tileEncoding(tile: String, reason: String)
+    /// Records read did not balance features written plus rejected (a bug; nothing is published).
+    case reconciliationFailed(detail: String)
+    /// Interrupted by a signal.
+    case interrupted(signal: Int32)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .outputExists, .badOutput: .cantCreate
+        case .nothingToWrite: .dataError
+        case .tileEncoding, .reconciliationFailed: .software
+        case .interrupted(let s): s == 15 ? .terminated : .interrupted
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .outputExists(let p): "\(p): already exists; pass --force to replace it"
+        case .badOutput(let p, let r): "\(p): \(r)"
+        case .nothingToWrite(let reasons): "nothing to write: every input was rejected (\(reasons.joined(separator: "; ")))"
+        case .tileEncoding(let t, let r): "tile \(t): \(r)"
+        case .reconciliationFailed(let d): "internal error: records do not reconcile (\(d)); nothing was published"
+        case .interrupted(let s): "interrupted by signal \(s); nothing was published"
+        }
+    }
+}

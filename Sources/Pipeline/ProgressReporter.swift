@@ -1,0 +1,49 @@
+import Foundation
+
+/// A progress line on stderr with counts and an ETA, redrawn in place at most a few times a second.
+/// Created only when stderr is a terminal; otherwise the pipeline is quiet.
+public final class ProgressReporter {
+    private var lastDraw = 0.0
+    private var stageStart = Date().timeIntervalSince1970
+    private var stage = ""
+    private var drawn = false
+
+    /// Creates a reporter, or nil when stderr is not a terminal (or `enabled` is false).
+    public static func forStandardError(enabled: Bool = true) -> ProgressReporter? {
+        enabled && isatty(2) == 1 ? ProgressReporter() : nil
+    }
+
+    /// Updates the line: `stage: done/total (percent), ETA`.
+    public func update(_ stage: String, done: Int, total: Int?) {
+        let now = Date().timeIntervalSince1970
+        if stage != self.stage {
+            self.stage = stage
+            stageStart = now
+        }
+        guard now - lastDraw >= 0.2 || done == total else { return }
+        lastDraw = now
+        var line = "\(stage): \(done)"
+        if let total, total > 0 {
+            let pct = Double(done) / Double(total) * 100
+            line += "/\(total) (\(Int(pct))%)"
+            let elapsed = now - stageStart
+            if done > 0 && done < total && elapsed > 1 {
+                let eta = elapsed / Double(done) * Double(total - done)
+                line += ", ETA \(Self.duration(eta))"
+            }
+        }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        drawn = true
+    }
+
+    /// Clears the line.
+    public func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    static func duration(_ s: Double) -> String {
+        if s < 60 { return "\(Int(s.rounded(.up)))s" }
+        return "\(Int(s) / 60)m\(Int(s) % 60)s"
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import KartpackCore
+import Reprojection
+import Shapefile
+
+/// The JSON description of one Shapefile layer printed by `kartpack inspect --format json`.
+/// The key set is stable and documented in `docs/inspect.md`; new keys may be added, none renamed.
+public struct LayerInspection: Codable, Sendable, Hashable {
+    /// A field as reported by inspect.
+    public struct Field: Codable, Sendable, Hashable {
+        public var name: String
+        public var type: String
+        public var dbfType: String?
+        public var width: Int
+        public var decimals: Int
+    }
+    /// A CRS as reported by inspect.
+    public struct CRS: Codable, Sendable, Hashable {
+        public var name: String
+        public var epsg: Int?
+        public var origin: String
+        public var geographic: Bool
+    }
+    /// An encoding as reported by inspect.
+    public struct Encoding: Codable, Sendable, Hashable {
+        public var name: String
+        public var origin: String
+        public var detail: String?
+    }
+    /// A warning or error with its stable code.
+    public struct Message: Codable, Sendable, Hashable {
+        public var severity: String
+        public var code: String
+        public var message: String
+        public var record: Int?
+        /// How many times this code occurred in the layer (samples are limited).
+        public var count: Int
+    }
+
+    public var path: String
+    public var name: String
+    public var shapeType: String?
+    public var geometryKind: String?
+    /// Index entries in the file (records read).
+    public var records: Int
+    /// Records that became features.
+    public var features: Int
+    public var nullShapes: Int
+    public var deletedRecords: Int
+    public var dbfRecords: Int?
+    /// Records not turned into features, by reason code.
+    public var skipped: [String: Int]
+    /// Features repaired, by kind.
+    public var repaired: [String: Int]
+    /// Attribute values stored as null because they could not be parsed, by reason.
+    public var coercedToNull: [String: Int]
+    /// Bounds of the geometry read, in the layer's own CRS.
+    public var bounds: Bounds?
+    /// The same bounds transformed to WGS84 longitude/latitude.
+    public var boundsWGS84: Bounds?
+    public var crs: CRS?
+    public var encoding: Encoding?
+    public var fields: [Field]
+    public var warnings: [Message]
+    /// Problems that make this layer unusable (rejected file, unknown CRS).
+    public var errors: [Message]
+}
+
+/// The whole `inspect --format json` document.
+public struct InspectionReport: Codable, Sendable {
+    public var kartpack: String
+    public var layers: [LayerInspection]
+    /// Exit code for the run: 0, or 65 when a layer had errors.
+    public var exitCode: Int32 {
+        layers.contains { !$0.errors.isEmpty } ? ExitCode.dataError.rawValue : 0
+    }
+}
+
+/// Options for inspecting Shapefiles.
+public struct InspectOptions: Sendable {
+    public var sourceCRS: String?
+    public var encoding: String?
+    /// Creates options.
+    public init(sourceCRS: String? = nil, encoding: String? = nil) {
+        self.sourceCRS = sourceCRS
+        self.encoding = encoding
+    }
+}
+
+/// Describes Shapefiles: reads every record (streaming) to count what is there and what is wrong.
+public enum ShapefileInspector {
+    /// Inspects a `.shp` or every Shapefile in a folder. Throws only when `path` itself is unusable.
+    public static func inspect(path: String, options: InspectOptions) throws -> InspectionReport {
+        let sets = try ShapefileLocator.shapefiles(at: path)
+        var layers: [LayerInspection] = []
+        for set in sets {
+            layers.append(inspect(set: set, options: options))
+        }
+        return InspectionReport(kartpack: Kartpack.version, layers: layers)
+    }
+
+    /// Inspects one Shapefile set; every problem ends up in the result, never thrown.
+    public static func inspect(set: ShapefileSet, options: InspectOptions) -> LayerInspection {
+        let sink = DiagnosticSink(sampleLimit: 5)
+        var result = LayerInspection(
+            path: set.shp, name: set.baseName, shapeType: nil, geometryKind: nil, records: 0, features: 0,
+            nullShapes: 0, deletedRecords: 0, dbfRecords: nil, skipped: [:], repaired: [:], coercedToNull: [:],
+            bounds: nil, boundsWGS84: nil, crs: nil, encoding: nil, fields: [], warnings: [], errors: [])
+        let reader: ShapefileReader
+        do {
+            reader = try ShapefileReader(
+                path: set.shp, options: ShapefileReadOptions(encoding: options.encoding), diagnostics: sink)
+        } catch {
+            result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+            result.warnings = messages(from: sink, severity: nil)
+            return result
+        }
+        let schema = reader.schema
+        result.shapeType = schema.sourceShapeType
+        result.geometryKind = schema.geometryKind?.rawValue
+        result.fields = schema.fields.map {
+            .init(name: $0.name, type: $0.type.rawValue, dbfType: $0.nativeType, width: $0.width, decimals: $0.decimals)
+        }
+        result.encoding = schema.encoding.map { .init(name: $0.name, origin: $0.origin, detail: $0.detail) }
+
+        var bounds = Bounds.empty
+        do {
+            while let feature = try reader.next() {
+                if let b = feature.geometry.bounds { bounds.include(b) }
+            }
+        } catch {
+            result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+        }
+        let stats = reader.stats
+        result.records = stats.recordsInFile
+        result.features = stats.featuresEmitted
+        result.nullShapes = stats.skipped["null_geometry"] ?? 0
+        result.deletedRecords = stats.deletedRecords
+        result.dbfRecords = stats.dbfRecordCount
+        result.skipped = stats.skipped
+        result.repaired = stats.repaired
+        result.coercedToNull = stats.coercedToNull
+        result.bounds = bounds.isEmpty ? nil : bounds
+
+        do {
+            let crs = try CRSResolver.resolve(prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj)
+            result.crs = .init(name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic)
+            if !bounds.isEmpty {
+                let transformer = try CoordinateTransformer(from: crs, to: .wgs84)
+                result.boundsWGS84 = transformer.transformBounds(bounds)
+                if transformer.isBallpark {
+                    sink.report(Diagnostic(.warning, code: "ballpark_transform",
+                        "transformation to WGS84 is approximate: \(transformer.operationDescription)", file: set.baseName))
+                }
+            }
+        } catch {
+            result.errors.append(.init(severity: "error", code: "crs", message: error.description, record: nil, count: 1))
+        }
+        result.warnings = messages(from: sink, severity: nil)
+        return result
+    }
+
+    private static func messages(from sink: DiagnosticSink, severity: Severity?) -> [LayerInspection.Message] {
+        let counts = Dictionary(uniqueKeysWithValues: sink.counts.map { ($0.code, $0.count) })
+        var seen = Set<String>()
+        var out: [LayerInspection.Message] = []
+        // One message per code (the first sample), with the code's total count.
+        for d in sink.samples where seen.insert(d.code).inserted {
+            out.append(.init(severity: d.severity.rawValue, code: d.code, message: d.formatted, record: d.record,
+                             count: counts[d.code] ?? 1))
+        }
+        return out
+    }
+}

@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import Gzip
+import KartpackCore
+import Synchronization
+import TileArchive
+import VectorTile
+
+/// A feature's attributes, stored once however many tiles it touches.
+struct FeatureRecord: Sendable {
+    var id: UInt64?
+    var properties: Properties
+    var rank: UInt64
+}
+
+/// A piece of one feature in one tile, with everything needed to sort it into archive order.
+struct PlacedPiece: Sendable {
+    var key: UInt64
+    var layer: Int32
+    var feature: Int32
+    var piece: TilePiece
+}
+
+/// A finished tile: gzip-compressed MVT bytes.
+struct EncodedTile: Sendable {
+    var tile: TileCoordinate
+    var bytes: [UInt8]
+    var features: Int
+}
+
+/// Per-zoom statistics of the tile phase.
+struct ZoomStats: Sendable {
+    var tiles = 0
+    var bytes = 0
+    var largest = 0
+    var features = 0
+    var dropped: [String: Int] = [:]
+    var keptFraction = 1.0
+    var overLimit = 0
+}
+
+/// Groups pieces by tile, encodes MVT tiles per zoom level, and enforces the tile limits.
+///
+/// Limits strategy (deterministic and zoom-level consistent): each feature has a fixed pseudo-random rank. When
+/// any tile of zoom z exceeds `maxTileBytes` (compressed) or `maxTileFeatures`, a rank cut-off is lowered for the
+/// whole zoom level — every tile of that zoom drops the same features — until every tile fits. Zooms are processed
+/// from the max zoom down and the cut-off only ever decreases, so a feature shown at zoom z is shown at every
+/// higher zoom. At the max zoom nothing is dropped (every feature must appear there); a tile over a limit is
+/// written anyway and counted in `tilesOverLimit` with a warning.
+struct TileAssembler {
+    var layerNames: [String]
+    var extent: Int
+    var maxTileBytes: Int
+    var maxTileFeatures: Int
+    var threads: Int
+    var maxZoom: Int
+
+    /// Encodes every zoom, from `maxZoom` down; returns tiles per zoom (in `pieces` order) and statistics.
+    func assemble(
+        pieces: [PlacedPiece], records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
+    ) throws -> (tiles: [Int: [EncodedTile]], stats: [Int: ZoomStats]) {
+        // Pieces are sorted by archive key (zoom-major in both orders), so each tile is one contiguous run.
+        var runsByZoom: [Int: [Range<Int>]] = [:]
+        var start = 0
+        while start < pieces.count {
+            var end = start + 1
+            while end < pieces.count && pieces[end].key == pieces[start].key { end += 1 }
+            runsByZoom[pieces[start].piece.tile.z, default: []].append(start..<end)
+            start = end
+        }
+        var tiles: [Int: [EncodedTile]] = [:]
+        var stats: [Int: ZoomStats] = [:]
+        var cutoff = UInt64.max
+        for z in zooms.reversed() {
+            let runs = runsByZoom[z] ?? []
+            var s = ZoomStats()
+            var reason: String?
+            var encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
+            for attempt in 1... {
+                var factor = 1.0
+                for t in encoded {
+                    if t.bytes.count > maxTileBytes {
+                        factor = min(factor, Double(maxTileBytes) / Double(t.bytes.count))
+                        reason = reason ?? "dropped_by_size_limit"
+                    }
+                    if t.features > maxTileFeatures {
+                        factor = min(factor, Double(maxTileFeatures) / Double(t.features))
+                        reason = reason ?? "dropped_by_feature_limit"
+                    }
+                }
+                guard factor < 1, cutoff > 0 else { break }
+                if z == maxZoom {
+                    s.overLimit = encoded.filter { $0.bytes.count > maxTileBytes || $0.features > maxTileFeatures }.count
+                    break
+                }
+                // Lower the cut-off for the whole zoom level and encode again; give up thinning after 40 rounds.
+                cutoff = attempt >= 40 ? 0 : min(cutoff, UInt64(Double(cutoff) * factor * 0.9))
+                encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
+            }
+            s.keptFraction = Double(cutoff) / Double(UInt64.max)
+            if cutoff != UInt64.max {
+                // Features (distinct per zoom) left out by the cut-off, under the limit that first triggered it.
+                var seen = Set<Int64>()
+                for run in runs {
+                    for p in pieces[run] where records[Int(p.layer)][Int(p.feature)].rank >= cutoff {
+                        seen.insert(Int64(p.layer) << 32 | Int64(p.feature))
+                    }
+                }
+                if !seen.isEmpty { s.dropped[reason ?? "dropped_by_size_limit"] = seen.count }
+            }
+            encoded.removeAll { $0.features == 0 }
+            for t in encoded {
+                s.tiles += 1
+                s.bytes += t.bytes.count
+                s.largest = max(s.largest, t.bytes.count)
+                s.features += t.features
+            }
+            tiles[z] = encoded
+            stats[z] = s
+            progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
+        }
+        return (tiles, stats)
+    }
+
+    /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.
+    private func encodeAll(_ runs: [Range<Int>], pieces: [PlacedPiece], records: [[FeatureRecord]], cutoff: UInt64) throws -> [EncodedTile] {
+        let results = Mutex<[Result<EncodedTile, PipelineError>?]>(Array(repeating: nil, count: runs.count))
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(threads, runs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < runs.count else { return }
+                let r = Result { () throws(PipelineError) -> EncodedTile in
+                    try encode(runs[i], pieces: pieces, records: records, cutoff: cutoff)
+                }
+                results.withLock { $0[i] = r }
+            }
+        }
+        return try results.withLock { all in
+            try all.map { result throws(PipelineError) -> EncodedTile in
+                guard let result else { throw PipelineError.tileEncoding(tile: "?", reason: "not encoded") }
+                return try result.get()
+            }
+        }
+    }
+
+    private func encode(_ run: Range<Int>, pieces: [PlacedPiece], records: [[FeatureRecord]], cutoff: UInt64) throws(PipelineError) -> EncodedTile {
+        var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
+        var count = 0
+        for p in pieces[run] {
+            let rec = records[Int(p.layer)][Int(p.feature)]
+            guard rec.rank < cutoff || cutoff == UInt64.max else { continue }
+            let l = Int(p.layer)
+            if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
+            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: rec.properties) == true {
+                count += 1
+            }
+        }
+        let tile = pieces[run.lowerBound].piece.tile
+        let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
+        guard !layers.isEmpty else { return EncodedTile(tile: tile, bytes: [], features: 0) }
+        do {
+            return EncodedTile(tile: tile, bytes: try Gzip.compress(try encodeTile(layers)), features: count)
+        } catch {
+            throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import VectorTile
+
+/// One feature's geometry in one tile: an encoded MVT command stream.
+struct TilePiece: Sendable {
+    var tile: TileCoordinate
+    var type: MVTGeometryType
+    var commands: [UInt32]
+}
+
+/// The zoom levels and grid a conversion tiles to.
+struct TilingParameters: Sendable {
+    var minZoom: Int
+    var maxZoom: Int
+    var extent: Int
+    /// Clip buffer in tile units.
+    var buffer: Double
+    /// Simplification tolerance in tile units.
+    var simplify: Double
+
+    /// One tile unit in metres at zoom `z`.
+    func unit(zoom z: Int) -> Double { WebMercator.tileSize(zoom: z) / Double(extent) }
+
+    /// The tile's bounds grown by the buffer.
+    func bufferedBounds(of tile: TileCoordinate) -> Bounds {
+        var b = WebMercator.bounds(of: tile)
+        let pad = buffer * unit(zoom: tile.z)
+        b.minX -= pad
+        b.minY -= pad
+        b.maxX += pad
+        b.maxY += pad
+        return b
+    }
+}
+
+import KartpackCore

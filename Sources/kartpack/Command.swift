@@ -1,0 +1,15 @@
+import KartpackCore
+
+/// A subcommand: parses its arguments, validates, runs, returns an exit code.
+protocol Command {
+    /// The word on the command line.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// Full help text.
+    static var help: String { get }
+    /// Parses and validates the arguments (usage errors throw).
+    init(arguments: [String]) throws(UsageError)
+    /// Runs the command.
+    func run() throws -> ExitCode
+}

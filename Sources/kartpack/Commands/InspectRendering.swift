@@ -1,0 +1,53 @@
+import Foundation
+import KartpackCore
+import Pipeline
+
+/// Turns an inspection report into text for people or stable JSON for scripts.
+enum InspectRendering {
+    /// Pretty, key-sorted JSON.
+    static func json(_ report: InspectionReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    static func text(_ report: InspectionReport) -> String {
+        var s = ""
+        for (i, l) in report.layers.enumerated() {
+            if i > 0 { s += "\n" }
+            s += "\(l.path)\n"
+            s += "  layer:      \(l.name)\n"
+            if let t = l.shapeType { s += "  geometry:   \(t)\(l.geometryKind.map { " (\($0))" } ?? "")\n" }
+            s += "  records:    \(l.records) (features \(l.features), null shapes \(l.nullShapes), deleted \(l.deletedRecords))\n"
+            if let d = l.dbfRecords, d != l.records { s += "  dbf rows:   \(d)\n" }
+            for (k, v) in l.skipped.sorted(by: { $0.key < $1.key }) where k != "null_geometry" && k != "deleted_in_source" {
+                s += "  skipped:    \(v) \(k)\n"
+            }
+            for (k, v) in l.repaired.sorted(by: { $0.key < $1.key }) { s += "  repaired:   \(v) \(k)\n" }
+            for (k, v) in l.coercedToNull.sorted(by: { $0.key < $1.key }) { s += "  nulled:     \(v) values (\(k))\n" }
+            if let c = l.crs {
+                s += "  crs:        \(c.name)\(c.epsg.map { " (EPSG:\($0))" } ?? "") from \(c.origin)\n"
+            }
+            if let b = l.bounds { s += "  bounds:     \(fmt(b))\n" }
+            if let b = l.boundsWGS84 { s += "  wgs84:      \(fmt(b, digits: 6))\n" }
+            if let e = l.encoding {
+                s += "  encoding:   \(e.name) from \(e.origin)\(e.detail.map { " (\($0))" } ?? "")\n"
+            }
+            if !l.fields.isEmpty {
+                s += "  fields:\n"
+                for f in l.fields {
+                    let t = f.dbfType.map { "\($0)(\(f.width)\(f.decimals > 0 ? ",\(f.decimals)" : ""))" } ?? ""
+                    s += "    \(f.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(f.type.padding(toLength: 8, withPad: " ", startingAt: 0)) \(t)\n"
+                }
+            }
+            for w in l.warnings { s += "  \(w.severity): \(w.message)\(w.count > 1 ? " (\(w.count) times)" : "")\n" }
+            for e in l.errors { s += "  error: \(e.message)\n" }
+        }
+        return s
+    }
+
+    private static func fmt(_ b: Bounds, digits: Int = 3) -> String {
+        func f(_ v: Double) -> String { String(format: "%.\(digits)f", v) }
+        return "\(f(b.minX)), \(f(b.minY)) – \(f(b.maxX)), \(f(b.maxY))"
+    }
+}

