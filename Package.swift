@@ -36,7 +36,7 @@ let package = Package(
                 "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
             ]
         ),
-        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore"]),
+        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile"]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),

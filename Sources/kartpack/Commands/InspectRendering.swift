@@ -5,7 +5,7 @@ import Pipeline
 /// Turns an inspection report into text for people or stable JSON for scripts.
 enum InspectRendering {
     /// Pretty, key-sorted JSON.
-    static func json(_ report: InspectionReport) throws -> String {
+    static func json(_ report: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -46,8 +46,58 @@ enum InspectRendering {
         return s
     }
 
+    static func text(_ p: PackageInspection) -> String {
+        var s = "\(p.path)\n  format:     \(p.format), \(p.fileBytes) bytes\n"
+        if let h = p.header {
+            s += "  pmtiles:    v\(h.specVersion), \(h.addressedTiles) tiles, \(h.tileEntries) entries, \(h.tileContents) distinct, clustered \(h.clustered)\n"
+            s += "  zooms:      \(h.minZoom)-\(h.maxZoom), center \(h.center.map { String($0) }.joined(separator: ","))\n"
+        }
+        for k in p.metadata.keys.sorted() where k != "json" && k != "vector_layers" && k != "kartpack" {
+            s += "  \((k + ":").padding(toLength: 12, withPad: " ", startingAt: 0)) \(p.metadata[k] ?? "")\n"
+        }
+        s += "  layers:\n"
+        for l in p.layers {
+            s += "    \(l.id) (zoom \(l.minzoom.map(String.init) ?? "?")-\(l.maxzoom.map(String.init) ?? "?")): "
+            s += l.fields.keys.sorted().map { "\($0) \(l.fields[$0] ?? "")" }.joined(separator: ", ") + "\n"
+        }
+        s += "  zoom  tiles      bytes\n"
+        for z in p.zooms {
+            s += "  " + String(z.zoom).leftPad(4) + String(z.tiles).leftPad(7) + String(z.bytes).leftPad(11) + "\n"
+        }
+        s += "  largest tiles: " + p.largestTiles.prefix(5).map { "\($0.tile) (\($0.bytes) B)" }.joined(separator: ", ") + "\n"
+        return s
+    }
+
+    static func text(_ t: TileInspection) -> String {
+        var s = "tile \(t.tile): \(t.bytes) bytes compressed\n"
+        for l in t.layers {
+            s += "layer \(l.name): \(l.features.count) features (version \(l.version), extent \(l.extent))\n"
+            for f in l.features {
+                let props = f.properties.keys.sorted().map { k in "\(k)=\(f.properties[k].map(describe) ?? "")" }
+                let points = f.geometry.reduce(0) { $0 + $1.count }
+                s += "  id \(f.id.map(String.init) ?? "-") \(f.type), \(f.geometry.count) parts, \(points) points: \(props.joined(separator: " "))\n"
+            }
+        }
+        for w in t.warnings { s += "warning: \(w)\n" }
+        return s
+    }
+
+    private static func describe(_ v: JSONScalar) -> String {
+        switch v {
+        case .string(let s): "\"\(s)\""
+        case .int(let i): String(i)
+        case .uint(let u): String(u)
+        case .double(let d): String(d)
+        case .bool(let b): String(b)
+        }
+    }
+
     private static func fmt(_ b: Bounds, digits: Int = 3) -> String {
         func f(_ v: Double) -> String { String(format: "%.\(digits)f", v) }
         return "\(f(b.minX)), \(f(b.minY)) – \(f(b.maxX)), \(f(b.maxY))"
     }
+}
+
+extension String {
+    func leftPad(_ w: Int) -> String { String(repeating: " ", count: Swift.max(0, w - count)) + self }
 }

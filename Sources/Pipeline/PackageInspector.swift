@@ -1,0 +1,183 @@
+import Foundation
+import Gzip
+import KartpackCore
+import TileArchive
+import VectorTile
+
+/// Reads PMTiles and MBTiles packages for `kartpack inspect`: header, metadata, layers, tiles per zoom, and
+/// single decoded tiles. Every read is bounded; garbage gives an error, never a crash.
+public enum PackageInspector {
+    /// The largest decompressed tile accepted.
+    static let maxTileBytes = 64 << 20
+
+    /// True when `path` names a package rather than a Shapefile.
+    public static func isPackage(_ path: String) -> Bool { PackageFormat.from(path: path) != nil }
+
+    /// Describes a package.
+    public static func inspect(path: String) throws(PackageInspectionError) -> PackageInspection {
+        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        do {
+            switch PackageFormat.from(path: path) {
+            case .mbtiles: return try inspectMBTiles(path: path, size: size)
+            default: return try inspectPMTiles(path: path, size: size)
+            }
+        } catch let e as PackageInspectionError {
+            throw e
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    private static func inspectPMTiles(path: String, size: Int) throws -> PackageInspection {
+        let reader = try PMTilesReader(path: path)
+        let h = reader.header
+        var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
+        var sizes: [(TileKey, Int)] = []
+        var failure: TileArchiveError?
+        try reader.forEachEntry { e in
+            for k in 0..<UInt64(e.entry.runLength) {
+                guard let key = PMTilesTileID.coordinate(e.entry.tileID + k) else {
+                    failure = .invalidMetadata("tile id \(e.entry.tileID + k) out of range")
+                    return false
+                }
+                perZoom[key.z, default: (0, 0)].tiles += 1
+                perZoom[key.z, default: (0, 0)].bytes += Int(e.entry.length)
+                if k == 0 { sizes.append((key, Int(e.entry.length))) }
+            }
+            return true
+        }
+        if let failure { throw failure }
+        let header = PackageInspection.Header(
+            specVersion: Int(h.specVersion), rootDirectoryBytes: Int(h.rootLength), metadataBytes: Int(h.metadataLength),
+            leafDirectoryBytes: Int(h.leafLength), tileDataBytes: Int(h.tileDataLength),
+            addressedTiles: Int(h.addressedTiles), tileEntries: Int(h.tileEntries), tileContents: Int(h.tileContents),
+            clustered: h.clustered, internalCompression: Int(h.internalCompressionCode),
+            tileCompression: Int(h.tileCompressionCode), tileType: Int(h.tileTypeCode), minZoom: Int(h.minZoom),
+            maxZoom: Int(h.maxZoom),
+            bounds: Bounds(minX: Double(h.minLonE7) / 1e7, minY: Double(h.minLatE7) / 1e7,
+                           maxX: Double(h.maxLonE7) / 1e7, maxY: Double(h.maxLatE7) / 1e7),
+            center: [Double(h.centerLonE7) / 1e7, Double(h.centerLatE7) / 1e7, Double(h.centerZoom)])
+        let meta = try reader.metadata()
+        var metadata: [String: String] = [:]
+        for (k, v) in meta.objectMembers ?? [] {
+            metadata[k] = v.stringValue ?? ((try? v.serialized()) ?? "")
+        }
+        let layers = vectorLayers(meta.objectMembers?.first { $0.key == "vector_layers" }?.value)
+        return summary(path: path, format: "pmtiles", size: size, header: header, metadata: metadata, layers: layers,
+                       perZoom: perZoom, sizes: sizes)
+    }
+
+    private static func inspectMBTiles(path: String, size: Int) throws -> PackageInspection {
+        let reader = try MBTilesReader(path: path)
+        var metadata: [String: String] = [:]
+        for (k, v) in try reader.metadata() { metadata[k] = v }
+        var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
+        var sizes: [(TileKey, Int)] = []
+        try reader.forEachTile { key, data in
+            perZoom[key.z, default: (0, 0)].tiles += 1
+            perZoom[key.z, default: (0, 0)].bytes += data.count
+            sizes.append((key, data.count))
+            return true
+        }
+        let json = try reader.metadataJSON()
+        let layers = vectorLayers(json?.objectMembers?.first { $0.key == "vector_layers" }?.value)
+        return summary(path: path, format: "mbtiles", size: size, header: nil, metadata: metadata, layers: layers,
+                       perZoom: perZoom, sizes: sizes)
+    }
+
+    private static func summary(
+        path: String, format: String, size: Int, header: PackageInspection.Header?, metadata: [String: String],
+        layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileKey, Int)]
+    ) -> PackageInspection {
+        let zooms = perZoom.keys.sorted().map { PackageInspection.Zoom(zoom: $0, tiles: perZoom[$0]?.tiles ?? 0, bytes: perZoom[$0]?.bytes ?? 0) }
+        let largest = sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(10)
+            .map { PackageInspection.TileSize(tile: $0.0.description, bytes: $0.1) }
+        return PackageInspection(
+            kartpack: Kartpack.version, path: path, format: format, fileBytes: size, header: header, metadata: metadata,
+            layers: layers, zooms: zooms, tiles: zooms.reduce(0) { $0 + $1.tiles }, largestTiles: Array(largest))
+    }
+
+    private static func vectorLayers(_ value: JSONValue?) -> [PackageInspection.Layer] {
+        (value?.arrayValue ?? []).compactMap { layer in
+            guard let members = layer.objectMembers,
+                let id = members.first(where: { $0.key == "id" })?.value.stringValue
+            else { return nil }
+            var fields: [String: String] = [:]
+            for (k, v) in members.first(where: { $0.key == "fields" })?.value.objectMembers ?? [] {
+                fields[k] = v.stringValue ?? ""
+            }
+            let minz = members.first { $0.key == "minzoom" }?.value.intValue.map(Int.init)
+            let maxz = members.first { $0.key == "maxzoom" }?.value.intValue.map(Int.init)
+            return PackageInspection.Layer(id: id, fields: fields, minzoom: minz, maxzoom: maxz)
+        }
+    }
+
+    /// Decodes one tile; geometry in tile coordinates, or longitude/latitude when `wgs84` is set.
+    public static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError) -> TileInspection {
+        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
+        let compressed: [UInt8]?
+        do {
+            if PackageFormat.from(path: path) == .mbtiles {
+                compressed = try MBTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
+            } else {
+                compressed = try PMTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
+            }
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        guard let compressed else { throw .noSuchTile(tile.description) }
+        let decoded: DecodedTile
+        do {
+            let raw = compressed.starts(with: [0x1f, 0x8b]) ? try Gzip.decompress(compressed, maxOutput: maxTileBytes) : compressed
+            decoded = try MVTDecoder().decode(raw)
+        } catch {
+            throw .badTile(tile: tile.description, reason: "\(error)")
+        }
+        var layers: [TileInspection.Layer] = []
+        for l in decoded.layers {
+            let transform = TileTransform(tile: tile, extent: l.extent)
+            let features = l.features.map { f in
+                TileInspection.Feature(
+                    id: f.id, type: typeName(f.type), properties: scalars(f.properties),
+                    geometry: f.geometry.parts.map { part in
+                        part.map { p in
+                            guard wgs84 else { return [Double(p.x), Double(p.y)] }
+                            let m = transform.invert(x: Double(p.x), y: Double(p.y))
+                            let ll = WebMercator.unproject(x: m.x, y: m.y)
+                            return [(ll.longitude * 1e7).rounded() / 1e7, (ll.latitude * 1e7).rounded() / 1e7]
+                        }
+                    },
+                    exterior: f.type == .polygon ? f.geometry.ringIsExterior : nil)
+            }
+            layers.append(TileInspection.Layer(name: l.name, version: Int(l.version), extent: l.extent, features: features))
+        }
+        return TileInspection(
+            tile: tile.description, bytes: compressed.count, coordinates: wgs84 ? "wgs84" : "tile", layers: layers,
+            warnings: decoded.warnings.map { "\($0)" })
+    }
+
+    static func typeName(_ t: MVTGeometryType) -> String {
+        switch t {
+        case .point: "Point"
+        case .lineString: "LineString"
+        case .polygon: "Polygon"
+        default: "Unknown"
+        }
+    }
+
+    static func scalars(_ p: Properties) -> [String: JSONScalar] {
+        var out: [String: JSONScalar] = [:]
+        for (k, v) in zip(p.keys, p.values) {
+            switch v {
+            case .string(let s): out[k] = .string(s)
+            case .int(let i): out[k] = .int(i)
+            case .uint(let u): out[k] = .uint(u)
+            case .double(let d): out[k] = .double(d)
+            case .bool(let b): out[k] = .bool(b)
+            case .null: break
+            }
+        }
+        return out
+    }
+}
