@@ -1,1 +1,0 @@
-// Placeholder: the Shapefile module's sources are being written.

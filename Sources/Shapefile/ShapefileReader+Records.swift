@@ -1,0 +1,208 @@
+internal import CShapelib
+import Glibc
+import KartpackCore
+
+extension ShapefileReader {
+    /// Reads record `i` (0-based); nil when it was skipped (already counted and reported).
+    func readRecord(_ i: Int) throws(ShapefileError) -> Feature? {
+        let record = i + 1
+        let offset = index.offsets[i]
+        let length = index.lengths[i]
+
+        // Index entry.
+        guard offset >= 100, length >= 4, offset + 8 + length <= shpFile.size else {
+            var why = "index entry points at byte \(offset) with length \(length)"
+            if offset < 100 {
+                why += ", inside the 100-byte header"
+            } else if length < 4 {
+                why += ", too short for a shape type"
+            } else {
+                why += ", past the end of the \(shpFile.size)-byte file"
+                if offset + 8 <= shpFile.size {
+                    warnRecord(
+                        "truncated_at", "the file ends at byte \(shpFile.size) inside this record", file: shpName,
+                        record: record, offset: offset)
+                }
+            }
+            skip("bad_index_entry", why, record: record, offset: offset)
+            return nil
+        }
+        let head = try shpFile.bytes(at: offset, count: 8)
+        guard head.count == 8 else { throw .ioError(file: shpName, offset: offset, reason: "short read") }
+        let number = head.int32BE(0)
+        guard Int(number) == record else {
+            skip(
+                "bad_index_entry", "the record header at byte \(offset) says record \(number), expected \(record)",
+                record: record, offset: offset)
+            return nil
+        }
+        let headerLength = Int(UInt32(bitPattern: head.int32BE(4))) * 2
+        if headerLength != length {
+            warnRecord(
+                "length_mismatch", "record header says \(headerLength) bytes, the index \(length); using the index",
+                file: shpName, record: record, offset: offset)
+        }
+
+        // Deleted in the .dbf: the whole record goes.
+        if let dbf, i < dbfRows, DBFIsRecordDeleted(dbf.handle, Int32(i)) != 0 {
+            stats.deletedRecords += 1
+            skip("deleted_in_source", "the .dbf row is flagged as deleted", record: record, offset: offset, severity: .note)
+            return nil
+        }
+
+        // Shape.
+        _ = ShapelibIO.drainMessages()
+        guard let raw = SHPReadObject(shp.handle, Int32(i)) else {
+            let messages = ShapelibIO.drainMessages()
+            skip(
+                "corrupt_record", messages.isEmpty ? "shapelib could not read the record" : messages.joined(separator: "; "),
+                record: record, offset: offset)
+            return nil
+        }
+        let object = SHPObjectOwner(raw)
+        let libraryNotes = ShapelibIO.drainMessages()
+        if !libraryNotes.isEmpty {
+            warnRecord("shapelib_message", libraryNotes.joined(separator: "; "), file: shpName, record: record, offset: offset)
+        }
+        let geometry: Geometry
+        switch convert(object.object.pointee) {
+        case .skipped(let code, let message):
+            skip(code, message, record: record, offset: offset, severity: code == "null_geometry" ? .note : .warning)
+            return nil
+        case .built(let g, let repairs):
+            for r in repairs { repaired(r, record: record, offset: offset) }
+            geometry = g
+        }
+
+        let properties = readAttributes(i)
+        return Feature(
+            id: UInt64(record), geometry: geometry, properties: properties,
+            provenance: Provenance(source: shpName, record: record, offset: offset))
+    }
+
+    /// Converts one shapelib object, by its own type.
+    private func convert(_ o: SHPObject) -> GeometryAssembly {
+        let type = o.nSHPType
+        if type == SHPT_NULL { return .skipped(code: "null_geometry", message: "null shape") }
+        guard let (family, hasZ, hasM) = ShapeType.describe(type) else {
+            return .skipped(code: "unknown_shape_type", message: "unknown shape type \(type)")
+        }
+        if family == .multiPatch {
+            return .skipped(code: "unsupported_multipatch", message: "MultiPatch shapes are not supported")
+        }
+        guard family == fileFamily else {
+            return .skipped(
+                code: "type_mismatch",
+                message: "record type \(ShapeType.name(type)) does not match the file type \(schema.sourceShapeType ?? "?")")
+        }
+        let n = Int(o.nVertices)
+        guard n > 0, let px = o.padfX, let py = o.padfY else {
+            return .skipped(code: "empty_geometry", message: "no vertices")
+        }
+        let zs: UnsafeMutablePointer<Double>? = hasZ ? o.padfZ : nil
+
+        // Coordinates must be finite before anything else looks at them.
+        var xy = [Double](repeating: 0, count: 2 * n)
+        for k in 0..<n {
+            let x = px[k]
+            let y = py[k]
+            let z = zs?[k] ?? 0
+            guard x.isFinite, y.isFinite, z.isFinite else {
+                return .skipped(
+                    code: "non_finite_coordinate", message: "vertex \(k) is (\(x), \(y)\(zs == nil ? "" : ", \(z)"))")
+            }
+            xy[2 * k] = x
+            xy[2 * k + 1] = y
+        }
+        let z: [Double]? = zs.map { Array(UnsafeBufferPointer(start: $0, count: n)) }
+        var m: [Double]?
+        if hasM, o.bMeasureIsUsed != 0, let pm = o.padfM {
+            var values = [Double](repeating: .nan, count: n)
+            var any = false
+            for k in 0..<n where pm[k].isFinite && pm[k] >= -1e38 {
+                values[k] = pm[k]
+                any = true
+            }
+            if any { m = values }
+        }
+
+        switch family {
+        case .point:
+            return .built(
+                Geometry(kind: .point, xy: [xy[0], xy[1]], partStarts: [0], z: z.map { [$0[0]] }, m: m.map { [$0[0]] }),
+                [])
+        case .multiPoint:
+            return .built(Geometry(kind: .multiPoint, xy: xy, partStarts: [0], z: z, m: m), [])
+        case .line, .polygon:
+            let parts: [Range<Int>]
+            switch partRanges(o, vertexCount: n) {
+            case .success(let p): parts = p
+            case .failure(let why): return .skipped(code: why.code, message: why.message)
+            }
+            if family == .polygon { return PolygonAssembler.assemble(xy: xy, z: z, m: m, parts: parts) }
+            return lines(xy: xy, z: z, m: m, parts: parts)
+        case .multiPatch:
+            return .skipped(code: "unsupported_multipatch", message: "MultiPatch shapes are not supported")
+        }
+    }
+
+    struct PartProblem: Error {
+        var code: String
+        var message: String
+    }
+
+    /// Part ranges after the checks shapelib does not make.
+    private func partRanges(_ o: SHPObject, vertexCount n: Int) -> Result<[Range<Int>], PartProblem> {
+        let count = Int(o.nParts)
+        guard count > 0, let starts = o.panPartStart else {
+            return .failure(PartProblem(code: "bad_part_layout", message: "\(n) vertices but no parts"))
+        }
+        guard starts[0] == 0 else {
+            return .failure(
+                PartProblem(code: "bad_part_layout", message: "the first part starts at vertex \(starts[0]), not 0"))
+        }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(count)
+        for p in 0..<count {
+            let s = Int(starts[p])
+            let e = p + 1 < count ? Int(starts[p + 1]) : n
+            guard s >= 0, e <= n, s < e else {
+                return .failure(
+                    PartProblem(
+                        code: "bad_part_layout",
+                        message: s == e ? "part \(p) is empty" : "part \(p) spans vertices \(s)..<\(e) of \(n)"))
+            }
+            ranges.append(s..<e)
+        }
+        return .success(ranges)
+    }
+
+    private func lines(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
+        var kept = parts.filter { $0.count >= 2 }
+        var repairs: [GeometryRepair] = []
+        if kept.count < parts.count {
+            repairs.append(
+                GeometryRepair(code: "dropped_part", message: "dropped \(parts.count - kept.count) part(s) with a single vertex"))
+        }
+        guard !kept.isEmpty else { return .skipped(code: "empty_geometry", message: "no part with 2 or more vertices") }
+        if kept.count == parts.count {
+            let g = Geometry(
+                kind: parts.count == 1 ? .lineString : .multiLineString, xy: xy,
+                partStarts: parts.map { Int32($0.lowerBound) }, z: z, m: m)
+            return .built(g, repairs)
+        }
+        var g = Geometry(kind: kept.count == 1 ? .lineString : .multiLineString, xy: [], partStarts: [])
+        var gz: [Double]? = z.map { _ in [] }
+        var gm: [Double]? = m.map { _ in [] }
+        for r in kept {
+            g.partStarts.append(Int32(g.xy.count / 2))
+            g.xy += xy[(2 * r.lowerBound)..<(2 * r.upperBound)]
+            if let z { gz? += z[r] }
+            if let m { gm? += m[r] }
+        }
+        g.z = gz
+        g.m = gm
+        kept.removeAll()
+        return .built(g, repairs)
+    }
+}

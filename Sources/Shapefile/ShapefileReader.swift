@@ -1,0 +1,397 @@
+internal import CShapelib
+import KartpackCore
+
+/// Streams the features of one Shapefile (`.shp` + `.shx` + `.dbf` + `.prj` + `.cpg`), record by record.
+///
+/// Reading goes through shapelib 1.5 (`SHPReadObject`, `DBFReadStringAttribute`), but every structure shapelib
+/// trusts is checked here first (see hostile-inputs.md §1–3):
+///
+/// - The `.shp` must be at least 100 bytes with magic 9994 and at most 4 GiB; otherwise the file is rejected.
+/// - A missing, truncated or bad-magic `.shx` is rebuilt **in memory** by scanning the `.shp` record headers
+///   (`rebuilt_index`, warned once); nothing is ever written next to the input. shapelib sees the index through
+///   custom `SAHooks` serving virtual paths (see `ShapelibIO`), not through a temp file.
+/// - Each index entry is validated (offset ≥ 100, offset + 8 + length ≤ `.shp` size, record number in the record
+///   header = index + 1); bad entries are skipped as `bad_index_entry`.
+/// - Each record is handled by its own shape type: null shapes → `null_geometry`; a type of another family than the
+///   file's → `type_mismatch`; unknown codes → `unknown_shape_type`; **MultiPatch is not supported** and every
+///   MultiPatch record is skipped as `unsupported_multipatch`; part layouts shapelib accepts but that are broken
+///   (`panPartStart[0] ≠ 0`, vertices without parts, empty parts) → `bad_part_layout`; NaN/±Inf →
+///   `non_finite_coordinate`.
+/// - Polygon rings are assigned to shells by containment and oriented the ESRI way (`PolygonAssembler`).
+/// - Z and M go to `Geometry.z` / `.m` when the type has them. M values below −10³⁸ (ESRI "no data") become NaN;
+///   when a record has no measured value at all, `m` is nil.
+/// - DBF values are read as raw text and parsed strictly without locale (`DBFValueParser`); bad values become null
+///   and are counted per reason. Deleted rows skip the whole record (`deleted_in_source`).
+/// - Encoding: an explicit `ShapefileReadOptions.encoding` always wins; otherwise the `.cpg`, then the DBF
+///   language-driver byte; with neither (LDID 0), values are UTF-8 when valid and CP1252 otherwise (warned per
+///   value as `encoding_fallback`). An unknown LDID or a garbled `.cpg` is rejected.
+///
+/// Memory stays at one record: each `SHPObject` is destroyed after conversion. A reader is single-threaded; use one
+/// reader per thread. After the last feature, `stats.recordsInFile == stats.recordsRead ==
+/// stats.featuresEmitted + stats.totalSkipped`.
+public final class ShapefileReader: FeatureSource {
+    /// The layer: name = file base name, fields from the `.dbf`, bounds from the `.shp` header; `crs` is nil (the
+    /// CRS is resolved elsewhere from `prjText`).
+    public let schema: LayerSchema
+    /// The raw `.prj` text (nil when missing or larger than `maxPRJBytes`); decoded as UTF-8, or Latin-1 when it
+    /// is not valid UTF-8.
+    public let prjText: String?
+    /// The files this reader uses.
+    public let files: ShapefileSet
+    /// Live counters.
+    public internal(set) var stats: ShapefileStats
+
+    /// `.prj` files larger than this are ignored (with a `prj_too_large` warning).
+    public static let maxPRJBytes = 64 * 1024
+
+    struct FieldReader {
+        var name: String
+        var index: Int32
+        var type: FieldType
+        var decimals: Int
+    }
+
+    let shpFile: InputFile
+    let shp: SHPHandleOwner
+    let dbf: DBFHandleOwner?
+    let index: ShxIndex
+    let fileFamily: ShapeType.Family?
+    let fields: [FieldReader]
+    let decoder: TextDecoder?
+    let dbfRows: Int
+    let diagnostics: DiagnosticSink
+    let shpName: String
+    let dbfName: String
+    var cursor = 0
+
+    /// Opens the Shapefile at `path` (a `.shp` file, any extension case).
+    public convenience init(
+        path: String, options: ShapefileReadOptions = .init(), diagnostics: DiagnosticSink
+    ) throws(ShapefileError) {
+        let sets = try ShapefileLocator.shapefiles(at: path)
+        guard sets.count == 1, let set = sets.first else {
+            throw .unreadable(path: path, reason: "\(sets.count) Shapefiles in this folder; pass one .shp file")
+        }
+        try self.init(files: set, options: options, diagnostics: diagnostics)
+    }
+
+    /// Opens a Shapefile from the files `ShapefileLocator` found.
+    public init(
+        files: ShapefileSet, options: ShapefileReadOptions = .init(), diagnostics: DiagnosticSink
+    ) throws(ShapefileError) {
+        self.files = files
+        self.diagnostics = diagnostics
+        let shpFile = try InputFile(path: files.shp)
+        let shpName = shpFile.name
+        self.shpFile = shpFile
+        self.shpName = shpName
+        var warnings: [Diagnostic] = []
+        func warn(_ code: String, _ message: String, file: String) {
+            warnings.append(Diagnostic(.warning, code: code, message, file: file))
+        }
+
+        // .shp header.
+        guard shpFile.size >= 100 else {
+            throw .notAShapefile(file: shpName, reason: "it is \(shpFile.size) bytes, shorter than the 100-byte header")
+        }
+        guard shpFile.size <= Int(UInt32.max) else {
+            throw .notAShapefile(file: shpName, reason: "it is larger than 4 GiB (\(shpFile.size) bytes)")
+        }
+        let header = try shpFile.bytes(at: 0, count: 100)
+        guard header.count == 100 else { throw .ioError(file: shpName, offset: 0, reason: "short read of the header") }
+        guard header.int32BE(0) == 9994 else {
+            throw .notAShapefile(file: shpName, reason: "bad magic number \(header.int32BE(0)) (expected 9994)")
+        }
+        let fileType = header.int32LE(32)
+        let description = ShapeType.describe(fileType)
+        guard fileType == 0 || description != nil else { throw .unsupportedShapeType(code: fileType, file: shpName) }
+        fileFamily = description?.family
+        let declaredLength = Int(UInt32(bitPattern: header.int32BE(24))) * 2
+        if declaredLength != shpFile.size {
+            warn(
+                "length_mismatch", "header says the file is \(declaredLength) bytes, it has \(shpFile.size); using the real size",
+                file: shpName)
+        }
+
+        // Index: the .shx when usable, otherwise rebuilt from the .shp.
+        var index: ShxIndex?
+        var rebuildReason: String?
+        if let shxPath = files.shx {
+            let shx = try InputFile(path: shxPath)
+            guard shx.size <= 100 + 8 * ShxIndex.maxRecords else {
+                throw .badIndex(file: shx.name, reason: "more than \(ShxIndex.maxRecords) records")
+            }
+            let shxBytes = try shx.bytes(at: 0, count: shx.size)
+            do throws(ShxIndex.Problem) {
+                let (parsed, lengthWarning) = try ShxIndex.parse(shxBytes)
+                index = parsed
+                if let lengthWarning { warn("length_mismatch", lengthWarning, file: shx.name) }
+            } catch {
+                switch error {
+                case .unusable(let why): rebuildReason = "\(shx.name) is unusable: \(why)"
+                }
+            }
+        } else {
+            rebuildReason = "no .shx file"
+        }
+        if index == nil {
+            index = try ShxIndex.rebuild(from: shpFile)
+        }
+        guard let index else { throw .badIndex(file: shpName, reason: "no index") }
+        if rebuildReason == nil {
+            // A .shx that stops early hides records: say so (the index is still trusted, as GDAL does).
+            var end = 100
+            for k in 0..<index.count where index.offsets[k] + 8 + index.lengths[k] <= shpFile.size {
+                end = max(end, index.offsets[k] + 8 + index.lengths[k])
+            }
+            if shpFile.size - end >= 12 {
+                warn(
+                    "unindexed_bytes",
+                    "\(shpFile.size - end) bytes after the last indexed record are not in the .shx; they are not read",
+                    file: shpName)
+            }
+        }
+        guard index.count <= ShxIndex.maxRecords else {
+            throw .badIndex(file: shpName, reason: "more than \(ShxIndex.maxRecords) records")
+        }
+        self.index = index
+
+        // Open through the virtual file hooks.
+        let base = ShapelibIO.makeVirtualBase()
+        var hooks = ShapelibIO.makeHooks()
+        _ = ShapelibIO.drainMessages()
+        ShapelibIO.register(base + ".shp", .descriptor(shpFile.fd, size: shpFile.size))
+        ShapelibIO.register(base + ".shx", .memory(index.shxBytes(shpHeader: header)))
+        let shpHandle = SHPOpenLL(base + ".shp", "rb", &hooks)
+        ShapelibIO.unregister(base + ".shp")
+        ShapelibIO.unregister(base + ".shx")
+        guard let shpHandle else {
+            let messages = ShapelibIO.drainMessages()
+            throw .libraryError(file: shpName, message: messages.isEmpty ? "SHPOpen failed" : messages.joined(separator: "; "))
+        }
+        let shp = SHPHandleOwner(shpHandle)
+        self.shp = shp
+        var entities: Int32 = 0
+        var type: Int32 = 0
+        var lo = [Double](repeating: 0, count: 4)
+        var hi = [Double](repeating: 0, count: 4)
+        SHPGetInfo(shpHandle, &entities, &type, &lo, &hi)
+        guard Int(entities) == index.count else {
+            throw .badIndex(file: shpName, reason: "shapelib sees \(entities) records, the index has \(index.count)")
+        }
+
+        // .dbf
+        var fields: [FieldReader] = []
+        var schemaFields: [FieldDefinition] = []
+        var encodingInfo: EncodingInfo?
+        var decoder: TextDecoder?
+        var dbfRows = 0
+        var dbfOwner: DBFHandleOwner?
+        var dbfName = ""
+        if let dbfPath = files.dbf {
+            let dbfFile = try InputFile(path: dbfPath)
+            dbfName = dbfFile.name
+            let dbfHeader = try DBFHeader(file: dbfFile)
+            if let w = dbfHeader.countWarning { warn("dbf_count_lies", w, file: dbfName) }
+            if let w = dbfHeader.paddingWarning { warn("dbf_header_padding", w, file: dbfName) }
+            ShapelibIO.register(base + ".dbf", .descriptor(dbfFile.fd, size: dbfFile.size))
+            let dbfHandle = DBFOpenLL(base + ".dbf", "rb", &hooks)
+            ShapelibIO.unregister(base + ".dbf")
+            let messages = ShapelibIO.drainMessages()
+            guard let dbfHandle else {
+                throw .badDBFHeader(
+                    file: dbfName,
+                    reason: "shapelib could not open it" + (messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")))
+            }
+            let owner = DBFHandleOwner(dbfHandle)
+            dbfOwner = owner
+            guard Int(DBFGetFieldCount(dbfHandle)) >= dbfHeader.fields.count,
+                Int(dbfHandle.pointee.nRecordLength) == dbfHeader.recordLength,
+                Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.headerLength
+            else {
+                throw .badDBFHeader(file: dbfName, reason: "shapelib reads the header differently from its descriptors")
+            }
+            dbfRows = dbfHeader.recordCount
+
+            // Encoding.
+            let (dec, info) = try Self.resolveEncoding(
+                options: options, cpgPath: files.cpg, ldid: dbfHeader.languageDriver, dbfName: dbfName,
+                warn: { warn($0, $1, file: $2) })
+            decoder = dec
+            encodingInfo = info
+
+            // Fields.
+            var used: Set<String> = []
+            for raw in dbfHeader.fields {
+                var (name, _) = dec.decode(raw.nameBytes)
+                name = name.trimmingWhitespace
+                if name.isEmpty { name = "field_\(raw.index + 1)" }
+                let letter = String(decoding: [raw.type], as: UTF8.self)
+                guard raw.width > 0 else {
+                    warn("dropped_field", "field \(name) has width 0; dropped", file: dbfName)
+                    continue
+                }
+                let type: FieldType
+                switch raw.type {
+                case UInt8(ascii: "C"): type = .string
+                case UInt8(ascii: "N"), UInt8(ascii: "F"): type = raw.decimals == 0 ? .integer : .double
+                case UInt8(ascii: "L"): type = .logical
+                case UInt8(ascii: "D"): type = .date
+                default:
+                    type = .string
+                    warn(
+                        "unknown_field_type", "field \(name) has unknown type '\(letter)' (0x\(String(raw.type, radix: 16))); read as text",
+                        file: dbfName)
+                }
+                if used.contains(name) {
+                    var n = 1
+                    while used.contains("\(name)_\(n)") { n += 1 }
+                    warn("duplicate_field_name", "field name \(name) appears twice; renamed to \(name)_\(n)", file: dbfName)
+                    name = "\(name)_\(n)"
+                }
+                used.insert(name)
+                fields.append(FieldReader(name: name, index: Int32(raw.index), type: type, decimals: raw.decimals))
+                schemaFields.append(
+                    FieldDefinition(
+                        name: name, type: type, width: raw.width, decimals: type == .double ? raw.decimals : 0,
+                        nativeType: letter))
+            }
+            if dbfRows < index.count {
+                warn(
+                    "missing_attributes",
+                    "\(shpName) has \(index.count) records but \(dbfName) has \(dbfRows) rows; "
+                        + "\(index.count - dbfRows) shape(s) get null attributes", file: dbfName)
+            } else if dbfRows > index.count {
+                warn(
+                    "orphan_dbf_rows",
+                    "\(dbfName) has \(dbfRows) rows but \(shpName) has \(index.count) records; "
+                        + "\(dbfRows - index.count) row(s) have no shape", file: dbfName)
+            }
+        } else {
+            warn("no_attributes", "no .dbf file; features have no attributes", file: shpName)
+        }
+        self.dbf = dbfOwner
+        self.fields = fields
+        self.decoder = decoder
+        self.dbfRows = dbfRows
+        self.dbfName = dbfName
+
+        // .prj
+        var prj: String?
+        if let prjPath = files.prj {
+            let prjFile = try InputFile(path: prjPath)
+            if prjFile.size > Self.maxPRJBytes {
+                warn("prj_too_large", "\(prjFile.size) bytes (limit \(Self.maxPRJBytes)); ignored", file: prjFile.name)
+            } else {
+                var bytes = try prjFile.bytes(at: 0, count: prjFile.size)
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+                prj = String(validating: bytes, as: UTF8.self)
+                    ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            }
+        }
+        prjText = prj
+
+        var bounds: Bounds?
+        let box = Bounds(minX: header.doubleLE(36), minY: header.doubleLE(44), maxX: header.doubleLE(52), maxY: header.doubleLE(60))
+        if !box.isEmpty, box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite { bounds = box }
+        schema = LayerSchema(
+            name: files.baseName, geometryKind: description.flatMap { ShapeType.layerKind($0.family) },
+            sourceShapeType: ShapeType.name(fileType), fields: schemaFields, crs: nil, bounds: bounds,
+            recordCount: index.count, encoding: encodingInfo)
+        stats = ShapefileStats(recordsInFile: index.count, dbfRecordCount: files.dbf == nil ? nil : dbfRows)
+
+        if let rebuildReason {
+            stats.repaired["rebuilt_index", default: 0] += 1
+            warnings.insert(
+                Diagnostic(
+                    .warning, code: "rebuilt_index",
+                    "\(rebuildReason); index of \(index.count) record(s) rebuilt in memory from the .shp", file: shpName),
+                at: 0)
+        }
+        if index.count == 0 { warn("empty_layer", "the file has no records", file: shpName) }
+        for w in warnings {
+            if w.code != "rebuilt_index" { stats.warnings[w.code, default: 0] += 1 }
+            diagnostics.report(w)
+        }
+    }
+
+    /// Picks the attribute encoding: option, then `.cpg`, then LDID, then the UTF-8/CP1252 default.
+    static func resolveEncoding(
+        options: ShapefileReadOptions, cpgPath: String?, ldid: UInt8, dbfName: String,
+        warn: (String, String, String) -> Void
+    ) throws(ShapefileError) -> (TextDecoder, EncodingInfo) {
+        if let option = options.encoding {
+            guard let name = CodePage.canonicalName(option), let dec = TextDecoder(encoding: name) else {
+                throw .unknownEncoding(file: dbfName, detail: "encoding option \"\(option)\"", reason: "not a known encoding")
+            }
+            return (dec, EncodingInfo(name: name, origin: "option", detail: option))
+        }
+        if let cpgPath {
+            let cpg = try InputFile(path: cpgPath)
+            guard cpg.size <= 256 else {
+                throw .unknownEncoding(
+                    file: cpg.name, detail: ".cpg of \(cpg.size) bytes", reason: "too large to be a code page name")
+            }
+            let bytes = try cpg.bytes(at: 0, count: cpg.size)
+            let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+            let text = String(decoding: firstLine, as: UTF8.self).trimmingWhitespace
+            if text.isEmpty {
+                warn("empty_cpg", "the .cpg file is empty; ignored", cpg.name)
+            } else {
+                guard let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) else {
+                    throw .unknownEncoding(
+                        file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: "not a known code page")
+                }
+                return (dec, EncodingInfo(name: name, origin: "cpg", detail: text))
+            }
+        }
+        if ldid != 0 {
+            guard let name = CodePage.forLanguageDriver(ldid), let dec = TextDecoder(encoding: name) else {
+                throw .unknownEncoding(
+                    file: dbfName, detail: "LDID/\(ldid)", reason: "unknown DBF language driver id \(ldid)")
+            }
+            return (dec, EncodingInfo(name: name, origin: "ldid", detail: "LDID/\(ldid)"))
+        }
+        guard let dec = TextDecoder(encoding: "UTF-8", utf8WithFallback: true) else {
+            throw .unknownEncoding(file: dbfName, detail: "default", reason: "iconv has no CP1252")
+        }
+        return (
+            dec,
+            EncodingInfo(
+                name: "UTF-8", origin: "default",
+                detail: "no .cpg and LDID 0: UTF-8 when valid, otherwise CP1252 per value")
+        )
+    }
+
+    /// The next feature, or nil at the end. Bad records are skipped and counted, never thrown; a throw means an
+    /// I/O failure.
+    public func next() throws(ShapefileError) -> Feature? {
+        while cursor < index.count {
+            let i = cursor
+            cursor += 1
+            stats.recordsRead += 1
+            if let feature = try readRecord(i) {
+                stats.featuresEmitted += 1
+                return feature
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Reporting
+
+    func skip(_ code: String, _ message: String, record: Int, offset: Int?, severity: Severity = .warning) {
+        stats.skipped[code, default: 0] += 1
+        diagnostics.report(Diagnostic(severity, code: code, message, file: shpName, record: record, offset: offset))
+    }
+
+    func repaired(_ repair: GeometryRepair, record: Int, offset: Int) {
+        stats.repaired[repair.code, default: 0] += 1
+        diagnostics.report(Diagnostic(.note, code: repair.code, repair.message, file: shpName, record: record, offset: offset))
+    }
+
+    func warnRecord(_ code: String, _ message: String, file: String, record: Int, offset: Int? = nil) {
+        stats.warnings[code, default: 0] += 1
+        diagnostics.report(Diagnostic(.warning, code: code, message, file: file, record: record, offset: offset))
+    }
+}

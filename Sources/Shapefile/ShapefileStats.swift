@@ -1,0 +1,46 @@
+/// Live counters of a `ShapefileReader`.
+///
+/// Once the reader is exhausted, `recordsInFile == recordsRead == featuresEmitted + skipped.values.sum()`.
+public struct ShapefileStats: Sendable, Hashable, Codable {
+    /// Index entries (`.shx` entries, or entries of the rebuilt index) visited so far.
+    public var recordsRead: Int
+    /// Total index entries.
+    public var recordsInFile: Int
+    /// Features returned by `next()`.
+    public var featuresEmitted: Int
+    /// Skipped records per reason code (`null_geometry`, `deleted_in_source`, `corrupt_record`, `type_mismatch`,
+    /// `unknown_shape_type`, `bad_index_entry`, `bad_part_layout`, `empty_geometry`, `non_finite_coordinate`,
+    /// `unsupported_multipatch`, `too_complex`).
+    public var skipped: [String: Int]
+    /// Repairs per code (`reoriented_rings`, `ring_assignment`, `closed_ring`, `dropped_ring`, `dropped_part`,
+    /// `rebuilt_index`): counted once per record (once per file for `rebuilt_index`).
+    public var repaired: [String: Int]
+    /// Attribute values stored as null (or, for `invalid_utf8`, with U+FFFD) per reason, counted per value:
+    /// `unparseable_number`, `number_out_of_range`, `bad_date`, `bad_logical`, `invalid_utf8`.
+    public var coercedToNull: [String: Int]
+    /// Warnings per code (`length_mismatch`, `encoding_fallback`, `undecodable_bytes`, …), counted per occurrence.
+    public var warnings: [String: Int]
+    /// Rows the `.dbf` holds (after capping a lying header count); nil without a `.dbf`.
+    public var dbfRecordCount: Int?
+    /// `.dbf` rows flagged as deleted that were visited (each also counted as skipped `deleted_in_source`).
+    public var deletedRecords: Int
+
+    /// Creates empty counters.
+    public init(recordsInFile: Int = 0, dbfRecordCount: Int? = nil) {
+        recordsRead = 0
+        self.recordsInFile = recordsInFile
+        featuresEmitted = 0
+        skipped = [:]
+        repaired = [:]
+        coercedToNull = [:]
+        warnings = [:]
+        self.dbfRecordCount = dbfRecordCount
+        deletedRecords = 0
+    }
+
+    /// The sum of all skip counts.
+    public var totalSkipped: Int { skipped.values.reduce(0, +) }
+
+    /// True when every visited record is accounted for as emitted or skipped.
+    public var isBalanced: Bool { recordsRead == featuresEmitted + totalSkipped }
+}

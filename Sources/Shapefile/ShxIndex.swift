@@ -1,0 +1,98 @@
+/// The record index of a `.shp`: byte offset and content length (bytes, without the 8-byte record header) of each
+/// record, from the `.shx` or rebuilt by scanning the `.shp`.
+struct ShxIndex {
+    var offsets: [Int]
+    var lengths: [Int]
+    var count: Int { offsets.count }
+
+    /// shapelib refuses more records than this.
+    static let maxRecords = 256_000_000
+
+    /// Why a `.shx` cannot be used as it is.
+    enum Problem: Error {
+        case unusable(String)
+    }
+
+    /// Parses a `.shx` (whole file). Throws `.unusable` when it is truncated, too short or has a bad magic number;
+    /// returns the entries and a warning when its header length field disagrees with its size.
+    static func parse(_ bytes: [UInt8]) throws(Problem) -> (ShxIndex, lengthWarning: String?) {
+        guard bytes.count >= 100 else { throw .unusable("it is \(bytes.count) bytes, shorter than its 100-byte header") }
+        guard bytes.int32BE(0) == 9994 else { throw .unusable("bad magic number \(bytes.int32BE(0))") }
+        guard (bytes.count - 100) % 8 == 0 else {
+            throw .unusable("its size \(bytes.count) is not 100 + 8 × records (truncated)")
+        }
+        var n = (bytes.count - 100) / 8
+        var warning: String?
+        let declared = Int(UInt32(bitPattern: bytes.int32BE(24))) * 2
+        if declared > bytes.count {
+            throw .unusable("its header says \(declared) bytes but the file has \(bytes.count) (truncated)")
+        }
+        if declared != bytes.count {
+            if declared >= 100 && (declared - 100) % 8 == 0 {
+                n = (declared - 100) / 8
+                warning = ".shx header says \(declared) bytes, the file has \(bytes.count); reading \(n) entries"
+            } else {
+                warning = ".shx header says \(declared) bytes, the file has \(bytes.count); using the file size"
+            }
+        }
+        var index = ShxIndex(offsets: [], lengths: [])
+        index.offsets.reserveCapacity(n)
+        index.lengths.reserveCapacity(n)
+        for i in 0..<n {
+            let at = 100 + 8 * i
+            // Words are signed 32-bit in the format; negative values become huge offsets that fail validation.
+            index.offsets.append(Int(UInt32(bitPattern: bytes.int32BE(at))) * 2)
+            index.lengths.append(Int(UInt32(bitPattern: bytes.int32BE(at + 4))) * 2)
+        }
+        return (index, warning)
+    }
+
+    /// Rebuilds the index by walking the `.shp` record headers from byte 100. Stops at the end of the file or at a
+    /// record that runs past it (that record is kept, so it is counted and later skipped as `bad_index_entry`).
+    static func rebuild(from shp: InputFile) throws(ShapefileError) -> ShxIndex {
+        var index = ShxIndex(offsets: [], lengths: [])
+        var offset = 100
+        let chunkSize = 1 << 20
+        var chunk: [UInt8] = []
+        var chunkStart = 0
+        while offset + 8 <= shp.size {
+            if offset < chunkStart || offset + 8 > chunkStart + chunk.count {
+                chunk = try shp.bytes(at: offset, count: chunkSize)
+                chunkStart = offset
+                guard chunk.count >= 8 else { break }
+            }
+            let length = Int(UInt32(bitPattern: chunk.int32BE(offset - chunkStart + 4))) * 2
+            index.offsets.append(offset)
+            index.lengths.append(length)
+            guard index.count <= maxRecords else {
+                throw .badIndex(file: shp.name, reason: "more than \(maxRecords) records")
+            }
+            offset += 8 + length
+        }
+        return index
+    }
+
+    /// `.shx` bytes for shapelib: the `.shp` header with the length field fixed, then the entries. Entries that do
+    /// not fit shapelib's 32-bit fields are written as 0 (they are validated and skipped before shapelib reads
+    /// them).
+    func shxBytes(shpHeader: [UInt8]) -> [UInt8] {
+        var out = Array(shpHeader.prefix(100))
+        let total = 100 + 8 * count
+        out.replaceSubrange(24..<28, with: Self.be(Int32(truncatingIfNeeded: total / 2)))
+        out.reserveCapacity(total)
+        for i in 0..<count {
+            let o = offsets[i] / 2
+            let l = lengths[i] / 2
+            let fits = o <= Int(Int32.max) && l <= Int(Int32.max)
+            out.appendInt32BE(fits ? Int32(o) : 0)
+            out.appendInt32BE(fits ? Int32(l) : 0)
+        }
+        return out
+    }
+
+    private static func be(_ v: Int32) -> [UInt8] {
+        var a: [UInt8] = []
+        a.appendInt32BE(v)
+        return a
+    }
+}
