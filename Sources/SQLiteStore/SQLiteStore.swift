@@ -1,1 +1,0 @@
-// Placeholder: the SQLiteStore module's sources are being written.

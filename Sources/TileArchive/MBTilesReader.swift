@@ -1,0 +1,132 @@
+import Glibc
+import SQLiteStore
+
+/// Reads MBTiles files read-only: metadata rows, single tiles and every tile (TMS rows converted to XYZ).
+///
+/// Opens with `SQLITE_OPEN_READONLY`, `trusted_schema=OFF` and `query_only=ON`. Garbage or truncated files
+/// produce `.invalidArchive`, never a trap.
+public final class MBTilesReader {
+    /// The file's path.
+    public let path: String
+    private let db: SQLiteConnection
+    private var tileQuery: SQLiteStatement?
+
+    /// Opens a file and checks that it has the MBTiles tables.
+    /// - Throws: `.cannotOpen` (missing, unreadable, not a regular file) or `.invalidArchive`.
+    public init(path: String) throws(TileArchiveError) {
+        self.path = path
+        // Refuse FIFOs, devices and missing files before SQLite sees the path.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        var st = stat()
+        let statResult = fstat(fd, &st)
+        let statErrno = errno
+        _ = close(fd)
+        guard statResult == 0 else { throw .cannotOpen(path: path, errno: statErrno) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, errno: EINVAL) }
+        do throws(SQLiteError) {
+            db = try SQLiteConnection(path: path, mode: .readOnly)
+            try db.exec("PRAGMA trusted_schema=OFF; PRAGMA query_only=ON;")
+            _ = try db.textColumn("SELECT count(*) FROM metadata")
+            _ = try db.textColumn("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles LIMIT 0")
+        } catch {
+            throw MBTilesReader.readError(error, path)
+        }
+    }
+
+    static func readError(_ e: SQLiteError, _ path: String) -> TileArchiveError {
+        e.isIOError ? .sqlite(e) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
+    }
+
+    /// Every metadata row, sorted by name (NULL values read as empty text).
+    public func metadata() throws(TileArchiveError) -> [(name: String, value: String)] {
+        do throws(SQLiteError) {
+            let stmt = try db.prepare("SELECT name, value FROM metadata ORDER BY name")
+            var out: [(name: String, value: String)] = []
+            while try stmt.step() {
+                out.append((stmt.text(at: 0) ?? "", stmt.text(at: 1) ?? ""))
+            }
+            return out
+        } catch {
+            throw MBTilesReader.readError(error, path)
+        }
+    }
+
+    /// The value of one metadata row, or nil.
+    public func metadataValue(_ name: String) throws(TileArchiveError) -> String? {
+        try metadata().first { $0.name == name }?.value
+    }
+
+    /// The `json` metadata row parsed, or nil when there is none.
+    public func metadataJSON() throws(TileArchiveError) -> JSONValue? {
+        guard let text = try metadataValue("json") else { return nil }
+        do throws(JSONParser.Failure) {
+            return try JSONParser.parse(Array(text.utf8))
+        } catch {
+            throw .invalidArchive(path: path, reason: "metadata json: \(error.description)")
+        }
+    }
+
+    /// The stored (compressed) bytes of XYZ tile `z/x/y`, or nil.
+    public func tile(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
+        let key = TileKey(z: z, x: x, y: y)
+        guard key.isValid else { return nil }
+        do throws(SQLiteError) {
+            let stmt: SQLiteStatement
+            if let tileQuery {
+                stmt = tileQuery
+            } else {
+                stmt = try db.prepare(
+                    "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
+                    persistent: true)
+                tileQuery = stmt
+            }
+            try stmt.bind(1, int64: Int64(z))
+            try stmt.bind(2, int64: Int64(x))
+            try stmt.bind(3, int64: Int64(key.tmsRow))
+            let found = try stmt.step()
+            let bytes = found ? stmt.blob(at: 0) : nil
+            try stmt.reset()
+            return bytes
+        } catch {
+            throw MBTilesReader.readError(error, path)
+        }
+    }
+
+    /// The number of rows in `tiles`.
+    public func tileCount() throws(TileArchiveError) -> Int {
+        do throws(SQLiteError) {
+            let stmt = try db.prepare("SELECT count(*) FROM tiles")
+            guard try stmt.step() else { return 0 }
+            return Int(stmt.int64(at: 0))
+        } catch {
+            throw MBTilesReader.readError(error, path)
+        }
+    }
+
+    /// Visits every tile ordered by zoom, column and TMS row, with XYZ keys; `body` returns false to stop.
+    /// A row with a non-integer or out-of-range address is an error.
+    public func forEachTile(_ body: (TileKey, [UInt8]) -> Bool) throws(TileArchiveError) {
+        do throws(SQLiteError) {
+            let stmt = try db.prepare(
+                "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row"
+            )
+            while try stmt.step() {
+                guard stmt.columnType(at: 0) == .integer, stmt.columnType(at: 1) == .integer,
+                    stmt.columnType(at: 2) == .integer
+                else { throw SQLiteError(code: 20, message: "a tile address is not an integer", statement: stmt.sql) }
+                let z = stmt.int64(at: 0)
+                let x = stmt.int64(at: 1)
+                let row = stmt.int64(at: 2)
+                guard z >= 0 && z <= Int64(TileKey.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
+                    throw SQLiteError(
+                        code: 20, message: "tile address \(z)/\(x)/row \(row) is outside the grid", statement: stmt.sql)
+                }
+                let key = TileKey(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
+                if !body(key, stmt.blob(at: 3)) { break }
+            }
+        } catch {
+            throw MBTilesReader.readError(error, path)
+        }
+    }
+}

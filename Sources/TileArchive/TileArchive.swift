@@ -1,1 +1,0 @@
-// Placeholder: the TileArchive module's sources are being written.
