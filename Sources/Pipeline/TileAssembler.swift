@@ -161,7 +161,11 @@ struct TileAssembler {
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
         guard !layers.isEmpty else { return EncodedTile(tile: tile, bytes: [], features: 0) }
         do {
-            return EncodedTile(tile: tile, bytes: try Gzip.compress(try encodeTile(layers)), features: count)
+            let raw = try encodeTile(layers)
+            // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
+            // UTF-8) with our own bounded decoder before it is written.
+            _ = try MVTDecoder().decode(raw)
+            return EncodedTile(tile: tile, bytes: try Gzip.compress(raw), features: count)
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
         }

@@ -86,6 +86,12 @@ struct ConvertCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        // A missing input is known before any work: exit 66 and touch nothing.
+        let missing = convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
+        if !missing.isEmpty {
+            for m in missing { Console.error("\(m): no such file or folder") }
+            return .noInput
+        }
         let quiet = self.quiet
         let sink = DiagnosticSink(sampleLimit: 20) { d in
             // Notes (repairs) go to the report only; warnings and errors are shown.
