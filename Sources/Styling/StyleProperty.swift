@@ -1,0 +1,55 @@
+/// The properties a sheet may declare. Unknown names are kept as warnings, not errors.
+public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    // Pipeline properties.
+    /// The class name written into tiles as the feature property `class`.
+    case className = "class"
+    /// The lowest zoom at which the feature is written (0…24).
+    case minZoom = "min-zoom"
+    /// The highest zoom at which the feature is written (0…24).
+    case maxZoom = "max-zoom"
+    /// The output layer name.
+    case layer
+    /// The attributes kept in tiles (others are dropped).
+    case keep
+    /// `true` drops the feature.
+    case exclude
+    // Client properties.
+    /// Fill colour.
+    case fill
+    /// Fill opacity, 0…1.
+    case fillOpacity = "fill-opacity"
+    /// A named fill pattern.
+    case fillPattern = "fill-pattern"
+    /// Line / outline colour.
+    case stroke
+    /// Line width in pixels (≥ 0).
+    case strokeWidth = "stroke-width"
+    /// Dash lengths in line widths.
+    case strokeDasharray = "stroke-dasharray"
+    /// Overall opacity, 0…1.
+    case opacity
+    /// The attribute whose value labels the feature.
+    case label
+    /// Label colour.
+    case textColor = "text-color"
+    /// Label size in pixels (> 0).
+    case textSize = "text-size"
+    /// An icon name.
+    case icon
+
+    /// The name as written in a sheet.
+    public var description: String { rawValue }
+
+    /// True for the properties that steer the pipeline rather than the client.
+    public var isPipelineProperty: Bool {
+        switch self {
+        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude: true
+        default: false
+        }
+    }
+
+    /// A distinct bit per property, for cascade bookkeeping.
+    var bit: UInt32 {
+        UInt32(1) << UInt32(StyleProperty.allCases.firstIndex(of: self) ?? 0)
+    }
+}
