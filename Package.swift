@@ -28,12 +28,14 @@ let package = Package(
         // Pure Swift encoders and archive formats.
         .target(name: "VectorTile", dependencies: ["KartpackCore"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
+        // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
+        .target(name: "MapStyle", dependencies: ["KartpackCore", "Styling", "VectorTile", "TileArchive", "Gzip"]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
         // The engine the command line drives.
         .target(
             name: "Pipeline",
             dependencies: [
-                "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+                "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip", "Styling",
             ]
         ),
         .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile"]),
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),

@@ -137,6 +137,17 @@ extension GeometryEngine {
         return try keep(result, family: family)
     }
 
+    /// The geometry grown (or shrunk, for a negative distance) by `distance` in its own units; overlapping parts
+    /// are unioned. Polygonal result; nil when nothing is left. Wraps `GEOSBuffer_r` (8 segments per quadrant).
+    public func buffer(_ g: EngineGeometry, distance: Double) throws(GeometryError) -> EngineGeometry? {
+        guard distance.isFinite, abs(distance) < GeometryEngine.coordinateLimit else {
+            throw GeometryError.invalidArgument("buffer distance \(distance)")
+        }
+        resetMessages()
+        let result = try own(GEOSBuffer_r(ctx, g.pointer, distance, 8), "GEOSBuffer")
+        return try keep(result, family: .polygon)
+    }
+
     /// A rectangle polygon.
     public func rectangle(_ rect: Bounds) throws(GeometryError) -> EngineGeometry {
         try Self.checkRect(rect)

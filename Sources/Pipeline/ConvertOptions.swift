@@ -1,4 +1,5 @@
 import KartpackCore
+import Styling
 
 /// The package format written by `convert`.
 public enum PackageFormat: String, Sendable, Codable {
@@ -23,6 +24,15 @@ public struct ConvertInput: Sendable {
     public var sourceCRS: String?
     /// Attribute encoding overriding `.cpg` and the DBF code page.
     public var encoding: String?
+    /// Only records matching these filters are used; the others are counted as rejected (`filtered_out`).
+    public var filter: AttributeFilterList?
+    /// Attributes kept (case-insensitive); nil keeps all.
+    public var keep: [String]?
+    /// Attribute renames (old name, case-insensitive → new name), applied after `keep`.
+    public var rename: [(from: String, to: String)] = []
+    /// Zoom range of this input within the conversion's range.
+    public var minZoom: Int?
+    public var maxZoom: Int?
 
     /// Creates an input.
     public init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
@@ -30,6 +40,26 @@ public struct ConvertInput: Sendable {
         self.layerName = layerName
         self.sourceCRS = sourceCRS
         self.encoding = encoding
+    }
+}
+
+/// A region the features are clipped to (region packaging): polygons from a Shapefile or a WGS84 box.
+public struct ClipOptions: Sendable {
+    /// Where the region comes from.
+    public enum Source: Sendable {
+        /// The union of the polygons of a Shapefile (optionally only the records matching `filter`).
+        case polygons(path: String, filter: AttributeFilterList?, sourceCRS: String?)
+        /// A longitude/latitude box.
+        case bbox(Bounds)
+    }
+    public var source: Source
+    /// Buffer around the region, in metres.
+    public var buffer: Double
+
+    /// Creates clip options.
+    public init(source: Source, buffer: Double = 0) {
+        self.source = source
+        self.buffer = buffer
     }
 }
 
@@ -62,6 +92,12 @@ public struct ConvertOptions: Sendable {
     public var attribution: String?
     /// Folder for temporary files (default: the output's folder).
     public var temporaryDirectory: String?
+    /// A stylesheet: class names, zoom ranges, output layers, kept attributes and exclusions per feature.
+    public var style: Stylesheet?
+    /// Clip every feature to a region.
+    public var clip: ClipOptions?
+    /// Extra metadata entries (e.g. the pipeline's input fingerprint), written as strings.
+    public var extraMetadata: [(key: String, value: String)] = []
 
     /// Creates options with defaults.
     public init(inputs: [ConvertInput], output: String, format: PackageFormat) {

@@ -19,6 +19,8 @@ public struct ConvertReport: Codable, Sendable {
         public var repaired: [String: Int]
         /// Attribute values stored as null, by reason.
         public var coercedToNull: [String: Int]
+        /// Features written per style class (the class at the feature's highest zoom; `""` for none).
+        public var classes: [String: Int]
         /// Set when the whole file was rejected.
         public var error: String?
     }

@@ -6,10 +6,7 @@ import VectorTile
 extension Converter {
     /// Writes every tile in archive order and publishes the package atomically (the writer's temp file is removed
     /// on any failure, and a previous package at the target stays untouched).
-    func write(
-        tiles: [Int: [EncodedTile]], zooms: ClosedRange<Int>, layers: [Layer], dataBounds: Bounds,
-        stats: [Int: ZoomStats]
-    ) throws -> ArchiveSummary {
+    func write(tiles: [Int: [EncodedTile]], zooms: ClosedRange<Int>, state: State, stats: [Int: ZoomStats]) throws -> ArchiveSummary {
         let writer: any TileArchiveWriting
         switch options.format {
         case .pmtiles:
@@ -24,11 +21,15 @@ extension Converter {
                 for t in tiles[z] ?? [] {
                     try writer.write(z: t.tile.z, x: t.tile.x, y: t.tile.y, data: t.bytes)
                     done += 1
-                    if done % 256 == 0 { progress?.update("writing tiles", done: done, total: total) }
+                    if done % 256 == 0 {
+                        try checkCancelled()
+                        progress?.update("writing tiles", done: done, total: total)
+                    }
                 }
             }
             progress?.finish()
-            return try writer.finish(metadata: metadata(layers: layers, dataBounds: dataBounds, stats: stats))
+            try checkCancelled()
+            return try writer.finish(metadata: metadata(state: state, stats: stats))
         } catch {
             writer.abort()
             throw error
@@ -37,34 +38,44 @@ extension Converter {
 
     /// Package metadata: TileJSON keys, `vector_layers` with typed fields, and a deterministic summary of the run
     /// (counts only: no times, hosts or absolute paths).
-    func metadata(layers: [Layer], dataBounds: Bounds, stats: [Int: ZoomStats]) -> ArchiveMetadata {
+    func metadata(state: State, stats: [Int: ZoomStats]) -> ArchiveMetadata {
         let base = ((options.output as NSString).lastPathComponent as NSString).deletingPathExtension
         var bounds: GeoBounds?
         var center: GeoCenter?
-        if !dataBounds.isEmpty {
-            let sw = WebMercator.unproject(x: dataBounds.minX, y: dataBounds.minY)
-            let ne = WebMercator.unproject(x: dataBounds.maxX, y: dataBounds.maxY)
-            let b = GeoBounds(
+        let d = state.dataBounds
+        if !d.isEmpty {
+            let sw = WebMercator.unproject(x: d.minX, y: d.minY)
+            let ne = WebMercator.unproject(x: d.maxX, y: d.maxY)
+            bounds = GeoBounds(
                 west: max(-180, sw.longitude), south: max(-WebMercator.maxLatitude, sw.latitude),
                 east: min(180, ne.longitude), north: min(WebMercator.maxLatitude, ne.latitude))
-            bounds = b
-            let c = WebMercator.unproject(x: (dataBounds.minX + dataBounds.maxX) / 2, y: (dataBounds.minY + dataBounds.maxY) / 2)
+            let c = WebMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
             center = GeoCenter(longitude: c.longitude, latitude: c.latitude, zoom: options.maxZoom)
         }
-        let vectorLayers = layers.map { l in
-            VectorLayerInfo(
-                id: l.name,
-                fields: l.schema.fields.map { VectorLayerField(name: $0.name, type: VectorFieldType($0.type)) },
-                minZoom: options.minZoom, maxZoom: options.maxZoom)
+        let outputs = state.outputs.filter { !$0.records.isEmpty }
+        let vectorLayers = outputs.map { l in
+            var fields = l.fields.map { VectorLayerField(name: $0.name, type: VectorFieldType($0.type)) }
+            if l.hasClass && !fields.contains(where: { $0.name == "class" }) {
+                fields.append(VectorLayerField(name: "class", type: .string))
+            }
+            return VectorLayerInfo(id: l.name, fields: fields, minZoom: options.minZoom, maxZoom: options.maxZoom)
         }
-        var summary: [(key: String, value: JSONValue)] = []
-        for l in layers {
+        var inputs: [(key: String, value: JSONValue)] = []
+        for l in state.inputs {
             let r = l.report
-            summary.append((l.name, .object([
+            inputs.append((l.name, .object([
                 ("records", .int(Int64(r.records))),
                 ("written", .int(Int64(r.written))),
                 ("rejected", Self.counts(r.rejected)),
                 ("repaired", Self.counts(r.repaired)),
+            ])))
+        }
+        var layers: [(key: String, value: JSONValue)] = []
+        for l in outputs {
+            layers.append((l.name, .object([
+                ("features", .int(Int64(l.records.count))),
+                ("geometry", .string(l.family?.rawValue ?? "unknown")),
+                ("classes", Self.counts(l.classes)),
             ])))
         }
         var dropped: [(key: String, value: JSONValue)] = []
@@ -73,25 +84,23 @@ extension Converter {
             dropped.append((String(z), Self.counts(s.dropped)))
         }
         // A JSON string, not an object: TileJSON readers (tippecanoe-decode) expect string metadata values.
-        let runSummary = (try? JSONValue.object([("layers", .object(summary)), ("dropped_by_zoom", .object(dropped))]).serialized()) ?? "{}"
-        let description = options.description
-            ?? "Kartpack package: " + layers.map(\.name).joined(separator: ", ")
+        let runSummary = (try? JSONValue.object([
+            ("inputs", .object(inputs)), ("layers", .object(layers)), ("dropped_by_zoom", .object(dropped)),
+        ]).serialized()) ?? "{}"
+        let description = options.description ?? "Kartpack package: " + outputs.map(\.name).joined(separator: ", ")
         return ArchiveMetadata(
             name: options.name ?? base, description: description, attribution: options.attribution,
             version: "1.0.0", type: "overlay", bounds: bounds, center: center, minZoom: options.minZoom,
             maxZoom: options.maxZoom, vectorLayers: vectorLayers, generator: Kartpack.generator,
-            extra: [("kartpack", .string(runSummary))])
+            extra: [("kartpack", .string(runSummary))] + options.extraMetadata.map { ($0.key, .string($0.value)) })
     }
 
     static func counts(_ d: [String: Int]) -> JSONValue {
         .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
     }
 
-    func makeReport(
-        layers: [Layer], rejectedInputs: [ConvertReport.Input], stats: [Int: ZoomStats], summary: ArchiveSummary,
-        started: Date
-    ) -> ConvertReport {
-        let inputs = layers.map(\.report) + rejectedInputs
+    func makeReport(state: State, stats: [Int: ZoomStats], summary: ArchiveSummary, started: Date) -> ConvertReport {
+        let inputs = state.reports
         var rejected: [String: Int] = [:]
         var repaired: [String: Int] = [:]
         for i in inputs {
@@ -110,7 +119,7 @@ extension Converter {
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }
-        let exit: ExitCode = rejectedInputs.isEmpty ? .success : .dataError
+        let exit: ExitCode = state.rejectedInputs.isEmpty ? .success : .dataError
         return ConvertReport(
             kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
             featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },

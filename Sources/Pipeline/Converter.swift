@@ -2,33 +2,77 @@ import Foundation
 import KartpackCore
 import Reprojection
 import Shapefile
+import Styling
 import TileArchive
 import VectorTile
 
 /// Runs `kartpack convert`: Shapefiles → reprojected, simplified, clipped MVT tiles → PMTiles or MBTiles.
 ///
 /// Phases: (1) features are read one input at a time (streaming) and handed in batches to worker threads that
-/// reproject, repair and cut them into tile pieces; (2) pieces are sorted into the archive's tile order;
-/// (3) tiles are encoded per zoom with the tile limits applied, and written to a temporary file that is published
-/// atomically. Output bytes do not depend on the thread count.
+/// reproject, clip to the region, style, repair and cut them into tile pieces; (2) pieces are sorted into the
+/// archive's tile order; (3) tiles are encoded per zoom with the tile limits applied, verified, and written to a
+/// temporary file that is published atomically. Output bytes do not depend on the thread count.
 public final class Converter {
     let options: ConvertOptions
     let diagnostics: DiagnosticSink
     let progress: ProgressReporter?
+    let classifier: StyleClassifier?
+    /// Checked between batches and tiles; a true value stops the run (nothing is published).
+    let isCancelled: @Sendable () -> Bool
 
     /// Creates a converter.
-    public init(options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil) {
+    public init(
+        options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.options = options
         self.diagnostics = diagnostics
         self.progress = progress
+        self.isCancelled = isCancelled
+        classifier = options.style.map(StyleClassifier.init(sheet:))
     }
 
-    struct Layer {
+    /// One input file as read.
+    struct InputLayer {
         var name: String
         var schema: LayerSchema
-        var records: [FeatureRecord] = []
         var report: ConvertReport.Input
-        var boundsWGS84: Bounds?
+    }
+
+    /// One MVT layer of the package; several inputs may feed it (style `layer:`).
+    struct OutputLayer {
+        var name: String
+        var fields: [FieldDefinition] = []
+        var records: [FeatureRecord] = []
+        var family: GeometryFamily?
+        var classes: [String: Int] = [:]
+        var hasClass = false
+    }
+
+    /// Everything the feature phase accumulates.
+    struct State {
+        var inputs: [InputLayer] = []
+        var outputs: [OutputLayer] = []
+        var rejectedInputs: [ConvertReport.Input] = []
+        var pieces: [PlacedPiece] = []
+        var dataBounds = Bounds.empty
+        /// Every input's report in command-line order (rejected files included).
+        var reports: [ConvertReport.Input] = []
+        /// Records in the file that was opened last (so a file rejected after opening still counts them).
+        var lastRecordCount = 0
+
+        /// Records a rejected file, in command-line order.
+        mutating func reject(_ report: ConvertReport.Input) {
+            rejectedInputs.append(report)
+            reports.append(report)
+        }
+
+        /// The index of the output layer `name`, created on first use (deterministic: feature order).
+        mutating func output(named name: String) -> Int {
+            if let i = outputs.firstIndex(where: { $0.name == name }) { return i }
+            outputs.append(OutputLayer(name: name))
+            return outputs.count - 1
+        }
     }
 
     /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
@@ -43,61 +87,74 @@ public final class Converter {
             work: { worker, job in worker.process(job) })
         defer { team.shutdown() }
 
+        let clip = try options.clip.map { try clipRegion($0) }
+        let ancestors = try ancestorSets()
         let order: TileOrder = options.format == .pmtiles ? .hilbert : .zxy
-        var layers: [Layer] = []
-        var rejectedInputs: [ConvertReport.Input] = []
-        var pieces: [PlacedPiece] = []
-        var dataBounds = Bounds.empty
+        var state = State()
 
         for input in options.inputs {
             let sets: [ShapefileSet]
             do { sets = try ShapefileLocator.shapefiles(at: input.path) } catch {
-                diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description, file: input.path))
-                rejectedInputs.append(Self.rejectedInput(path: input.path, layer: input.layerName ?? "", error: error.description))
+                // The error's text names the file.
+                diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
+                state.reject(Self.rejectedInput(path: input.path, layer: input.layerName ?? "", records: 0, error: error.description))
                 continue
             }
             for set in sets {
                 let name = sets.count == 1 ? (input.layerName ?? set.baseName) : set.baseName
-                let layerIndex = layers.count
                 do {
-                    let layer = try readLayer(set, name: name, index: layerIndex, input: input, team: team,
-                                              order: order, pieces: &pieces, dataBounds: &dataBounds)
-                    layers.append(layer)
+                    try readLayer(set, name: name, input: input, team: team, order: order, clip: clip,
+                                  ancestors: ancestors, state: &state)
+                } catch let e as PipelineError {
+                    throw e
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
-                    diagnostics.report(Diagnostic(.error, code: "file_rejected", message, file: set.shp))
-                    rejectedInputs.append(Self.rejectedInput(path: set.shp, layer: name, error: message))
+                    diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: state.lastRecordCount, error: message))
                 }
             }
         }
         progress?.finish()
-        guard !layers.isEmpty else {
-            throw PipelineError.nothingToWrite(reasons: rejectedInputs.compactMap(\.error))
+        guard !state.inputs.isEmpty else {
+            throw PipelineError.nothingToWrite(reasons: state.rejectedInputs.compactMap(\.error))
         }
-        for l in layers {
+        for l in state.inputs {
             let r = l.report
             let accounted = r.written + r.rejected.values.reduce(0, +)
             guard accounted == r.records else {
                 throw PipelineError.reconciliationFailed(detail: "\(r.path): \(r.records) records read, \(r.written) written + \(accounted - r.written) rejected")
             }
         }
+        guard state.outputs.contains(where: { !$0.records.isEmpty }) else {
+            throw PipelineError.nothingToWrite(reasons: ["no feature was written (see the rejected counts)"])
+        }
 
-        pieces.sort { ($0.key, $0.layer, $0.feature) < ($1.key, $1.layer, $1.feature) }
+        state.pieces.sort { ($0.key, $0.layer, $0.feature) < ($1.key, $1.layer, $1.feature) }
         let assembler = TileAssembler(
-            layerNames: layers.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
+            layerNames: state.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
             maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom)
         let zooms = options.minZoom...options.maxZoom
-        let (tiles, stats) = try assembler.assemble(pieces: pieces, records: layers.map(\.records), zooms: zooms, progress: progress)
-        pieces = []
+        try checkCancelled()
+        let (tiles, stats) = try assembler.assemble(
+            pieces: state.pieces, records: state.outputs.map(\.records), zooms: zooms, progress: progress)
+        state.pieces = []
         progress?.finish()
+        try checkCancelled()
 
-        let summary = try write(tiles: tiles, zooms: zooms, layers: layers, dataBounds: dataBounds, stats: stats)
-        return makeReport(layers: layers, rejectedInputs: rejectedInputs, stats: stats, summary: summary, started: started)
+        let summary = try write(tiles: tiles, zooms: zooms, state: state, stats: stats)
+        return makeReport(state: state, stats: stats, summary: summary, started: started)
     }
 
-    private static func rejectedInput(path: String, layer: String, error: String) -> ConvertReport.Input {
-        ConvertReport.Input(path: path, layer: layer, crs: nil, encoding: nil, records: 0, written: 0, rejected: [:],
-                            repaired: [:], coercedToNull: [:], error: error)
+    func checkCancelled() throws {
+        if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+    }
+
+    /// The report of a rejected file: its records (when it could be opened) all count as `file_rejected`, so files
+    /// balance one level up.
+    static func rejectedInput(path: String, layer: String, records: Int, error: String) -> ConvertReport.Input {
+        ConvertReport.Input(path: path, layer: layer, crs: nil, encoding: nil, records: records, written: 0,
+                            rejected: records > 0 ? ["file_rejected": records] : [:], repaired: [:], coercedToNull: [:],
+                            classes: [:], error: error)
     }
 
     /// Refuses an existing output without `--force` before any work is done.

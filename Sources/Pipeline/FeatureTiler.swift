@@ -13,6 +13,10 @@ struct TilingOutcome: Sendable {
     var rejection: (code: String, message: String)?
     /// Bounds of the geometry in Web Mercator metres.
     var bounds: Bounds?
+    /// The zooms the feature was tiled for (its layer's, narrowed by the style).
+    var zooms: ClosedRange<Int>?
+    /// Style decisions, when a stylesheet is used.
+    var styled: StyledFeature?
 }
 
 /// Cuts one feature (Web Mercator metres) into MVT pieces for every tile it touches at every zoom.

@@ -14,10 +14,13 @@ public enum PipelineError: KartpackError {
     case reconciliationFailed(detail: String)
     /// Interrupted by a signal.
     case interrupted(signal: Int32)
+    /// `--id-field` names no integer field of a layer.
+    case badIDField(layer: String, field: String, reason: String)
 
     public var exitCode: ExitCode {
         switch self {
         case .outputExists, .badOutput: .cantCreate
+        case .badIDField: .usage
         case .nothingToWrite: .dataError
         case .tileEncoding, .reconciliationFailed: .software
         case .interrupted(let s): s == 15 ? .terminated : .interrupted
@@ -32,6 +35,7 @@ public enum PipelineError: KartpackError {
         case .tileEncoding(let t, let r): "tile \(t): \(r)"
         case .reconciliationFailed(let d): "internal error: records do not reconcile (\(d)); nothing was published"
         case .interrupted(let s): "interrupted by signal \(s); nothing was published"
+        case .badIDField(let l, let f, let r): "--id-field \(f): \(r) in layer \(l)"
         }
     }
 }

@@ -11,6 +11,18 @@ struct FeatureRecord: Sendable {
     var id: UInt64?
     var properties: Properties
     var rank: UInt64
+    /// Style class per zoom from `classBaseZoom` (empty when the feature has no class at any zoom).
+    var classes: [String?] = []
+    var classBaseZoom = 0
+
+    /// The attributes written at zoom `z`: the properties plus `class` when the style gives one there.
+    func properties(atZoom z: Int) -> Properties {
+        let i = z - classBaseZoom
+        guard i >= 0, i < classes.count, let c = classes[i] else { return properties }
+        var p = properties
+        p["class"] = .string(c)
+        return p
+    }
 }
 
 /// A piece of one feature in one tile, with everything needed to sort it into archive order.
@@ -71,21 +83,23 @@ struct TileAssembler {
         var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
         var cutoff = UInt64.max
+        // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
+        var reason: String?
         for z in zooms.reversed() {
             let runs = runsByZoom[z] ?? []
             var s = ZoomStats()
-            var reason: String?
             var encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
             for attempt in 1... {
                 var factor = 1.0
+                var trigger: String?
                 for t in encoded {
                     if t.bytes.count > maxTileBytes {
                         factor = min(factor, Double(maxTileBytes) / Double(t.bytes.count))
-                        reason = reason ?? "dropped_by_size_limit"
+                        trigger = trigger ?? "dropped_by_size_limit"
                     }
                     if t.features > maxTileFeatures {
                         factor = min(factor, Double(maxTileFeatures) / Double(t.features))
-                        reason = reason ?? "dropped_by_feature_limit"
+                        trigger = trigger ?? "dropped_by_feature_limit"
                     }
                 }
                 guard factor < 1, cutoff > 0 else { break }
@@ -93,6 +107,7 @@ struct TileAssembler {
                     s.overLimit = encoded.filter { $0.bytes.count > maxTileBytes || $0.features > maxTileFeatures }.count
                     break
                 }
+                reason = reason ?? trigger
                 // Lower the cut-off for the whole zoom level and encode again; give up thinning after 40 rounds.
                 cutoff = attempt >= 40 ? 0 : min(cutoff, UInt64(Double(cutoff) * factor * 0.9))
                 encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
@@ -153,7 +168,8 @@ struct TileAssembler {
             guard rec.rank < cutoff || cutoff == UInt64.max else { continue }
             let l = Int(p.layer)
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
-            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: rec.properties) == true {
+            let props = rec.properties(atZoom: p.piece.tile.z)
+            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: props) == true {
                 count += 1
             }
         }

@@ -31,7 +31,7 @@ public enum ProjectionError: KartpackError, Equatable {
     public var description: String {
         switch self {
         case .missingPrj(let file):
-            "\(file ?? "the layer"): no .prj file, so the coordinate reference system is unknown; "
+            "\(file ?? "the layer"): no .prj file next to it, so the coordinate reference system is unknown; "
                 + "pass --source-crs (for example --source-crs EPSG:4326) to say which CRS the coordinates use"
         case .unparseablePrj(let file, let detail):
             "\(file ?? "the .prj"): cannot read the coordinate reference system: \(detail); "

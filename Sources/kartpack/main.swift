@@ -3,7 +3,7 @@ import KartpackCore
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
-    static let all: [any Command.Type] = [ConvertCommand.self, InspectCommand.self]
+    static let all: [any Command.Type] = [ConvertCommand.self, InspectCommand.self, ValidateCommand.self]
 }
 
 func mainHelp() -> String {

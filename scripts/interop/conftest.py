@@ -65,6 +65,7 @@ def require_tool(name: str) -> str:
 import dataclasses
 import gzip
 import json
+import math
 import sys
 
 HALF_WORLD = 20037508.342789244
@@ -366,6 +367,41 @@ def to_mercator(geom, source_crs: str):
         x, y = t.transform(c[:, 0], c[:, 1])
         return np.column_stack([x, y])
     return shapely.transform(geom, f)
+
+
+# ---- attributes: GDAL GeoJSON values as kartpack writes them ----------------------------------------------------
+
+def dbf_logical_fields(shp) -> set:
+    """Names of the DBF's logical (L) columns, read from the .dbf header (GDAL 3.6 reports them as String(1))."""
+    data = shp.with_suffix(".dbf").read_bytes()
+    out, i = set(), 32
+    while data[i] != 0x0D:
+        if chr(data[i + 11]) == "L":
+            out.add(data[i:i + 11].split(b"\0")[0].decode("ascii"))
+        i += 32
+    return out
+
+
+def expected_value(v, logical: bool):
+    """A GDAL GeoJSON attribute as kartpack writes it (None: omitted)."""
+    if logical:
+        return {"T": True, "Y": True, "t": True, "y": True, "F": False, "N": False, "f": False, "n": False}.get(v)
+    return v
+
+
+def assert_properties_match(source_props: dict, decoded: dict, where: str, logical: set = frozenset()):
+    expected = {k: expected_value(v, k in logical) for k, v in source_props.items()}
+    expected = {k: v for k, v in expected.items() if v is not None}
+    assert list(decoded) == list(expected), f"{where}: keys/order differ: {list(decoded)} vs {list(expected)}"
+    for k, v in expected.items():
+        got = decoded[k]
+        if isinstance(v, bool) or isinstance(got, bool):
+            assert got is v, (where, k, got, v)
+        elif isinstance(v, (int, float)):
+            assert isinstance(got, (int, float)) and math.isclose(got, v, rel_tol=1e-12, abs_tol=1e-9), (
+                where, k, got, v)
+        else:
+            assert got == v, (where, k, got, v)
 
 
 # ---- fixtures: one conversion of the sample per format, shared by the tests ------------------------------------

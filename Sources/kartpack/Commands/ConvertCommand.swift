@@ -22,6 +22,7 @@ struct ConvertCommand: Command {
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
         OptionSpec(name: "description", kind: .value, help: "package description", valueName: "TEXT"),
         OptionSpec(name: "attribution", kind: .value, help: "package attribution", valueName: "TEXT"),
+        OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
@@ -40,9 +41,10 @@ struct ConvertCommand: Command {
             footer: "See docs/convert.md for the pipeline, the tile limits strategy and the report format.")
     }
 
-    let convert: ConvertOptions
+    var convert: ConvertOptions
     let reportPath: String?
     let quiet: Bool
+    let stylePath: String?
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -83,6 +85,7 @@ struct ConvertCommand: Command {
         convert = o
         reportPath = p.value("report")
         quiet = p.flag("quiet")
+        stylePath = p.value("style")
     }
 
     func run() throws -> ExitCode {
@@ -93,6 +96,12 @@ struct ConvertCommand: Command {
             return .noInput
         }
         let quiet = self.quiet
+        var convert = self.convert
+        if let stylePath {
+            let (sheet, warnings) = try StyleLoader.load(path: stylePath)
+            if !quiet { for w in warnings { Console.error(w.description) } }
+            convert.style = sheet
+        }
         let sink = DiagnosticSink(sampleLimit: 20) { d in
             // Notes (repairs) go to the report only; warnings and errors are shown.
             if d.severity == .error || (!quiet && d.severity == .warning) {

@@ -1,0 +1,48 @@
+import KartpackCore
+import Styling
+
+/// Polygons in Web Mercator metres, shared read-only with every worker (each builds its own GEOS index).
+struct SharedPolygons: Sendable {
+    var geometries: [Geometry]
+    var bounds: Bounds
+}
+
+/// What every worker needs to know about one input layer. Immutable and shared across threads.
+final class LayerContext: Sendable {
+    /// Index of the input layer (for diagnostics).
+    let index: Int
+    /// The input layer's name (what style selectors match).
+    let name: String
+    let crs: CRSInfo
+    /// Zoom range of the layer.
+    let zooms: ClosedRange<Int>
+    /// The stylesheet compiled for this layer, if any.
+    let matcher: LayerStyleMatcher?
+    /// Polygons per ancestor selector (raw value of `AncestorSelectorID`), for descendant selectors.
+    let ancestors: [Int: SharedPolygons]
+    /// The region to clip to, if any.
+    let clip: SharedPolygons?
+
+    init(index: Int, name: String, crs: CRSInfo, zooms: ClosedRange<Int>, matcher: LayerStyleMatcher?,
+         ancestors: [Int: SharedPolygons], clip: SharedPolygons?) {
+        self.index = index
+        self.name = name
+        self.crs = crs
+        self.zooms = zooms
+        self.matcher = matcher
+        self.ancestors = ancestors
+        self.clip = clip
+    }
+}
+
+/// The style decisions for one feature.
+struct StyledFeature: Sendable {
+    /// Output layer name chosen by the style (`layer:`), nil for the input's own name.
+    var layer: String?
+    /// Attributes kept by the style (`keep:`), nil for all.
+    var keep: [String]?
+    /// Zooms at which the feature is written.
+    var zooms: ClosedRange<Int>
+    /// The class per zoom of `zooms` (index 0 = `zooms.lowerBound`).
+    var classes: [String?]
+}

@@ -1,0 +1,71 @@
+import Foundation
+import KartpackCore
+import Shapefile
+import Styling
+
+/// A stylesheet that could not be used (exit 78).
+public struct StyleLoadError: KartpackError {
+    public var path: String
+    public var diagnostics: [StyleDiagnostic]
+    public var reason: String?
+
+    public var exitCode: ExitCode { .config }
+    public var description: String {
+        if let reason { return "\(path): \(reason)" }
+        let errors = diagnostics.filter { $0.severity == .error }
+        return errors.map(\.description).joined(separator: "\n") + "\n\(path): \(errors.count) error(s) in the stylesheet"
+    }
+}
+
+/// Reads and parses `.kss` stylesheets.
+public enum StyleLoader {
+    /// Largest stylesheet accepted.
+    static let maxBytes = 4 << 20
+
+    /// Parses the sheet at `path`; errors throw, warnings are returned.
+    public static func load(path: String) throws(StyleLoadError) -> (Stylesheet, [StyleDiagnostic]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StyleLoadError(path: path, diagnostics: [], reason: "cannot read the stylesheet")
+        }
+        guard data.count <= maxBytes else {
+            throw StyleLoadError(path: path, diagnostics: [], reason: "stylesheet larger than \(maxBytes) bytes")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw StyleLoadError(path: path, diagnostics: [], reason: "stylesheet is not valid UTF-8")
+        }
+        let (sheet, diagnostics) = Stylesheet.parse(text, file: path)
+        guard let sheet, !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw StyleLoadError(path: path, diagnostics: diagnostics, reason: nil)
+        }
+        return (sheet, diagnostics)
+    }
+
+    /// Checks a sheet: parse diagnostics, lint against the layers of `inputs` (Shapefiles or folders; their
+    /// schemas only, no records read), and the sheet's `@example` blocks.
+    public static func validate(path: String, inputs: [String]) -> [StyleDiagnostic] {
+        let sheet: Stylesheet
+        var out: [StyleDiagnostic]
+        do {
+            (sheet, out) = try load(path: path)
+        } catch {
+            if error.diagnostics.isEmpty {
+                return [StyleDiagnostic(.error, code: "unreadable", file: path, line: 1, column: 1, message: error.reason ?? "unreadable")]
+            }
+            return error.diagnostics
+        }
+        var schemas: [LayerSchema] = []
+        for input in inputs {
+            do {
+                for set in try ShapefileLocator.shapefiles(at: input) {
+                    let reader = try ShapefileReader(path: set.shp, diagnostics: DiagnosticSink())
+                    schemas.append(reader.schema)
+                }
+            } catch {
+                out.append(StyleDiagnostic(.error, code: "bad_layer_input", file: input, line: 1, column: 1, message: error.description))
+            }
+        }
+        if !inputs.isEmpty { out += sheet.lint(layers: schemas) }
+        out += sheet.runExamples()
+        return out
+    }
+}

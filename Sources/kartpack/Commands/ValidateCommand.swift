@@ -1,0 +1,61 @@
+import Foundation
+import KartpackCore
+import Pipeline
+import Styling
+
+/// `kartpack validate`: checks a stylesheet (and, with `--layers`, that its rules can match those layers).
+struct ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "check a stylesheet (.kss) without building anything"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "layers", kind: .flag, help: "the remaining arguments are Shapefiles (or folders) to lint the sheet against"),
+        OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
+    ]
+    static var help: String {
+        helpText(
+            usage: "kartpack validate STYLE.kss [--layers INPUT.shp ...] [--format text|json]",
+            summary: """
+                Parses the stylesheet and reports errors and warnings as file:line:column, lints its rules against
+                the layers given after --layers (unknown layers or fields, comparisons that can never match), and
+                runs its @example blocks. Exits 0 when there is no error, 78 otherwise.
+                """,
+            options: options)
+    }
+
+    let path: String
+    let layers: [String]
+    let json: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard let first = p.positionals.first else { throw UsageError(message: "validate needs a STYLE.kss") }
+        path = first
+        layers = Array(p.positionals.dropFirst())
+        if !layers.isEmpty && !p.flag("layers") {
+            throw UsageError(message: "give the layers to lint against after --layers")
+        }
+        json = try p.choice("format", ["text", "json"], default: "text") == "json"
+    }
+
+    func run() throws -> ExitCode {
+        guard FileManager.default.fileExists(atPath: path) else {
+            Console.error("\(path): no such file")
+            return .noInput
+        }
+        let diagnostics = StyleLoader.validate(path: path, inputs: layers)
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        if json {
+            struct Entry: Encodable { var severity, code, file, message: String; var line, column: Int }
+            struct Out: Encodable { var file: String; var errors, warnings: Int; var diagnostics: [Entry] }
+            let out = Out(file: path, errors: errors, warnings: warnings, diagnostics: diagnostics.map {
+                Entry(severity: $0.severity.rawValue, code: $0.code, file: $0.file, message: $0.message, line: $0.line, column: $0.column)
+            })
+            Console.out(try InspectRendering.json(out))
+        } else {
+            for d in diagnostics { Console.out(d.description) }
+            Console.out("\(path): \(errors) error(s), \(warnings) warning(s)")
+        }
+        return errors > 0 ? .config : .success
+    }
+}
