@@ -2,8 +2,10 @@ import Glibc
 
 /// One input file opened read-only, checked to be a regular file, read with `pread` (no shared offset).
 ///
-/// Opening uses `O_NONBLOCK` so a FIFO named like an input cannot block the open; `fstat` then rejects anything
-/// that is not a regular file (devices, FIFOs, folders).
+/// Opening uses `O_NONBLOCK` so a FIFO named like an input cannot block the open, and `O_NOFOLLOW` so a symbolic
+/// link named like an input (to `/dev/zero`, or to a file elsewhere) is refused; `fstat` then rejects anything
+/// that is not a regular file (devices, FIFOs, sockets, folders). Both are `notARegularFile` (exit 65,
+/// hostile-inputs.md §5 #44).
 final class InputFile {
     let path: String
     let name: String
@@ -13,10 +15,11 @@ final class InputFile {
     init(path: String) throws(ShapefileError) {
         self.path = path
         self.name = ShapefileLocator.fileName(path)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
             let e = errno
             if e == ENOENT { throw .fileNotFound(path: path) }
+            if e == ELOOP { throw .notARegularFile(path: path, kind: "symbolic link") }
             throw .unreadable(path: path, reason: String(cString: strerror(e)))
         }
         var st = stat()
@@ -25,15 +28,29 @@ final class InputFile {
             close(fd)
             throw .unreadable(path: path, reason: String(cString: strerror(e)))
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
+        let type = st.st_mode & S_IFMT
+        guard type == S_IFREG else {
             close(fd)
-            throw .unreadable(path: path, reason: "not a regular file")
+            throw .notARegularFile(path: path, kind: Self.kindName(type))
         }
         self.fd = fd
         self.size = Int(st.st_size)
     }
 
     deinit { close(fd) }
+
+    /// A name for a file type from `st_mode & S_IFMT`.
+    static func kindName(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: "FIFO"
+        case S_IFCHR: "character device"
+        case S_IFBLK: "block device"
+        case S_IFDIR: "folder"
+        case S_IFSOCK: "socket"
+        case S_IFLNK: "symbolic link"
+        default: "special file"
+        }
+    }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns the number read (short at end of file).
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(ShapefileError) -> Int {

@@ -14,8 +14,9 @@ enum GeometryAssembly {
 
 /// Turns the rings of one Polygon record into polygons by containment, not winding.
 ///
-/// 1. Rings with fewer than 3 distinct points are dropped (`dropped_ring`); unclosed rings are closed
-///    (`closed_ring`).
+/// 1. Rings with fewer than 3 distinct points are dropped (`dropped_ring`); rings of zero area (all points on one
+///    line, up to rounding) are dropped (`dropped_sliver`); unclosed rings are closed (`closed_ring`); consecutive duplicate
+///    points are removed when the rings are emitted (`removed_duplicates`).
 /// 2. Rings are sorted by |area|, largest first. For each ring, the candidate containers are the larger rings whose
 ///    bounding box contains its bounding box (found with a `BoxTree`, so 100 000 rings are not O(n²)); tested from
 ///    the smallest up, the first one that contains a vertex of the ring (one not on the candidate's boundary) is
@@ -43,6 +44,7 @@ enum PolygonAssembler {
         var repairs: [GeometryRepair] = []
         var rings: [Ring] = []
         var dropped = 0
+        var slivers = 0
         var closed = 0
         for (index, part) in parts.enumerated() {
             let isClosed = part.count >= 2 && xy[2 * part.lowerBound] == xy[2 * (part.upperBound - 1)]
@@ -52,10 +54,16 @@ enum PolygonAssembler {
                 dropped += 1
                 continue
             }
+            let area = signedRingArea(xy[(2 * part.lowerBound)..<(2 * part.upperBound)])
+            // Only rings whose points all lie on one line are slivers here (a symmetric bowtie also has a signed
+            // area of 0); thin but real areas are the pipeline's call, in target units.
+            guard !isCollinear(xy, body) else {
+                slivers += 1
+                continue
+            }
             if !isClosed { closed += 1 }
             var box = Bounds.empty
             for i in part { box.include(x: xy[2 * i], y: xy[2 * i + 1]) }
-            let area = signedRingArea(xy[(2 * part.lowerBound)..<(2 * part.upperBound)])
             rings.append(
                 Ring(start: part.lowerBound, count: part.count, close: !isClosed, area: area, box: box, original: index))
         }
@@ -63,11 +71,17 @@ enum PolygonAssembler {
             repairs.append(
                 GeometryRepair(code: "dropped_ring", message: "dropped \(dropped) ring(s) with fewer than 3 distinct points"))
         }
+        if slivers > 0 {
+            repairs.append(
+                GeometryRepair(code: "dropped_sliver", message: "dropped \(slivers) ring(s) of zero area"))
+        }
         if closed > 0 {
             repairs.append(GeometryRepair(code: "closed_ring", message: "closed \(closed) unclosed ring(s)"))
         }
         guard !rings.isEmpty else {
-            return .skipped(code: "empty_geometry", message: "no ring with 3 or more distinct points")
+            return .skipped(
+                code: "empty_geometry",
+                message: slivers > 0 ? "no ring with a non-zero area" : "no ring with 3 or more distinct points")
         }
 
         // Classify by containment.
@@ -130,6 +144,7 @@ enum PolygonAssembler {
         var outM: [Double]? = m.map { _ in [] }
         var emitted: [Int] = []
         var reversed = 0
+        var duplicates = 0
         func emit(_ r: Int, shell: Bool) {
             let ring = rings[r]
             out.partStarts.append(Int32(out.xy.count / 2))
@@ -140,7 +155,14 @@ enum PolygonAssembler {
             var indices = Array(ring.start..<(ring.start + ring.count))
             if ring.close { indices.append(ring.start) }
             if flip { indices.reverse() }
+            var previous: (Double, Double)?
             for i in indices {
+                let p = (xy[2 * i], xy[2 * i + 1])
+                if let previous, previous == p {
+                    duplicates += 1
+                    continue
+                }
+                previous = p
                 out.xy.append(xy[2 * i])
                 out.xy.append(xy[2 * i + 1])
                 if let z { outZ?.append(z[i]) }
@@ -161,6 +183,10 @@ enum PolygonAssembler {
                     message: "rings reordered by containment into \(shells.count) polygon(s) with "
                         + "\(rings.count - shells.count) hole(s)"))
         }
+        if duplicates > 0 {
+            repairs.append(
+                GeometryRepair(code: "removed_duplicates", message: "removed \(duplicates) repeated consecutive point(s)"))
+        }
         if reversed > 0 {
             repairs.append(
                 GeometryRepair(
@@ -168,6 +194,27 @@ enum PolygonAssembler {
                     message: "reversed \(reversed) of \(rings.count) ring(s) to clockwise shells / counter-clockwise holes"))
         }
         return .built(out, repairs)
+    }
+
+    /// True when every point of the range lies on the line through its first two distinct points, up to rounding:
+    /// the sine of the angle between that line and the direction to each point is at most `1e-9`.
+    static func isCollinear(_ xy: [Double], _ range: Range<Int>) -> Bool {
+        guard let first = range.first else { return true }
+        let x0 = xy[2 * first]
+        let y0 = xy[2 * first + 1]
+        var direction: (x: Double, y: Double, length: Double)?
+        for i in range {
+            let dx = xy[2 * i] - x0
+            let dy = xy[2 * i + 1] - y0
+            let length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { continue }
+            guard let d = direction else {
+                direction = (dx, dy, length)
+                continue
+            }
+            if abs(d.x * dy - d.y * dx) > 1e-9 * d.length * length { return false }
+        }
+        return true
     }
 
     /// True when the range holds at least 3 different points.

@@ -10,8 +10,12 @@ public enum ShapefileError: KartpackError, Equatable {
     case fileNotFound(path: String)
     /// No `.shp` file was found at the path (an empty folder, or a file that is not a `.shp`).
     case noShapefiles(path: String)
-    /// The path exists but is not a regular file (a folder, device, FIFO, …) or cannot be opened.
+    /// The path exists but cannot be opened or listed (permissions, an I/O error).
     case unreadable(path: String, reason: String)
+    /// The path names something other than a regular file: a symbolic link (refused with `O_NOFOLLOW`, so an
+    /// input cannot point the reader at `/dev/zero` or a file elsewhere), a FIFO, a device, a socket or a folder.
+    /// `kind` says which. Rejected as bad data (exit 65, hostile-inputs.md §5 #44).
+    case notARegularFile(path: String, kind: String)
     /// The `.shp` file is not a Shapefile: too short, wrong magic number, or too large.
     case notAShapefile(file: String, reason: String)
     /// The `.shp` header names a shape type that does not exist.
@@ -28,26 +32,50 @@ public enum ShapefileError: KartpackError, Equatable {
     /// Reading failed at the operating-system level.
     case ioError(file: String, offset: Int?, reason: String)
 
-    /// `.noInput` for missing or unreadable files, `.ioError` for read failures, `.dataError` for bad data.
+    /// `.noInput` for missing or unreadable files, `.ioError` for read failures, `.dataError` for bad data
+    /// (including inputs that are links, FIFOs or devices).
     public var exitCode: ExitCode {
         switch self {
         case .fileNotFound, .noShapefiles, .unreadable: .noInput
         case .ioError: .ioError
-        case .notAShapefile, .unsupportedShapeType, .badIndex, .badDBFHeader, .unknownEncoding, .libraryError:
+        case .notARegularFile, .notAShapefile, .unsupportedShapeType, .badIndex, .badDBFHeader, .unknownEncoding,
+            .libraryError:
             .dataError
         }
     }
 
-    /// One line naming the file and the reason.
-    public var description: String {
+    /// The stable snake_case reason code of the rejection (listed in `docs/diagnostics.md`); it also ends
+    /// `description`, in brackets.
+    public var code: String {
+        switch self {
+        case .fileNotFound: "file_not_found"
+        case .noShapefiles: "no_shapefile"
+        case .unreadable: "unreadable"
+        case .notARegularFile: "not_a_regular_file"
+        case .notAShapefile: "not_a_shapefile"
+        case .unsupportedShapeType: "unsupported_shape_type"
+        case .badIndex: "bad_index"
+        case .badDBFHeader: "bad_dbf_header"
+        case .unknownEncoding: "unknown_encoding"
+        case .libraryError: "library_error"
+        case .ioError: "io_error"
+        }
+    }
+
+    /// One line naming the file and the reason, ending with the reason code in brackets, e.g.
+    /// `layer.shp: not a Shapefile: bad magic number 1 (expected 9994) [not_a_shapefile]`.
+    public var description: String { text + " [\(code)]" }
+
+    private var text: String {
         switch self {
         case .fileNotFound(let path): "\(path): no such file or folder"
         case .noShapefiles(let path): "\(path): no .shp file found"
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+        case .notARegularFile(let path, let kind): "\(path): refusing to read a \(kind); inputs must be regular files"
         case .notAShapefile(let file, let reason): "\(file): not a Shapefile: \(reason)"
         case .unsupportedShapeType(let code, let file): "\(file): unsupported shape type \(code) in the file header"
         case .badIndex(let file, let reason): "\(file): unusable index: \(reason)"
-        case .badDBFHeader(let file, let reason): "\(file): bad_dbf_header: \(reason)"
+        case .badDBFHeader(let file, let reason): "\(file): bad .dbf header: \(reason)"
         case .unknownEncoding(let file, let detail, let reason):
             "\(file): cannot decode attributes (\(detail)): \(reason); pass --encoding to override"
         case .libraryError(let file, let message): "\(file): shapelib: \(message)"

@@ -10,7 +10,19 @@ extension ShapefileReader {
         let length = index.lengths[i]
 
         // Index entry.
-        guard offset >= 100, length >= 4, offset + 8 + length <= shpFile.size else {
+        guard ShxIndex.entryIsUsable(offset: offset, length: length, fileSize: shpFile.size) else {
+            if offset >= 100, length >= 4, declaredSHPLength > shpFile.size, offset + 8 + length <= declaredSHPLength {
+                // The record belongs to the file the header declares, which was cut short.
+                warnOncePerFile(
+                    "truncated_at",
+                    "truncated at byte \(shpFile.size): the header declares \(declaredSHPLength) bytes; records past "
+                        + "the end are skipped as truncated", file: shpName, record: record, offset: offset)
+                skip(
+                    "truncated",
+                    "the record spans bytes \(offset)..<\(offset + 8 + length) but the file ends at byte \(shpFile.size)",
+                    record: record, offset: offset)
+                return nil
+            }
             var why = "index entry points at byte \(offset) with length \(length)"
             if offset < 100 {
                 why += ", inside the 100-byte header"
@@ -18,11 +30,6 @@ extension ShapefileReader {
                 why += ", too short for a shape type"
             } else {
                 why += ", past the end of the \(shpFile.size)-byte file"
-                if offset + 8 <= shpFile.size {
-                    warnRecord(
-                        "truncated_at", "the file ends at byte \(shpFile.size) inside this record", file: shpName,
-                        record: record, offset: offset)
-                }
             }
             skip("bad_index_entry", why, record: record, offset: offset)
             return nil
@@ -30,15 +37,16 @@ extension ShapefileReader {
         let head = try shpFile.bytes(at: offset, count: 8)
         guard head.count == 8 else { throw .ioError(file: shpName, offset: offset, reason: "short read") }
         let number = head.int32BE(0)
-        guard Int(number) == record else {
-            skip(
-                "bad_index_entry", "the record header at byte \(offset) says record \(number), expected \(record)",
-                record: record, offset: offset)
-            return nil
+        if Int(number) != record {
+            // GDAL ignores record numbers; so does Kartpack, loudly.
+            warnOncePerFile(
+                "record_number_mismatch",
+                "the record header at byte \(offset) says record \(number), expected \(record); read anyway",
+                file: shpName, record: record, offset: offset)
         }
         let headerLength = Int(UInt32(bitPattern: head.int32BE(4))) * 2
         if headerLength != length {
-            warnRecord(
+            warnOncePerFile(
                 "length_mismatch", "record header says \(headerLength) bytes, the index \(length); using the index",
                 file: shpName, record: record, offset: offset)
         }
@@ -99,6 +107,9 @@ extension ShapefileReader {
         guard n > 0, let px = o.padfX, let py = o.padfY else {
             return .skipped(code: "empty_geometry", message: "no vertices")
         }
+        guard n <= maxVertices else {
+            return .skipped(code: "too_complex", message: "\(n) vertices, more than the limit of \(maxVertices)")
+        }
         let zs: UnsafeMutablePointer<Double>? = hasZ ? o.padfZ : nil
 
         // Coordinates must be finite before anything else looks at them.
@@ -110,6 +121,11 @@ extension ShapefileReader {
             guard x.isFinite, y.isFinite, z.isFinite else {
                 return .skipped(
                     code: "non_finite_coordinate", message: "vertex \(k) is (\(x), \(y)\(zs == nil ? "" : ", \(z)"))")
+            }
+            let limit = Self.maxAbsoluteCoordinate
+            guard abs(x) <= limit, abs(y) <= limit else {
+                return .skipped(
+                    code: "out_of_domain", message: "vertex \(k) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
             }
             xy[2 * k] = x
             xy[2 * k + 1] = y
@@ -177,32 +193,54 @@ extension ShapefileReader {
         return .success(ranges)
     }
 
+    /// Lines from parts: consecutive duplicate points removed (`removed_duplicates`), parts with fewer than 2
+    /// distinct points dropped (`dropped_part`).
     private func lines(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
-        var kept = parts.filter { $0.count >= 2 }
-        var repairs: [GeometryRepair] = []
-        if kept.count < parts.count {
-            repairs.append(
-                GeometryRepair(code: "dropped_part", message: "dropped \(parts.count - kept.count) part(s) with a single vertex"))
-        }
-        guard !kept.isEmpty else { return .skipped(code: "empty_geometry", message: "no part with 2 or more vertices") }
-        if kept.count == parts.count {
-            let g = Geometry(
-                kind: parts.count == 1 ? .lineString : .multiLineString, xy: xy,
-                partStarts: parts.map { Int32($0.lowerBound) }, z: z, m: m)
-            return .built(g, repairs)
-        }
-        var g = Geometry(kind: kept.count == 1 ? .lineString : .multiLineString, xy: [], partStarts: [])
+        var g = Geometry(kind: .lineString, xy: [], partStarts: [])
+        g.xy.reserveCapacity(xy.count)
         var gz: [Double]? = z.map { _ in [] }
         var gm: [Double]? = m.map { _ in [] }
-        for r in kept {
-            g.partStarts.append(Int32(g.xy.count / 2))
-            g.xy += xy[(2 * r.lowerBound)..<(2 * r.upperBound)]
-            if let z { gz? += z[r] }
-            if let m { gm? += m[r] }
+        var removed = 0
+        var dropped = 0
+        for r in parts {
+            let startCount = g.xy.count
+            var kept = 0
+            for i in r {
+                if kept > 0, xy[2 * i] == g.xy[g.xy.count - 2], xy[2 * i + 1] == g.xy[g.xy.count - 1] {
+                    removed += 1
+                    continue
+                }
+                g.xy.append(xy[2 * i])
+                g.xy.append(xy[2 * i + 1])
+                if let z { gz?.append(z[i]) }
+                if let m { gm?.append(m[i]) }
+                kept += 1
+            }
+            if kept < 2 {
+                g.xy.removeSubrange(startCount...)
+                gz?.removeLast(kept)
+                gm?.removeLast(kept)
+                dropped += 1
+                removed -= r.count - kept
+                continue
+            }
+            g.partStarts.append(Int32(startCount / 2))
         }
+        guard !g.partStarts.isEmpty else {
+            return .skipped(code: "empty_geometry", message: "no part with 2 or more distinct vertices")
+        }
+        var repairs: [GeometryRepair] = []
+        if dropped > 0 {
+            repairs.append(
+                GeometryRepair(code: "dropped_part", message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
+        }
+        if removed > 0 {
+            repairs.append(
+                GeometryRepair(code: "removed_duplicates", message: "removed \(removed) repeated consecutive point(s)"))
+        }
+        g.kind = g.partStarts.count == 1 ? .lineString : .multiLineString
         g.z = gz
         g.m = gm
-        kept.removeAll()
         return .built(g, repairs)
     }
 }

@@ -10,14 +10,21 @@ import KartpackCore
 /// - A missing, truncated or bad-magic `.shx` is rebuilt **in memory** by scanning the `.shp` record headers
 ///   (`rebuilt_index`, warned once); nothing is ever written next to the input. shapelib sees the index through
 ///   custom `SAHooks` serving virtual paths (see `ShapelibIO`), not through a temp file.
-/// - Each index entry is validated (offset ≥ 100, offset + 8 + length ≤ `.shp` size, record number in the record
-///   header = index + 1); bad entries are skipped as `bad_index_entry`.
+/// - Each index entry is validated (offset ≥ 100, length ≥ 4, offset + 8 + length ≤ `.shp` size); bad entries are
+///   skipped as `bad_index_entry`. An entry that would fit the file the `.shp` header declares but runs past the
+///   real end is skipped as `truncated` (plus one `truncated_at` warning per file). Record numbers in the record
+///   headers are ignored, as GDAL does: a mismatch is read anyway and warned once per file
+///   (`record_number_mismatch`, with a count), so a writer that numbered records from 0 loses nothing.
+/// - Coordinates must be finite (`non_finite_coordinate`) and within ±`maxAbsoluteCoordinate`
+///   (`out_of_domain`) before anything else sees them; records over `maxVertices` are `too_complex`.
 /// - Each record is handled by its own shape type: null shapes → `null_geometry`; a type of another family than the
 ///   file's → `type_mismatch`; unknown codes → `unknown_shape_type`; **MultiPatch is not supported** and every
 ///   MultiPatch record is skipped as `unsupported_multipatch`; part layouts shapelib accepts but that are broken
-///   (`panPartStart[0] ≠ 0`, vertices without parts, empty parts) → `bad_part_layout`; NaN/±Inf →
-///   `non_finite_coordinate`.
-/// - Polygon rings are assigned to shells by containment and oriented the ESRI way (`PolygonAssembler`).
+///   (`panPartStart[0] ≠ 0`, vertices without parts, empty parts) → `bad_part_layout`.
+/// - Consecutive duplicate points are removed (`removed_duplicates`). Polygon rings are assigned to shells by
+///   containment and oriented the ESRI way (`PolygonAssembler`); zero-area rings are dropped (`dropped_sliver`).
+/// - File-level warnings that can occur per record (`record_number_mismatch`, `length_mismatch`, `truncated_at`)
+///   are reported once per file, with a count, when the last record has been read.
 /// - Z and M go to `Geometry.z` / `.m` when the type has them. M values below −10³⁸ (ESRI "no data") become NaN;
 ///   when a record has no measured value at all, `m` is nil.
 /// - DBF values are read as raw text and parsed strictly without locale (`DBFValueParser`); bad values become null
@@ -44,6 +51,21 @@ public final class ShapefileReader: FeatureSource {
     /// `.prj` files larger than this are ignored (with a `prj_too_large` warning).
     public static let maxPRJBytes = 64 * 1024
 
+    /// Coordinates whose absolute value exceeds this are skipped as `out_of_domain`. No coordinate reference system
+    /// in use comes near it (the Earth's circumference is 4·10⁷ m or 1.3·10⁸ US feet); such values are garbage,
+    /// and near 1e308 they make GEOS simplification run for minutes.
+    public static let maxAbsoluteCoordinate = 1e12
+
+    /// A per-file warning gathered while reading and reported once, with a count, after the last record.
+    struct PendingWarning {
+        var code: String
+        var count: Int
+        var firstRecord: Int
+        var firstOffset: Int?
+        var firstDetail: String
+        var file: String
+    }
+
     struct FieldReader {
         var name: String
         var index: Int32
@@ -62,7 +84,13 @@ public final class ShapefileReader: FeatureSource {
     let diagnostics: DiagnosticSink
     let shpName: String
     let dbfName: String
+    /// The `.shp` length the file header declares, in bytes.
+    let declaredSHPLength: Int
+    let maxVertices: Int
     var cursor = 0
+    /// Per-file warnings in first-occurrence order (an array: output must be deterministic).
+    var pending: [PendingWarning] = []
+    var finished = false
 
     /// Opens the Shapefile at `path` (a `.shp` file, any extension case).
     public convenience init(
@@ -107,6 +135,8 @@ public final class ShapefileReader: FeatureSource {
         guard fileType == 0 || description != nil else { throw .unsupportedShapeType(code: fileType, file: shpName) }
         fileFamily = description?.family
         let declaredLength = Int(UInt32(bitPattern: header.int32BE(24))) * 2
+        declaredSHPLength = declaredLength
+        maxVertices = options.maxVertices
         if declaredLength != shpFile.size {
             warn(
                 "length_mismatch", "header says the file is \(declaredLength) bytes, it has \(shpFile.size); using the real size",
@@ -141,8 +171,9 @@ public final class ShapefileReader: FeatureSource {
         if rebuildReason == nil {
             // A .shx that stops early hides records: say so (the index is still trusted, as GDAL does).
             var end = 100
-            for k in 0..<index.count where index.offsets[k] + 8 + index.lengths[k] <= shpFile.size {
-                end = max(end, index.offsets[k] + 8 + index.lengths[k])
+            // A record cut by the end of the file covers the bytes up to it (it is reported as truncated).
+            for k in 0..<index.count where index.offsets[k] >= 100 && index.offsets[k] < shpFile.size {
+                end = max(end, min(index.offsets[k] + 8 + index.lengths[k], shpFile.size))
             }
             if shpFile.size - end >= 12 {
                 warn(
@@ -161,7 +192,7 @@ public final class ShapefileReader: FeatureSource {
         var hooks = ShapelibIO.makeHooks()
         _ = ShapelibIO.drainMessages()
         ShapelibIO.register(base + ".shp", .descriptor(shpFile.fd, size: shpFile.size))
-        ShapelibIO.register(base + ".shx", .memory(index.shxBytes(shpHeader: header)))
+        ShapelibIO.register(base + ".shx", .memory(index.shxBytes(shpHeader: header, shpSize: shpFile.size)))
         let shpHandle = SHPOpenLL(base + ".shp", "rb", &hooks)
         ShapelibIO.unregister(base + ".shp")
         ShapelibIO.unregister(base + ".shx")
@@ -375,6 +406,16 @@ public final class ShapefileReader: FeatureSource {
                 return feature
             }
         }
+        if !finished {
+            finished = true
+            for w in pending {
+                let more = w.count > 1 ? " (\(w.count) records in all)" : ""
+                diagnostics.report(
+                    Diagnostic(
+                        .warning, code: w.code, w.firstDetail + more, file: w.file, record: w.firstRecord,
+                        offset: w.firstOffset))
+            }
+        }
         return nil
     }
 
@@ -388,6 +429,19 @@ public final class ShapefileReader: FeatureSource {
     func repaired(_ repair: GeometryRepair, record: Int, offset: Int) {
         stats.repaired[repair.code, default: 0] += 1
         diagnostics.report(Diagnostic(.note, code: repair.code, repair.message, file: shpName, record: record, offset: offset))
+    }
+
+    /// Counts a per-file warning now; one diagnostic (the first occurrence's detail plus the count) is reported
+    /// after the last record.
+    func warnOncePerFile(_ code: String, _ detail: String, file: String, record: Int, offset: Int?) {
+        stats.warnings[code, default: 0] += 1
+        if let k = pending.firstIndex(where: { $0.code == code && $0.file == file }) {
+            pending[k].count += 1
+        } else {
+            pending.append(
+                PendingWarning(
+                    code: code, count: 1, firstRecord: record, firstOffset: offset, firstDetail: detail, file: file))
+        }
     }
 
     func warnRecord(_ code: String, _ message: String, file: String, record: Int, offset: Int? = nil) {

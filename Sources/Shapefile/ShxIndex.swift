@@ -72,22 +72,28 @@ struct ShxIndex {
         return index
     }
 
-    /// `.shx` bytes for shapelib: the `.shp` header with the length field fixed, then the entries. Entries that do
-    /// not fit shapelib's 32-bit fields are written as 0 (they are validated and skipped before shapelib reads
-    /// them).
-    func shxBytes(shpHeader: [UInt8]) -> [UInt8] {
+    /// `.shx` bytes for shapelib: the `.shp` header with the length field fixed, then the entries. shapelib checks
+    /// every entry at open and refuses the whole file for one bad entry (an offset past `INT_MAX`, a length past
+    /// `INT_MAX / 2 - 4` words), so entries the reader will skip anyway (`entryIsUsable` false) are written as 0
+    /// and never reach shapelib.
+    func shxBytes(shpHeader: [UInt8], shpSize: Int) -> [UInt8] {
         var out = Array(shpHeader.prefix(100))
         let total = 100 + 8 * count
         out.replaceSubrange(24..<28, with: Self.be(Int32(truncatingIfNeeded: total / 2)))
         out.reserveCapacity(total)
         for i in 0..<count {
-            let o = offsets[i] / 2
-            let l = lengths[i] / 2
-            let fits = o <= Int(Int32.max) && l <= Int(Int32.max)
-            out.appendInt32BE(fits ? Int32(o) : 0)
-            out.appendInt32BE(fits ? Int32(l) : 0)
+            let usable = Self.entryIsUsable(offset: offsets[i], length: lengths[i], fileSize: shpSize)
+            out.appendInt32BE(usable ? Int32(offsets[i] / 2) : 0)
+            out.appendInt32BE(usable ? Int32(lengths[i] / 2) : 0)
         }
         return out
+    }
+
+    /// True when a record at `offset` with `length` content bytes lies after the 100-byte header, holds at least a
+    /// shape type, and ends inside a file of `fileSize` bytes (at most 4 GiB), with a length shapelib accepts.
+    static func entryIsUsable(offset: Int, length: Int, fileSize: Int) -> Bool {
+        offset >= 100 && length >= 4 && offset + 8 + length <= fileSize && fileSize <= Int(UInt32.max)
+            && length / 2 <= Int(Int32.max) / 2 - 4
     }
 
     private static func be(_ v: Int32) -> [UInt8] {

@@ -66,20 +66,50 @@ import Testing
         let dir = try TemporaryDirectory(prefix: "kartpack-shp")
         let path = try f.write(to: dir.path)
         #expect(mkfifo(dir.file("layer.dbf"), 0o600) == 0)
-        #expect(throws: ShapefileError.unreadable(path: dir.file("layer.dbf"), reason: "not a regular file")) {
+        let error = #expect(throws: ShapefileError.self) {
             _ = try ShapefileReader(path: path, diagnostics: DiagnosticSink())
         }
+        #expect(error == .notARegularFile(path: dir.file("layer.dbf"), kind: "FIFO"))
+        #expect(error?.exitCode == .dataError && error?.code == "not_a_regular_file")
     }
 
-    @Test func truncatedSHPRecordIsABadIndexEntry() throws {
+    @Test func symlinkedInputIsRefused() throws {
+        let dir = try TemporaryDirectory(prefix: "kartpack-shp")
+        let real = try TemporaryDirectory(prefix: "kartpack-shp")
+        let target = try threePolygons().write(to: real.path)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("layer.shp"), withDestinationPath: target)
+        for ext in ["shx", "dbf"] {
+            try FileManager.default.copyItem(atPath: real.file("layer.\(ext)"), toPath: dir.file("layer.\(ext)"))
+        }
+        let error = #expect(throws: ShapefileError.self) {
+            _ = try ShapefileReader(path: dir.file("layer.shp"), diagnostics: DiagnosticSink())
+        }
+        #expect(error == .notARegularFile(path: dir.file("layer.shp"), kind: "symbolic link"))
+        #expect(error?.exitCode == .dataError)
+        #expect(error?.description.hasSuffix("[not_a_regular_file]") == true)
+    }
+
+    @Test func truncatedSHPRecordIsSkippedAsTruncated() throws {
         var f = threePolygons()
         f.writeSHX = false
         let (shp, _) = f.shpAndSHX()
         f.truncateSHP = shp.count - 20
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 2])
-        #expect(r.stats.skipped == ["bad_index_entry": 1])
+        #expect(r.stats.skipped == ["truncated": 1])
         #expect(r.stats.warnings["truncated_at"] == 1)
+        #expect(r.diagnostics("truncated_at").first?.message.contains("byte \(shp.count - 20)") == true)
+    }
+
+    @Test func shxEntriesPastTheEndOfACutFileAreTruncated() throws {
+        var f = threePolygons()
+        let (shp, _) = f.shpAndSHX()
+        f.truncateSHP = shp.count - 150  // records are 136 bytes: record 3 is gone entirely, record 2 is cut
+        let r = try readFixture(f)
+        #expect(r.features.map(\.id) == [1])
+        #expect(r.stats.skipped == ["truncated": 2])
+        #expect(r.stats.warnings["truncated_at"] == 2 && r.sink.count("truncated_at") == 1)
+        #expect(r.diagnostics("truncated_at").first?.record == 2)
     }
 
     @Test func badSHXEntriesAreSkipped() throws {
@@ -96,14 +126,34 @@ import Testing
         #expect(s.diagnostics("bad_index_entry").first?.record == 3)
     }
 
-    @Test func recordNumberMismatchIsSkipped() throws {
+    @Test func recordNumberMismatchIsReadAndWarnedOnce() throws {
         var f = threePolygons()
         f.recordNumberOverrides[1] = 7
         let r = try readFixture(f)
-        #expect(r.features.map(\.id) == [1, 3])
-        #expect(r.features[1].properties["NAME"] == .string("r3"))
-        #expect(r.stats.skipped == ["bad_index_entry": 1])
-        #expect(r.diagnostics("bad_index_entry").first?.message.contains("says record 7") == true)
+        #expect(r.features.map(\.id) == [1, 2, 3])
+        #expect(r.features[1].properties["NAME"] == .string("r2"))
+        #expect(r.stats.skipped.isEmpty && r.stats.warnings["record_number_mismatch"] == 1)
+        #expect(r.diagnostics("record_number_mismatch").first?.message.contains("says record 7") == true)
+    }
+
+    @Test func recordsNumberedFromZeroLoseNothing() throws {
+        var f = threePolygons()
+        for i in 0..<3 { f.recordNumberOverrides[i] = Int32(i) }
+        let r = try readFixture(f)
+        #expect(r.features.map(\.id) == [1, 2, 3])
+        #expect(r.stats.warnings["record_number_mismatch"] == 3)
+        // One diagnostic for the file, naming the first record and the count.
+        let d = r.diagnostics("record_number_mismatch")
+        #expect(d.count == 1 && d.first?.record == 1 && d.first?.message.contains("3 records in all") == true)
+    }
+
+    @Test func recordLengthMismatchIsWarnedOncePerFile() throws {
+        var f = threePolygons()
+        f.shxEntryOverrides[0] = (50, 70)  // the record holds 64 words; the index says 70 (still inside the file)
+        f.shxEntryOverrides[1] = (50 + 4 + 64, 70)
+        let r = try readFixture(f)
+        #expect(r.stats.warnings["length_mismatch"] == 2 && r.sink.count("length_mismatch") == 1)
+        #expect(r.features.map(\.id) == [1, 2, 3])
     }
 
     @Test func badSHPMagicOrShortFileIsRejected() throws {
