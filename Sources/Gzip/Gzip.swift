@@ -1,6 +1,7 @@
 internal import CZlib
 
-/// Gzip compression and gzip/zlib decompression of byte arrays, wrapping zlib's `deflate` and `inflate`.
+/// Gzip, zlib and raw deflate compression and decompression of byte arrays, and CRC-32, wrapping zlib's `deflate`,
+/// `inflate` and `crc32`. `Inflater` streams large inputs with a hard output cap.
 ///
 /// Output is deterministic for a given zlib version and level: no file name and an mtime of 0 are written.
 public enum Gzip {
@@ -14,8 +15,29 @@ public enum Gzip {
     ///
     /// - Parameter level: -1 (zlib's default) or 0...9.
     public static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(GzipError) -> [UInt8] {
+        try deflateAll(bytes, level: level, windowBits: MAX_WBITS + 16)
+    }
+
+    /// Compresses `bytes` into a zlib stream (RFC 1950: 2-byte header, deflate data, Adler-32 trailer), as PNG
+    /// `IDAT` chunks need. Wraps `deflateInit2_` with `windowBits` 15 and `deflate`.
+    ///
+    /// - Parameter level: -1 (zlib's default) or 0...9.
+    public static func zlibCompress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(GzipError) -> [UInt8] {
+        try deflateAll(bytes, level: level, windowBits: MAX_WBITS)
+    }
+
+    /// Compresses `bytes` into raw deflate data (RFC 1951, no header or trailer), as stored in zip entries
+    /// (method 8). Wraps `deflateInit2_` with `windowBits` -15 and `deflate`.
+    ///
+    /// - Parameter level: -1 (zlib's default) or 0...9.
+    public static func deflateRaw(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(GzipError) -> [UInt8] {
+        try deflateAll(bytes, level: level, windowBits: -MAX_WBITS)
+    }
+
+    /// Deflates all of `bytes` in one go with the framing `windowBits` selects.
+    private static func deflateAll(_ bytes: [UInt8], level: Int32, windowBits: Int32) throws(GzipError) -> [UInt8] {
         guard level == -1 || (0...9).contains(level) else { throw .invalidLevel(level) }
-        let stream = try ZStream(gzipLevel: level)
+        let stream = try ZStream(deflateLevel: level, windowBits: windowBits)
         let s = stream.pointer
         let bound = Int(deflateBound(s, uLong(min(bytes.count, maxChunk))))
         var out = [UInt8](repeating: 0, count: max(64, bound + 32))
@@ -46,6 +68,45 @@ public enum Gzip {
         try result.get()
         out.removeSubrange(produced...)
         return out
+    }
+
+    /// Decompresses raw deflate data (RFC 1951, as in zip entries with method 8). Wraps `inflateInit2_` with
+    /// `windowBits` -15 and `inflate`, through `Inflater`.
+    ///
+    /// Never traps on garbage: corrupt or truncated input, bytes after the end of the deflate data, or output over
+    /// the cap throw. For large data, use `Inflater` directly to stream.
+    /// - Parameter maxOutput: the most bytes the result may hold; more throws `.outputTooLarge`.
+    public static func inflateRaw(_ bytes: [UInt8], maxOutput: Int) throws(GzipError) -> [UInt8] {
+        guard !bytes.isEmpty else { throw .truncated }
+        var inflater = try Inflater(format: .raw, maxOutput: maxOutput)
+        inflater.feed(bytes)
+        var out: [UInt8] = []
+        let step = maxOutput >= 1 << 20 ? 1 << 20 : max(0, maxOutput) + 1
+        while !inflater.isFinished {
+            let chunk = try inflater.next(maxBytes: step)
+            if chunk.isEmpty && inflater.needsInput { throw .truncated }
+            out.append(contentsOf: chunk)
+        }
+        if inflater.unconsumedInputCount > 0 { throw .trailingData(count: inflater.unconsumedInputCount) }
+        return out
+    }
+
+    /// zlib's CRC-32 (the one zip, gzip and PNG use) of `bytes`, continuing from `crc` (0 to start).
+    public static func crc32(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBytes { crc32($0, continuing: crc) }
+    }
+
+    /// zlib's CRC-32 of the bytes in `buffer`, continuing from `crc` (0 to start). Wraps `crc32`.
+    public static func crc32(_ buffer: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return crc }
+        var value = uLong(crc)
+        var done = 0
+        while done < buffer.count {
+            let n = min(buffer.count - done, Int(UInt32.max))
+            value = CZlib.crc32(value, base.assumingMemoryBound(to: Bytef.self) + done, uInt(n))
+            done += n
+        }
+        return UInt32(truncatingIfNeeded: value)
     }
 
     /// Decompresses a gzip or zlib stream (detected from its header). Wraps `inflateInit2_` and `inflate`.

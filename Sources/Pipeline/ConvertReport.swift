@@ -23,6 +23,8 @@ public struct ConvertReport: Codable, Sendable {
         public var classes: [String: Int]
         /// Set when the whole file was rejected.
         public var error: String?
+        /// The stable reason code of `error` (`missing_prj`, `empty_layer`, `bad_dbf_header`, …).
+        public var errorCode: String?
     }
     /// Tiles and drops at one zoom level.
     public struct Zoom: Codable, Sendable {
@@ -56,6 +58,8 @@ public struct ConvertReport: Codable, Sendable {
     /// Every warning code with its count.
     public var warnings: [String: Int]
     public var exitCode: Int32
+    /// False when nothing was written (every input rejected or no feature left).
+    public var published: Bool
 }
 
 extension Dictionary where Key == String, Value == Int {

@@ -20,6 +20,10 @@ extension Converter {
         let reader = try ShapefileReader(
             path: set.shp, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
         state.lastRecordCount = reader.stats.recordsInFile
+        guard reader.stats.recordsInFile > 0 else {
+            // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).
+            throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
+        }
         let crs = try CRSResolver.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
         let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
         let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
@@ -32,7 +36,7 @@ extension Converter {
             ancestors: ancestors, clip: clip)
         var report = ConvertReport.Input(
             path: set.shp, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
-            written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil)
+            written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
         let fields = Self.outputFields(reader.schema.fields, input: input)
         if let field = options.idField {
             guard let f = reader.schema.fields.first(where: { $0.name.lowercased() == field.lowercased() }) else {

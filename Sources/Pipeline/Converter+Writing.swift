@@ -99,7 +99,7 @@ extension Converter {
         .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
     }
 
-    func makeReport(state: State, stats: [Int: ZoomStats], summary: ArchiveSummary, started: Date) -> ConvertReport {
+    func makeReport(state: State, stats: [Int: ZoomStats], summary: ArchiveSummary?, started: Date) -> ConvertReport {
         let inputs = state.reports
         var rejected: [String: Int] = [:]
         var repaired: [String: Int] = [:]
@@ -119,13 +119,13 @@ extension Converter {
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }
-        let exit: ExitCode = state.rejectedInputs.isEmpty ? .success : .dataError
+        let exit: ExitCode = state.rejectedInputs.isEmpty && summary != nil ? .success : .dataError
         return ConvertReport(
             kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
             featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },
-            rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary.addressedTiles,
-            tileContents: summary.tileContents, bytes: Int(summary.fileBytes),
+            rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary?.addressedTiles ?? 0,
+            tileContents: summary?.tileContents ?? 0, bytes: Int(summary?.fileBytes ?? 0),
             seconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, warnings: warnings,
-            exitCode: exit.rawValue)
+            exitCode: exit.rawValue, published: summary != nil)
     }
 }

@@ -97,7 +97,7 @@ public final class Converter {
             do { sets = try ShapefileLocator.shapefiles(at: input.path) } catch {
                 // The error's text names the file.
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
-                state.reject(Self.rejectedInput(path: input.path, layer: input.layerName ?? "", records: 0, error: error.description))
+                state.reject(Self.rejectedInput(path: input.path, layer: input.layerName ?? "", records: 0, error: error.description, code: error.inputErrorCode))
                 continue
             }
             for set in sets {
@@ -110,13 +110,15 @@ public final class Converter {
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
-                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: state.lastRecordCount, error: message))
+                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: state.lastRecordCount, error: message, code: error.inputErrorCode))
                 }
             }
         }
         progress?.finish()
         guard !state.inputs.isEmpty else {
-            throw PipelineError.nothingToWrite(reasons: state.rejectedInputs.compactMap(\.error))
+            throw PipelineError.nothingToWrite(
+                reasons: ["every input was rejected"] + state.rejectedInputs.compactMap(\.error),
+                report: makeReport(state: state, stats: [:], summary: nil, started: started))
         }
         for l in state.inputs {
             let r = l.report
@@ -126,7 +128,9 @@ public final class Converter {
             }
         }
         guard state.outputs.contains(where: { !$0.records.isEmpty }) else {
-            throw PipelineError.nothingToWrite(reasons: ["no feature was written (see the rejected counts)"])
+            throw PipelineError.nothingToWrite(
+                reasons: ["no feature was written (see the rejected counts)"],
+                report: makeReport(state: state, stats: [:], summary: nil, started: started))
         }
 
         state.pieces.sort { ($0.key, $0.layer, $0.feature) < ($1.key, $1.layer, $1.feature) }
@@ -151,10 +155,10 @@ public final class Converter {
 
     /// The report of a rejected file: its records (when it could be opened) all count as `file_rejected`, so files
     /// balance one level up.
-    static func rejectedInput(path: String, layer: String, records: Int, error: String) -> ConvertReport.Input {
+    static func rejectedInput(path: String, layer: String, records: Int, error: String, code: String) -> ConvertReport.Input {
         ConvertReport.Input(path: path, layer: layer, crs: nil, encoding: nil, records: records, written: 0,
                             rejected: records > 0 ? ["file_rejected": records] : [:], repaired: [:], coercedToNull: [:],
-                            classes: [:], error: error)
+                            classes: [:], error: error, errorCode: code)
     }
 
     /// Refuses an existing output without `--force` before any work is done.

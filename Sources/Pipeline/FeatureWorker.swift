@@ -60,6 +60,10 @@ final class FeatureWorker {
             outcome.rejection = ("outside_web_mercator", "geometry lies beyond ±85.0511° latitude, outside Web Mercator")
             return outcome
         }
+        if b.maxY >= h || b.minY <= -h {
+            // Latitudes beyond ±85.0511° were clamped to the Web Mercator edge.
+            outcome.repairs["clipped_polar"] = 1
+        }
         do {
             if let clip = ctx.clip {
                 guard let clipped = try clipToRegion(g, bounds: b, region: clip) else {

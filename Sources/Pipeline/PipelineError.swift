@@ -6,8 +6,8 @@ public enum PipelineError: KartpackError {
     case outputExists(path: String)
     /// The output path or options are unusable.
     case badOutput(path: String, reason: String)
-    /// Every input was rejected: nothing to publish.
-    case nothingToWrite(reasons: [String])
+    /// Every input was rejected or no feature is left: nothing is published. Carries the run's report.
+    case nothingToWrite(reasons: [String], report: ConvertReport)
     /// A tile could not be encoded or compressed.
     case tileEncoding(tile: String, reason: String)
     /// Records read did not balance features written plus rejected (a bug; nothing is published).
@@ -31,7 +31,7 @@ public enum PipelineError: KartpackError {
         switch self {
         case .outputExists(let p): "\(p): already exists; pass --force to replace it"
         case .badOutput(let p, let r): "\(p): \(r)"
-        case .nothingToWrite(let reasons): "nothing to write: every input was rejected (\(reasons.joined(separator: "; ")))"
+        case .nothingToWrite(let reasons, _): "nothing to write: \(reasons.joined(separator: "; "))"
         case .tileEncoding(let t, let r): "tile \(t): \(r)"
         case .reconciliationFailed(let d): "internal error: records do not reconcile (\(d)); nothing was published"
         case .interrupted(let s): "interrupted by signal \(s); nothing was published"
@@ -39,3 +39,30 @@ public enum PipelineError: KartpackError {
         }
     }
 }
+
+/// A whole input file that cannot be used; the run goes on with the others.
+struct InputRejection: KartpackError {
+    var code: String
+    var message: String
+    var exitCode: ExitCode { .dataError }
+    var description: String { message }
+}
+
+extension Error {
+    /// The stable reason code of an input-level error.
+    var inputErrorCode: String {
+        switch self {
+        case let e as InputRejection: e.code
+        default: (self as? any CodedError)?.code ?? "file_rejected"
+        }
+    }
+}
+
+/// Errors with a stable reason code.
+protocol CodedError { var code: String { get } }
+
+import Reprojection
+import Shapefile
+
+extension ShapefileError: CodedError {}
+extension ProjectionError: CodedError {}

@@ -156,12 +156,15 @@ public enum ShapefileInspector {
         } catch {
             result.errors.append(.init(severity: "error", code: "crs", message: error.description, record: nil, count: 1))
         }
-        result.warnings = messages(from: sink, severity: nil)
+        result.warnings = messages(from: sink, severity: nil, counts: stats.warnings)
         return result
     }
 
-    private static func messages(from sink: DiagnosticSink, severity: Severity?) -> [LayerInspection.Message] {
-        let counts = Dictionary(uniqueKeysWithValues: sink.counts.map { ($0.code, $0.count) })
+    /// One message per code; `counts` (the reader's own per-occurrence counts) win over the sink's, which sees
+    /// once-per-file warnings once.
+    private static func messages(from sink: DiagnosticSink, severity: Severity?, counts readerCounts: [String: Int] = [:]) -> [LayerInspection.Message] {
+        var counts = Dictionary(uniqueKeysWithValues: sink.counts.map { ($0.code, $0.count) })
+        for (k, v) in readerCounts { counts[k] = max(counts[k] ?? 0, v) }
         var seen = Set<String>()
         var out: [LayerInspection.Message] = []
         // One message per code (the first sample), with the code's total count.

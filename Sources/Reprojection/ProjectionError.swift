@@ -27,6 +27,18 @@ public enum ProjectionError: KartpackError, Equatable {
         }
     }
 
+    /// A stable reason code for reports.
+    public var code: String {
+        switch self {
+        case .missingPrj: "missing_prj"
+        case .unparseablePrj: "bad_prj"
+        case .hostilePrj: "hostile_prj"
+        case .badOverride: "bad_source_crs"
+        case .cannotCreateTransform: "no_transform"
+        case .projDatabaseMissing, .projSetupFailed: "proj_setup"
+        }
+    }
+
     /// A one-line message for stderr.
     public var description: String {
         switch self {

@@ -9,7 +9,7 @@ public struct AttributeFilterList: Sendable, Hashable, CustomStringConvertible {
     /// Parses `text`; diagnostics carry `file` and columns within `text`.
     public static func parse(_ text: String, file: String) -> (AttributeFilterList?, [StyleDiagnostic]) {
         // Parsed as the selector of a one-rule sheet, so the syntax and the messages are the stylesheet's own.
-        let prefix = "* "
+        let prefix = "*"
         let (sheet, diagnostics) = Stylesheet.parse(prefix + text + " { class: x; }", file: file)
         let shifted = diagnostics.map { d -> StyleDiagnostic in
             var d = d

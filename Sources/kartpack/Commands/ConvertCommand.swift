@@ -109,18 +109,29 @@ struct ConvertCommand: Command {
             }
         }
         let converter = Converter(options: convert, diagnostics: sink, progress: ProgressReporter.forStandardError(enabled: !quiet))
-        let report = try converter.run()
-        if let reportPath {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            do {
-                try encoder.encode(report).write(to: URL(fileURLWithPath: reportPath))
-            } catch {
-                Console.error("cannot write report \(reportPath): \(error.localizedDescription)")
-                return .ioError
-            }
+        let report: ConvertReport
+        do {
+            report = try converter.run()
+        } catch PipelineError.nothingToWrite(let reasons, let failed) {
+            // Nothing is published, but the report still says why.
+            if let reportPath, !writeReport(failed, to: reportPath) { return .ioError }
+            Console.error("nothing to write: " + reasons.joined(separator: "; "))
+            return .dataError
         }
+        if let reportPath, !writeReport(report, to: reportPath) { return .ioError }
         if !quiet { Console.out(ConvertSummary.text(report), terminator: "") }
         return ExitCode(rawValue: report.exitCode) ?? .software
+    }
+
+    private func writeReport(_ report: ConvertReport, to path: String) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            return true
+        } catch {
+            Console.error("cannot write report \(path): \(error.localizedDescription)")
+            return false
+        }
     }
 }
