@@ -38,7 +38,7 @@ let package = Package(
                 "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip", "Styling",
             ]
         ),
-        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile"]),
+        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile", "MapStyle", "Styling"]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
-        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "KartpackTestSupport"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),
@@ -55,3 +55,4 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+

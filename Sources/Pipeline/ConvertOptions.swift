@@ -1,4 +1,5 @@
 import KartpackCore
+import Shapefile
 import Styling
 
 /// The package format written by `convert`.
@@ -33,6 +34,8 @@ public struct ConvertInput: Sendable {
     /// Zoom range of this input within the conversion's range.
     public var minZoom: Int?
     public var maxZoom: Int?
+    /// Explicit sidecar files (imports find mixed-case names); nil looks them up next to `path`.
+    public var files: ShapefileSet?
 
     /// Creates an input.
     public init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {

@@ -18,7 +18,7 @@ extension Converter {
     ) throws {
         state.lastRecordCount = 0
         let reader = try ShapefileReader(
-            path: set.shp, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
+            files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
         state.lastRecordCount = reader.stats.recordsInFile
         guard reader.stats.recordsInFile > 0 else {
             // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).

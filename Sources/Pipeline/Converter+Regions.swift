@@ -100,7 +100,7 @@ extension Converter {
         for selector in classifier.ancestorSelectors {
             var polys: [Geometry] = []
             for input in options.inputs {
-                for set in (try? ShapefileLocator.shapefiles(at: input.path)) ?? [] {
+                for set in (input.files.map { [$0] } ?? (try? ShapefileLocator.shapefiles(at: input.path)) ?? []) {
                     let name = input.layerName ?? set.baseName
                     guard selector.isLayer(name) else { continue }
                     polys += try readPolygons(path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding) { p, g in

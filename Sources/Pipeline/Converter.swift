@@ -94,7 +94,9 @@ public final class Converter {
 
         for input in options.inputs {
             let sets: [ShapefileSet]
-            do { sets = try ShapefileLocator.shapefiles(at: input.path) } catch {
+            do throws(ShapefileError) {
+                if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
+            } catch {
                 // The error's text names the file.
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
                 state.reject(Self.rejectedInput(path: input.path, layer: input.layerName ?? "", records: 0, error: error.description, code: error.inputErrorCode))

@@ -3,7 +3,7 @@ import KartpackCore
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
-    static let all: [any Command.Type] = [ConvertCommand.self, InspectCommand.self, ValidateCommand.self]
+    static let all: [any Command.Type] = [ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self, StyleCommand.self, PreviewCommand.self]
 }
 
 func mainHelp() -> String {

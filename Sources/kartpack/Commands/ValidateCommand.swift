@@ -6,18 +6,24 @@ import Styling
 /// `kartpack validate`: checks a stylesheet (and, with `--layers`, that its rules can match those layers).
 struct ValidateCommand: Command {
     static let name = "validate"
-    static let summary = "check a stylesheet (.kss) without building anything"
+    static let summary = "check a stylesheet (.kss) or a pipeline (.json) without building anything"
     static let options: [OptionSpec] = [
         OptionSpec(name: "layers", kind: .flag, help: "the remaining arguments are Shapefiles (or folders) to lint the sheet against"),
         OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
+        OptionSpec(name: "set", kind: .repeatable, help: "pipelines: override a value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
     ]
     static var help: String {
         helpText(
-            usage: "kartpack validate STYLE.kss [--layers INPUT.shp ...] [--format text|json]",
+            usage: """
+                kartpack validate STYLE.kss [--layers INPUT.shp ...] [--format text|json]
+                       kartpack validate PIPELINE.json [--set KEY=VALUE ...]
+                """,
             summary: """
                 Parses the stylesheet and reports errors and warnings as file:line:column, lints its rules against
                 the layers given after --layers (unknown layers or fields, comparisons that can never match), and
-                runs its @example blocks. Exits 0 when there is no error, 78 otherwise.
+                runs its @example blocks. For a pipeline: checks the file (unknown keys, types, ranges), its input files,
+                their CRSs, record filters, the clip region and the stylesheet, without building.
+                Exits 0 when there is no error, 78 otherwise.
                 """,
             options: options)
     }
@@ -25,6 +31,7 @@ struct ValidateCommand: Command {
     let path: String
     let layers: [String]
     let json: Bool
+    let overrides: [String]
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -35,12 +42,20 @@ struct ValidateCommand: Command {
             throw UsageError(message: "give the layers to lint against after --layers")
         }
         json = try p.choice("format", ["text", "json"], default: "text") == "json"
+        overrides = p.values("set")
     }
 
     func run() throws -> ExitCode {
         guard FileManager.default.fileExists(atPath: path) else {
             Console.error("\(path): no such file")
             return .noInput
+        }
+        if path.lowercased().hasSuffix(".json") {
+            let (errors, warnings) = PipelineRunner.validate(path: path, overrides: overrides)
+            for w in warnings { Console.out("warning: \(w)") }
+            for e in errors { Console.out("error: \(e)") }
+            Console.out("\(path): \(errors.count) error(s), \(warnings.count) warning(s)")
+            return errors.isEmpty ? .success : .config
         }
         let diagnostics = StyleLoader.validate(path: path, inputs: layers)
         let errors = diagnostics.filter { $0.severity == .error }.count

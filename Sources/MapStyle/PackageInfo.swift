@@ -1,0 +1,150 @@
+import KartpackCore
+public import TileArchive
+
+/// What a package's metadata tells a client style: its layers (with geometry and classes), zoom range, name and
+/// center. Read from PMTiles JSON metadata or the MBTiles `metadata` table (`json` row plus plain rows).
+///
+/// The contract with `kartpack convert`: the metadata has `vector_layers` (`id`, `fields`, `minzoom`, `maxzoom`)
+/// and `kartpack`, a JSON **string** holding `{"layers": {LAYER: {"records", "written", "rejected", "repaired",
+/// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}}}}` (an object instead of a string is
+/// accepted too). Missing parts are tolerated and reported in `warnings`.
+public struct PackageInfo: Sendable {
+    /// The container format.
+    public enum Format: String, Sendable, Hashable {
+        /// PMTiles v3.
+        case pmtiles
+        /// MBTiles 1.3.
+        case mbtiles
+    }
+
+    /// The package path as given.
+    public var path: String
+    /// The container format.
+    public var format: Format
+    /// The tileset name.
+    public var name: String?
+    /// The lowest zoom in the package.
+    public var minZoom: Int?
+    /// The highest zoom in the package.
+    public var maxZoom: Int?
+    /// The default view: longitude, latitude (degrees) and zoom.
+    public var center: (longitude: Double, latitude: Double, zoom: Int)?
+    /// The layers in `vector_layers` order (then layers only the run summary names, sorted by name).
+    public var layers: [PackageLayer]
+    /// Problems with the metadata that were worked around.
+    public var warnings: [String]
+
+    /// Builds the description from a metadata object (PMTiles: the whole JSON metadata; MBTiles: the `json` row's
+    /// object with the plain rows added as string members).
+    public init(metadata: JSONValue, path: String, format: Format) {
+        self.path = path
+        self.format = format
+        warnings = []
+        name = metadata["name"]?.stringValue
+        minZoom = PackageInfo.integer(metadata["minzoom"])
+        maxZoom = PackageInfo.integer(metadata["maxzoom"])
+        center = nil
+        if let text = metadata["center"]?.stringValue {
+            let parts = text.split(separator: ",").map { Double(String($0.filter { $0 != " " })) }
+            if parts.count == 3, let lon = parts[0], let lat = parts[1], let z = parts[2], lon.isFinite, lat.isFinite,
+                z.isFinite, abs(lon) <= 180, abs(lat) <= 90, z >= 0, z <= 30
+            {
+                center = (lon, lat, Int(z))
+            }
+        } else if let a = metadata["center"]?.arrayValue, a.count == 3, let lon = a[0].doubleValue,
+            let lat = a[1].doubleValue, let z = a[2].intValue, abs(lon) <= 180, abs(lat) <= 90, z >= 0, z <= 30
+        {
+            center = (lon, lat, Int(z))
+        }
+
+        var layers: [PackageLayer] = []
+        if let list = metadata["vector_layers"]?.arrayValue {
+            for entry in list {
+                guard let id = entry["id"]?.stringValue, !id.isEmpty else {
+                    warnings.append("a vector_layers entry has no id")
+                    continue
+                }
+                guard !layers.contains(where: { $0.id == id }) else {
+                    warnings.append("vector layer \(id) is listed twice")
+                    continue
+                }
+                let fields = entry["fields"]?.objectMembers?.map(\.key) ?? []
+                layers.append(
+                    PackageLayer(
+                        id: id, fields: fields, minZoom: PackageInfo.integer(entry["minzoom"]),
+                        maxZoom: PackageInfo.integer(entry["maxzoom"])))
+            }
+        } else {
+            warnings.append("the metadata has no vector_layers")
+        }
+
+        var summary: JSONValue?
+        switch metadata["kartpack"] {
+        case .string(let text)?:
+            do throws(StyleJSONParseError) {
+                summary = try StyleJSON.parse(text)
+            } catch {
+                warnings.append("the kartpack metadata is not JSON: \(error)")
+            }
+        case .object(let members)?:
+            summary = .object(members)
+        case nil:
+            warnings.append("the metadata has no kartpack run summary (geometry and classes unknown)")
+        default:
+            warnings.append("the kartpack metadata is neither a JSON string nor an object")
+        }
+        if let perLayer = summary?["layers"]?.objectMembers {
+            var extra: [PackageLayer] = []
+            for (id, info) in perLayer {
+                var layer: PackageLayer
+                let index = layers.firstIndex { $0.id == id }
+                if let index { layer = layers[index] } else { layer = PackageLayer(id: id) }
+                if let g = info["geometry"]?.stringValue {
+                    if let family = GeometryFamily(rawValue: g) {
+                        layer.geometry = family
+                    } else {
+                        warnings.append("layer \(id): unknown geometry \(g)")
+                    }
+                }
+                if let classes = info["classes"]?.objectMembers {
+                    layer.classes = classes.compactMap { name, count in
+                        guard !name.isEmpty else { return nil }
+                        return PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                    }
+                }
+                if let index {
+                    layers[index] = layer
+                } else if !extra.contains(where: { $0.id == id }) {
+                    extra.append(layer)
+                }
+            }
+            layers += extra.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        }
+        self.layers = layers
+    }
+
+    private static func integer(_ v: JSONValue?) -> Int? {
+        guard let v else { return nil }
+        if let i = v.intValue, i >= 0, i <= 30 { return Int(i) }
+        if let s = v.stringValue, let i = Int(s), i >= 0, i <= 30 { return i }
+        return nil
+    }
+
+    /// The layer with this exact id.
+    public func layer(_ id: String) -> PackageLayer? { layers.first { $0.id == id } }
+
+    /// The format a path's extension names (`.pmtiles`, `.mbtiles`, any case), else nil.
+    public static func format(ofPath path: String) -> Format? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".pmtiles") { return .pmtiles }
+        if lower.hasSuffix(".mbtiles") { return .mbtiles }
+        return nil
+    }
+
+    /// Opens a package and reads its metadata.
+    /// - Throws: `.cannotOpenPackage` (missing, unreadable) or `.badPackage` (not an archive, broken metadata).
+    public static func read(path: String) throws(MapStyleError) -> PackageInfo {
+        let reader = try PackageReader(path: path)
+        return try reader.info()
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+public import KartpackCore
+public import Styling
+import TileArchive
+public import VectorTile
+
+/// Draws a package with a stylesheet as SVG, the way the generated MapLibre style draws it (same `StylePlan`:
+/// layer order, colours, widths, dashes, patterns, zoom ranges, labels).
+///
+/// - Tiles: the tiles of the area at the display zoom, or at the package's max zoom when the display zoom is
+///   beyond it (overzoom). Each tile's content is clipped to its own square (no buffer) and to the canvas, so
+///   features crossing tile seams are neither doubled nor stroked along the seams.
+/// - Classes: a feature's `class` property selects its planned layers; a feature without one is classified with
+///   the sheet at the display zoom (descendant selectors count as not matching). Features without a class are
+///   not drawn (the client would not draw them).
+/// - Labels: one per feature id (the largest piece), polygons at an interior point, lines at the middle of their
+///   longest piece, points below the point.
+/// - Output: well-formed, deterministic XML with a `viewBox`, a background, the map in `<g id="map">` (one
+///   `<path>` per feature and fill/pattern/outline/line layer), and a legend in `<g id="legend">`.
+public enum SVGPreview {
+    /// The SVG of one tile of `package`.
+    public static func render(
+        package path: String, sheet: Stylesheet, tile: TileCoordinate, options: SVGPreviewOptions = SVGPreviewOptions()
+    ) throws(MapStyleError) -> String {
+        try preview(package: path, sheet: sheet, area: .tile(tile), options: options).svg
+    }
+
+    /// The SVG of a WGS 84 box (`minX` west, `minY` south, `maxX` east, `maxY` north) at `zoom`.
+    public static func render(
+        package path: String, sheet: Stylesheet, bbox: Bounds, zoom: Int,
+        options: SVGPreviewOptions = SVGPreviewOptions()
+    ) throws(MapStyleError) -> String {
+        try preview(package: path, sheet: sheet, area: .bbox(bbox, zoom: zoom), options: options).svg
+    }
+
+    /// Renders an area and reports what was drawn.
+    /// - Throws: `.cannotOpenPackage`, `.badPackage`, `.badRequest` (bad box or zoom, too many tiles),
+    ///   `.tileMissing` (a `.tile` preview of a tile the package lacks).
+    public static func preview(
+        package path: String, sheet: Stylesheet, area: PreviewArea, options: SVGPreviewOptions = SVGPreviewOptions()
+    ) throws(MapStyleError) -> SVGPreviewResult {
+        let reader = try PackageReader(path: path)
+        let info = try reader.info()
+        let canvas = try Canvas(area: area, options: options)
+        var sourceZoom = canvas.zoom
+        if let maxZoom = info.maxZoom, sourceZoom > maxZoom { sourceZoom = maxZoom }
+        // Shrink the box a little so that edges on tile borders do not pull in the neighbours.
+        let eps = WebMercator.tileSize(zoom: sourceZoom) * 1e-9
+        let box = Bounds(
+            minX: canvas.bounds.minX + eps, minY: canvas.bounds.minY + eps, maxX: canvas.bounds.maxX - eps,
+            maxY: canvas.bounds.maxY - eps)
+        guard let range = WebMercator.tileRange(covering: box, zoom: sourceZoom) else {
+            throw .badRequest("the area lies outside the Web Mercator world")
+        }
+        guard range.count <= options.maxTiles else {
+            throw .badRequest(
+                "the area needs \(range.count) tiles at zoom \(sourceZoom), more than \(options.maxTiles); "
+                    + "choose a lower zoom or a smaller box")
+        }
+        var tiles: [(coordinate: TileCoordinate, tile: DecodedTile)] = []
+        var missing = 0
+        for t in range {
+            if let decoded = try reader.tile(t) {
+                tiles.append((t, decoded))
+            } else {
+                missing += 1
+            }
+        }
+        if case .tile(let t) = area, tiles.isEmpty {
+            var reason =
+                "no tile at \(TileCoordinate(z: sourceZoom, x: t.x >> (t.z - sourceZoom), y: t.y >> (t.z - sourceZoom)))"
+            if let lo = info.minZoom, let hi = info.maxZoom { reason += "; the package has zooms \(lo)–\(hi)" }
+            throw .tileMissing(tile: t.description, reason: reason)
+        }
+        var renderer = Renderer(info: info, sheet: sheet, canvas: canvas, options: options)
+        renderer.collect(tiles)
+        var result = renderer.draw()
+        result.sourceZoom = sourceZoom
+        result.tilesRead = tiles.count
+        result.tilesMissing = missing
+        return result
+    }
+
+    /// Converts SVG text to a PNG file with `rsvg-convert` (librsvg), found on `PATH`.
+    /// - Throws: `.toolMissing` when `rsvg-convert` is not installed, `.toolFailed` when it fails,
+    ///   `.cannotWrite` when the temporary SVG cannot be written.
+    public static func rasterize(svg: String, to pngPath: String) throws(MapStyleError) {
+        guard let tool = findExecutable("rsvg-convert") else {
+            throw .toolMissing(
+                tool: "rsvg-convert", hint: "install librsvg2-bin (apt-get install librsvg2-bin) or write .svg output")
+        }
+        let svgPath = pngPath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).svg"
+        try FileOutput.write(Array(svg.utf8), to: svgPath)
+        defer { try? FileManager.default.removeItem(atPath: svgPath) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-f", "png", "-o", pngPath, svgPath]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw .toolFailed(tool: tool, status: -1, message: error.localizedDescription)
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .toolFailed(
+                tool: "rsvg-convert", status: process.terminationStatus,
+                message: String(decoding: message, as: UTF8.self).trimmingSpaces)
+        }
+    }
+
+    /// The path of an executable named `name` on `PATH`, or nil.
+    static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
+
+/// The pixel canvas of a preview: its Web Mercator bounds, size and display zoom.
+struct Canvas {
+    var bounds: Bounds
+    var width: Double
+    var height: Double
+    var scale: Double  // pixels per metre
+    var zoom: Int
+
+    init(area: PreviewArea, options: SVGPreviewOptions) throws(MapStyleError) {
+        switch area {
+        case .tile(let t):
+            guard t.isValid, t.z <= 24 else { throw .badRequest("tile \(t) is not a tile of zooms 0–24") }
+            bounds = WebMercator.bounds(of: t)
+            width = options.tilePixels
+            height = options.tilePixels
+            scale = options.tilePixels / WebMercator.tileSize(zoom: t.z)
+            zoom = t.z
+        case .bbox(let b, let z):
+            guard (0...24).contains(z) else { throw .badRequest("zoom \(z) is outside 0–24") }
+            guard b.minX.isFinite, b.minY.isFinite, b.maxX.isFinite, b.maxY.isFinite, b.minX >= -180, b.maxX <= 180,
+                b.minY >= -90, b.maxY <= 90, b.minX < b.maxX, b.minY < b.maxY
+            else {
+                throw .badRequest(
+                    "bad bounding box \(b.minX),\(b.minY),\(b.maxX),\(b.maxY): need W,S,E,N in degrees with W < E, S < N"
+                )
+            }
+            let sw = WebMercator.project(longitude: b.minX, latitude: b.minY)
+            let ne = WebMercator.project(longitude: b.maxX, latitude: b.maxY)
+            guard ne.x > sw.x, ne.y > sw.y else { throw .badRequest("the bounding box is empty in Web Mercator") }
+            bounds = Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y)
+            let long = max(ne.x - sw.x, ne.y - sw.y)
+            scale = options.boxPixels / long
+            width = max(1, ((ne.x - sw.x) * scale).rounded())
+            height = max(1, ((ne.y - sw.y) * scale).rounded())
+            zoom = z
+        }
+    }
+}

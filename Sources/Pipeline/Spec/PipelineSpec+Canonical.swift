@@ -1,0 +1,56 @@
+import TileArchive
+
+extension PipelineSpec {
+    /// The resolved spec as stable JSON text, for fingerprints and `validate --print`: every default filled in,
+    /// keys sorted, no whitespace, paths written relative to the pipeline's folder (so moving the whole checkout
+    /// does not change it), absent optional keys left out. Parsing it back (as the same file) gives this spec.
+    public var canonicalJSON: String { CanonicalJSON.serialize(canonicalValue) }
+
+    /// The canonical form as a JSON tree.
+    var canonicalValue: JSONValue {
+        var top: [(key: String, value: JSONValue)] = [("version", .int(Int64(version)))]
+        top.append(("sources", .array(sources.map(canonical))))
+        if let style { top.append(("style", .string(relativePath(style)))) }
+        if let clip {
+            var c: [(key: String, value: JSONValue)] = [("buffer", .double(clip.buffer))]
+            switch clip.area {
+            case .file(let path, let filter):
+                c.append(("path", .string(relativePath(path))))
+                if let filter { c.append(("filter", .string(filter))) }
+            case .bbox(let b):
+                c.append(("bbox", .array([.double(b.minX), .double(b.minY), .double(b.maxX), .double(b.maxY)])))
+            }
+            top.append(("clip", .object(c)))
+        }
+        top.append(
+            (
+                "tiles",
+                .object([
+                    ("minZoom", .int(Int64(tiles.minZoom))), ("maxZoom", .int(Int64(tiles.maxZoom))),
+                    ("simplify", .double(tiles.simplify)), ("buffer", .double(tiles.buffer)),
+                    ("maxTileBytes", .int(Int64(tiles.maxTileBytes))),
+                    ("maxTileFeatures", .int(Int64(tiles.maxTileFeatures))), ("extent", .int(Int64(tiles.extent))),
+                ])
+            ))
+        var o: [(key: String, value: JSONValue)] = [
+            ("format", .string(output.format.rawValue)), ("path", .string(relativePath(output.path))),
+        ]
+        if let v = output.name { o.append(("name", .string(v))) }
+        if let v = output.description { o.append(("description", .string(v))) }
+        if let v = output.attribution { o.append(("attribution", .string(v))) }
+        top.append(("output", .object(o)))
+        return .object(top)
+    }
+
+    private func canonical(_ s: SourceSpec) -> JSONValue {
+        var m: [(key: String, value: JSONValue)] = [("path", .string(relativePath(s.path))), ("layer", .string(s.layer))]
+        if let v = s.crs { m.append(("crs", .string(v))) }
+        if let v = s.encoding { m.append(("encoding", .string(v))) }
+        if let v = s.filter { m.append(("filter", .string(v))) }
+        if let keep = s.keep { m.append(("keep", .array(keep.map { .string($0) }))) }
+        if !s.rename.isEmpty { m.append(("rename", .object(s.rename.map { ($0.from, .string($0.to)) }))) }
+        if let v = s.minZoom { m.append(("minZoom", .int(Int64(v)))) }
+        if let v = s.maxZoom { m.append(("maxZoom", .int(Int64(v)))) }
+        return .object(m)
+    }
+}

@@ -1,0 +1,56 @@
+/// A declarative pipeline (`Pipelines/*.json`, `"version": 1`), parsed, validated and with every path resolved.
+///
+/// Build one with `PipelineSpec.load(path:overrides:)` (or `parse`); every problem in the file is reported at
+/// once in a `PipelineSpecError`. `canonicalJSON` gives a stable text of the resolved spec for fingerprints.
+public struct PipelineSpec: Sendable, Hashable {
+    /// The only format version this build reads.
+    public static let supportedVersion = 1
+
+    /// The format version (always `supportedVersion` once parsed).
+    public var version: Int
+    /// Absolute path of the pipeline file.
+    public var file: String
+    /// Absolute folder of the pipeline file; relative paths resolve against it.
+    public var directory: String
+    /// The layers, in order (at least one).
+    public var sources: [SourceSpec]
+    /// Absolute path of the `.kss` stylesheet, if any.
+    public var style: String?
+    /// The clip area, if any.
+    public var clip: ClipSpec?
+    /// Tiling parameters, defaults filled in.
+    public var tiles: TileSpec
+    /// The package to write.
+    public var output: OutputSpec
+
+    /// Creates a spec from parts (no validation; use `load` or `parse` for files). A relative `file` is resolved
+    /// against the working folder.
+    public init(
+        file: String, sources: [SourceSpec], style: String? = nil, clip: ClipSpec? = nil, tiles: TileSpec = TileSpec(),
+        output: OutputSpec
+    ) {
+        self.version = Self.supportedVersion
+        let absolute = SpecPaths.absolute(file, base: SpecPaths.currentDirectory())
+        self.file = absolute
+        self.directory = SpecPaths.folder(of: absolute)
+        self.sources = sources
+        self.style = style
+        self.clip = clip
+        self.tiles = tiles
+        self.output = output
+    }
+
+    /// Keys accepted at the top level.
+    static let keys = ["version", "sources", "style", "clip", "tiles", "output"]
+
+    /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
+    public func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }
+
+    /// Every file the pipeline reads, absolute: each source's `.shp`, the stylesheet, the clip file.
+    public var inputFiles: [String] {
+        var out = sources.map(\.path)
+        if let style { out.append(style) }
+        if let clip, case .file(let p, _) = clip.area { out.append(p) }
+        return out
+    }
+}

@@ -1,0 +1,34 @@
+import KartpackCore
+
+/// A pipeline file that cannot be used: every problem found, each with its JSON path.
+///
+/// Parsing collects all problems rather than stopping at the first, so `kartpack validate` can list them.
+/// The exit code is `.config` (78), or `.noInput` (66) when the pipeline file itself cannot be read.
+public struct PipelineSpecError: KartpackError, Sendable, Equatable {
+    /// The pipeline file, as given.
+    public var file: String
+    /// Every problem, section by section (version, tiles, sources, style, clip, output), in file order within
+    /// each section; `--set` problems first.
+    public var issues: [PipelineSpecIssue]
+    /// `.config`, or `.noInput` for an unreadable pipeline file.
+    public var exitCode: ExitCode
+
+    /// Creates an error.
+    public init(file: String, issues: [PipelineSpecIssue], exitCode: ExitCode = .config) {
+        self.file = file
+        self.issues = issues
+        self.exitCode = exitCode
+    }
+
+    /// One line per issue: `forest-plan.json: sources[1].minzom: unknown key; did you mean minZoom?`, or
+    /// `forest-plan.json:3:14: expected ...` for a syntax error.
+    public var description: String {
+        issues.map { issue in
+            if let line = issue.line, let column = issue.column { return "\(file):\(line):\(column): \(issue.message)" }
+            return "\(file): \(issue.description)"
+        }.joined(separator: "\n")
+    }
+
+    /// The issue messages as printed (without the file), for tests and reports.
+    public var lines: [String] { issues.map(\.description) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import KartpackCore
+import Pipeline
+
+/// `kartpack import`: every Shapefile set in a GIS export (folder or .zip) becomes a layer of one package.
+struct ImportCommand: Command {
+    static let name = "import"
+    static let summary = "package every Shapefile of a GIS export (folder or .zip)"
+    static let options: [OptionSpec] = PackageOptions.specs
+    static var help: String {
+        helpText(
+            usage: "kartpack import EXPORT(folder|.zip) -o OUT.pmtiles|OUT.mbtiles [options]",
+            summary: """
+                Finds every Shapefile set in the export (nested folders, any case of the extensions), converts each
+                good one into a layer and prints a table: file, records, written, rejected, CRS, encoding, problems.
+                A bad file does not stop the others. Zip files are extracted into a private temporary folder with
+                caps on entries, sizes and compression ratio; traversal names, links and nested archives are refused.
+                Exit 0 when nothing was rejected, 65 when any file or record was.
+                """,
+            options: options,
+            footer: "See docs/import.md.")
+    }
+
+    let export: String
+    let convert: ConvertOptions
+    let reportPath: String?
+    let quiet: Bool
+    let stylePath: String?
+    let sourceCRS: String?
+    let encoding: String?
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard p.positionals.count == 1 else { throw UsageError(message: "import needs exactly one EXPORT (folder or .zip)") }
+        export = p.positionals[0]
+        convert = try PackageOptions.options(p, inputs: [])
+        reportPath = p.value("report")
+        quiet = p.flag("quiet")
+        stylePath = p.value("style")
+        sourceCRS = p.value("source-crs")
+        encoding = p.value("encoding")
+    }
+
+    func run() throws -> ExitCode {
+        guard FileManager.default.fileExists(atPath: export) else {
+            Console.error("\(export): no such file or folder")
+            return .noInput
+        }
+        var convert = self.convert
+        try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
+        let signals = SignalTrap()
+        defer { signals.uninstall() }
+        let importer = Importer(export: export, options: convert, sourceCRS: sourceCRS, encoding: encoding)
+        let result: ImportResult
+        do {
+            result = try importer.run(
+                diagnostics: PackageOptions.sink(quiet: quiet), progress: ProgressReporter.forStandardError(enabled: !quiet),
+                isCancelled: { signals.cancelled })
+        } catch PipelineError.interrupted {
+            Console.error("interrupted; nothing was published")
+            return signals.exitCode ?? .interrupted
+        }
+        if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        if let report = result.report { Console.out(Self.table(report), terminator: "") }
+        if let failure = result.failure { Console.error("nothing to write: \(failure)") }
+        if let report = result.report, result.failure == nil, !quiet {
+            Console.out("wrote \(report.output): \(report.tiles) tiles, \(ConvertSummary.bytes(report.bytes))")
+        }
+        return result.exitCode
+    }
+
+    /// One row per Shapefile found.
+    static func table(_ r: ConvertReport) -> String {
+        let header = ["file", "records", "written", "rejected", "crs", "encoding", "problems"]
+        var rows: [[String]] = [header]
+        for i in r.inputs {
+            let rejected = i.rejected.values.reduce(0, +)
+            var problems = i.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            if let code = i.errorCode { problems.insert("REJECTED: \(code)", at: 0) }
+            problems += i.coercedToNull.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            rows.append([i.path, String(i.records), String(i.written), String(rejected), i.crs ?? "-", i.encoding ?? "-",
+                         problems.isEmpty ? "-" : problems.joined(separator: ", ")])
+        }
+        let widths = (0..<header.count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

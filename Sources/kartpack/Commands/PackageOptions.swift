@@ -1,0 +1,89 @@
+import Foundation
+import KartpackCore
+import Pipeline
+
+/// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
+enum PackageOptions {
+    static let specs: [OptionSpec] = [
+        OptionSpec(name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
+        OptionSpec(name: "min-zoom", kind: .value, help: "lowest zoom level (default 0)", valueName: "N"),
+        OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default 14)", valueName: "N"),
+        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj (e.g. EPSG:3006)", valueName: "CRS"),
+        OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
+        OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
+        OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
+        OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+        OptionSpec(name: "id-field", kind: .value, help: "integer attribute to use as feature id (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
+        OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
+        OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
+        OptionSpec(name: "description", kind: .value, help: "package description", valueName: "TEXT"),
+        OptionSpec(name: "attribution", kind: .value, help: "package attribution", valueName: "TEXT"),
+        OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
+        OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
+        OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
+        OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
+    ]
+
+    /// Conversion options from the parsed shared options (inputs left to the caller).
+    static func options(_ p: ParsedArguments, inputs: [ConvertInput]) throws(UsageError) -> ConvertOptions {
+        guard let output = p.value("output") else { throw UsageError(message: "needs -o OUT.pmtiles or OUT.mbtiles") }
+        guard let format = PackageFormat.from(path: output) else {
+            throw UsageError(message: "output '\(output)' must end in .pmtiles or .mbtiles")
+        }
+        var o = ConvertOptions(inputs: inputs, output: output, format: format)
+        o.minZoom = try p.int("min-zoom", in: 0...24) ?? 0
+        o.maxZoom = try p.int("max-zoom", in: 0...24) ?? 14
+        guard o.minZoom <= o.maxZoom else {
+            throw UsageError(message: "--min-zoom \(o.minZoom) is above --max-zoom \(o.maxZoom)")
+        }
+        o.simplify = try p.double("simplify", in: 0...1000) ?? 1
+        o.buffer = try p.double("buffer", in: 0...2048) ?? 80
+        o.threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        o.idField = p.value("id-field")
+        o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
+        o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
+        o.name = p.value("name")
+        o.description = p.value("description")
+        o.attribution = p.value("attribution")
+        o.temporaryDirectory = p.value("temp-dir")
+        o.force = p.flag("force")
+        return o
+    }
+
+    /// Loads `--style` into the options (warnings printed unless quiet).
+    static func loadStyle(_ path: String?, into o: inout ConvertOptions, quiet: Bool) throws {
+        guard let path else { return }
+        let (sheet, warnings) = try StyleLoader.load(path: path)
+        if !quiet { for w in warnings { Console.error(w.description) } }
+        o.style = sheet
+    }
+
+    /// A diagnostics sink that prints warnings (unless quiet) and errors; notes go to the report only. With
+    /// `json`, each line on stderr is one JSON object (`--log-format json`).
+    static func sink(quiet: Bool, json: Bool = false) -> DiagnosticSink {
+        let formatter = JSONLogFormatter()
+        return DiagnosticSink(sampleLimit: 20) { d in
+            guard d.severity == .error || (!quiet && d.severity == .warning) else { return }
+            if json {
+                Console.errRaw(formatter.line(for: d) + "\n")
+            } else {
+                Console.error("\(d.severity.rawValue): \(d.formatted)")
+            }
+        }
+    }
+
+    /// Writes a report as sorted, pretty JSON; false (with a message) when it cannot be written.
+    static func writeReport(_ report: some Encodable, to path: String) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            return true
+        } catch {
+            Console.error("cannot write report \(path): \(error.localizedDescription)")
+            return false
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import KartpackCore
+import Pipeline
+
+/// `kartpack run PIPELINE.json`: the nightly job.
+struct RunCommand: Command {
+    static let name = "run"
+    static let summary = "build the package a pipeline file describes (skipped when nothing changed)"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
+        OptionSpec(name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
+        OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
+        OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
+        OptionSpec(name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr", valueName: "text|json"),
+        OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+        OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
+    ]
+    static var help: String {
+        helpText(
+            usage: "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--report FILE.json] [--log-format text|json]",
+            summary: """
+                Validates the pipeline, takes a lock next to the output (a second run of the same pipeline exits 75 at
+                once), and skips the build when the package already holds the fingerprint of these exact inputs,
+                pipeline, stylesheet and Kartpack version. Otherwise it checks free disk space, builds into a temporary
+                file and publishes it atomically; on any failure or SIGINT/SIGTERM the previous package is untouched
+                (exit 130/143 for signals).
+                """,
+            options: options,
+            footer: "The pipeline format is documented in Pipelines/README.md; exit codes in the README.")
+    }
+
+    let path: String
+    let overrides: [String]
+    let dryRun: Bool
+    let force: Bool
+    let reportPath: String?
+    let json: Bool
+    let threads: Int?
+    let quiet: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard p.positionals.count == 1 else { throw UsageError(message: "run needs exactly one PIPELINE.json") }
+        path = p.positionals[0]
+        overrides = p.values("set")
+        dryRun = p.flag("dry-run")
+        force = p.flag("force")
+        reportPath = p.value("report")
+        json = try p.choice("log-format", ["text", "json"], default: "text") == "json"
+        threads = try p.int("threads", in: 1...256)
+        quiet = p.flag("quiet")
+    }
+
+    func run() throws -> ExitCode {
+        let formatter = JSONLogFormatter()
+        func log(_ message: String, level: String = "info") {
+            if json { Console.errRaw(formatter.line(level: level, message: message) + "\n") } else if !quiet || level == "error" {
+                Console.error(message)
+            }
+        }
+        var spec: PipelineSpec
+        do {
+            spec = try PipelineSpec.load(path: path, overrides: overrides)
+        } catch {
+            for line in error.lines { log("\(path): \(line)", level: "error") }
+            return error.exitCode
+        }
+        let signals = SignalTrap()
+        defer { signals.uninstall() }
+        let report: PipelineRunReport
+        do {
+            report = try PipelineRunner.run(
+                spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
+                progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled },
+                threads: threads)
+        } catch PipelineError.interrupted {
+            log("interrupted; the previous package is untouched", level: "error")
+            return signals.exitCode ?? .interrupted
+        } catch PipelineError.nothingToWrite(let reasons, _) {
+            log("nothing to write: " + reasons.joined(separator: "; "), level: "error")
+            return .dataError
+        } catch let e as any KartpackError {
+            log(e.description, level: "error")
+            return e.exitCode
+        }
+        if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        if report.upToDate {
+            log("\(spec.output.path) is up to date (fingerprint \(report.fingerprint.prefix(12))); nothing to do")
+        } else if report.dryRun {
+            log("dry run: would build \(spec.output.path) from \(report.inputs.count) files (fingerprint \(report.fingerprint.prefix(12)))")
+        } else if let c = report.conversion {
+            if json {
+                log("wrote \(c.output): \(c.tiles) tiles, \(c.bytes) bytes; \(c.featuresWritten) of \(c.featuresRead) features written")
+            } else if !quiet {
+                Console.out(ConvertSummary.text(c), terminator: "")
+            }
+        }
+        return ExitCode(rawValue: report.exitCode) ?? .software
+    }
+}
