@@ -24,7 +24,7 @@ extension Converter {
             // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).
             throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
         }
-        let crs = try CRSResolver.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+        let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
         let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
         let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
         guard lo <= hi else {

@@ -30,7 +30,7 @@ extension Converter {
         var out: [Geometry] = []
         for set in sets {
             let reader = try ShapefileReader(path: set.shp, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
-            let crs = try CRSResolver.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj)
+            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj)
             let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }

@@ -92,7 +92,7 @@ public enum PipelineRunner {
                 var schema = reader.schema
                 schema.name = s.layer
                 schemas.append(schema)
-                let crs = try CRSResolver.resolve(prjText: reader.prjText, override: s.crs, prjFile: reader.files.prj ?? s.path)
+                let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: s.crs, prjFile: reader.files.prj ?? s.path)
                 _ = try CoordinateTransformer(from: crs, to: .webMercator)
             } catch {
                 errors.append("\(path): sources[\(i)] (\(s.path)): \((error as? any KartpackError)?.description ?? "\(error)")")

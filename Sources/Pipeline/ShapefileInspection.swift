@@ -143,7 +143,7 @@ public enum ShapefileInspector {
         result.bounds = bounds.isEmpty ? nil : bounds
 
         do {
-            let crs = try CRSResolver.resolve(prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
+            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
             result.crs = .init(name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic)
             if !bounds.isEmpty {
                 let transformer = try CoordinateTransformer(from: crs, to: .wgs84)

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Pipeline
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
@@ -17,6 +18,22 @@ func mainHelp() -> String {
 
 func runMain() -> Int32 {
     var args = Array(CommandLine.arguments.dropFirst())
+    // Hidden: resolve an untrusted .prj from stdin in this short-lived child process (see IsolatedCRS).
+    if args.first == "__resolve-crs" {
+        return IsolatedCRS.serveChild(prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil)
+    }
+    // Untrusted .prj files are parsed in a child process of this same binary.
+    IsolatedCRS.helperExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]
+    // A write beyond a file-size limit must fail with EFBIG (a clear I/O error), not kill the process.
+    signal(SIGXFSZ, SIG_IGN)
+    // A parent (cron, a test runner) may have left SIGINT/SIGTERM blocked; the mask is inherited across exec and
+    // would silently defeat the cleanup on those signals. Unblock them before any thread starts.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     guard let first = args.first else {
         Console.error("no command given")
         Console.errRaw(mainHelp())
