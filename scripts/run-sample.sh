@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The main job on the sample data: installs what is missing, builds Kartpack (release), describes the sample
-# Swedish forest-plan export and converts it into out/forest.pmtiles (zooms 8-14).
+# Swedish forest-plan export, runs the sample pipeline (Pipelines/forest-plan.json → out/forest-plan.pmtiles, with
+# the stylesheet SampleData/forest.kss), writes the client style next to the package and a preview picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build -c release
 bin="$(swift build -c release --show-bin-path)/kartpack"
 "$bin" inspect SampleData/forest
+"$bin" validate Pipelines/forest-plan.json
 mkdir -p out
-"$bin" convert SampleData/forest/*.shp -o out/forest.pmtiles --min-zoom 8 --max-zoom 14 --force \
-    --name "Skogsbruksplan (sample)" --report out/forest-report.json
-"$bin" inspect out/forest.pmtiles
+"$bin" run Pipelines/forest-plan.json --report out/forest-plan-report.json
+"$bin" inspect out/forest-plan.pmtiles
+"$bin" style SampleData/forest.kss --package out/forest-plan.pmtiles -o out/style.json
+"$bin" preview out/forest-plan.pmtiles --style SampleData/forest.kss --bbox 19.45,63.89,19.86,64.05 --zoom 12 -o out/forest-plan.svg
