@@ -111,7 +111,6 @@ def test_one_rejected_input_of_two(kartpack, tmp_path):
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.xfail(strict=True, reason="kartpack bug: the report lists rejected inputs after the accepted ones")
 def test_report_inputs_follow_command_line_order(kartpack, tmp_path):
     shp = without_prj(tmp_path)
     run = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], tmp_path / "o.pmtiles", *ARGS, expect=65)
@@ -150,7 +149,7 @@ def test_usage_errors(kartpack, tmp_path, args):
 
 def test_missing_input_and_missing_folder(kartpack, tmp_path):
     proc = convert(kartpack, SAMPLE_DIR / "no_such_layer.shp", "-o", tmp_path / "o.pmtiles", "--quiet")
-    assert proc.returncode == 65, proc.stderr
+    assert proc.returncode == 66, proc.stderr
     assert "no_such_layer.shp" in proc.stderr
     proc = convert(kartpack, POINTS, "-o", tmp_path / "missing" / "o.pmtiles", "--quiet")
     assert proc.returncode == 73, proc.stderr
