@@ -55,6 +55,8 @@ public struct ConvertReport: Codable, Sendable {
     public var tileContents: Int
     public var bytes: Int
     public var seconds: Double
+    /// Wall time per stage in seconds: `features` (read, reproject, tile), `sort`, `encode`, `write`.
+    public var timings: [String: Double]
     /// Every warning code with its count.
     public var warnings: [String: Int]
     public var exitCode: Int32

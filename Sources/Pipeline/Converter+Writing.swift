@@ -125,7 +125,7 @@ extension Converter {
             featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },
             rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary?.addressedTiles ?? 0,
             tileContents: summary?.tileContents ?? 0, bytes: Int(summary?.fileBytes ?? 0),
-            seconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, warnings: warnings,
+            seconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, timings: state.timings, warnings: warnings,
             exitCode: exit.rawValue, published: summary != nil)
     }
 }

@@ -60,6 +60,15 @@ public final class Converter {
         var reports: [ConvertReport.Input] = []
         /// Records in the file that was opened last (so a file rejected after opening still counts them).
         var lastRecordCount = 0
+        /// Wall time per stage, in seconds.
+        var timings: [String: Double] = [:]
+        private var clock = Date()
+
+        /// Ends a stage: records the time since the previous one.
+        mutating func lap(_ stage: String) {
+            timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
+            clock = Date()
+        }
 
         /// Records a rejected file, in command-line order.
         mutating func reject(_ report: ConvertReport.Input) {
@@ -135,7 +144,9 @@ public final class Converter {
                 report: makeReport(state: state, stats: [:], summary: nil, started: started))
         }
 
+        state.lap("features")
         state.pieces.sort { ($0.key, $0.layer, $0.feature) < ($1.key, $1.layer, $1.feature) }
+        state.lap("sort")
         let assembler = TileAssembler(
             layerNames: state.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
             maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom)
@@ -147,7 +158,9 @@ public final class Converter {
         progress?.finish()
         try checkCancelled()
 
+        state.lap("encode")
         let summary = try write(tiles: tiles, zooms: zooms, state: state, stats: stats)
+        state.lap("write")
         return makeReport(state: state, stats: stats, summary: summary, started: started)
     }
 
