@@ -4,7 +4,7 @@ import Pipeline
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
-    static let all: [any Command.Type] = [ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self, StyleCommand.self, PreviewCommand.self]
+    static var all: [any Command.Type] { [ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self, StyleCommand.self, PreviewCommand.self] }
 }
 
 func mainHelp() -> String {
