@@ -56,3 +56,16 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Fuzzing (docs/fuzzing.md, scripts/fuzz): libFuzzer targets when built with `-sanitize=fuzzer,address
+// -DKARTPACK_FUZZING`, plain replayers of their input files in a normal build.
+package.targets += [
+    .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
+    .executableTarget(name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
+    .executableTarget(
+        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
+]
+package.products += [
+    .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
+    .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
+]

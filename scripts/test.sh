@@ -13,6 +13,9 @@ export KARTPACK_BIN="$(swift build --show-bin-path)/kartpack"
 echo "== swift test" >&2
 swift test
 
+echo "== fuzzing (60 s per target; fails on any crash, hang or leak)" >&2
+scripts/fuzz all "${KARTPACK_FUZZ_SECONDS:-60}"
+
 echo "== sample data checks (geopandas)" >&2
 /usr/bin/python3 scripts/check-samples.py
 

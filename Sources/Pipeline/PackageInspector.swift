@@ -36,22 +36,32 @@ public enum PackageInspector {
         var sizes: [(TileKey, Int)] = []
         var failure: TileArchiveError?
         try reader.forEachEntry { e in
-            for k in 0..<UInt64(e.entry.runLength) {
-                guard let key = PMTilesTileID.coordinate(e.entry.tileID + k) else {
-                    failure = .invalidMetadata("tile id \(e.entry.tileID + k) out of range")
-                    return false
-                }
-                perZoom[key.z, default: (0, 0)].tiles += 1
-                perZoom[key.z, default: (0, 0)].bytes += Int(e.entry.length)
-                if k == 0 { sizes.append((key, Int(e.entry.length))) }
+            // A run addresses `runLength` consecutive tile ids with one blob: count it per zoom in one step (a run of
+            // 2^32 - 1 tiles must not mean 2^32 - 1 iterations), splitting only where it crosses a zoom boundary.
+            let first = e.entry.tileID
+            let (last, overflow) = first.addingReportingOverflow(UInt64(e.entry.runLength) - 1)
+            guard e.entry.runLength > 0, !overflow, let key = PMTilesTileID.coordinate(first),
+                  let lastKey = PMTilesTileID.coordinate(last)
+            else {
+                failure = .invalidMetadata("tile ids \(first)+\(e.entry.runLength) out of range")
+                return false
+            }
+            sizes.append((key, Int(e.entry.length)))
+            for z in key.z...lastKey.z {
+                let lo = max(first, zoomBase(z)), hi = min(last, zoomBase(z + 1) - 1)
+                let count = Int(clamping: hi - lo + 1)
+                perZoom[z, default: (0, 0)].tiles &+= count
+                perZoom[z, default: (0, 0)].bytes &+= Int(clamping: UInt64(e.entry.length).multipliedReportingOverflow(by: UInt64(count)).partialValue)
             }
             return true
         }
         if let failure { throw failure }
         let header = PackageInspection.Header(
-            specVersion: Int(h.specVersion), rootDirectoryBytes: Int(h.rootLength), metadataBytes: Int(h.metadataLength),
-            leafDirectoryBytes: Int(h.leafLength), tileDataBytes: Int(h.tileDataLength),
-            addressedTiles: Int(h.addressedTiles), tileEntries: Int(h.tileEntries), tileContents: Int(h.tileContents),
+            specVersion: Int(h.specVersion), rootDirectoryBytes: Int(clamping: h.rootLength),
+            metadataBytes: Int(clamping: h.metadataLength), leafDirectoryBytes: Int(clamping: h.leafLength),
+            tileDataBytes: Int(clamping: h.tileDataLength),
+            addressedTiles: Int(clamping: h.addressedTiles), tileEntries: Int(clamping: h.tileEntries),
+            tileContents: Int(clamping: h.tileContents),
             clustered: h.clustered, internalCompression: Int(h.internalCompressionCode),
             tileCompression: Int(h.tileCompressionCode), tileType: Int(h.tileTypeCode), minZoom: Int(h.minZoom),
             maxZoom: Int(h.maxZoom),
@@ -67,6 +77,9 @@ public enum PackageInspector {
         return summary(path: path, format: "pmtiles", size: size, header: header, metadata: metadata, layers: layers,
                        perZoom: perZoom, sizes: sizes)
     }
+
+    /// The first PMTiles tile id of zoom `z`: (4^z - 1) / 3 (z ≤ 32).
+    private static func zoomBase(_ z: Int) -> UInt64 { z >= 32 ? UInt64.max : ((1 << (2 * UInt64(z))) - 1) / 3 }
 
     private static func inspectMBTiles(path: String, size: Int) throws -> PackageInspection {
         let reader = try MBTilesReader(path: path)
@@ -95,7 +108,7 @@ public enum PackageInspector {
             .map { PackageInspection.TileSize(tile: $0.0.description, bytes: $0.1) }
         return PackageInspection(
             kartpack: Kartpack.version, path: path, format: format, fileBytes: size, header: header, metadata: metadata,
-            layers: layers, zooms: zooms, tiles: zooms.reduce(0) { $0 + $1.tiles }, largestTiles: Array(largest))
+            layers: layers, zooms: zooms, tiles: zooms.reduce(0) { $0 &+ $1.tiles }, largestTiles: Array(largest))
     }
 
     private static func vectorLayers(_ value: JSONValue?) -> [PackageInspection.Layer] {
