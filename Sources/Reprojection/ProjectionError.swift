@@ -31,7 +31,7 @@ public enum ProjectionError: KartpackError, Equatable {
     public var code: String {
         switch self {
         case .missingPrj: "missing_prj"
-        case .unparseablePrj: "bad_prj"
+        case .unparseablePrj: "unparseable_prj"
         case .hostilePrj: "hostile_prj"
         case .badOverride: "bad_source_crs"
         case .cannotCreateTransform: "no_transform"
