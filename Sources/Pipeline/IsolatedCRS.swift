@@ -55,7 +55,10 @@ public enum IsolatedCRS {
         let done = DispatchSemaphore(value: 0)
         p.terminationHandler = { _ in done.signal() }
         do { try p.run() } catch {
-            return .failure(.projSetupFailed(detail: "cannot start the CRS helper \(exe): \(error.localizedDescription)"))
+            // The helper cannot start (e.g. under valgrind): the sanitized in-process path is the remaining defence.
+            return Result { () throws(ProjectionError) -> CRSInfo in
+                try CRSResolver.resolve(prjText: prjText, override: nil, prjFile: prjFile)
+            }
         }
         input.fileHandleForWriting.write(Data(prjText.utf8))
         try? input.fileHandleForWriting.close()

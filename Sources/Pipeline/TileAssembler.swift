@@ -89,27 +89,29 @@ struct TileAssembler {
             let runs = runsByZoom[z] ?? []
             var s = ZoomStats()
             var encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
-            for attempt in 1... {
-                var factor = 1.0
-                var trigger: String?
-                for t in encoded {
-                    if t.bytes.count > maxTileBytes {
-                        factor = min(factor, Double(maxTileBytes) / Double(t.bytes.count))
-                        trigger = trigger ?? "dropped_by_size_limit"
-                    }
-                    if t.features > maxTileFeatures {
-                        factor = min(factor, Double(maxTileFeatures) / Double(t.features))
-                        trigger = trigger ?? "dropped_by_feature_limit"
-                    }
-                }
-                guard factor < 1, cutoff > 0 else { break }
+            var attempt = 0
+            while true {
+                let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
+                guard !over.isEmpty, cutoff > 0 else { break }
                 if z == maxZoom {
-                    s.overLimit = encoded.filter { $0.bytes.count > maxTileBytes || $0.features > maxTileFeatures }.count
+                    s.overLimit = over.count
                     break
                 }
-                reason = reason ?? trigger
-                // Lower the cut-off for the whole zoom level and encode again; give up thinning after 40 rounds.
-                cutoff = attempt >= 40 ? 0 : min(cutoff, UInt64(Double(cutoff) * factor * 0.9))
+                // Search the cut-off on the offending tiles only (every other tile only loses features as it
+                // drops), then encode the whole zoom once at that cut-off and check every tile again.
+                var probe = over
+                var probeTiles = over.map { encoded[$0] }
+                while !probe.isEmpty, cutoff > 0 {
+                    let (factor, trigger) = limitFactor(probeTiles)
+                    reason = reason ?? trigger
+                    attempt += 1
+                    // Give up thinning after 40 rounds: drop everything below max zoom rather than loop.
+                    cutoff = attempt >= 40 ? 0 : min(cutoff, UInt64(Double(cutoff) * factor * 0.9))
+                    probeTiles = try encodeAll(probe.map { runs[$0] }, pieces: pieces, records: records, cutoff: cutoff)
+                    let still = probeTiles.indices.filter { isOverLimit(probeTiles[$0]) }
+                    probe = still.map { probe[$0] }
+                    probeTiles = still.map { probeTiles[$0] }
+                }
                 encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
             }
             s.keptFraction = Double(cutoff) / Double(UInt64.max)
@@ -135,6 +137,25 @@ struct TileAssembler {
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
         }
         return (tiles, stats)
+    }
+
+    private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
+
+    /// How far the worst tile is over a limit (the fraction to keep), and which limit it broke first.
+    private func limitFactor(_ tiles: [EncodedTile]) -> (Double, String?) {
+        var factor = 1.0
+        var trigger: String?
+        for t in tiles {
+            if t.bytes.count > maxTileBytes {
+                factor = min(factor, Double(maxTileBytes) / Double(t.bytes.count))
+                trigger = trigger ?? "dropped_by_size_limit"
+            }
+            if t.features > maxTileFeatures {
+                factor = min(factor, Double(maxTileFeatures) / Double(t.features))
+                trigger = trigger ?? "dropped_by_feature_limit"
+            }
+        }
+        return (factor, trigger)
     }
 
     /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.

@@ -16,6 +16,17 @@ func mainHelp() -> String {
     return s
 }
 
+/// This binary's path, for child processes: /proc/self/exe, unless that is a wrapper such as valgrind's tool, in
+/// which case the path we were started by.
+func helperExecutable() -> String {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let arg0 = CommandLine.arguments[0]
+    if !(exe as NSString).lastPathComponent.hasPrefix("kartpack"), arg0.contains("/") {
+        return URL(fileURLWithPath: arg0).standardizedFileURL.path
+    }
+    return exe
+}
+
 func runMain() -> Int32 {
     var args = Array(CommandLine.arguments.dropFirst())
     // Hidden: resolve an untrusted .prj from stdin in this short-lived child process (see IsolatedCRS).
@@ -23,8 +34,7 @@ func runMain() -> Int32 {
         return IsolatedCRS.serveChild(prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil)
     }
     // Untrusted .prj files are parsed in a child process of this same binary.
-    IsolatedCRS.helperExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        ?? CommandLine.arguments[0]
+    IsolatedCRS.helperExecutable = helperExecutable()
     // A write beyond a file-size limit must fail with EFBIG (a clear I/O error), not kill the process.
     signal(SIGXFSZ, SIG_IGN)
     // A parent (cron, a test runner) may have left SIGINT/SIGTERM blocked; the mask is inherited across exec and
