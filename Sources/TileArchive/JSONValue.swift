@@ -71,62 +71,12 @@ public enum JSONValue: Sendable, Equatable {
         if case .object(let m) = self { m } else { nil }
     }
 
-    /// Compact JSON text: members in their stored order, no spaces, non-ASCII kept as UTF-8, control characters
-    /// escaped. Throws `.invalidMetadata` for a non-finite double.
+    /// Compact JSON text (`JSONFormat.compact`): members in their stored order, no spaces, non-ASCII kept as UTF-8,
+    /// control characters escaped. Throws `.invalidMetadata` for a non-finite double.
     public func serialized() throws(TileArchiveError) -> String {
-        var out = ""
-        try write(into: &out)
-        return out
-    }
-
-    private func write(into out: inout String) throws(TileArchiveError) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let v): out += String(v)
-        case .double(let d):
-            guard d.isFinite else { throw .invalidMetadata("JSON cannot hold the number \(d)") }
-            out += d.description
-        case .string(let s): JSONValue.writeString(s, into: &out)
-        case .array(let elements):
-            out += "["
-            for (i, e) in elements.enumerated() {
-                if i > 0 { out += "," }
-                try e.write(into: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (i, m) in members.enumerated() {
-                if i > 0 { out += "," }
-                JSONValue.writeString(m.key, into: &out)
-                out += ":"
-                try m.value.write(into: &out)
-            }
-            out += "}"
-        }
-    }
-
-    private static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var w = JSONWriter(format: .compact)
+        w.write(self)
+        if let d = w.nonFinite { throw .invalidMetadata("JSON cannot hold the number \(d)") }
+        return w.text
     }
 }

@@ -60,10 +60,10 @@ public final class MBTilesReader {
     /// The `json` metadata row parsed, or nil when there is none.
     public func metadataJSON() throws(TileArchiveError) -> JSONValue? {
         guard let text = try metadataValue("json") else { return nil }
-        do throws(JSONParser.Failure) {
-            return try JSONParser.parse(Array(text.utf8))
+        do throws(JSONParseError) {
+            return try JSONParser.parse(text, options: .archiveMetadata)
         } catch {
-            throw .invalidArchive(path: path, reason: "metadata json: \(error.description)")
+            throw .invalidArchive(path: path, reason: "metadata json: JSON error at byte \(error.offset): \(error.message)")
         }
     }
 

@@ -187,10 +187,10 @@ public final class PMTilesReader {
     public func metadata() throws(TileArchiveError) -> JSONValue {
         guard header.metadataLength > 0 else { return .object([]) }
         let text = try metadataText()
-        do throws(JSONParser.Failure) {
-            return try JSONParser.parse(Array(text.utf8))
+        do throws(JSONParseError) {
+            return try JSONParser.parse(text, options: .archiveMetadata)
         } catch {
-            throw .invalidArchive(path: path, reason: "metadata: \(error.description)")
+            throw .invalidArchive(path: path, reason: "metadata: JSON error at byte \(error.offset): \(error.message)")
         }
     }
 

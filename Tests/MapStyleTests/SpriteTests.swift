@@ -157,4 +157,50 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     func rejectsBadJSON(text: String) {
         #expect(throws: StyleJSONParseError.self) { try StyleJSON.parse(text) }
     }
+
+    @Test func prettyLayoutIsStable() throws {
+        let v = try StyleJSON.parse(
+            #"{"version":8,"center":[17.25,63.5],"layers":[{"id":"a","filter":["==",["get","k"],"v"],"paint":{}}],"#
+                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#)
+        #expect(
+            StyleJSON.pretty(v) == """
+                {
+                  "version": 8,
+                  "center": [17.25,63.5],
+                  "layers": [
+                    {
+                      "id": "a",
+                      "filter": ["==",["get","k"],"v"],
+                      "paint": {}
+                    }
+                  ],
+                  "glyphs": [
+                    "Noto Sans Regular",
+                    "Noto Sans Italic",
+                    "Noto Sans Bold",
+                    "Open Sans Regular",
+                    "Open Sans Semibold",
+                    "Roboto Medium"
+                  ]
+                }
+
+                """)
+        #expect(StyleJSON.compact(v).hasPrefix(#"{"version":8,"center":[17.25,63.5],"layers":[{"id":"a","filter":["#))
+    }
+
+    @Test func parseErrorsSayWhere() throws {
+        do throws(StyleJSONParseError) {
+            _ = try StyleJSON.parse("{\n  \"a\": [1 2]\n}")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.message == "expected ',' or ']' in the array, found '2'")
+            #expect(error.offset == 12)
+            #expect(error.line == 2 && error.column == 11)
+            #expect(error.description == "expected ',' or ']' in the array, found '2' at byte 12")
+        }
+        // 128 levels: the innermost of 128 nested arrays is at depth 127.
+        let deep = String(repeating: "[", count: 129) + String(repeating: "]", count: 129)
+        #expect(throws: StyleJSONParseError.self) { try StyleJSON.parse(deep) }
+        #expect(try StyleJSON.parse(String(deep.dropFirst().dropLast())) != .null)
+    }
 }

@@ -6,6 +6,12 @@ extension PipelineSpec {
     /// The largest pipeline file read (a pipeline is a few kilobytes; this only stops accidents).
     public static let maxFileBytes = 4 << 20
 
+    /// How pipeline files are read: strict JSON, a UTF-8 byte-order mark tolerated (editors on Windows write one),
+    /// 64 nesting levels, `maxFileBytes`. Repeated keys are kept: the decoder reports them with their path.
+    static let jsonOptions = JSONParseOptions(
+        maxDepth: 64, maxBytes: maxFileBytes, allowsByteOrderMark: true, loneSurrogates: .reject, duplicateKeys: .keep,
+        emptyDocumentMessage: "the file is empty; expected a JSON object")
+
     /// Reads, overrides and validates the pipeline file at `path` (relative paths in it resolve against its
     /// folder).
     ///
@@ -20,11 +26,11 @@ extension PipelineSpec {
     /// resolved against the working folder). See `load(path:overrides:)`.
     public static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
         let document: JSONValue
-        do throws(SpecJSONParser.Failure) {
-            document = try SpecJSONParser.parse(bytes)
+        do throws(JSONParseError) {
+            document = try JSONParser.parse(bytes, options: jsonOptions)
         } catch {
             throw PipelineSpecError(
-                file: file, issues: [PipelineSpecIssue(path: .root, message: error.reason, line: error.line, column: error.column)])
+                file: file, issues: [PipelineSpecIssue(path: .root, message: error.message, line: error.line, column: error.column)])
         }
         let (overridden, overrideIssues) = SpecOverride.apply(overrides, to: document)
         let absolute = SpecPaths.absolute(file, base: SpecPaths.currentDirectory())

@@ -24,7 +24,7 @@ enum SpecOverride {
                         path: .root, message: "--set \(text): cannot read the key path \"\(keyText)\" (write it like tiles.maxZoom or sources[0].crs)"))
                 continue
             }
-            let value = SpecJSONParser.parseValue(valueText) ?? .string(valueText)
+            let value = jsonValue(valueText) ?? .string(valueText)
             do throws(OverrideFailure) {
                 doc = try set(value, at: path.components[...], in: doc, walked: .root)
             } catch {
@@ -32,6 +32,17 @@ enum SpecOverride {
             }
         }
         return (doc, issues)
+    }
+
+    /// A `--set` value: JSON when the whole text is a JSON value (nested at most 32 levels), nil otherwise.
+    static func jsonValue(_ text: String) -> JSONValue? {
+        var options = PipelineSpec.jsonOptions
+        options.maxDepth = 32
+        do throws(JSONParseError) {
+            return try JSONParser.parse(text, options: options)
+        } catch {
+            return nil
+        }
     }
 
     struct OverrideFailure: Error {
