@@ -202,17 +202,7 @@ func fileBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) for the garbage tests.
-struct ImportRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+
 
 /// The `ImportError` that `body` throws; records an issue (and returns nil) when it succeeds or throws another error.
 func refusal(

@@ -388,7 +388,7 @@ import Testing
             TestZipEntry("a/x.shp", (0..<2000).map { UInt8($0 % 251) }), TestZipEntry("a/x.dbf", Array("abc".utf8), method: 0),
             TestZipEntry.folder("b/"),
         ])
-        var rng = ImportRNG(state: 42)
+        var rng = SplitMix64(seed: 42)
         for round in 0..<1500 {
             var bytes = valid
             for _ in 0..<Int.random(in: 1...6, using: &rng) {

@@ -1,3 +1,4 @@
+import KartpackTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -29,18 +30,8 @@ func writeBytes(_ bytes: [UInt8], to path: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared deterministic generator.
+typealias SplitMix = KartpackTestSupport.SplitMix64
 
 /// A tiny valid MVT 2.1 tile: layer `points` (extent 4096) with one point (25,17), id 1 and `name = "a"`.
 func sampleMVT(name: String = "a") -> [UInt8] {
