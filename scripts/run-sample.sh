@@ -8,8 +8,8 @@ scripts/bootstrap.sh
 swift build -c release
 bin="$(swift build -c release --show-bin-path)/kartpack"
 "$bin" inspect SampleData/forest
-"$bin" validate Pipelines/forest-plan.json
 mkdir -p out
+"$bin" validate Pipelines/forest-plan.json
 "$bin" run Pipelines/forest-plan.json --report out/forest-plan-report.json
 "$bin" inspect out/forest-plan.pmtiles
 "$bin" style SampleData/forest.kss --package out/forest-plan.pmtiles -o out/style.json

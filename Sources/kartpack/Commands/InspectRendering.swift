@@ -37,7 +37,7 @@ enum InspectRendering {
                 s += "  fields:\n"
                 for f in l.fields {
                     let t = f.dbfType.map { "\($0)(\(f.width)\(f.decimals > 0 ? ",\(f.decimals)" : ""))" } ?? ""
-                    s += "    \(f.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(f.type.padding(toLength: 8, withPad: " ", startingAt: 0)) \(t)\n"
+                    s += "    \(f.name.rightPad(12)) \(f.type.rightPad(8)) \(t)\n"
                 }
             }
             for w in l.warnings { s += "  \(w.severity): \(w.message)\(w.count > 1 ? " (\(w.count) times)" : "")\n" }
@@ -53,7 +53,7 @@ enum InspectRendering {
             s += "  zooms:      \(h.minZoom)-\(h.maxZoom), center \(h.center.map { String($0) }.joined(separator: ","))\n"
         }
         for k in p.metadata.keys.sorted() where k != "json" && k != "vector_layers" && k != "kartpack" {
-            s += "  \((k + ":").padding(toLength: 12, withPad: " ", startingAt: 0)) \(p.metadata[k] ?? "")\n"
+            s += "  \((k + ":").rightPad(12)) \(p.metadata[k] ?? "")\n"
         }
         s += "  layers:\n"
         for l in p.layers {
@@ -99,5 +99,8 @@ enum InspectRendering {
 }
 
 extension String {
+    /// Right-aligned in `w` columns (never truncated).
     func leftPad(_ w: Int) -> String { String(repeating: " ", count: Swift.max(0, w - count)) + self }
+    /// Left-aligned in `w` columns (never truncated).
+    func rightPad(_ w: Int) -> String { self + String(repeating: " ", count: Swift.max(0, w - count)) }
 }
