@@ -141,14 +141,9 @@ final class FeatureTiler {
         _ piece: EngineGeometry, family: GeometryFamily, tile: TileCoordinate, outcome: inout TilingOutcome
     ) throws(GeometryError) -> TilePiece? {
         let tolerance = parameters.simplify * parameters.unit(zoom: tile.z)
-        var simplified = piece
-        if tolerance > 0 {
-            let result = try engine.simplify(piece, tolerance: tolerance, preserveTopology: family == .polygon)
-            guard let g = result.geometry else { return nil }
-            if result.fallback != .none { outcome.repairs["simplify_fallback", default: 0] += 1 }
-            simplified = g
-        }
-        guard let g = try engine.geometry(simplified, family: family) else { return nil }
+        guard let full = try engine.geometry(piece, family: family) else { return nil }
+        // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
+        let g = LineSimplifier.simplified(full, tolerance: tolerance)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         if family == .line {
             let q = quantizer.quantizeLines(g)
