@@ -15,7 +15,7 @@ public import KartpackCore
 ///   `proj_normalize_for_visualization`, so input and output are (easting, northing) / (longitude, latitude)
 ///   whatever the EPSG axis order says.
 /// - For Web Mercator the latitude is clamped to ±85.05112878° in geographic coordinates and then projected
-///   (EPSG method 1024, `WebMercatorMath`). PROJ itself does not clamp: latitude 90 gives y ≈ 2.4e8 m. An
+///   (EPSG method 1024, `SphericalMercator`). PROJ itself does not clamp: latitude 90 gives y ≈ 2.4e8 m. An
 ///   EPSG:3857 source is passed through with y clamped to ±20037508.342789244.
 /// - Antimeridian: longitudes are not wrapped. For a geographic source they are passed through as PROJ returns
 ///   them (179.9 and 180.1 stay neighbours); the Tiler handles features that cross ±180.
@@ -103,7 +103,7 @@ public final class CoordinateTransformer {
                 let x = base[2 * i]
                 let y = base[2 * i + 1]
                 if x.isFinite, y.isFinite {
-                    base[2 * i + 1] = min(max(y, -WebMercatorMath.halfWorld), WebMercatorMath.halfWorld)
+                    base[2 * i + 1] = min(max(y, -SphericalMercator.halfWorld), SphericalMercator.halfWorld)
                 } else {
                     base[2 * i] = .infinity
                     base[2 * i + 1] = .infinity
@@ -126,7 +126,7 @@ public final class CoordinateTransformer {
     public func transformBounds(_ b: Bounds) -> Bounds? {
         guard !b.isEmpty, b.minX.isFinite, b.minY.isFinite, b.maxX.isFinite, b.maxY.isFinite else { return nil }
         guard let operation else {
-            let h = WebMercatorMath.halfWorld
+            let h = SphericalMercator.halfWorld
             return Bounds(minX: b.minX, minY: max(b.minY, -h), maxX: b.maxX, maxY: min(b.maxY, h))
         }
         var west = 0.0
@@ -146,8 +146,8 @@ public final class CoordinateTransformer {
         case .wgs84:
             return Bounds(minX: west, minY: south, maxX: east, maxY: north)
         case .webMercator:
-            let sw = WebMercatorMath.project(lon: west, lat: south)
-            let ne = WebMercatorMath.project(lon: east, lat: north)
+            let sw = SphericalMercator.project(lon: west, lat: south)
+            let ne = SphericalMercator.project(lon: east, lat: north)
             return Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y)
         }
     }
@@ -170,7 +170,7 @@ public final class CoordinateTransformer {
                 continue
             }
             if target == .webMercator {
-                let p = WebMercatorMath.project(lon: lon, lat: lat)
+                let p = SphericalMercator.project(lon: lon, lat: lat)
                 base[2 * i] = p.x
                 base[2 * i + 1] = p.y
             }

@@ -6,11 +6,11 @@ public import KartpackCore
 /// This is pure math for tiling, `inspect --wgs84` and tests; reprojection of source data goes through PROJ.
 public enum WebMercator {
     /// Earth radius of the Web Mercator sphere, in metres.
-    public static let radius = 6_378_137.0
+    public static let radius = SphericalMercator.radius
     /// Half the width of the projected world, in metres (`π · radius`).
-    public static let halfWorld = 20_037_508.342789244
+    public static let halfWorld = SphericalMercator.halfWorld
     /// The latitude whose projection is `y = halfWorld`, in degrees.
-    public static let maxLatitude = 85.0511287798
+    public static let maxLatitude = SphericalMercator.maxLatitude
 
     /// Width of one tile at zoom `z`, in metres.
     public static func tileSize(zoom z: Int) -> Double {
@@ -55,18 +55,11 @@ public enum WebMercator {
     /// Projects longitude/latitude (degrees, WGS 84 treated as a sphere) to metres. Latitude is clamped to
     /// ±`maxLatitude` and longitude to ±180 first.
     public static func project(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
-        let lon = min(max(longitude, -180), 180)
-        let lat = min(max(latitude, -maxLatitude), maxLatitude)
-        let x = lon * .pi / 180 * radius
-        let phi = lat * .pi / 180
-        let y = log(tan(.pi / 4 + phi / 2)) * radius
-        return (x, min(max(y, -halfWorld), halfWorld))
+        SphericalMercator.project(lon: min(max(longitude, -180), 180), lat: latitude)
     }
 
     /// Converts metres back to longitude/latitude in degrees.
     public static func unproject(x: Double, y: Double) -> (longitude: Double, latitude: Double) {
-        let lon = x / radius * 180 / .pi
-        let lat = (2 * atan(exp(y / radius)) - .pi / 2) * 180 / .pi
-        return (lon, lat)
+        SphericalMercator.unproject(x: x, y: y)
     }
 }

@@ -84,7 +84,7 @@ import Testing
         let merc = try CoordinateTransformer(from: wgs, to: .webMercator)
         var m = [180.1, 10.0]
         #expect(merc.transform(&m) == 0)
-        #expect(m[0] > WebMercatorMath.halfWorld)
+        #expect(m[0] > SphericalMercator.halfWorld)
     }
 
     @Test func failuresAreCountedAndNonFinite() throws {
@@ -136,7 +136,7 @@ import Testing
         }
         let m = try CoordinateTransformer(from: try sweref(), to: .webMercator)
         let mb = try #require(m.transformBounds(box))
-        let sw = WebMercatorMath.project(lon: b.minX, lat: b.minY)
+        let sw = SphericalMercator.project(lon: b.minX, lat: b.minY)
         #expect(abs(mb.minX - sw.x) < 1e-6 && abs(mb.minY - sw.y) < 1e-6)
         #expect(m.transformBounds(.empty) == nil)
         let utm = try CoordinateTransformer(
@@ -149,9 +149,9 @@ import Testing
         let t = try CoordinateTransformer(from: crs, to: .webMercator)
         var xy = [1_000_000.0, 30_000_000.0, 5.0, -5.0]
         #expect(t.transform(&xy) == 0)
-        #expect(xy == [1_000_000, WebMercatorMath.halfWorld, 5, -5])
+        #expect(xy == [1_000_000, SphericalMercator.halfWorld, 5, -5])
         let b = try #require(t.transformBounds(Bounds(minX: 0, minY: -3e7, maxX: 1, maxY: 1)))
-        #expect(b.minY == -WebMercatorMath.halfWorld)
+        #expect(b.minY == -SphericalMercator.halfWorld)
     }
 
     @Test func ballparkOperationIsReported() throws {
