@@ -39,6 +39,20 @@ public struct Bounds: Sendable, Hashable, Codable {
         !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
     }
 
+    /// True when the point lies inside or on the box.
+    public func contains(x: Double, y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
+
+    /// The overlap of two boxes (empty when they do not overlap).
+    public func intersection(_ o: Bounds) -> Bounds {
+        Bounds(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX),
+               maxY: Swift.min(maxY, o.maxY))
+    }
+
+    /// The box grown by `d` on every side.
+    public func expanded(by d: Double) -> Bounds {
+        Bounds(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d)
+    }
+
     /// True when `other` lies inside this box (boundary included).
     public func contains(_ other: Bounds) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY

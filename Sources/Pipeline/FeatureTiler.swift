@@ -57,11 +57,10 @@ final class FeatureTiler {
             var order: [TileCoordinate] = []
             for i in 0..<g.pointCount {
                 let p = g.point(i)
-                let pad = parameters.buffer * parameters.unit(zoom: z)
-                let box = Bounds(minX: p.x - pad, minY: p.y - pad, maxX: p.x + pad, maxY: p.y + pad)
+                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: parameters.bufferMetres(zoom: z))
                 guard let range = WebMercator.tileRange(covering: box, zoom: z) else { continue }
                 for t in range {
-                    guard parameters.bufferedBounds(of: t).containsPoint(x: p.x, y: p.y) else { continue }
+                    guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
                     let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
                     var clamped = false
                     guard let tp = q.snap(x: p.x, y: p.y, clamped: &clamped) else { continue }
@@ -94,7 +93,7 @@ final class FeatureTiler {
         var stack: [(TileCoordinate, EngineGeometry, Bounds)] = []
         let z0 = zooms.lowerBound
         // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
-        guard let range = WebMercator.tileRange(covering: padded(bounds, zoom: z0), zoom: z0) else { return }
+        guard let range = WebMercator.tileRange(covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0) else { return }
         for t in Array(range).reversed() { stack.append((t, handle, bounds)) }
         var collapsed = Set<Int>()
         while let (tile, parentPiece, parentBounds) = stack.popLast() {
@@ -129,11 +128,6 @@ final class FeatureTiler {
         let produced = Set(outcome.pieces.map(\.tile.z))
         outcome.collapsedAt = collapsed.subtracting(produced).sorted()
         outcome.pieces.sort { $0.tile < $1.tile }
-    }
-
-    private func padded(_ b: Bounds, zoom z: Int) -> Bounds {
-        let pad = parameters.buffer * parameters.unit(zoom: z)
-        return Bounds(minX: b.minX - pad, minY: b.minY - pad, maxX: b.maxX + pad, maxY: b.maxY + pad)
     }
 
     /// Simplifies, quantizes, re-validates and encodes one clipped piece; nil when nothing is left.
@@ -199,15 +193,5 @@ final class FeatureTiler {
         // Positive area in y-down tile coordinates: clockwise on screen.
         let ring = [a, TilePoint(a.x + 1, a.y), TilePoint(a.x + 1, a.y + 1), TilePoint(a.x, a.y + 1)]
         return TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]]))
-    }
-}
-
-extension Bounds {
-    /// True when the point lies inside or on the box.
-    func containsPoint(x: Double, y: Double) -> Bool { x >= minX && x <= maxX && y >= minY && y <= maxY }
-
-    /// The overlap of two boxes (empty when they do not overlap).
-    func intersection(_ o: Bounds) -> Bounds {
-        Bounds(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
     }
 }

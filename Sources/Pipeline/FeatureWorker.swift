@@ -89,29 +89,24 @@ final class FeatureWorker {
         }
         outcome.bounds = g.bounds
         outcome.zooms = zooms
-        if let copies = Antimeridian.unwrap(g) {
-            outcome.repairs["antimeridian_split"] = 1
-            var collapsed: Set<Int>?
-            for copy in copies {
-                let o = tiler.tile(copy, zooms: zooms)
-                if let r = o.rejection {
-                    outcome.rejection = r
-                    outcome.pieces = []
-                    return outcome
-                }
-                outcome.pieces += o.pieces
-                outcome.repairs.add(o.repairs)
-                collapsed = collapsed.map { $0.intersection(o.collapsedAt) } ?? Set(o.collapsedAt)
+        // A feature crossing the antimeridian is tiled as two copies, one on each side of the world.
+        let unwrapped = Antimeridian.unwrap(g)
+        if unwrapped != nil { outcome.repairs["antimeridian_split"] = 1 }
+        var collapsed: Set<Int>?
+        for copy in unwrapped ?? [g] {
+            let o = tiler.tile(copy, zooms: zooms)
+            if let r = o.rejection {
+                outcome.rejection = r
+                outcome.pieces = []
+                return outcome
             }
-            outcome.collapsedAt = (collapsed ?? []).sorted()
-            outcome.pieces.sort { $0.tile < $1.tile }
-            return outcome
+            outcome.pieces += o.pieces
+            outcome.repairs.add(o.repairs)
+            // Collapsed at a zoom only when no copy has anything there.
+            collapsed = collapsed.map { $0.intersection(o.collapsedAt) } ?? Set(o.collapsedAt)
         }
-        let o = tiler.tile(g, zooms: zooms)
-        outcome.pieces = o.pieces
-        outcome.repairs.add(o.repairs)
-        outcome.collapsedAt = o.collapsedAt
-        outcome.rejection = o.rejection
+        outcome.collapsedAt = (collapsed ?? []).sorted()
+        if unwrapped != nil { outcome.pieces.sort { $0.tile < $1.tile } }
         return outcome
     }
 

@@ -22,14 +22,11 @@ struct TilingParameters: Sendable {
 
     /// The tile's bounds grown by the buffer.
     func bufferedBounds(of tile: TileCoordinate) -> Bounds {
-        var b = WebMercator.bounds(of: tile)
-        let pad = buffer * unit(zoom: tile.z)
-        b.minX -= pad
-        b.minY -= pad
-        b.maxX += pad
-        b.maxY += pad
-        return b
+        WebMercator.bounds(of: tile).expanded(by: bufferMetres(zoom: tile.z))
     }
+
+    /// The buffer in metres at zoom `z`.
+    func bufferMetres(zoom z: Int) -> Double { buffer * unit(zoom: z) }
 }
 
 import KartpackCore
