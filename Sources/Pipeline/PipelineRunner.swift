@@ -42,11 +42,7 @@ public enum PipelineRunner {
             o.inputs[i].minZoom = s.minZoom
             o.inputs[i].maxZoom = s.maxZoom
             if let text = s.filter {
-                let (filter, diagnostics) = AttributeFilterList.parse(text, file: spec.file)
-                for d in diagnostics where d.severity == .error {
-                    problems.append("\(spec.file): sources[\(i)].filter: \(d.message) (column \(d.column))")
-                }
-                o.inputs[i].filter = filter
+                o.inputs[i].filter = filter(text, at: "sources[\(i)].filter", in: spec, problems: &problems)
             }
         }
         if let style = spec.style {
@@ -61,19 +57,23 @@ public enum PipelineRunner {
             switch clip.area {
             case .bbox(let b): o.clip = ClipOptions(source: .bbox(b), buffer: clip.buffer)
             case .file(let path, let text):
-                var filter: AttributeFilterList?
-                if let text {
-                    let (f, diagnostics) = AttributeFilterList.parse(text, file: spec.file)
-                    for d in diagnostics where d.severity == .error {
-                        problems.append("\(spec.file): clip.filter: \(d.message) (column \(d.column))")
-                    }
-                    filter = f
-                }
-                o.clip = ClipOptions(source: .polygons(path: path, filter: filter, sourceCRS: nil), buffer: clip.buffer)
+                let compiled = text.flatMap { filter($0, at: "clip.filter", in: spec, problems: &problems) }
+                o.clip = ClipOptions(source: .polygons(path: path, filter: compiled, sourceCRS: nil), buffer: clip.buffer)
             }
         }
         o.force = true
         return (problems.isEmpty ? o : nil, problems)
+    }
+
+    /// Compiles one record filter of the spec; errors are added to `problems` with their JSON path.
+    private static func filter(
+        _ text: String, at path: String, in spec: PipelineSpec, problems: inout [String]
+    ) -> AttributeFilterList? {
+        let (filter, diagnostics) = AttributeFilterList.parse(text, file: spec.file)
+        for d in diagnostics where d.severity == .error {
+            problems.append("\(spec.file): \(path): \(d.message) (column \(d.column))")
+        }
+        return filter
     }
 
     /// Checks everything a run needs without building: the spec, files, CRSs, filters, the stylesheet (lint
