@@ -52,17 +52,7 @@ public final class AtomicFile {
     /// Appends bytes to the temp file.
     public func write(_ bytes: [UInt8]) throws(TileArchiveError) {
         guard state == .open, fd >= 0 else { throw .writerClosed(path: targetPath) }
-        let fd = self.fd
-        let path = temporaryPath
-        let result: Result<Void, TileArchiveError> = bytes.withUnsafeBytes { raw in
-            do throws(TileArchiveError) {
-                try POSIXFile.writeAll(fd, raw, path: path)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
+        try POSIXFile.writeAll(fd, bytes, path: temporaryPath)
     }
 
     /// Fsyncs and closes the temp file, renames it over the target and fsyncs the folder.

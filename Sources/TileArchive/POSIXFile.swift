@@ -4,6 +4,14 @@ import Glibc
 /// `TileArchiveError.io` (exit code 74) carrying errno.
 enum POSIXFile {
     /// Writes every byte, retrying on `EINTR` and short writes.
+    /// Writes all of `bytes` (typed throws cannot cross `withUnsafeBytes`, so the result is carried out).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(TileArchiveError) {
+        let result: Result<Void, TileArchiveError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(TileArchiveError) in try writeAll(fd, raw, path: path) }
+        }
+        try result.get()
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(TileArchiveError) {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count

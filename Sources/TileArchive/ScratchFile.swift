@@ -61,17 +61,7 @@ final class ScratchFile {
     }
 
     private func writeDirect(_ bytes: [UInt8]) throws(TileArchiveError) {
-        let fd = try liveFD()
-        let path = label
-        let result: Result<Void, TileArchiveError> = bytes.withUnsafeBytes { raw in
-            do throws(TileArchiveError) {
-                try POSIXFile.writeAll(fd, raw, path: path)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
+        try POSIXFile.writeAll(try liveFD(), bytes, path: label)
         flushedSize += UInt64(bytes.count)
     }
 
