@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import Gzip
 import KartpackCore
+import KartpackJSON
 import Pipeline
 import TileArchive
 import VectorTile
@@ -62,7 +63,7 @@ enum PackageFuzzer {
     static func asPackage(_ path: String, isPMTiles: Bool) {
         do {
             let inspection = try PackageInspector.inspect(path: path)
-            _ = try? JSONEncoder().encode(inspection)
+            _ = try? JSONValueEncoder.encode(inspection).sortingKeys().text(.pretty)
         } catch {
             _ = error.description
         }

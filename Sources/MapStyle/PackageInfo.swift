@@ -1,4 +1,5 @@
 import KartpackCore
+import KartpackJSON
 public import TileArchive
 
 /// What a package's metadata tells a client style: its layers (with geometry and classes), zoom range, name and

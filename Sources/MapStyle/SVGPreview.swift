@@ -1,7 +1,6 @@
 import Foundation
 public import KartpackCore
 public import Styling
-import TileArchive
 public import VectorTile
 
 /// Draws a package with a stylesheet as SVG, the way the generated MapLibre style draws it (same `StylePlan`:

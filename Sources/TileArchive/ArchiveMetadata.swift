@@ -1,4 +1,5 @@
 public import KartpackCore
+import KartpackJSON
 
 /// A longitude/latitude box in WGS84 degrees.
 public struct GeoBounds: Sendable, Hashable {
@@ -202,6 +203,15 @@ extension ArchiveMetadata {
     }
 
     /// Merges standard members with `extra`, sorted by key; a collision is an error.
+    /// Compact JSON text of a metadata value; a non-finite number is invalid metadata.
+    static func text(_ value: JSONValue) throws(TileArchiveError) -> String {
+        do throws(JSONWriteError) {
+            return try value.serialized()
+        } catch {
+            throw .invalidMetadata(error.description)
+        }
+    }
+
     static func sortedObject(
         _ standard: [(key: String, value: JSONValue)], extra: [(key: String, value: JSONValue)]
     ) throws(TileArchiveError) -> JSONValue {

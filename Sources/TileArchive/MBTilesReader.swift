@@ -1,4 +1,5 @@
 import Glibc
+import KartpackJSON
 import SQLiteStore
 
 /// Reads MBTiles files read-only: metadata rows, single tiles and every tile (TMS rows converted to XYZ).

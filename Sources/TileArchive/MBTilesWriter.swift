@@ -98,9 +98,8 @@ public final class MBTilesWriter: TileArchiveWriting {
             let resolved = try metadata.validated(tileZooms: coverage.zooms)
             let bounds = resolved.bounds(coverage)
             let center = resolved.center(coverage)
-            let json = try ArchiveMetadata.sortedObject(
-                [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra
-            ).serialized()
+            let json = try ArchiveMetadata.text(ArchiveMetadata.sortedObject(
+                [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra))
             var pairs: [(String, String)] = [
                 ("name", metadata.name), ("format", "pbf"),
                 (

@@ -1,5 +1,6 @@
 import Glibc
 import Gzip
+import KartpackJSON
 
 /// A directory entry found while walking a PMTiles archive, with its first tile's coordinates.
 public struct PMTilesTileEntry: Sendable, Hashable {

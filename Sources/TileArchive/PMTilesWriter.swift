@@ -1,4 +1,5 @@
 import Gzip
+import KartpackJSON
 
 /// Writes a PMTiles v3 archive: clustered, deduplicated, run-length encoded, gzip directories and metadata,
 /// gzip MVT tiles. Tiles must arrive in ascending TileID (`.hilbert`) order.
@@ -138,7 +139,7 @@ public final class PMTilesWriter: TileArchiveWriting {
         if let v = metadata.description { standard.append(("description", .string(v))) }
         if let v = metadata.generator { standard.append(("generator", .string(v))) }
         if let v = metadata.version { standard.append(("version", .string(v))) }
-        let json = try ArchiveMetadata.sortedObject(standard, extra: metadata.extra).serialized()
+        let json = try ArchiveMetadata.text(ArchiveMetadata.sortedObject(standard, extra: metadata.extra))
         let metadataBytes = try PMTilesWriter.gzip(Array(json.utf8), "metadata")
 
         let (root, leaves) = try PMTilesWriter.buildDirectories(entries)

@@ -76,10 +76,9 @@ enum PackageOptions {
 
     /// Writes a report as sorted, pretty JSON; false (with a message) when it cannot be written.
     static func writeReport(_ report: some Encodable, to path: String) -> Bool {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            let text = try InspectRendering.json(report)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return true
         } catch {
             Console.error("cannot write report \(path): \(error.localizedDescription)")
