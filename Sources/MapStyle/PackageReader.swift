@@ -6,7 +6,7 @@ import VectorTile
 /// An open package: metadata and decoded tiles, for PMTiles and MBTiles alike.
 final class PackageReader {
     let path: String
-    let format: PackageInfo.Format
+    let format: ArchiveFormat
     private let pmtiles: PMTilesReader?
     private let mbtiles: MBTilesReader?
     private let decoder = MVTDecoder()
@@ -15,7 +15,7 @@ final class PackageReader {
 
     init(path: String) throws(MapStyleError) {
         self.path = path
-        let byName = PackageInfo.format(ofPath: path)
+        let byName = ArchiveFormat.from(path: path)
         var pm: PMTilesReader?
         var mb: MBTilesReader?
         do throws(TileArchiveError) {

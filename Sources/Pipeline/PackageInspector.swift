@@ -12,14 +12,14 @@ public enum PackageInspector {
     static let maxTileBytes = 64 << 20
 
     /// True when `path` names a package rather than a Shapefile.
-    public static func isPackage(_ path: String) -> Bool { PackageFormat.from(path: path) != nil }
+    public static func isPackage(_ path: String) -> Bool { ArchiveFormat.from(path: path) != nil }
 
     /// Describes a package.
     public static func inspect(path: String) throws(PackageInspectionError) -> PackageInspection {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         do {
-            switch PackageFormat.from(path: path) {
+            switch ArchiveFormat.from(path: path) {
             case .mbtiles: return try inspectMBTiles(path: path, size: size)
             default: return try inspectPMTiles(path: path, size: size)
             }
@@ -34,7 +34,7 @@ public enum PackageInspector {
         let reader = try PMTilesReader(path: path)
         let h = reader.header
         var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
-        var sizes: [(TileKey, Int)] = []
+        var sizes: [(TileCoordinate, Int)] = []
         var failure: TileArchiveError?
         try reader.forEachEntry { e in
             // A run addresses `runLength` consecutive tile ids with one blob: count it per zoom in one step (a run of
@@ -87,7 +87,7 @@ public enum PackageInspector {
         var metadata: [String: String] = [:]
         for (k, v) in try reader.metadata() { metadata[k] = v }
         var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
-        var sizes: [(TileKey, Int)] = []
+        var sizes: [(TileCoordinate, Int)] = []
         try reader.forEachTile { key, data in
             perZoom[key.z, default: (0, 0)].tiles += 1
             perZoom[key.z, default: (0, 0)].bytes += data.count
@@ -102,7 +102,7 @@ public enum PackageInspector {
 
     private static func summary(
         path: String, format: String, size: Int, header: PackageInspection.Header?, metadata: [String: String],
-        layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileKey, Int)]
+        layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileCoordinate, Int)]
     ) -> PackageInspection {
         let zooms = perZoom.keys.sorted().map { PackageInspection.Zoom(zoom: $0, tiles: perZoom[$0]?.tiles ?? 0, bytes: perZoom[$0]?.bytes ?? 0) }
         let largest = sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(10)
@@ -132,7 +132,7 @@ public enum PackageInspector {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let compressed: [UInt8]?
         do {
-            if PackageFormat.from(path: path) == .mbtiles {
+            if ArchiveFormat.from(path: path) == .mbtiles {
                 compressed = try MBTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
             } else {
                 compressed = try PMTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
@@ -158,7 +158,7 @@ public enum PackageInspector {
                         part.map { p in
                             guard wgs84 else { return [Double(p.x), Double(p.y)] }
                             let m = transform.invert(x: Double(p.x), y: Double(p.y))
-                            let ll = WebMercator.unproject(x: m.x, y: m.y)
+                            let ll = SphericalMercator.unproject(x: m.x, y: m.y)
                             return [(ll.longitude * 1e7).rounded() / 1e7, (ll.latitude * 1e7).rounded() / 1e7]
                         }
                     },

@@ -158,12 +158,12 @@ extension ArchiveMetadata {
     func validated(tileZooms: ClosedRange<Int>) throws(TileArchiveError) -> ResolvedMetadata {
         let minZoom = self.minZoom ?? tileZooms.lowerBound
         let maxZoom = self.maxZoom ?? tileZooms.upperBound
-        guard (0...TileKey.maxZoom).contains(minZoom), (0...TileKey.maxZoom).contains(maxZoom), minZoom <= maxZoom
+        guard (0...TileCoordinate.maxZoom).contains(minZoom), (0...TileCoordinate.maxZoom).contains(maxZoom), minZoom <= maxZoom
         else { throw .invalidMetadata("zoom range \(minZoom)...\(maxZoom)") }
         if let bounds, !bounds.isValid { throw .invalidMetadata("bounds \(bounds)") }
         if let center {
             guard center.longitude.isFinite, center.latitude.isFinite, abs(center.longitude) <= 180,
-                abs(center.latitude) <= 90, (0...TileKey.maxZoom).contains(center.zoom)
+                abs(center.latitude) <= 90, (0...TileCoordinate.maxZoom).contains(center.zoom)
             else { throw .invalidMetadata("center \(center)") }
         }
         var layerIDs = Set<String>()

@@ -1,4 +1,5 @@
 import Glibc
+import KartpackCore
 import KartpackJSON
 import SQLiteStore
 
@@ -70,7 +71,7 @@ public final class MBTilesReader {
 
     /// The stored (compressed) bytes of XYZ tile `z/x/y`, or nil.
     public func tile(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
-        let key = TileKey(z: z, x: x, y: y)
+        let key = TileCoordinate(z: z, x: x, y: y)
         guard key.isValid else { return nil }
         do throws(SQLiteError) {
             let stmt: SQLiteStatement
@@ -84,7 +85,7 @@ public final class MBTilesReader {
             }
             try stmt.bind(1, int64: Int64(z))
             try stmt.bind(2, int64: Int64(x))
-            try stmt.bind(3, int64: Int64(key.tmsRow))
+            try stmt.bind(3, int64: Int64(key.tmsY))
             let found = try stmt.step()
             let bytes = found ? stmt.blob(at: 0) : nil
             try stmt.reset()
@@ -107,7 +108,7 @@ public final class MBTilesReader {
 
     /// Visits every tile ordered by zoom, column and TMS row, with XYZ keys; `body` returns false to stop.
     /// A row with a non-integer or out-of-range address is an error.
-    public func forEachTile(_ body: (TileKey, [UInt8]) -> Bool) throws(TileArchiveError) {
+    public func forEachTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
         do throws(SQLiteError) {
             let stmt = try db.prepare(
                 "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row"
@@ -119,11 +120,11 @@ public final class MBTilesReader {
                 let z = stmt.int64(at: 0)
                 let x = stmt.int64(at: 1)
                 let row = stmt.int64(at: 2)
-                guard z >= 0 && z <= Int64(TileKey.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
+                guard z >= 0 && z <= Int64(TileCoordinate.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
                     throw SQLiteError(
                         code: 20, message: "tile address \(z)/\(x)/row \(row) is outside the grid", statement: stmt.sql)
                 }
-                let key = TileKey(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
+                let key = TileCoordinate(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
                 if !body(key, stmt.blob(at: 3)) { break }
             }
         } catch {

@@ -1,11 +1,12 @@
 import Glibc
 import Gzip
+import KartpackCore
 import KartpackJSON
 
 /// A directory entry found while walking a PMTiles archive, with its first tile's coordinates.
 public struct PMTilesTileEntry: Sendable, Hashable {
     /// The first tile the entry covers.
-    public var key: TileKey
+    public var key: TileCoordinate
     /// The raw entry (offset relative to the tile-data section).
     public var entry: PMTilesEntry
 }
@@ -285,9 +286,9 @@ public final class PMTilesReader {
             }
             let (end, overflow) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
             guard !overflow, let key = PMTilesTileID.coordinate(e.tileID),
-                end - 1 < PMTilesTileID.base(TileKey.maxZoom + 1)
+                end - 1 < PMTilesTileID.base(TileCoordinate.maxZoom + 1)
             else {
-                throw .invalidArchive(path: path, reason: "TileID \(e.tileID) is beyond zoom \(TileKey.maxZoom)")
+                throw .invalidArchive(path: path, reason: "TileID \(e.tileID) is beyond zoom \(TileCoordinate.maxZoom)")
             }
             let (dataEnd, dataOverflow) = e.offset.addingReportingOverflow(UInt64(e.length))
             guard !dataOverflow, dataEnd <= header.tileDataLength else {

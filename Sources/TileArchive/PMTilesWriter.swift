@@ -1,4 +1,5 @@
 import Gzip
+import KartpackCore
 import KartpackJSON
 
 /// Writes a PMTiles v3 archive: clustered, deduplicated, run-length encoded, gzip directories and metadata,
@@ -21,7 +22,7 @@ public final class PMTilesWriter: TileArchiveWriting {
     private let output: AtomicFile
     private let data: ScratchFile
     private var entries: [PMTilesEntry] = []
-    private var lastTile: (id: UInt64, key: TileKey)?
+    private var lastTile: (id: UInt64, key: TileCoordinate)?
     private var addressedTiles: UInt64 = 0
     private var coverage = TileCoverage()
     // Dedup index: hash -> first blob; `blobNext` chains blobs whose hashes collide.
@@ -56,7 +57,7 @@ public final class PMTilesWriter: TileArchiveWriting {
     ///   `.io` when the scratch file cannot be written.
     public func write(z: Int, x: Int, y: Int, data bytes: [UInt8]) throws(TileArchiveError) {
         guard state == .open else { throw .writerClosed(path: path) }
-        let key = TileKey(z: z, x: x, y: y)
+        let key = TileCoordinate(z: z, x: x, y: y)
         guard let id = PMTilesTileID.id(key) else { throw .invalidTile(key) }
         guard !bytes.isEmpty else { throw .emptyTile(key) }
         guard bytes.count <= Int(UInt32.max) else { throw .invalidMetadata("tile \(key) is larger than 4 GiB") }

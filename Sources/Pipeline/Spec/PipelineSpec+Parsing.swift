@@ -1,6 +1,7 @@
 import Glibc
 import KartpackCore
 import KartpackJSON
+import TileArchive
 
 extension PipelineSpec {
     /// The largest pipeline file read (a pipeline is a few kilobytes; this only stops accidents).
@@ -418,9 +419,9 @@ struct SpecDecoder {
             return nil
         }
         guard let o = reader.object(v, at: p, known: OutputSpec.keys) else { return nil }
-        var format: PackageFormat?
+        var format: ArchiveFormat?
         if let f = reader.string(o, "format") {
-            if let known = PackageFormat(rawValue: f.lowercased()) {
+            if let known = ArchiveFormat(rawValue: f.lowercased()) {
                 format = known
             } else {
                 reader.report(p.appending("format"), "expected \"pmtiles\" or \"mbtiles\", got \(JSONWriter.quoted(f))")
@@ -430,7 +431,7 @@ struct SpecDecoder {
         if !o.has("path") {
             reader.report(p.appending("path"), "missing required key (the .pmtiles or .mbtiles file to write)")
         } else if let raw = reader.string(o, "path") {
-            if let implied = PackageFormat.from(path: raw) {
+            if let implied = ArchiveFormat.from(path: raw) {
                 if let format, format != implied {
                     reader.report(
                         p.appending("format"),

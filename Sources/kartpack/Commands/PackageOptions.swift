@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
 import Pipeline
+import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
 enum PackageOptions {
@@ -29,7 +30,7 @@ enum PackageOptions {
     /// Conversion options from the parsed shared options (inputs left to the caller).
     static func options(_ p: ParsedArguments, inputs: [ConvertInput]) throws(UsageError) -> ConvertOptions {
         guard let output = p.value("output") else { throw UsageError(message: "needs -o OUT.pmtiles or OUT.mbtiles") }
-        guard let format = PackageFormat.from(path: output) else {
+        guard let format = ArchiveFormat.from(path: output) else {
             throw UsageError(message: "output '\(output)' must end in .pmtiles or .mbtiles")
         }
         var o = ConvertOptions(inputs: inputs, output: output, format: format)
