@@ -41,7 +41,7 @@ public final class MBTilesReader {
     }
 
     /// Every metadata row, sorted by name (NULL values read as empty text).
-    public func metadata() throws(TileArchiveError) -> [(name: String, value: String)] {
+    public func metadataRows() throws(TileArchiveError) -> [(name: String, value: String)] {
         do throws(SQLiteError) {
             let stmt = try db.prepare("SELECT name, value FROM metadata ORDER BY name")
             var out: [(name: String, value: String)] = []
@@ -56,7 +56,7 @@ public final class MBTilesReader {
 
     /// The value of one metadata row, or nil.
     public func metadataValue(_ name: String) throws(TileArchiveError) -> String? {
-        try metadata().first { $0.name == name }?.value
+        try metadataRows().first { $0.name == name }?.value
     }
 
     /// The `json` metadata row parsed, or nil when there is none.
@@ -130,5 +130,33 @@ public final class MBTilesReader {
         } catch {
             throw MBTilesReader.readError(error, path)
         }
+    }
+}
+
+extension MBTilesReader: TileArchiveReading {
+    /// `.mbtiles`.
+    public var format: ArchiveFormat { .mbtiles }
+    /// MVT in MBTiles is gzip-compressed (plain tiles of older writers are recognised and passed through).
+    public var tileCompression: TileCompression { .gzip }
+    /// MBTiles keeps everything in its metadata table.
+    public var headerMetadata: [(key: String, value: JSONValue)] { [] }
+
+    /// The `json` row's members, then every other row as a string (a row named like a `json` member is left out).
+    public func metadata() throws(TileArchiveError) -> JSONValue {
+        var members = try metadataJSON()?.objectMembers ?? []
+        for (name, value) in try metadataRows() where name != "json" {
+            if !members.contains(where: { $0.key == name }) { members.append((name, .string(value))) }
+        }
+        return .object(members)
+    }
+
+    /// The stored bytes of a tile.
+    public func storedTile(_ t: TileCoordinate) throws(TileArchiveError) -> [UInt8]? {
+        try tile(z: t.z, x: t.x, y: t.y)
+    }
+
+    /// Every row, ordered by zoom, column and TMS row.
+    public func forEachStoredTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
+        try forEachTile(body)
     }
 }

@@ -53,7 +53,7 @@ import Testing
             #expect(Set(seen.map(\.0)) == Set(tiles.map(\.0)))
             for (k, d) in seen { #expect(tiles.first { $0.0 == k }?.1 == d) }
 
-            let meta = try reader.metadata()
+            let meta = try reader.metadataRows()
             let names = meta.map(\.name)
             for key in [
                 "attribution", "bounds", "center", "description", "format", "generator", "json", "maxzoom",
