@@ -21,17 +21,19 @@ let package = Package(
         .target(name: "KartpackCore"),
         // The project's one JSON implementation: ordered members, positions, canonical output (no dependencies).
         .target(name: "KartpackJSON"),
+        // Geometry algorithms written in Swift: Douglas–Peucker, polygon assembly, rectangle clipping, ring validation.
+        .target(name: "GeometryAlgorithms", dependencies: ["KartpackCore"]),
         // Wrappers: the only importers of their C module.
-        .target(name: "Shapefile", dependencies: ["KartpackCore", "CShapelib"]),
+        .target(name: "Shapefile", dependencies: ["KartpackCore", "GeometryAlgorithms", "CShapelib"]),
         .target(name: "Reprojection", dependencies: ["KartpackCore", "KartpackJSON", "CProj"]),
-        .target(name: "GeometryOps", dependencies: ["KartpackCore", "CGEOS"]),
+        .target(name: "GeometryOps", dependencies: ["KartpackCore", "GeometryAlgorithms", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         // Pure Swift encoders and archive formats.
-        .target(name: "VectorTile", dependencies: ["KartpackCore"]),
+        .target(name: "VectorTile", dependencies: ["KartpackCore", "GeometryAlgorithms"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
-        .target(name: "MapStyle", dependencies: ["KartpackCore", "KartpackJSON", "Styling", "VectorTile", "TileArchive", "Gzip"]),
+        .target(name: "MapStyle", dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Styling", "VectorTile", "TileArchive", "Gzip"]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
         // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "KartpackCore", "KartpackJSON", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
                 "Styling", "Nightly", "Import",
             ]
         ),
@@ -52,17 +54,18 @@ let package = Package(
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
         .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
         .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
+        .testTarget(name: "GeometryAlgorithmsTests", dependencies: ["GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
         .testTarget(
             name: "MapStyleTests",
-            dependencies: ["MapStyle", "Styling", "KartpackJSON", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
+            dependencies: ["MapStyle", "Styling", "GeometryAlgorithms", "KartpackJSON", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
+            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import Styling
 import VectorTile
@@ -108,11 +109,11 @@ struct Renderer {
                 var rings: [[Point2]] = []
                 for (n, i) in range.enumerated() {
                     let ring = g.parts[i].map(unit)
-                    let clipped = Clipping.clipRing(ring, to: item.clip)
+                    let clipped = RectangleClipper.clipRing(ring, to: item.clip)
                     if n == 0 && clipped.isEmpty { break }
                     if !clipped.isEmpty { rings.append(clipped.map(px)) }
                     if ring.count >= 2 {
-                        for part in Clipping.clipLine(ring + [ring[0]], to: item.clip) {
+                        for part in RectangleClipper.clipLine(ring + [ring[0]], to: item.clip) {
                             s.outlines.append(part.map(px))
                         }
                     }
@@ -121,7 +122,7 @@ struct Renderer {
             }
         case .line:
             for part in g.parts {
-                for piece in Clipping.clipLine(part.map(unit), to: item.clip) { s.lines.append(piece.map(px)) }
+                for piece in RectangleClipper.clipLine(part.map(unit), to: item.clip) { s.lines.append(piece.map(px)) }
             }
         case .point:
             for part in g.parts {
@@ -394,7 +395,7 @@ struct Renderer {
         var best: (weight: Double, rings: [[Point2]])?
         for rings in polygons {
             guard let exterior = rings.first else { continue }
-            let a = abs(Clipping.area(exterior))
+            let a = abs(RectangleClipper.area(exterior))
             if a > (best?.weight ?? -1) { best = (a, rings) }
         }
         guard let best, let exterior = best.rings.first else { return nil }

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import GeometryOps
 import KartpackCore
 import VectorTile
@@ -137,7 +138,7 @@ final class FeatureTiler {
         let tolerance = parameters.simplify * parameters.unit(zoom: tile.z)
         guard let full = try engine.geometry(piece, family: family) else { return nil }
         // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
-        let g = LineSimplifier.simplified(full, tolerance: tolerance)
+        let g = DouglasPeucker.simplified(full, tolerance: tolerance)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         if family == .line {
             let q = quantizer.quantizeLines(g)

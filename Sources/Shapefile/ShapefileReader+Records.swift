@@ -1,4 +1,5 @@
 internal import CShapelib
+import GeometryAlgorithms
 import Glibc
 import KartpackCore
 

@@ -1,4 +1,5 @@
 internal import CShapelib
+import GeometryAlgorithms
 import KartpackCore
 
 /// Streams the features of one Shapefile (`.shp` + `.shx` + `.dbf` + `.prj` + `.cpg`), record by record.

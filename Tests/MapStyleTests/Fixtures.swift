@@ -1,4 +1,5 @@
 import Foundation
+import GeometryAlgorithms
 import Gzip
 import KartpackCore
 import KartpackJSON

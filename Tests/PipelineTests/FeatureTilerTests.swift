@@ -1,4 +1,5 @@
 import Foundation
+import GeometryAlgorithms
 import KartpackCore
 import Testing
 import VectorTile

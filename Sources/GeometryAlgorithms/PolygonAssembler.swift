@@ -1,14 +1,24 @@
 import KartpackCore
 
 /// A fix applied while building a geometry, reported as `code` (`closed_ring`, `reoriented_rings`, …).
-struct GeometryRepair: Equatable {
-    var code: String
-    var message: String
+public struct GeometryRepair: Equatable, Sendable {
+    /// The stable diagnostic code.
+    public var code: String
+    /// What was done.
+    public var message: String
+
+    /// Creates a repair record.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 /// Either a geometry (with the repairs it needed) or a reason to skip the record.
-enum GeometryAssembly {
+public enum GeometryAssembly: Sendable {
+    /// The geometry and the repairs it needed.
     case built(Geometry, [GeometryRepair])
+    /// No geometry: a stable reason code and a message.
     case skipped(code: String, message: String)
 }
 
@@ -27,9 +37,9 @@ enum GeometryAssembly {
 ///
 /// A work budget bounds pathological inputs (e.g. 100 000 concentric rings): past it the record is skipped as
 /// `too_complex` instead of running for minutes.
-enum PolygonAssembler {
+public enum PolygonAssembler {
     /// Units of work (bounding-box candidates plus edge tests) allowed per record.
-    static let workBudget = 50_000_000
+    public static let workBudget = 50_000_000
 
     private struct Ring {
         var start: Int
@@ -40,7 +50,8 @@ enum PolygonAssembler {
         var original: Int
     }
 
-    static func assemble(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
+    /// Builds polygons from the rings of one record (`parts` index points in `xy`, with optional Z and M).
+    public static func assemble(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
         var repairs: [GeometryRepair] = []
         var rings: [Ring] = []
         var dropped = 0

@@ -1,14 +1,14 @@
 import KartpackCore
 
-/// Douglas–Peucker simplification of every part of a geometry, in pure Swift.
+/// Douglas–Peucker simplification of every part of a geometry — lines and polygon rings alike — in pure Swift.
 ///
 /// Used per tile piece at each zoom: it is several times cheaper than GEOS's topology-preserving simplifier (which
 /// builds a quadtree per call), and what it cannot guarantee — rings that cross or collapse — is checked on the
 /// integer grid right after quantization, where a broken polygon is repaired with GEOS (`grid_repair`). Lines keep
 /// their end points; rings stay closed and keep their first point and the point farthest from it.
-enum LineSimplifier {
+public enum DouglasPeucker {
     /// A copy of `g` with vertices closer than `tolerance` to the simplified shape removed.
-    static func simplified(_ g: Geometry, tolerance: Double) -> Geometry {
+    public static func simplified(_ g: Geometry, tolerance: Double) -> Geometry {
         guard tolerance > 0, g.kind.family != .point else { return g }
         var xy: [Double] = []
         xy.reserveCapacity(g.xy.count)

@@ -91,8 +91,8 @@ public enum RingValidator {
     }
 
     /// Twice the signed area of triangle (a, b, c): positive when c lies to the left of a→b with y up.
-    @inline(__always)
-    static func orientation(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
+    @inlinable
+    public static func orientation(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
         (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
             - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
     }
