@@ -39,7 +39,8 @@ CLASSES = [
 SURFACES = ["Belagd", "Grus"]
 STREETS = ["Storgatan", "Kyrkvägen", "Björkvägen", "Älvvägen", "Skolgatan", "Ängsvägen", "Sjövägen",
            "Gärdesvägen", "Åkervägen", "Bäckvägen", "Östra Långgatan", "Västra Järnvägsgatan", "Tallstigen",
-           "Rönnvägen", "Ödegårdsvägen", "Hamngatan", "Kvarnvägen", "Prästgårdsvägen", "Blåbärsstigen", "Malmvägen"]
+           "Rönnvägen", "Ödegårdsvägen", "Hamngatan", "Kvarnvägen", "Prästgårdsvägen", "Blåbärsstigen",
+           "Malmvägen"]
 FIELDS = [Field("VAGNR", "N", 9), Field("KLASS", "C", 12), Field("NAMN", "C", 30), Field("HASTIGHET", "N", 3),
           Field("BELAGG", "C", 6), Field("LANGD", "N", 10, 1)]
 CHUNK_VERTICES = 1_000_000
