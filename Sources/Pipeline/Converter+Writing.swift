@@ -76,6 +76,9 @@ extension Converter {
                 ("features", .int(Int64(l.records.count))),
                 ("geometry", .string(l.family?.rawValue ?? "unknown")),
                 ("classes", Self.counts(l.classes)),
+                ("classes_by_zoom", .object(l.classesByZoom.keys.sorted().map { z in
+                    (String(z), Self.counts(l.classesByZoom[z] ?? [:]))
+                })),
             ])))
         }
         var dropped: [(key: String, value: JSONValue)] = []
