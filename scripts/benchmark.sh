@@ -42,7 +42,7 @@ PLOT=""
 NOPLOT=0
 
 usage() {
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     cat <<'EOF'
 
 Options:
