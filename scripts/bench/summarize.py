@@ -286,7 +286,7 @@ def report(rows, work, datasets, env=None, extra=None, plot=None, out_dir=None):
                                               for t, _ in rss_rows) + " |")
     out.append("")
 
-    out.append("Kartpack's cost per input vertex (median time ÷ vertices; µs) and memory per feature:")
+    out.append("Kartpack's cost per input vertex (median time ÷ vertices, µs) and peak RSS per input vertex:")
     out.append("")
     out += ["| Dataset | Vertices | t1 wall µs/vertex | t1 CPU µs/vertex | t2 wall µs/vertex | t2 CPU/wall "
             "| t2 peak RSS bytes/vertex |", "|---|---:|---:|---:|---:|---:|---:|"]
