@@ -185,7 +185,7 @@ def check_targets(st, info):
         kp, tip = st[ds].get(KP), st[ds].get("tippecanoe")
         kb, tb = (as_int(kp["bytes"]) if kp else None), (as_int(tip["bytes"]) if tip else None)
         if kb and tb:
-            add(label, ds, f"{kb:,} vs {tb:,}", "1.00×", f"{kb / tb:.2f}×", kb <= tb)
+            add(label, ds, f"{kb:,} vs {tb:,}", "1.000×", f"{kb / tb:.3f}×", kb <= tb)
             n += 1
     if not n:
         missing(label, "tippecanoe did not run")
