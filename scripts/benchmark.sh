@@ -49,7 +49,7 @@ Options:
   --runs N            timed runs of each tool per dataset (default 3; 1 with --quick)
   --large-runs N      timed runs per tool on inputs of more than 5M vertices (default: as --runs)
   --quick             one run on forest,nybb,stands-10k,stands-50k,roads-1m, ogr2ogr only on inputs up to
-                      500k vertices: about 2-3 minutes
+                      500k vertices: about 2 minutes on a quiet machine, 4 at load 10
   --datasets LIST     comma-separated list (default forest,nybb,naturalearth,stands-10k,stands-100k,
                       stands-1m,roads-10m) of: forest, nybb, naturalearth, stands-N (a generated coverage
                       of about N stands: 10k, 250k, 1m …) and roads-N (a generated road network of exactly
