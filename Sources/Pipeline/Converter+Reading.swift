@@ -107,7 +107,7 @@ extension Converter {
                     state.outputs[out].classesByZoom[base + i, default: [:]][c, default: 0] += 1
                 }
                 for p in outcome.pieces {
-                    let key = order.sortKey(TileKey(z: p.tile.z, x: p.tile.x, y: p.tile.y)) ?? UInt64.max
+                    let key = order.sortKey(TileCoordinate(z: p.tile.z, x: p.tile.x, y: p.tile.y)) ?? UInt64.max
                     state.pieces.append(PlacedPiece(key: key, layer: Int32(out), feature: Int32(featureIndex), piece: p))
                 }
             }
