@@ -26,11 +26,12 @@ DATASETS=""
 FULL_DATASETS="forest,nybb,naturalearth,stands-10k,stands-100k,stands-1m,roads-10m"
 QUICK_DATASETS="forest,nybb,stands-10k,stands-50k,roads-1m"
 PEERS="auto"
-# --peers auto: the peers' cost grows faster than kartpack's; above these input sizes (vertices) one run takes
-# many minutes (ogr2ogr on 1M stands: about 10), so they are left out there and the report says so.
+# --peers auto: the peers are the slow part of a run; above these input sizes (vertices) one of their runs takes
+# very long (ogr2ogr: 6-8 min on 100k stands at load 5-9, about an hour on 1M), so they are left out there and the
+# report says so.
 AUTO_MAX_OGR2OGR=12000000
 AUTO_MAX_TIPPECANOE=40000000
-QUICK_MAX_OGR2OGR=500000  # --quick: ogr2ogr only on the small inputs (it needs ~2 min for 50k stands)
+QUICK_MAX_OGR2OGR=500000  # --quick: ogr2ogr only on the small inputs (it needs minutes for 50k stands)
 LARGE=5000000             # inputs of more vertices than this run --large-runs times
 LARGE_RUNS=""
 SCRATCH="$ROOT/.build"
