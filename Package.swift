@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
@@ -25,11 +27,15 @@ let package = Package(
         .target(name: "GeometryOps", dependencies: ["KartpackCore", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "Glyphs", dependencies: ["CFreeType"]),
+        .target(name: "SVGRaster", dependencies: ["CRsvg"]),
         // Pure Swift encoders and archive formats.
         .target(name: "VectorTile", dependencies: ["KartpackCore"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
-        .target(name: "MapStyle", dependencies: ["KartpackCore", "Styling", "VectorTile", "TileArchive", "Gzip"]),
+        .target(
+            name: "MapStyle",
+            dependencies: ["KartpackCore", "Styling", "VectorTile", "TileArchive", "Gzip", "Glyphs", "SVGRaster"]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
         // The engine the command line drives.
         .target(
@@ -47,7 +53,7 @@ let package = Package(
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
-        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "TileArchive", "VectorTile", "Gzip", "Glyphs", "SVGRaster", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),

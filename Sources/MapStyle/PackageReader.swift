@@ -62,6 +62,11 @@ final class PackageReader {
                         members.append(
                             ("center", .array([.double(c.longitude), .double(c.latitude), .int(Int64(c.zoom))])))
                     }
+                    if !members.contains(where: { $0.key == "bounds" }) {
+                        let b = h.bounds
+                        members.append(
+                            ("bounds", .array([.double(b.west), .double(b.south), .double(b.east), .double(b.north)])))
+                    }
                     meta = .object(members)
                 } else {
                     throw TileArchiveError.invalidArchive(path: path, reason: "the metadata is not a JSON object")
@@ -76,6 +81,51 @@ final class PackageReader {
             return PackageInfo(metadata: .object(members), path: path, format: .mbtiles)
         } catch {
             throw PackageReader.map(error, path)
+        }
+    }
+
+    /// Calls `body` with every stored tile's coordinate and stored bytes (PMTiles directory order, MBTiles rows),
+    /// until it returns false.
+    func forEachStoredTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(MapStyleError) {
+        do throws(TileArchiveError) {
+            if let pmtiles {
+                var failure: TileArchiveError?
+                try pmtiles.forEachEntry { entry in
+                    let bytes: [UInt8]
+                    do throws(TileArchiveError) {
+                        bytes = try pmtiles.data(for: entry)
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                    let k = entry.key
+                    return body(TileCoordinate(z: Int(k.z), x: Int(k.x), y: Int(k.y)), bytes)
+                }
+                if let failure { throw failure }
+            } else if let mbtiles {
+                try mbtiles.forEachTile { key, bytes in
+                    body(TileCoordinate(z: Int(key.z), x: Int(key.x), y: Int(key.y)), bytes)
+                }
+            }
+        } catch {
+            throw PackageReader.map(error, path)
+        }
+    }
+
+    /// Decodes stored tile bytes (gunzipped when needed).
+    func decode(_ stored: [UInt8], _ t: TileCoordinate) throws(MapStyleError) -> DecodedTile {
+        var bytes = stored
+        if stored.count >= 2, stored[0] == 0x1f, stored[1] == 0x8b {
+            do throws(GzipError) {
+                bytes = try Gzip.decompress(stored, maxOutput: PackageReader.maxTileBytes)
+            } catch {
+                throw .badPackage(path: path, reason: "tile \(t): \(error.description)")
+            }
+        }
+        do throws(MVTDecodeError) {
+            return try decoder.decode(bytes)
+        } catch {
+            throw .badPackage(path: path, reason: "tile \(t): \(error.description)")
         }
     }
 
