@@ -1,6 +1,7 @@
 public import KartpackCore
 public import Styling
 public import VectorTile
+public import TileArchive
 
 /// What area a preview shows.
 public enum PreviewArea: Sendable, Hashable {
@@ -21,6 +22,8 @@ public struct SVGPreviewOptions: Sendable, Hashable {
     public var legend = true
     /// The most tiles a preview may read.
     public var maxTiles = 256
+    /// Also report, per drawn feature, the look the Swift cascade gives it (`SVGPreviewResult.features`).
+    public var reportFeatures = false
     /// Planning options, as for the style.
     public var plan = StylePlanOptions()
 
@@ -51,4 +54,8 @@ public struct SVGPreviewResult: Sendable {
     public var unclassified: Int
     /// The plan's warnings.
     public var warnings: [String]
+    /// With `reportFeatures`: per drawn feature `{layer, id, class, kinds: FeatureLook.expected(...)}`, the look
+    /// from the sheet's cascade at the display zoom on the feature's tile attributes (descendant selectors answered
+    /// by a point on the feature inside the ancestor layer's features of the same view).
+    public var features: [JSONValue] = []
 }
