@@ -221,8 +221,11 @@ run().catch(e => { out.errors.push("page: " + e); fetch("/result", {method: "POS
 def render(server: LocalServer, version: str, style_url: str, views: list, width: int, height: int,
            timeout: float = 240) -> dict:
     """Loads `style_url` in headless Chromium with MapLibre `version`, visits `views` ({name, center, zoom}) and
-    returns what the page posted (errors, missing images, per view the rendered features and a PNG)."""
+    returns what the page posted (errors, missing images, per view the rendered features and a PNG). The server's
+    request log and range count start afresh."""
     page = f"/page-{version}-{len(server.httpd.pages)}.html"
+    server.httpd.requests.clear()
+    server.httpd.ranges = 0
     server.page(page, PAGE % {"width": width, "height": height, "version": version,
                               "views": json.dumps(views), "style": json.dumps(style_url)})
     profile = tempfile.mkdtemp(prefix="kp-chromium-")
