@@ -46,7 +46,8 @@ public enum FeatureLook {
                     (
                         "line",
                         .object([
-                            ("line-color", color(s.stroke ?? s.fill ?? options.defaultColor)), ("line-width", num(width)),
+                            ("line-color", color(s.stroke ?? s.fill ?? options.defaultColor)),
+                            ("line-width", num(width)),
                             ("line-dasharray", dashes),
                         ])
                     ))

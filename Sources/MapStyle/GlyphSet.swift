@@ -58,7 +58,8 @@ public enum GlyphSet {
     /// - Throws: `.toolMissing` when no font file for the stack is installed, `.cannotWrite`.
     public static func write(fontstack: String, ranges: [Int], folder: String) throws(MapStyleError) -> [String] {
         guard let font = fontFile(for: fontstack) else {
-            throw .toolMissing(tool: "the font for \(fontstack)", hint: "install fonts-noto-core (apt-get install fonts-noto-core)")
+            throw .toolMissing(
+                tool: "the font for \(fontstack)", hint: "install fonts-noto-core (apt-get install fonts-noto-core)")
         }
         let renderer: GlyphRenderer
         do throws(GlyphError) {

@@ -90,7 +90,8 @@ struct LookPlanner {
         return options.enumerated().compactMap { i, v -> PlannedLayer? in
             var l = base
             if options.count > 1 {
-                l.id = base.id.replacingOccurrences(of: "-\(base.kind.rawValue)", with: "-\(base.kind.rawValue)-dash\(i)")
+                l.id = base.id.replacingOccurrences(
+                    of: "-\(base.kind.rawValue)", with: "-\(base.kind.rawValue)-dash\(i)")
             }
             let dashes: [Double]?
             if case .numbers(let n) = v, n.contains(where: { $0 > 0 }) { dashes = n } else { dashes = nil }

@@ -103,7 +103,10 @@ public enum MapLibreStyle {
         if plan.layers.contains(where: { $0.kind == .label }) { root.append(("glyphs", .string(options.glyphsURL))) }
         if let view = firstView(package, viewport: options.viewport) {
             root.append(
-                ("center", .array([StyleJSON.number(rounded(view.longitude, 6)), StyleJSON.number(rounded(view.latitude, 6))])))
+                (
+                    "center",
+                    .array([StyleJSON.number(rounded(view.longitude, 6)), StyleJSON.number(rounded(view.latitude, 6))])
+                ))
             root.append(("zoom", StyleJSON.number(rounded(view.zoom, 2))))
         }
         return MapLibreStyleDocument(json: sorted(root), plan: plan)

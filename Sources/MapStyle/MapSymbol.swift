@@ -48,7 +48,10 @@ public enum MapSymbol: String, Sendable, Hashable, CaseIterable {
             }
             return [.polygon(pts)]
         case .cross:
-            return [.line([p(10, 4), p(10, 16)], width: 3, closed: false), .line([p(4, 10), p(16, 10)], width: 3, closed: false)]
+            return [
+                .line([p(10, 4), p(10, 16)], width: 3, closed: false),
+                .line([p(4, 10), p(16, 10)], width: 3, closed: false),
+            ]
         case .monument: return [.ring(p(10, 10), 5.5, width: 2), .disk(p(10, 10), 2)]
         case .burial:
             let arc = (0...12).map { i -> Point2 in
@@ -66,7 +69,10 @@ public enum MapSymbol: String, Sendable, Hashable, CaseIterable {
         case .house:
             return [.polygon([p(4, 10), p(10, 4), p(16, 10), p(14.5, 10), p(14.5, 16), p(5.5, 16), p(5.5, 10)])]
         case .tree:
-            return [.polygon([p(10, 3), p(15.5, 13), p(4.5, 13)]), .polygon([p(9, 12.5), p(11, 12.5), p(11, 17), p(9, 17)])]
+            return [
+                .polygon([p(10, 3), p(15.5, 13), p(4.5, 13)]),
+                .polygon([p(9, 12.5), p(11, 12.5), p(11, 17), p(9, 17)]),
+            ]
         }
     }
 
@@ -155,7 +161,9 @@ public enum MapSymbol: String, Sendable, Hashable, CaseIterable {
         let c = color ?? defaultColor
         let ink = SVGText.rgb((c.red, c.green, c.blue))
         let inkOpacity = SVGText.num(c.opacity)
-        func pts(_ list: [Point2]) -> String { list.map { "\(SVGText.num($0.x)),\(SVGText.num($0.y))" }.joined(separator: " ") }
+        func pts(_ list: [Point2]) -> String {
+            list.map { "\(SVGText.num($0.x)),\(SVGText.num($0.y))" }.joined(separator: " ")
+        }
         func element(_ part: Part, halo: Bool) -> String {
             let paint = halo ? "#ffffff" : ink
             let h = halo ? 2 * Self.halo : 0
@@ -173,7 +181,8 @@ public enum MapSymbol: String, Sendable, Hashable, CaseIterable {
                 return "<circle cx=\"\(SVGText.num(center.x))\" cy=\"\(SVGText.num(center.y))\" "
                     + "r=\"\(SVGText.num(r + h / 2))\" fill=\"\(paint)\"\(opacity)/>"
             case .ring(let center, let r, let w):
-                return "<circle cx=\"\(SVGText.num(center.x))\" cy=\"\(SVGText.num(center.y))\" r=\"\(SVGText.num(r))\" "
+                return
+                    "<circle cx=\"\(SVGText.num(center.x))\" cy=\"\(SVGText.num(center.y))\" r=\"\(SVGText.num(r))\" "
                     + "fill=\"none\" stroke=\"\(paint)\" stroke-width=\"\(SVGText.num(w + h))\"\(opacity)/>"
             }
         }

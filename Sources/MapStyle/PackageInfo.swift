@@ -92,7 +92,9 @@ public struct PackageInfo: Sendable {
                     id: id, fields: members.map(\.key), minZoom: PackageInfo.integer(entry["minzoom"]),
                     maxZoom: PackageInfo.integer(entry["maxzoom"]))
                 for (name, type) in members {
-                    if let t = type.stringValue, let kind = ClientFieldKind(tileJSONType: t) { layer.fieldKinds[name] = kind }
+                    if let t = type.stringValue, let kind = ClientFieldKind(tileJSONType: t) {
+                        layer.fieldKinds[name] = kind
+                    }
                 }
                 layers.append(layer)
             }

@@ -18,7 +18,9 @@ public enum PatternRaster {
         let n = 4
         for py in 0..<side {
             for px in 0..<side {
-                if let b = spec.background { out.blend(x: px, y: py, r: b.red, g: b.green, b: b.blue, alpha: b.opacity) }
+                if let b = spec.background {
+                    out.blend(x: px, y: py, r: b.red, g: b.green, b: b.blue, alpha: b.opacity)
+                }
                 var cover = 0
                 for sy in 0..<n {
                     for sx in 0..<n {
@@ -28,7 +30,8 @@ public enum PatternRaster {
                     }
                 }
                 if cover > 0 {
-                    out.blend(x: px, y: py, r: c.red, g: c.green, b: c.blue, alpha: Double(cover) / Double(n * n) * c.opacity)
+                    out.blend(
+                        x: px, y: py, r: c.red, g: c.green, b: c.blue, alpha: Double(cover) / Double(n * n) * c.opacity)
                 }
             }
         }

@@ -37,7 +37,8 @@ enum SVGPattern {
         let group =
             spec.pattern == .dots
             ? "<g fill=\"\(stroke)\" fill-opacity=\"\(opacity)\" stroke=\"none\">"
-            : "<g stroke=\"\(stroke)\" stroke-opacity=\"\(opacity)\" stroke-width=\"\(SVGText.num(spec.width))\" fill=\"none\">"
+            : "<g stroke=\"\(stroke)\" stroke-opacity=\"\(opacity)\" "
+                + "stroke-width=\"\(SVGText.num(spec.width))\" fill=\"none\">"
         var background = ""
         if let b = spec.background {
             background =

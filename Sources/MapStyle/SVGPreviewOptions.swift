@@ -1,7 +1,7 @@
 public import KartpackCore
 public import Styling
-public import VectorTile
 public import TileArchive
+public import VectorTile
 
 /// What area a preview shows.
 public enum PreviewArea: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
-import TileArchive
 import KartpackCore
 import Styling
+import TileArchive
 import VectorTile
 
 /// Draws collected tile features with a `StylePlan` into SVG text (see `SVGPreview`).
@@ -229,7 +229,9 @@ struct Renderer {
                     for q in shapeOf(i).points {
                         elements.append(
                             "<use href=\"#kp-\(SVGText.escape(name))\" x=\"\(SVGText.num(q.x - half))\" "
-                                + "y=\"\(SVGText.num(q.y - half))\" width=\"20\" height=\"20\" opacity=\"\(SVGText.num(o))\"/>")
+                                + "y=\"\(SVGText.num(q.y - half))\" width=\"20\" height=\"20\" "
+                                + "opacity=\"\(SVGText.num(o))\"/>"
+                        )
                         drawn[i] = true
                     }
                 }
@@ -268,11 +270,13 @@ struct Renderer {
             case .pattern(let spec):
                 svg += SVGPattern.definition(id: "kp-" + image.name, spec: spec) + "\n"
             case .symbol(let symbol, let color) where usedImages.contains(image.name):
-                svg += "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\" viewBox=\"0 0 20 20\">"
+                svg +=
+                    "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\" viewBox=\"0 0 20 20\">"
                     + symbol.svgElements(color: color) + "</symbol>\n"
             case .svg(let path) where usedImages.contains(image.name):
                 if let bytes = try? SVGIcon.bytes(path: path) {
-                    svg += "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\">"
+                    svg +=
+                        "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\">"
                         + "<image width=\"20\" height=\"20\" href=\"data:image/svg+xml;base64,"
                         + Data(bytes).base64EncodedString() + "\"/></symbol>\n"
                 }
@@ -325,7 +329,9 @@ struct Renderer {
                     for i in 0..<ring.count {
                         let a = ring[i]
                         let b = ring[j]
-                        if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x { hit.toggle() }
+                        if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                            hit.toggle()
+                        }
                         j = i
                     }
                 }
@@ -338,7 +344,9 @@ struct Renderer {
             let key = "\(j)|\(id.rawValue)"
             if let m = memo[key] { return m }
             let set = classifier.ancestorSelectors[id.rawValue]
-            var ok = set.isLayer(items[j].layer) && items[j].family == .polygon && set.matches(properties: items[j].feature.properties)
+            var ok =
+                set.isLayer(items[j].layer) && items[j].family == .polygon
+                && set.matches(properties: items[j].feature.properties)
             if ok, let parent = set.parent, let q = anchor(shapeOf(j)) { ok = isInside(q, parent, skip: j) }
             memo[key] = ok
             return ok
@@ -353,7 +361,8 @@ struct Renderer {
             let key = "\(item.layer)|\(item.feature.id.map(String.init) ?? "n\(i)")"
             guard seen.insert(key).inserted else { continue }
             let q = anchor(shapeOf(i))
-            let style = classifier.style(layer: item.layer, properties: item.feature.properties, zoom: canvas.zoom) { id in
+            let style = classifier.style(layer: item.layer, properties: item.feature.properties, zoom: canvas.zoom) {
+                id in
                 guard let q else { return false }
                 return isInside(q, id, skip: i)
             }
@@ -387,9 +396,13 @@ struct Renderer {
             var candidates: [(weight: Double, at: Point2)] = []
             switch item.family {
             case .polygon:
-                if let c = Renderer.polygonLabelPoint(s.polygons) { candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35))) }
+                if let c = Renderer.polygonLabelPoint(s.polygons) {
+                    candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35)))
+                }
             case .line:
-                if let c = Renderer.lineLabelPoint(s.lines) { candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35))) }
+                if let c = Renderer.lineLabelPoint(s.lines) {
+                    candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35)))
+                }
             case .point:
                 for q in s.points {
                     // Label points are centred; point labels hang below the point (text-anchor top, offset 0.6 em).
@@ -521,22 +534,29 @@ struct Renderer {
             case .fill:
                 let c = first(l, "fill-color").colorValue ?? options.plan.defaultColor
                 let o = first(l, "fill-opacity").numberValue ?? 1
-                swatch += "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"\(Renderer.color(c))\" "
+                swatch +=
+                    "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"\(Renderer.color(c))\" "
                     + "fill-opacity=\"\(Renderer.opacity(c, o))\"/>"
             case .pattern:
                 let name = first(l, "fill-pattern").stringValue ?? ""
                 if plan.images.contains(where: { $0.name == name }) {
-                    swatch += "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"url(#kp-\(SVGText.escape(name)))\"/>"
+                    swatch +=
+                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"url(#kp-\(SVGText.escape(name)))\"/>"
                 }
             case .outline, .line:
                 let c = first(l, "line-color").colorValue ?? options.plan.defaultColor
                 let w = min(first(l, "line-width").numberValue ?? 1, 4)
                 if l.kind == .outline {
-                    swatch += "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"\(Renderer.color(c))\" "
+                    swatch +=
+                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"\(Renderer.color(c))\" "
                         + "stroke-width=\"\(SVGText.num(w))\"/>"
                 } else {
-                    var e = "<line x1=\"0\" y1=\"6\" x2=\"16\" y2=\"6\" stroke=\"\(Renderer.color(c))\" stroke-width=\"\(SVGText.num(w))\""
-                    if let d = l.dashes { e += " stroke-dasharray=\"\(d.map { SVGText.num($0 * w) }.joined(separator: " "))\"" }
+                    var e =
+                        "<line x1=\"0\" y1=\"6\" x2=\"16\" y2=\"6\" stroke=\"\(Renderer.color(c))\" "
+                        + "stroke-width=\"\(SVGText.num(w))\""
+                    if let d = l.dashes {
+                        e += " stroke-dasharray=\"\(d.map { SVGText.num($0 * w) }.joined(separator: " "))\""
+                    }
                     swatch += e + "/>"
                 }
             case .circle:

@@ -71,7 +71,9 @@ public enum StyleExport {
         var styleOptions = options.style
         styleOptions.glyphsURL = base + "glyphs/{fontstack}/{range}.pbf"
         let folder = (stylePath as NSString).deletingLastPathComponent
-        func inFolder(_ name: String) -> String { folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name) }
+        func inFolder(_ name: String) -> String {
+            folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+        }
         let doc = MapLibreStyle.document(
             sheet: sheet, package: info, source: source, spriteURL: options.spriteURL ?? base + "sprite",
             options: styleOptions)
@@ -84,7 +86,8 @@ public enum StyleExport {
         if doc.plan.layers.contains(where: { $0.kind == .label }) {
             let texts = try labelTexts(reader: reader, fields: doc.plan.labelFields)
             for font in styleOptions.fonts {
-                files += try GlyphSet.write(fontstack: font, ranges: GlyphSet.ranges(for: texts), folder: inFolder("glyphs"))
+                files += try GlyphSet.write(
+                    fontstack: font, ranges: GlyphSet.ranges(for: texts), folder: inFolder("glyphs"))
             }
         }
         let text = doc.text

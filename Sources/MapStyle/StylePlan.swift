@@ -139,28 +139,38 @@ struct Builder {
                 {
                     continue
                 }
-                guard let look = cascade.look(zoom: zEval, knowledge: selection.knowledge, hasFlag: layer.fields.contains)
+                guard
+                    let look = cascade.look(zoom: zEval, knowledge: selection.knowledge, hasFlag: layer.fields.contains)
                 else { continue }
                 for need in cascade.neededFlags(zoom: zEval, knowledge: selection.knowledge)
                 where !layer.fields.contains(need.key) {
-                    let shown = cascade.selector(forFlag: need.key).map { "'\($0.selector)' (line \($0.rule.location.line))" }
+                    let shown = cascade.selector(forFlag: need.key).map {
+                        "'\($0.selector)' (line \($0.rule.location.line))"
+                    }
                     warn(
-                        "layer \(layer.id): the client cannot test \(shown ?? need.key) (\(need.limitation.rawValue)) and "
-                            + "the package lacks its match flag \(need.key); those features are drawn without that rule")
+                        "layer \(layer.id): the client cannot test \(shown ?? need.key) (\(need.limitation.rawValue)) "
+                            + "and the package lacks its match flag \(need.key); those features are drawn without that rule"
+                    )
                 }
                 let declares = look.branches.keys.contains { !$0.isPipelineProperty }
                 if !declares {
                     if case .unclassified = selection { continue }
-                    if case .any = selection { warn("layer \(layer.id): the sheet gives its features no look; drawn with defaults") }
+                    if case .any = selection {
+                        warn("layer \(layer.id): the sheet gives its features no look; drawn with defaults")
+                    }
                 }
                 var planner = LookPlanner(
                     look: look, layer: layer, labelLayer: labelLayer, selection: selection, options: options,
                     displayZoom: z, tileMax: tileMax, iconFolder: iconFolder)
                 if planner.zoomVisible == .bool(false) { continue }
                 var list: [PlannedLayer] = []
-                for family in families { list += planner.layers(family: family, filtersGeometry: layer.geometry == nil) }
+                for family in families {
+                    list += planner.layers(family: family, filtersGeometry: layer.geometry == nil)
+                }
                 for w in planner.warnings { warn(w) }
-                for image in planner.images where !images.contains(where: { $0.name == image.name }) { images.append(image) }
+                for image in planner.images where !images.contains(where: { $0.name == image.name }) {
+                    images.append(image)
+                }
                 for l in list {
                     if var existing = runs[l.id] {
                         if let last = existing.last, last.hi == z - 1, last.layer.drawsLike(l) {

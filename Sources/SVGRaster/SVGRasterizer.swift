@@ -80,7 +80,8 @@ public enum SVGRasterizer {
 
     private static func open(_ svg: [UInt8]) throws(SVGRasterError) -> UnsafeMutablePointer<RsvgHandle> {
         guard !svg.isEmpty, svg.count <= maxBytes else {
-            throw SVGRasterError(description: svg.isEmpty ? "the SVG is empty" : "the SVG is larger than \(maxBytes) bytes")
+            throw SVGRasterError(
+                description: svg.isEmpty ? "the SVG is empty" : "the SVG is larger than \(maxBytes) bytes")
         }
         var error: UnsafeMutablePointer<GError>?
         let handle = svg.withUnsafeBufferPointer { buf in

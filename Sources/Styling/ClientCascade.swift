@@ -108,13 +108,17 @@ public struct ClientCascade: Sendable {
     /// The flag key of an entry: `kp:r<rule>s<selector>`.
     public static func flagKey(rule: Int, selector: Int) -> String { "kp:r\(rule)s\(selector)" }
 
-    private func key(_ i: Int) -> String { Self.flagKey(rule: entries[i].ruleIndex, selector: entries[i].selectorIndex) }
+    private func key(_ i: Int) -> String {
+        Self.flagKey(rule: entries[i].ruleIndex, selector: entries[i].selectorIndex)
+    }
 
     private func active(_ i: Int, zoom: Int) -> Bool { entries[i].zoomFilters.allSatisfy { $0.matches(zoom: zoom) } }
 
     private func declaresClientProperty(_ i: Int) -> Bool {
-        entries[i].declarations.contains { !$0.property.isPipelineProperty || $0.property == .maxZoom
-            || $0.property == .minZoom }
+        entries[i].declarations.contains {
+            !$0.property.isPipelineProperty || $0.property == .maxZoom
+                || $0.property == .minZoom
+        }
     }
 
     /// What the class says about each active entry at `zoom`: true (matched), false (did not), nil (unknown);

@@ -15,7 +15,9 @@ import Testing
             #expect(img.width == 40 && img.height == 40)
             #expect(img.pixel(x: 0, y: 0).a == 0, "\(s)")
             let ink = (0..<40).flatMap { y in (0..<40).map { x in img.pixel(x: x, y: y) } }
-                .filter { $0.a == 255 && ($0.r, $0.g, $0.b) == (s.defaultColor.red, s.defaultColor.green, s.defaultColor.blue) }
+                .filter {
+                    $0.a == 255 && ($0.r, $0.g, $0.b) == (s.defaultColor.red, s.defaultColor.green, s.defaultColor.blue)
+                }
             #expect(ink.count > 20, "\(s) has \(ink.count) ink pixels")
         }
     }
@@ -55,7 +57,9 @@ import Testing
         #expect(throws: MapStyleError.self) {
             try SpriteSheet.draw(SpriteImage(name: "x", shape: .svg(path: "/nonexistent.svg")), pixelRatio: 1)
         }
-        #expect(throws: SVGRasterError.self) { try SVGRasterizer.rasterize(svg: Array("<nope".utf8), width: 4, height: 4) }
+        #expect(throws: SVGRasterError.self) {
+            try SVGRasterizer.rasterize(svg: Array("<nope".utf8), width: 4, height: 4)
+        }
     }
 }
 

@@ -15,24 +15,35 @@ import VectorTile
         let path = dir.file("labels.pmtiles")
         let props: [(String, PropertyValue)] = [("class", .string("plain")), ("NAMN", .string("Vännäs"))]
         var layersA: [(String, [TestFeature])] = [
-            ("areas", [TestFeature(id: 1, type: .polygon, geometry: [square(3000, 1000, 4176, 2000)], properties: props)])
+            (
+                "areas",
+                [TestFeature(id: 1, type: .polygon, geometry: [square(3000, 1000, 4176, 2000)], properties: props)]
+            )
         ]
         if withLabels {
             layersA.append(
-                ("areas_labels", [TestFeature(id: 1, type: .point, geometry: [[TilePoint(3500, 1500)]], properties: props)]))
+                (
+                    "areas_labels",
+                    [TestFeature(id: 1, type: .point, geometry: [[TilePoint(3500, 1500)]], properties: props)]
+                ))
         }
         let a = try encodeTestTile(layersA)
         let b = try encodeTestTile([
-            ("areas", [TestFeature(id: 1, type: .polygon, geometry: [square(-80, 1000, 1000, 2000)], properties: props)])
+            (
+                "areas",
+                [TestFeature(id: 1, type: .polygon, geometry: [square(-80, 1000, 1000, 2000)], properties: props)]
+            )
         ])
         let summary = runSummary([("areas", "polygon", [("plain", 1)])])
         var vectorLayers = [
-            VectorLayerInfo(id: "areas", fields: [.init(name: "NAMN", type: .string), .init(name: "class", type: .string)])
+            VectorLayerInfo(
+                id: "areas", fields: [.init(name: "NAMN", type: .string), .init(name: "class", type: .string)])
         ]
         if withLabels {
             vectorLayers.append(
                 VectorLayerInfo(
-                    id: "areas_labels", fields: [.init(name: "NAMN", type: .string), .init(name: "class", type: .string)]))
+                    id: "areas_labels",
+                    fields: [.init(name: "NAMN", type: .string), .init(name: "class", type: .string)]))
         }
         let metadata = ArchiveMetadata(
             name: "labels", minZoom: 3, maxZoom: 3, vectorLayers: vectorLayers, extra: [("kartpack", .string(summary))])
@@ -49,10 +60,12 @@ import VectorTile
         let parsed = try parseSheet(sheet)
         var options = StyleExportOptions()
         options.baseURL = "http://127.0.0.1:1/"
-        let result = try StyleExport.write(sheet: parsed, packagePath: path, stylePath: dir.file("style.json"), options: options)
+        let result = try StyleExport.write(
+            sheet: parsed, packagePath: path, stylePath: dir.file("style.json"), options: options)
         #expect(result.issues.isEmpty)
         #expect(!result.warnings.contains { $0.contains("_labels") })
-        let style = try StyleJSON.parse(String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("style.json"))), as: UTF8.self))
+        let style = try StyleJSON.parse(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("style.json"))), as: UTF8.self))
         let layers = style["layers"]?.arrayValue ?? []
         // No style layer draws the label layer as a polygon layer; the label reads it.
         #expect(layers.compactMap { $0["source-layer"]?.stringValue } == ["areas", "areas_labels"])
@@ -75,7 +88,11 @@ import VectorTile
         let (dir, path) = try package(withLabels: false)
         let result = try StyleExport.write(
             sheet: try parseSheet(sheet), packagePath: path, stylePath: dir.file("style.json"),
-            options: { var o = StyleExportOptions(); o.baseURL = "http://127.0.0.1:1/"; return o }())
+            options: {
+                var o = StyleExportOptions()
+                o.baseURL = "http://127.0.0.1:1/"
+                return o
+            }())
         #expect(result.warnings.contains { $0.contains("no areas_labels layer") })
     }
 }

@@ -25,18 +25,27 @@ func packageInfo(
         if let c = l.classes { members.append(("classes", .object(c.map { ($0.0, .int(Int64($0.1))) }))) }
         if let z = l.byZoom {
             members.append(
-                ("classes_by_zoom", .object(z.keys.sorted().map { k in (String(k), .object((z[k] ?? []).map { ($0.0, .int(Int64($0.1))) })) })))
+                (
+                    "classes_by_zoom",
+                    .object(
+                        z.keys.sorted().map { k in (String(k), .object((z[k] ?? []).map { ($0.0, .int(Int64($0.1))) }))
+                        })
+                ))
         }
         return (l.id, .object(members))
     }
     let vectorLayers: [JSONValue] = layers.map { l in
-        .object([("fields", .object(l.fields.map { ($0.0, .string($0.1)) })), ("id", .string(l.id)), ("maxzoom", .int(14)), ("minzoom", .int(0))])
+        .object([
+            ("fields", .object(l.fields.map { ($0.0, .string($0.1)) })), ("id", .string(l.id)), ("maxzoom", .int(14)),
+            ("minzoom", .int(0)),
+        ])
     }
-    let meta: [(key: String, value: JSONValue)] = [
-        ("kartpack", .string(StyleJSON.compact(.object([("layers", .object(summary))])))),
-        ("name", .string("test package")), ("minzoom", .int(0)), ("maxzoom", .int(14)),
-        ("vector_layers", .array(vectorLayers)),
-    ] + extra
+    let meta: [(key: String, value: JSONValue)] =
+        [
+            ("kartpack", .string(StyleJSON.compact(.object([("layers", .object(summary))])))),
+            ("name", .string("test package")), ("minzoom", .int(0)), ("maxzoom", .int(14)),
+            ("vector_layers", .array(vectorLayers)),
+        ] + extra
     return PackageInfo(metadata: .object(meta), path: "test.pmtiles", format: format)
 }
 
@@ -45,7 +54,8 @@ func packageInfo(
         let sheet = try parseSheet(everyDeclarationSheet)
         let info = PackageInfo(
             metadata: testMetadata(classes: classes, geometry: geometry), path: "out/test.pmtiles", format: .pmtiles)
-        return MapLibreStyle.document(sheet: sheet, package: info, source: .url("pmtiles://test.pmtiles"), spriteURL: "sprite")
+        return MapLibreStyle.document(
+            sheet: sheet, package: info, source: .url("pmtiles://test.pmtiles"), spriteURL: "sprite")
     }
 
     func layers(_ doc: MapLibreStyleDocument) -> [JSONValue] { doc.json["layers"]?.arrayValue ?? [] }
@@ -66,7 +76,11 @@ func packageInfo(
         #expect(bare.layers.isEmpty)
         #expect(bare.warnings.count == 2)
         let z = packageInfo(
-            [LayerSpec(id: "a", geometry: "polygon", fields: [], classes: [("x", 2)], byZoom: [8: [("low", 3)], 12: [("x", 2)]])],
+            [
+                LayerSpec(
+                    id: "a", geometry: "polygon", fields: [], classes: [("x", 2)],
+                    byZoom: [8: [("low", 3)], 12: [("x", 2)]])
+            ],
             extra: [("attribution", .string("© test")), ("bounds", .string("19.4,63.8,19.9,64.1"))])
         #expect(z.layers[0].classNames(atZoom: 8) == ["low"])
         #expect(z.layers[0].classNames(atZoom: 9) == [])
@@ -80,8 +94,10 @@ func packageInfo(
         let ids = layers(doc).compactMap { $0["id"]?.stringValue }
         #expect(
             ids == [
-                "background", "areas-plain-fill", "areas-crossed-fill", "areas-hatched-pattern", "areas-crossed-pattern",
-                "areas-unclassified-outline", "areas-plain-outline", "areas-hatched-outline", "areas-crossed-outline", "roads-road-line",
+                "background", "areas-plain-fill", "areas-crossed-fill", "areas-hatched-pattern",
+                "areas-crossed-pattern",
+                "areas-unclassified-outline", "areas-plain-outline", "areas-hatched-outline", "areas-crossed-outline",
+                "roads-road-line",
                 "sites-monument-icon", "sites-site-circle", "areas-plain-label", "roads-road-label",
             ])
         #expect(layer(doc, "background")?["paint"]?["background-color"] == .string("#f4f3ef"))
@@ -106,7 +122,8 @@ func packageInfo(
     @Test func paintFollowsTheCascade() throws {
         let doc = try document()
         let fill = try #require(layer(doc, "areas-plain-fill"))
-        #expect(fill["filter"] == .array([.string("=="), .array([.string("get"), .string("class")]), .string("plain")]))
+        #expect(
+            fill["filter"] == .array([.string("=="), .array([.string("get"), .string("class")]), .string("plain")]))
         #expect(fill["paint"]?["fill-color"] == .string("#c8e6c9"))
         #expect(fill["paint"]?["fill-opacity"] == .double(0.45))
         #expect(fill["minzoom"] == .int(2))
@@ -115,7 +132,8 @@ func packageInfo(
         #expect(outline["paint"]?["line-color"] == .string("#1b5e20"))
         #expect(outline["paint"]?["line-dasharray"] == .array([.int(2), .int(1)]))
         // The pattern is drawn in pattern-color, else stroke: hatched has stroke #1b5e20, crossed the base #333.
-        #expect(layer(doc, "areas-hatched-pattern")?["paint"]?["fill-pattern"] == .string("pattern-diagonal-hatch-1b5e20"))
+        #expect(
+            layer(doc, "areas-hatched-pattern")?["paint"]?["fill-pattern"] == .string("pattern-diagonal-hatch-1b5e20"))
         #expect(layer(doc, "areas-crossed-pattern")?["paint"]?["fill-pattern"] == .string("pattern-cross-hatch-333333"))
         #expect(layer(doc, "roads-road-line")?["paint"]?["line-dasharray"] == .array([.int(4), .int(2)]))
         // `icon: monument` is the built-in symbol in the site's fill colour.
@@ -124,7 +142,9 @@ func packageInfo(
         #expect(circle["paint"]?["circle-color"] == .string("#0000ff"))
         #expect(circle["paint"]?["circle-stroke-color"] == .string("#ffffff"))
         let label = try #require(layer(doc, "areas-plain-label"))
-        #expect(label["layout"]?["text-field"] == .array([.string("to-string"), .array([.string("get"), .string("NAMN")])]))
+        #expect(
+            label["layout"]?["text-field"]
+                == .array([.string("to-string"), .array([.string("get"), .string("NAMN")])]))
         #expect(label["layout"]?["text-size"] == .int(13))
         #expect(layer(doc, "roads-road-label")?["layout"]?["symbol-placement"] == .string("line"))
     }
@@ -143,7 +163,12 @@ func packageInfo(
             "avd { class: stand; fill: #c8e6c9; } avd[zoom < 11] { class: lowzoom; fill: #ff0000; }")
         for byZoom in [true, false] {
             var spec = LayerSpec(id: "avd", geometry: "polygon", fields: [], classes: [("stand", 5)])
-            if byZoom { spec.byZoom = [8: [("lowzoom", 5)], 9: [("lowzoom", 5)], 10: [("lowzoom", 5)], 11: [("stand", 5)], 12: [("stand", 5)]] }
+            if byZoom {
+                spec.byZoom = [
+                    8: [("lowzoom", 5)], 9: [("lowzoom", 5)], 10: [("lowzoom", 5)], 11: [("stand", 5)],
+                    12: [("stand", 5)],
+                ]
+            }
             let info = packageInfo([spec])
             let doc = MapLibreStyle.document(sheet: sheet, package: info, source: .url("pmtiles://t"), spriteURL: "s")
             let low = try #require(layer(doc, "avd-lowzoom-fill"), "byZoom \(byZoom)")
@@ -164,7 +189,8 @@ func packageInfo(
             """)
         let info = packageInfo([
             LayerSpec(
-                id: "vagar", geometry: "line", fields: [("KLASS", "Number"), ("BELAGGNING", "String"), ("NAMN", "String"), ("class", "String")],
+                id: "vagar", geometry: "line",
+                fields: [("KLASS", "Number"), ("BELAGGNING", "String"), ("NAMN", "String"), ("class", "String")],
                 classes: [("road", 3), ("major-road", 2)])
         ])
         let doc = MapLibreStyle.document(sheet: sheet, package: info, source: .url("pmtiles://t"), spriteURL: "s")
@@ -176,10 +202,14 @@ func packageInfo(
             for bel in ["Skogsbilväg", "Asfalt"] {
                 for namn in ["E4", "Väg 363", ""] {
                     for zoom in [8, 12] {
-                        var props = Properties([("KLASS", klass), ("BELAGGNING", .string(bel)), ("NAMN", .string(namn))])
+                        var props = Properties([
+                            ("KLASS", klass), ("BELAGGNING", .string(bel)), ("NAMN", .string(namn)),
+                        ])
                         let truth = classifier.style(layer: "vagar", properties: props, zoom: zoom)
                         props["class"] = .string(truth.className ?? "")
-                        let drawn = doc.plan.layers.filter { $0.isVisible(atZoom: zoom) && $0.draws(props, family: .line) }
+                        let drawn = doc.plan.layers.filter {
+                            $0.isVisible(atZoom: zoom) && $0.draws(props, family: .line)
+                        }
                         #expect(drawn.count == 1, "\(props) at \(zoom)")
                         guard let l = drawn.first else { continue }
                         #expect(l.value("line-color", props).colorValue == truth.stroke, "\(props) at \(zoom)")
@@ -212,14 +242,19 @@ func packageInfo(
         #expect(engine == ["kp:r1s0", "kp:r2s0"])
         #expect(cascade.flags(properties: Properties([("N", .string("ay"))]), zoom: 10, className: "plain") == [])
         let withFlags = packageInfo([
-            LayerSpec(id: "a", geometry: "polygon", fields: [("N", "String"), ("kp:r1s0", "Boolean"), ("kp:r2s0", "Boolean")], classes: [("plain", 1), ("regex-class", 1)])
+            LayerSpec(
+                id: "a", geometry: "polygon",
+                fields: [("N", "String"), ("kp:r1s0", "Boolean"), ("kp:r2s0", "Boolean")],
+                classes: [("plain", 1), ("regex-class", 1)])
         ])
         let doc = MapLibreStyle.document(sheet: sheet, package: withFlags, source: .url("pmtiles://t"), spriteURL: "s")
         let outline = try #require(layer(doc, "a-plain-outline"))
         #expect(outline["paint"]?["line-color"]?.text(.compact).contains("kp:r1s0") == true)
         #expect(layer(doc, "a-regex-class-outline")?["paint"]?["line-color"]?.text(.compact).contains("regex") != true)
         #expect(doc.warnings.allSatisfy { !$0.contains("match flag") })
-        let without = packageInfo([LayerSpec(id: "a", geometry: "polygon", fields: [("N", "String")], classes: [("plain", 1)])])
+        let without = packageInfo([
+            LayerSpec(id: "a", geometry: "polygon", fields: [("N", "String")], classes: [("plain", 1)])
+        ])
         let doc2 = MapLibreStyle.document(sheet: sheet, package: without, source: .url("pmtiles://t"), spriteURL: "s")
         #expect(doc2.warnings.contains { $0.contains("kp:r1s0") && $0.contains("lacks its match flag") })
         let lint = sheet.clientLint(layers: [])
@@ -237,8 +272,12 @@ func packageInfo(
         let ids = doc.plan.layers.map(\.id)
         #expect(ids == ["areas-all-outline", "roads-all-line"])
         let road = try #require(doc.plan.layers.last)
-        #expect(road.value("line-color", Properties([("KIND", .string("big"))])).colorValue == StyleColor(red: 255, green: 0, blue: 0))
-        #expect(road.value("line-color", Properties([("KIND", .string("x"))])).colorValue == StyleColor(red: 0, green: 0, blue: 0))
+        #expect(
+            road.value("line-color", Properties([("KIND", .string("big"))])).colorValue
+                == StyleColor(red: 255, green: 0, blue: 0))
+        #expect(
+            road.value("line-color", Properties([("KIND", .string("x"))])).colorValue
+                == StyleColor(red: 0, green: 0, blue: 0))
         #expect(doc.warnings.contains { $0.contains("layer areas: the sheet gives its features no look") })
         #expect(doc.warnings.contains { $0.contains("layer roads: the package has no classes") })
     }
@@ -392,7 +431,12 @@ func packageInfo(
             ("kommuner", "polygon"), ("fastigheter", "polygon"), ("avdelningar", "polygon"), ("hansyn", "polygon"),
             ("vagar", "line"), ("fornminnen", "point"),
         ]
-        let info = packageInfo(layers.map { LayerSpec(id: $0.0, geometry: $0.1, fields: [("class", "String")], classes: sheet.possibleClassNames(layer: $0.0).map { ($0, 1) }) })
+        let info = packageInfo(
+            layers.map {
+                LayerSpec(
+                    id: $0.0, geometry: $0.1, fields: [("class", "String")],
+                    classes: sheet.possibleClassNames(layer: $0.0).map { ($0, 1) })
+            })
         let doc = MapLibreStyle.document(sheet: sheet, package: info, source: .url("pmtiles://f"), spriteURL: "s")
         let sprite = try SpriteSheet(images: doc.spriteImages, pixelRatio: 2)
         let issues = MapLibreStyleValidator.validate(text: doc.text, spriteIndexText: sprite.indexText)

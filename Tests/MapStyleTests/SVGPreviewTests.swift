@@ -163,7 +163,8 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         let sheet = try parseSheet(everyDeclarationSheet)
         var options = StyleExportOptions()
         options.baseURL = "http://127.0.0.1:8000/map"
-        let result = try StyleExport.write(sheet: sheet, packagePath: path, stylePath: dir.file("style.json"), options: options)
+        let result = try StyleExport.write(
+            sheet: sheet, packagePath: path, stylePath: dir.file("style.json"), options: options)
         #expect(result.issues.isEmpty, "\(result.issues)")
         #expect(result.sourceURL == "pmtiles://http://127.0.0.1:8000/map/test.pmtiles")
         for f in result.files { #expect(FileManager.default.fileExists(atPath: f)) }
@@ -180,7 +181,8 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         }
         var tiles = StyleExportOptions()
         tiles.tilesURL = "http://127.0.0.1:8000/t/{z}/{x}/{y}.pbf"
-        let r2 = try StyleExport.write(sheet: sheet, packagePath: mb, stylePath: dir2.file("style.json"), options: tiles)
+        let r2 = try StyleExport.write(
+            sheet: sheet, packagePath: mb, stylePath: dir2.file("style.json"), options: tiles)
         #expect(r2.issues.isEmpty && r2.sourceURL == tiles.tilesURL)
     }
 

@@ -92,14 +92,17 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func patternOptions() {
         let red = StyleColor(red: 200, green: 0, blue: 0)
         let bg = StyleColor(red: 255, green: 255, blue: 200)
-        let wide = PatternRaster.draw(PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3), pixelRatio: 1)
+        let wide = PatternRaster.draw(
+            PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3), pixelRatio: 1)
         #expect(wide.width == 24 && wide.height == 24)
         // Lines at y = 6, 18 (period 12, half a period in), 3 px wide, red; everything else the background.
         #expect(wide.pixel(x: 5, y: 6) == (200, 0, 0, 255))
         #expect(wide.pixel(x: 5, y: 12) == (255, 255, 200, 255))
         #expect(wide.pixel(x: 5, y: 18) == (200, 0, 0, 255))
-        #expect(SpriteImage.patternName(PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3))
-            == "pattern-horizontal-c80000-bgffffc8-s12-w3")
+        #expect(
+            SpriteImage.patternName(
+                PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3))
+                == "pattern-horizontal-c80000-bgffffc8-s12-w3")
         #expect(SpriteImage.patternName(PatternSpec(pattern: .dots, color: red)) == "pattern-dots-c80000")
         // Forward and backward diagonals mirror each other.
         let f = PatternRaster.draw(PatternSpec(pattern: .diagonalHatch, color: red), pixelRatio: 1)
@@ -149,7 +152,9 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
 
     @Test func spriteFilesAreWritten() throws {
         let dir = try ScratchFolder()
-        let images = [SpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))]
+        let images = [
+            SpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
+        ]
         let files = try SpriteSheet.write(images: images, basePath: dir.file("sprite"))
         #expect(
             files.map { String($0.split(separator: "/").last ?? "") } == [
@@ -181,7 +186,8 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func prettyLayoutIsStable() throws {
         let v = try StyleJSON.parse(
             #"{"version":8,"center":[17.25,63.5],"layers":[{"id":"a","filter":["==",["get","k"],"v"],"paint":{}}],"#
-                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#)
+                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#
+        )
         #expect(
             StyleJSON.pretty(v) == """
                 {

@@ -59,7 +59,8 @@ import Testing
             flagged += flags.count
             for f in flags { tile[f] = .bool(true) }
             let look = try #require(
-                cascade.look(zoom: zoom, knowledge: .known(truth.className), hasFlag: { cascade.flagKeys.contains($0) }))
+                cascade.look(zoom: zoom, knowledge: .known(truth.className), hasFlag: { cascade.flagKeys.contains($0) })
+            )
             let client = look.style(properties: tile)
             var expected = truth
             (expected.className, expected.layer, expected.keep, expected.exclude) = (nil, nil, nil, false)
@@ -71,8 +72,9 @@ import Testing
         let warned = sheet.clientLint(layers: []).map(\.message)
         #expect(warned.count == 4)
         #expect(warned.contains { $0.contains("p[Z = \"x\"] l") && $0.contains("a5") })
-        #expect(warned.contains { $0.contains("l[N =~") } && warned.contains { $0.contains("SECRET") }
-            && warned.contains { $0.contains("p l[K < 3]") })
+        #expect(
+            warned.contains { $0.contains("l[N =~") } && warned.contains { $0.contains("SECRET") }
+                && warned.contains { $0.contains("p l[K < 3]") })
     }
 
     @Test func namedColoursPatternsAndIconsParse() throws {
