@@ -1,6 +1,6 @@
 import KartpackCore
 public import Styling
-public import TileArchive
+public import KartpackJSON
 
 /// What a client should draw for one feature, straight from the Swift cascade's `ComputedStyle` (no expressions):
 /// the MapLibre paint and layout values per draw kind, by the rules `StylePlan` documents. `kartpack preview

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 public import Styling
 public import TileArchive
 import VectorTile
@@ -120,9 +121,9 @@ public enum MapLibreStyle {
         guard let b = package.bounds, b.east > b.west, b.north > b.south else {
             return package.center.map { ($0.longitude, $0.latitude, Double($0.zoom)) }
         }
-        let sw = WebMercator.project(longitude: b.west, latitude: max(b.south, -WebMercator.maxLatitude))
-        let ne = WebMercator.project(longitude: b.east, latitude: min(b.north, WebMercator.maxLatitude))
-        let world = 2 * WebMercator.halfWorld
+        let sw = SphericalMercator.project(lon: b.west, lat: max(b.south, -SphericalMercator.maxLatitude))
+        let ne = SphericalMercator.project(lon: b.east, lat: min(b.north, SphericalMercator.maxLatitude))
+        let world = 2 * SphericalMercator.halfWorld
         let fx = (ne.x - sw.x) / world
         let fy = (ne.y - sw.y) / world
         var zoom = 24.0
@@ -130,7 +131,7 @@ public enum MapLibreStyle {
         if fy > 0 { zoom = min(zoom, log2(viewport.height / (512 * fy))) }
         zoom = (zoom * 4).rounded(.down) / 4
         zoom = min(max(zoom, Double(package.minZoom ?? 0)), Double(package.maxZoom ?? 24))
-        let c = WebMercator.unproject(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2)
+        let c = SphericalMercator.unproject(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2)
         return (c.longitude, c.latitude, zoom)
     }
 

@@ -1,6 +1,6 @@
 public import KartpackCore
 public import Styling
-public import TileArchive
+public import KartpackJSON
 public import VectorTile
 
 /// What area a preview shows.

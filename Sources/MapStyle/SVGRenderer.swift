@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import Styling
-import TileArchive
+import KartpackJSON
 import VectorTile
 
 /// Draws collected tile features with a `StylePlan` into SVG text (see `SVGPreview`).
@@ -46,8 +46,8 @@ struct Renderer {
 
     mutating func collect(_ tiles: [(coordinate: TileCoordinate, tile: DecodedTile)]) {
         for (coordinate, tile) in tiles {
-            let tb = WebMercator.bounds(of: coordinate)
-            let size = WebMercator.tileSize(zoom: coordinate.z)
+            let tb = SphericalMercator.bounds(of: coordinate)
+            let size = SphericalMercator.tileSize(zoom: coordinate.z)
             for layer in tile.layers {
                 let extent = Double(max(1, layer.extent))
                 let k = canvas.scale * size / extent

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackJSON
 public import TileArchive
 
 /// A sprite sheet at one pixel ratio: the images packed in rows (first-use order, rows of at most 8 images) and

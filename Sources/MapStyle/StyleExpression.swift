@@ -1,6 +1,6 @@
 public import KartpackCore
 public import Styling
-public import TileArchive
+public import KartpackJSON
 
 /// A constant a style expression yields.
 public enum StyleLiteral: Sendable, Hashable {

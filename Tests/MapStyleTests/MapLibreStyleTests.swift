@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
 import MapStyle
 import Styling
@@ -17,7 +18,7 @@ struct LayerSpec {
 
 /// Package metadata as `convert` writes it (`vector_layers` with field types, the `kartpack` summary).
 func packageInfo(
-    _ layers: [LayerSpec], format: PackageInfo.Format = .pmtiles, extra: [(String, JSONValue)] = []
+    _ layers: [LayerSpec], format: ArchiveFormat = .pmtiles, extra: [(String, JSONValue)] = []
 ) -> PackageInfo {
     let summary: [(key: String, value: JSONValue)] = layers.map { l in
         var members: [(key: String, value: JSONValue)] = [("features", .int(10))]
