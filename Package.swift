@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
@@ -29,11 +31,18 @@ let package = Package(
         .target(name: "GeometryOps", dependencies: ["KartpackCore", "GeometryAlgorithms", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "Glyphs", dependencies: ["CFreeType"]),
+        .target(name: "SVGRaster", dependencies: ["CRsvg"]),
         // Pure Swift encoders and archive formats.
         .target(name: "VectorTile", dependencies: ["KartpackCore", "GeometryAlgorithms"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
-        .target(name: "MapStyle", dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Styling", "VectorTile", "TileArchive", "Gzip"]),
+        .target(
+            name: "MapStyle",
+            dependencies: [
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Styling", "VectorTile", "TileArchive", "Gzip",
+                "Glyphs", "SVGRaster",
+            ]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
         // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
@@ -61,7 +70,10 @@ let package = Package(
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
         .testTarget(
             name: "MapStyleTests",
-            dependencies: ["MapStyle", "Styling", "GeometryAlgorithms", "KartpackJSON", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
+            dependencies: [
+                "MapStyle", "Styling", "GeometryAlgorithms", "KartpackJSON", "TileArchive", "VectorTile", "Gzip",
+                "Glyphs", "SVGRaster", "KartpackTestSupport",
+            ]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(

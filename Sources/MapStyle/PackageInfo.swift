@@ -1,4 +1,5 @@
 import KartpackCore
+public import Styling
 import KartpackJSON
 public import TileArchive
 
@@ -7,7 +8,8 @@ public import TileArchive
 ///
 /// The contract with `kartpack convert`: the metadata has `vector_layers` (`id`, `fields`, `minzoom`, `maxzoom`)
 /// and `kartpack`, a JSON **string** holding `{"layers": {LAYER: {"records", "written", "rejected", "repaired",
-/// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}}}}` (an object instead of a string is
+/// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}, "classes_by_zoom": {"Z": {CLASS:
+/// featureCount}}}}}` (`classes_by_zoom` optional) (an object instead of a string is
 /// accepted too). Missing parts are tolerated and reported in `warnings`.
 public struct PackageInfo: Sendable {
     /// The package path as given.
@@ -16,6 +18,10 @@ public struct PackageInfo: Sendable {
     public var format: ArchiveFormat
     /// The tileset name.
     public var name: String?
+    /// The attribution text (HTML allowed, as TileJSON says).
+    public var attribution: String?
+    /// The data bounds in degrees (west, south, east, north), when the metadata says.
+    public var bounds: (west: Double, south: Double, east: Double, north: Double)?
     /// The lowest zoom in the package.
     public var minZoom: Int?
     /// The highest zoom in the package.
@@ -34,6 +40,19 @@ public struct PackageInfo: Sendable {
         self.format = format
         warnings = []
         name = metadata["name"]?.stringValue
+        attribution = metadata["attribution"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        bounds = nil
+        var box: [Double?] = []
+        if let text = metadata["bounds"]?.stringValue {
+            box = text.split(separator: ",").map { Double(String($0.filter { $0 != " " })) }
+        } else if let a = metadata["bounds"]?.arrayValue {
+            box = a.map(\.doubleValue)
+        }
+        if box.count == 4, let w = box[0], let s = box[1], let e = box[2], let n = box[3], w.isFinite, s.isFinite,
+            e.isFinite, n.isFinite, w >= -180, e <= 180, s >= -90, n <= 90, w <= e, s <= n
+        {
+            bounds = (w, s, e, n)
+        }
         minZoom = PackageInfo.integer(metadata["minzoom"])
         maxZoom = PackageInfo.integer(metadata["maxzoom"])
         center = nil
@@ -61,11 +80,16 @@ public struct PackageInfo: Sendable {
                     warnings.append("vector layer \(id) is listed twice")
                     continue
                 }
-                let fields = entry["fields"]?.objectMembers?.map(\.key) ?? []
-                layers.append(
-                    PackageLayer(
-                        id: id, fields: fields, minZoom: PackageInfo.integer(entry["minzoom"]),
-                        maxZoom: PackageInfo.integer(entry["maxzoom"])))
+                let members = entry["fields"]?.objectMembers ?? []
+                var layer = PackageLayer(
+                    id: id, fields: members.map(\.key), minZoom: PackageInfo.integer(entry["minzoom"]),
+                    maxZoom: PackageInfo.integer(entry["maxzoom"]))
+                for (name, type) in members {
+                    if let t = type.stringValue, let kind = ClientFieldKind(tileJSONType: t) {
+                        layer.fieldKinds[name] = kind
+                    }
+                }
+                layers.append(layer)
             }
         } else {
             warnings.append("the metadata has no vector_layers")
@@ -104,6 +128,19 @@ public struct PackageInfo: Sendable {
                         guard !name.isEmpty else { return nil }
                         return PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
                     }
+                }
+                if let byZoom = info["classes_by_zoom"]?.objectMembers {
+                    var out: [Int: [PackageLayer.ClassCount]] = [:]
+                    for (zoomText, classes) in byZoom {
+                        guard let z = Int(zoomText), (0...30).contains(z), let members = classes.objectMembers else {
+                            warnings.append("layer \(id): bad classes_by_zoom entry \(zoomText)")
+                            continue
+                        }
+                        out[z] = members.compactMap { name, count in
+                            name.isEmpty ? nil : PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                        }
+                    }
+                    layer.classesByZoom = out
                 }
                 if let index {
                     layers[index] = layer

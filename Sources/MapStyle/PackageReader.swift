@@ -58,4 +58,28 @@ struct PackageReader {
             throw .badPackage(path: path, reason: "tile \(t): \(error.description)")
         }
     }
+
+    /// Calls `body` with every stored tile's coordinate and stored bytes until it returns false.
+    func forEachStoredTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(MapStyleError) {
+        do throws(TileArchiveError) {
+            try archive.forEachStoredTile(body)
+        } catch {
+            throw PackageReader.map(error, path)
+        }
+    }
+
+    /// Decompresses and decodes stored tile bytes.
+    func decode(_ stored: [UInt8], _ t: TileCoordinate) throws(MapStyleError) -> DecodedTile {
+        let bytes: [UInt8]
+        do throws(TileArchiveError) {
+            bytes = try archive.tileData(stored)
+        } catch {
+            throw .badPackage(path: path, reason: "tile \(t): \(error.description)")
+        }
+        do throws(MVTDecodeError) {
+            return try decoder.decode(bytes)
+        } catch {
+            throw .badPackage(path: path, reason: "tile \(t): \(error.description)")
+        }
+    }
 }

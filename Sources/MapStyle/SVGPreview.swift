@@ -9,11 +9,11 @@ public import VectorTile
 /// - Tiles: the tiles of the area at the display zoom, or at the package's max zoom when the display zoom is
 ///   beyond it (overzoom). Each tile's content is clipped to its own square (no buffer) and to the canvas, so
 ///   features crossing tile seams are neither doubled nor stroked along the seams.
-/// - Classes: a feature's `class` property selects its planned layers; a feature without one is classified with
-///   the sheet at the display zoom (descendant selectors count as not matching). Features without a class are
-///   not drawn (the client would not draw them).
-/// - Labels: one per feature id (the largest piece), polygons at an interior point, lines at the middle of their
-///   longest piece, points below the point.
+/// - Features: each planned layer draws the features of its source layer that pass its filter, with its paint
+///   values evaluated per feature (the same expressions the client evaluates).
+/// - Scale: a `.bbox` preview at zoom z is drawn at 512 pixels per tile of zoom z, as MapLibre draws zoom z.
+/// - Labels: polygon labels at the package's label points (`LAYER_labels`), else one per feature id (the
+///   largest piece); lines at the middle of their longest piece; points below the point.
 /// - Output: well-formed, deterministic XML with a `viewBox`, a background, the map in `<g id="map">` (one
 ///   `<path>` per feature and fill/pattern/outline/line layer), and a legend in `<g id="legend">`.
 public enum SVGPreview {
@@ -153,10 +153,15 @@ struct Canvas {
                 throw .badRequest("the bounding box is empty in Web Mercator")
             }
             bounds = box
-            let long = max(box.maxX - box.minX, box.maxY - box.minY)
-            scale = options.boxPixels / long
+            // MapLibre's zoom: 512 pixels per tile of zoom z.
+            scale = 512 / SphericalMercator.tileSize(zoom: z)
             width = max(1, ((box.maxX - box.minX) * scale).rounded())
             height = max(1, ((box.maxY - box.minY) * scale).rounded())
+            guard width <= options.maxPixels, height <= options.maxPixels else {
+                throw .badRequest(
+                    "the box is \(Int(width))×\(Int(height)) pixels at zoom \(z) (512 px per tile, as the client "
+                        + "draws it), more than \(Int(options.maxPixels)); choose a lower zoom or a smaller box")
+            }
             zoom = z
         }
     }
