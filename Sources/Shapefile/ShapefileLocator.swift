@@ -63,7 +63,7 @@ public enum ShapefileLocator {
         }
         return ShapefileSet(
             shp: join(folder, shpName), shx: find("shx"), dbf: find("dbf"), prj: find("prj"), cpg: find("cpg"),
-            baseName: base)
+            memo: find("dbt") ?? find("fpt"), baseName: base)
     }
 
     static func extensionOf(_ name: String) -> String? {
