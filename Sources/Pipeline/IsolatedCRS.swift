@@ -41,6 +41,8 @@ public enum IsolatedCRS {
     struct Answer: Codable {
         var crs: CRSInfo?
         var error: String?
+        /// The error itself, so the parent keeps its code (`hostile_prj` vs `unparseable_prj`) and its text once.
+        var failure: ProjectionError?
     }
 
     private static func runChild(_ exe: String, prjText: String, prjFile: String?) -> Result<CRSInfo, ProjectionError> {
@@ -86,6 +88,7 @@ public enum IsolatedCRS {
             return .failure(.hostilePrj(file: prjFile, reason: "the CRS helper gave no answer (exit \(p.terminationStatus))"))
         }
         if let crs = answer.crs { return .success(crs) }
+        if let failure = answer.failure { return .failure(failure) }
         return .failure(.unparseablePrj(file: prjFile, detail: answer.error ?? "unknown error"))
     }
 
@@ -102,6 +105,7 @@ public enum IsolatedCRS {
             answer.crs = crs
         } catch {
             answer.error = error.description
+            answer.failure = error
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
