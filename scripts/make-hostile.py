@@ -210,8 +210,10 @@ def ok(records=3, written=None, rejected=None, repaired=None, coerced=None, warn
     return e
 
 
-def reject(reason, match, exit_code=65):
-    return {"reject": {"exit": exit_code, "reason": reason, "match": match}}
+def reject(reason, match, exit_code=65, records=3):
+    """A rejected file; `records` is what it still holds by its .shx (else a .shp scan, else the .dbf header), so
+    records read = written + rejected holds for it too (issue 12)."""
+    return {"reject": {"exit": exit_code, "reason": reason, "match": match, "records": records}}
 
 
 def polygon_set(contents=None, *, shape_type=5, fields=None, rows=None, prj=WGS84_PRJ, cpg=None, shp_kw=None,
@@ -323,7 +325,7 @@ def define_cases():
          {**polygon_set(), "layer.shp": base_shp[:100 + 2 * 136 + 4]})
     empty_shp, empty_shx = build_shp_shx(5, [])
     case("shp_zero_records", S1, "1 #12", "a valid header and no records (packaging mode: never publish empty)",
-         reject("empty_layer", "no records"),
+         reject("empty_layer", "no records", records=0),
          {"layer.shp": empty_shp, "layer.shx": empty_shx, "layer.dbf": build_dbf(BASE_FIELDS, []),
           "layer.prj": WGS84_PRJ.encode()},
          pipeline_issue="an input with zero records must be rejected in packaging mode (guide section 1 #12); "
@@ -566,8 +568,17 @@ def define_cases():
          polygon_set(prj="GEOGCS[" + "A[" * 10000 + "]" * 10001))
     case("prj_projjson_deep", S4, "4 #40", "PROJJSON nested 10 000 deep (overflows PROJ's stack)",
          reject("unparseable_prj", "cannot read the coordinate"), polygon_set(prj='{"a":' * 10000 + "1" + "}" * 10000))
-    case("prj_over_64k", S4, "4 #40", "a 70 000-byte .prj is ignored, leaving the CRS unknown",
-         reject("missing_prj", "no .prj file"), polygon_set(prj=WGS84_PRJ + " " * 70000))
+    case("prj_over_64k", S4, "4 #40", "a 70 000-byte .prj is not read: rejected as too large (not as missing)",
+         reject("prj_too_large", "larger than the 65536-byte limit"), polygon_set(prj=WGS84_PRJ + " " * 70000))
+    utm18 = ('PROJCS["WGS_1984_UTM_Zone_18N",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["WGS_1984",6378137.0,'
+             '298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],'
+             'PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],'
+             'PARAMETER["Central_Meridian",-75.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],'
+             'UNIT["Meter",1.0]]')
+    case("prj_unnamed_datum_utm18", S4, "4 #38",
+         "ESRI UTM zone 18N on D_unknown with the WGS 84 spheroid: identified as EPSG:32618 (GDAL: 60 %)",
+         ok(), polygon_set([poly_content([square(583000 + 3000 * i, 4507000, 1000)]) for i in range(3)], prj=utm18),
+         epsg=32618)
 
     # --- file system (section 5): built at test time -----------------------------------------------------------
     case("fifo_named_dbf", S5, "5 #44", "a FIFO named layer.dbf (reading it would block forever)",
