@@ -388,8 +388,12 @@ public final class ShapefileReader: FeatureSource {
                 warn("empty_cpg", "the .cpg file is empty; ignored", cpg.name)
             } else {
                 guard let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) else {
-                    throw .unknownEncoding(
-                        file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: "not a known code page")
+                    let why =
+                        ["SYSTEM", "OEM"].contains(text.uppercased())
+                        ? "it means the Windows \(text.uppercased() == "OEM" ? "OEM" : "ANSI") code page of the computer "
+                            + "that wrote the file, which cannot be known here"
+                        : "not a known code page"
+                    throw .unknownEncoding(file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: why)
                 }
                 return (dec, EncodingInfo(name: name, origin: "cpg", detail: text))
             }
