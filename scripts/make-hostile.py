@@ -261,8 +261,10 @@ def define_cases():
          {**polygon_set(), "layer.shp": struct.pack("<i", 9994) + base_shp[4:]})
     case("shp_text_file", S1, "1 #1", "a text file named .shp", reject("not_a_shapefile", "bad magic"),
          {**polygon_set(), "layer.shp": b"this is not a shapefile\n" * 10})
-    case("shp_header_unknown_type", S1, "1 #7", "file header shape type 77",
-         reject("unsupported_shape_type", "unsupported shape type 77"), polygon_set(shape_type=77))
+    case("shp_header_unknown_type", S1, "1 #7", "file header shape type 77; the records are polygons (GDAL reads them)",
+         ok(warnings=["header_shape_type_from_records"]), polygon_set(shape_type=77))
+    case("shp_header_unknown_type_only_nulls", S1, "1 #7", "file header shape type 77 and only NULL records",
+         reject("unsupported_shape_type", "unsupported shape type 77"), polygon_set([null_content()] * 3, shape_type=77))
     case("shp_header_length_too_long", S1, "1 #2", "header file length says 1000 bytes more than the file has",
          ok(warnings=["length_mismatch"]), polygon_set(shp_kw={"declared_shp_length": len(base_shp) + 1000}))
     case("shp_header_length_too_short", S1, "1 #2", "header file length says 100 bytes",

@@ -132,10 +132,7 @@ public final class ShapefileReader: FeatureSource {
         guard header.int32BE(0) == 9994 else {
             throw .notAShapefile(file: shpName, reason: "bad magic number \(header.int32BE(0)) (expected 9994)")
         }
-        let fileType = header.int32LE(32)
-        let description = ShapeType.describe(fileType)
-        guard fileType == 0 || description != nil else { throw .unsupportedShapeType(code: fileType, file: shpName) }
-        fileFamily = description?.family
+        let headerType = header.int32LE(32)
         let declaredLength = Int(UInt32(bitPattern: header.int32BE(24))) * 2
         declaredSHPLength = declaredLength
         maxVertices = options.maxVertices
@@ -189,6 +186,23 @@ public final class ShapefileReader: FeatureSource {
         }
         overrunLengths = try index.clipLastOverrun(shp: shpFile)
         self.index = index
+
+        // The layer's shape type: the header's, or, when the header names none (0) or an unknown one, the type of
+        // the first record that has a known one (GDAL reads such files by their records too).
+        var fileType = headerType
+        if ShapeType.describe(headerType) == nil {
+            if let found = try index.firstKnownShapeType(shp: shpFile) {
+                fileType = found
+                warn(
+                    "header_shape_type_from_records",
+                    "the header's shape type is \(headerType == 0 ? "Null" : "unknown (\(headerType))") but the records "
+                        + "are \(ShapeType.name(found)); the layer is read as \(ShapeType.name(found))", file: shpName)
+            } else if headerType != 0 {
+                throw .unsupportedShapeType(code: headerType, file: shpName)
+            }
+        }
+        let description = ShapeType.describe(fileType)
+        fileFamily = description?.family
 
         // Open through the virtual file hooks.
         let base = ShapelibIO.makeVirtualBase()

@@ -160,3 +160,21 @@ enum ShapeContent {
         }
     }
 }
+
+extension ShxIndex {
+    /// How many records `firstKnownShapeType` looks at.
+    static let shapeTypeScanLimit = 10_000
+
+    /// The shape type of the first usable record (of the first `shapeTypeScanLimit`) whose type is known and not
+    /// Null, or nil.
+    func firstKnownShapeType(shp: InputFile) throws(ShapefileError) -> Int32? {
+        for k in 0..<Swift.min(count, Self.shapeTypeScanLimit)
+        where Self.entryIsUsable(offset: offsets[k], length: lengths[k], fileSize: shp.size) {
+            let b = try shp.bytes(at: offsets[k] + 8, count: 4)
+            guard b.count == 4 else { continue }
+            let type = b.int32LE(0)
+            if ShapeType.describe(type) != nil { return type }
+        }
+        return nil
+    }
+}

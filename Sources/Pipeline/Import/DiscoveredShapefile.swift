@@ -16,6 +16,8 @@ public struct DiscoveredShapefile: Sendable, Hashable {
     public var prj: String?
     /// The `.cpg` code page, nil when missing.
     public var cpg: String?
+    /// The memo file of `M` fields (`.dbt` or `.fpt`), nil when missing.
+    public var memo: String? = nil
     /// The `.shp` file name without its extension.
     public var baseName: String
     /// The output layer name: `baseName`, or `baseName_2`, `_3`, … when an earlier set (in `relativePath` order)
@@ -27,7 +29,7 @@ public struct DiscoveredShapefile: Sendable, Hashable {
 
     /// The paths as a `ShapefileSet`, for `ShapefileReader(files:options:diagnostics:)`.
     public var files: ShapefileSet {
-        ShapefileSet(shp: shp, shx: shx, dbf: dbf, prj: prj, cpg: cpg, baseName: baseName)
+        ShapefileSet(shp: shp, shx: shx, dbf: dbf, prj: prj, cpg: cpg, memo: memo, baseName: baseName)
     }
 }
 

@@ -8,8 +8,8 @@ import KartpackCore
 ///   folders, `._name` files) are ignored silently. Folders nested deeper than `maxDepth` are skipped
 ///   (`folder_too_deep`); more than `maxEntries` names in all refuses the folder (`limitExceeded`).
 /// - A `.shp` is any regular file whose extension is `shp` in any case (`.SHP`, `.Shp`). Its sidecars (`.shx`,
-///   `.dbf`, `.prj`, `.cpg`, any case) are regular files in the SAME folder whose base name equals the `.shp`'s
-///   ignoring case; files in other folders are never grouped with it.
+///   `.dbf`, `.prj`, `.cpg` and the memo file `.dbt`/`.fpt`, any case) are regular files in the SAME folder whose
+///   base name equals the `.shp`'s ignoring case; files in other folders are never grouped with it.
 /// - Case collisions in one folder are settled deterministically: among `.shp` files whose base names are equal
 ///   ignoring case, the one with the exact lower-case extension `.shp` wins, then the first in byte order; the others
 ///   are listed as `duplicate_shapefile` warnings on the chosen set. Sidecars prefer the exact base name of the
@@ -30,7 +30,7 @@ public struct ShapefileDiscovery: Sendable {
     }
 
     /// The sidecar extensions grouped with a `.shp`, lower case.
-    public static let sidecarExtensions = ["shx", "dbf", "prj", "cpg"]
+    public static let sidecarExtensions = ["shx", "dbf", "prj", "cpg", "dbt", "fpt"]
 
     /// One directory entry seen during the walk.
     struct Name {
@@ -202,7 +202,8 @@ public struct ShapefileDiscovery: Sendable {
             out.append(
                 DiscoveredShapefile(
                     relativePath: rel(chosen.name), shp: folder + "/" + chosen.name, shx: sidecars["shx"],
-                    dbf: sidecars["dbf"], prj: sidecars["prj"], cpg: sidecars["cpg"], baseName: chosen.base,
+                    dbf: sidecars["dbf"], prj: sidecars["prj"], cpg: sidecars["cpg"],
+                    memo: sidecars["dbt"] ?? sidecars["fpt"], baseName: chosen.base,
                     layerName: chosen.base, warnings: setWarnings))
         }
         // Sidecars with no .shp of their base in this folder.
