@@ -19,6 +19,8 @@ let package = Package(
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
+        // The project's one JSON implementation: ordered members, positions, canonical output (no dependencies).
+        .target(name: "KartpackJSON"),
         // Wrappers: the only importers of their C module.
         .target(name: "Shapefile", dependencies: ["KartpackCore", "CShapelib"]),
         .target(name: "Reprojection", dependencies: ["KartpackCore", "CProj"]),
@@ -29,29 +31,34 @@ let package = Package(
         .target(name: "VectorTile", dependencies: ["KartpackCore"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
-        .target(name: "MapStyle", dependencies: ["KartpackCore", "Styling", "VectorTile", "TileArchive", "Gzip"]),
-        .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
+        .target(name: "MapStyle", dependencies: ["KartpackCore", "KartpackJSON", "Styling", "VectorTile", "TileArchive", "Gzip"]),
+        .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
         // The engine the command line drives.
         .target(
             name: "Pipeline",
             dependencies: [
-                "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip", "Styling",
+                "KartpackCore", "KartpackJSON", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+                "Styling",
             ]
         ),
-        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile", "MapStyle", "Styling"]),
+        .executableTarget(
+            name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling"]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
         .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
+        .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
-        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
+        .testTarget(
+            name: "MapStyleTests",
+            dependencies: ["MapStyle", "Styling", "KartpackJSON", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
-        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["KartpackTestSupport"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackJSON", "KartpackTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -63,7 +70,7 @@ package.targets += [
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     .executableTarget(name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
     .executableTarget(
-        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
+        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
 ]
 package.products += [
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 public import Styling
 public import TileArchive
 

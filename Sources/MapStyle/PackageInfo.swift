@@ -1,4 +1,5 @@
 import KartpackCore
+import KartpackJSON
 public import TileArchive
 
 /// What a package's metadata tells a client style: its layers (with geometry and classes), zoom range, name and
@@ -9,18 +10,10 @@ public import TileArchive
 /// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}}}}` (an object instead of a string is
 /// accepted too). Missing parts are tolerated and reported in `warnings`.
 public struct PackageInfo: Sendable {
-    /// The container format.
-    public enum Format: String, Sendable, Hashable {
-        /// PMTiles v3.
-        case pmtiles
-        /// MBTiles 1.3.
-        case mbtiles
-    }
-
     /// The package path as given.
     public var path: String
     /// The container format.
-    public var format: Format
+    public var format: ArchiveFormat
     /// The tileset name.
     public var name: String?
     /// The lowest zoom in the package.
@@ -36,7 +29,7 @@ public struct PackageInfo: Sendable {
 
     /// Builds the description from a metadata object (PMTiles: the whole JSON metadata; MBTiles: the `json` row's
     /// object with the plain rows added as string members).
-    public init(metadata: JSONValue, path: String, format: Format) {
+    public init(metadata: JSONValue, path: String, format: ArchiveFormat) {
         self.path = path
         self.format = format
         warnings = []
@@ -132,14 +125,6 @@ public struct PackageInfo: Sendable {
 
     /// The layer with this exact id.
     public func layer(_ id: String) -> PackageLayer? { layers.first { $0.id == id } }
-
-    /// The format a path's extension names (`.pmtiles`, `.mbtiles`, any case), else nil.
-    public static func format(ofPath path: String) -> Format? {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".pmtiles") { return .pmtiles }
-        if lower.hasSuffix(".mbtiles") { return .mbtiles }
-        return nil
-    }
 
     /// Opens a package and reads its metadata.
     /// - Throws: `.cannotOpenPackage` (missing, unreadable) or `.badPackage` (not an archive, broken metadata).

@@ -1,7 +1,6 @@
 import Foundation
 public import KartpackCore
 public import Styling
-import TileArchive
 public import VectorTile
 
 /// Draws a package with a stylesheet as SVG, the way the generated MapLibre style draws it (same `StylePlan`:
@@ -45,11 +44,11 @@ public enum SVGPreview {
         var sourceZoom = canvas.zoom
         if let maxZoom = info.maxZoom, sourceZoom > maxZoom { sourceZoom = maxZoom }
         // Shrink the box a little so that edges on tile borders do not pull in the neighbours.
-        let eps = WebMercator.tileSize(zoom: sourceZoom) * 1e-9
+        let eps = SphericalMercator.tileSize(zoom: sourceZoom) * 1e-9
         let box = Bounds(
             minX: canvas.bounds.minX + eps, minY: canvas.bounds.minY + eps, maxX: canvas.bounds.maxX - eps,
             maxY: canvas.bounds.maxY - eps)
-        guard let range = WebMercator.tileRange(covering: box, zoom: sourceZoom) else {
+        guard let range = SphericalMercator.tileRange(covering: box, zoom: sourceZoom) else {
             throw .badRequest("the area lies outside the Web Mercator world")
         }
         guard range.count <= options.maxTiles else {
@@ -135,10 +134,10 @@ struct Canvas {
         switch area {
         case .tile(let t):
             guard t.isValid, t.z <= 24 else { throw .badRequest("tile \(t) is not a tile of zooms 0–24") }
-            bounds = WebMercator.bounds(of: t)
+            bounds = SphericalMercator.bounds(of: t)
             width = options.tilePixels
             height = options.tilePixels
-            scale = options.tilePixels / WebMercator.tileSize(zoom: t.z)
+            scale = options.tilePixels / SphericalMercator.tileSize(zoom: t.z)
             zoom = t.z
         case .bbox(let b, let z):
             guard (0...24).contains(z) else { throw .badRequest("zoom \(z) is outside 0–24") }
@@ -149,14 +148,15 @@ struct Canvas {
                     "bad bounding box \(b.minX),\(b.minY),\(b.maxX),\(b.maxY): need W,S,E,N in degrees with W < E, S < N"
                 )
             }
-            let sw = WebMercator.project(longitude: b.minX, latitude: b.minY)
-            let ne = WebMercator.project(longitude: b.maxX, latitude: b.maxY)
-            guard ne.x > sw.x, ne.y > sw.y else { throw .badRequest("the bounding box is empty in Web Mercator") }
-            bounds = Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y)
-            let long = max(ne.x - sw.x, ne.y - sw.y)
+            let box = SphericalMercator.project(box: b)
+            guard box.maxX > box.minX, box.maxY > box.minY else {
+                throw .badRequest("the bounding box is empty in Web Mercator")
+            }
+            bounds = box
+            let long = max(box.maxX - box.minX, box.maxY - box.minY)
             scale = options.boxPixels / long
-            width = max(1, ((ne.x - sw.x) * scale).rounded())
-            height = max(1, ((ne.y - sw.y) * scale).rounded())
+            width = max(1, ((box.maxX - box.minX) * scale).rounded())
+            height = max(1, ((box.maxY - box.minY) * scale).rounded())
             zoom = z
         }
     }

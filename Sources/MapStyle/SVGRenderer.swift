@@ -49,8 +49,8 @@ struct Renderer {
 
     mutating func collect(_ tiles: [(coordinate: TileCoordinate, tile: DecodedTile)]) {
         for (coordinate, tile) in tiles {
-            let tb = WebMercator.bounds(of: coordinate)
-            let size = WebMercator.tileSize(zoom: coordinate.z)
+            let tb = SphericalMercator.bounds(of: coordinate)
+            let size = SphericalMercator.tileSize(zoom: coordinate.z)
             for layer in tile.layers {
                 let extent = Double(max(1, layer.extent))
                 let k = canvas.scale * size / extent

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackJSON
 public import TileArchive
 
 /// A sprite sheet at one pixel ratio: the images packed on a grid (first-use order, row by row) and the index

@@ -46,6 +46,8 @@ public final class Converter {
         var records: [FeatureRecord] = []
         var family: GeometryFamily?
         var classes: [String: Int] = [:]
+        /// Features per class at each zoom they are written at (collapsed zooms left out).
+        var classesByZoom: [Int: [String: Int]] = [:]
         var hasClass = false
     }
 

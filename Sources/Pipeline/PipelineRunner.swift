@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import Reprojection
 import Shapefile
 import Styling

@@ -1,6 +1,7 @@
 import Foundation
 import Gzip
 import KartpackCore
+import KartpackJSON
 import MapStyle
 import Styling
 import Testing

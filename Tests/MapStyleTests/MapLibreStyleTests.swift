@@ -1,10 +1,10 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
 import MapStyle
 import Styling
 import Testing
-import TileArchive
 
 @Suite struct MapLibreStyleTests {
     func document(classes: Bool = true, geometry: Bool = true) throws -> MapLibreStyleDocument {

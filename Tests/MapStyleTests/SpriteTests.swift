@@ -1,9 +1,9 @@
 import Foundation
 import Gzip
+import KartpackJSON
 import MapStyle
 import Styling
 import Testing
-import TileArchive
 
 /// An independent CRC-32 (bitwise, polynomial 0xEDB88320) to check the writer's chunks.
 func referenceCRC32(_ bytes: [UInt8]) -> UInt32 {

@@ -1,9 +1,8 @@
 import Foundation
 import KartpackTestSupport
-import TileArchive
-import Testing
-
 @testable import Pipeline
+import Testing
+import TileArchive
 
 @Suite struct NightlyDiskAndTempTests {
     @Test func freeSpaceIsReported() throws {

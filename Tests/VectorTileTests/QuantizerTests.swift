@@ -27,7 +27,7 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
 
     @Test func transformFromMetres() {
         let tile = TileCoordinate(z: 10, x: 550, y: 300)
-        let b = WebMercator.bounds(of: tile)
+        let b = SphericalMercator.bounds(of: tile)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: 4096))
         let size = b.maxX - b.minX
         var clamped = false

@@ -1,5 +1,4 @@
 import Glibc
-import Gzip
 import KartpackCore
 
 /// Extracts an untrusted zip archive safely into a fresh private temporary folder (hostile-inputs.md §5 #42–#44).

@@ -1,5 +1,5 @@
 import KartpackCore
-import TileArchive
+import KartpackJSON
 
 /// Formats log lines for `--log-format json`: one JSON object per line with sorted keys and a fixed set of
 /// keys, so that `jq` and log shippers can rely on them:
@@ -42,6 +42,6 @@ public struct JSONLogFormatter: Sendable {
             ("offset", optional(offset)), ("record", optional(record)),
             ("time", .string(UTCTimestamp.format(secondsSince1970: clock(), milliseconds: true))),
         ])
-        return CanonicalJSON.serialize(object)
+        return object.text(.canonical)
     }
 }

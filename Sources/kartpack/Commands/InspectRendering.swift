@@ -1,14 +1,13 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import Pipeline
 
 /// Turns an inspection report into text for people or stable JSON for scripts.
 enum InspectRendering {
-    /// Pretty, key-sorted JSON.
+    /// Pretty, key-sorted JSON (the project's one JSON writer).
     static func json(_ report: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        try JSONValueEncoder.encode(report).sortingKeys().text(.pretty)
     }
 
     static func text(_ report: InspectionReport) -> String {

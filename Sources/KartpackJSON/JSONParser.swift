@@ -11,7 +11,7 @@ public struct JSONParser {
     private var lines = JSONLineCounter()
     /// Set by `parseDocument`: record value locations and repeated keys.
     private let tracks: Bool
-    private var path: [JSONPathStep] = []
+    private var path = JSONPath.root
     private var valueLocations: [JSONValueLocation] = []
     private var duplicateKeys: [JSONDuplicateKey] = []
 
@@ -146,9 +146,9 @@ public struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after the key \"\(key)\"")
             skipWhitespace()
-            if tracks { path.append(.key(key)) }
+            if tracks { path.components.append(.key(key)) }
             let v = try value(depth: depth + 1)
-            if tracks { path.removeLast() }
+            if tracks { path.components.removeLast() }
             members.append((key, v))
             skipWhitespace()
             if current == UInt8(ascii: ",") {
@@ -171,9 +171,9 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             if current == UInt8(ascii: "]") { throw fail("trailing comma before ']'") }
-            if tracks { path.append(.index(elements.count)) }
+            if tracks { path.components.append(.index(elements.count)) }
             elements.append(try value(depth: depth + 1))
-            if tracks { path.removeLast() }
+            if tracks { path.components.removeLast() }
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 pos += 1

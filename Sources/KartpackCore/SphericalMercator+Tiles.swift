@@ -1,17 +1,6 @@
-import Foundation
-public import KartpackCore
 
-/// Spherical Web Mercator (EPSG:3857) math: tile bounds in metres and lon/lat conversion.
-///
-/// This is pure math for tiling, `inspect --wgs84` and tests; reprojection of source data goes through PROJ.
-public enum WebMercator {
-    /// Earth radius of the Web Mercator sphere, in metres.
-    public static let radius = SphericalMercator.radius
-    /// Half the width of the projected world, in metres (`π · radius`).
-    public static let halfWorld = SphericalMercator.halfWorld
-    /// The latitude whose projection is `y = halfWorld`, in degrees.
-    public static let maxLatitude = SphericalMercator.maxLatitude
-
+/// The XYZ tile grid over the spherical Mercator square: tile sizes, bounds and coverage in metres.
+extension SphericalMercator {
     /// Width of one tile at zoom `z`, in metres.
     public static func tileSize(zoom z: Int) -> Double {
         2 * halfWorld / Double(1 << max(0, min(z, TileCoordinate.maxZoom)))
@@ -52,14 +41,11 @@ public enum WebMercator {
         return Int(v)
     }
 
-    /// Projects longitude/latitude (degrees, WGS 84 treated as a sphere) to metres. Latitude is clamped to
-    /// ±`maxLatitude` and longitude to ±180 first.
-    public static func project(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
-        SphericalMercator.project(lon: min(max(longitude, -180), 180), lat: latitude)
-    }
-
-    /// Converts metres back to longitude/latitude in degrees.
-    public static func unproject(x: Double, y: Double) -> (longitude: Double, latitude: Double) {
-        SphericalMercator.unproject(x: x, y: y)
+    /// Projects a longitude/latitude box (degrees) to metres, longitudes clamped to ±180 and latitudes to
+    /// ±`maxLatitude` first.
+    public static func project(box b: Bounds) -> Bounds {
+        let sw = project(lon: min(max(b.minX, -180), 180), lat: b.minY)
+        let ne = project(lon: min(max(b.maxX, -180), 180), lat: b.maxY)
+        return Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y)
     }
 }

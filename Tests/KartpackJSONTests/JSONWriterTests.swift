@@ -1,5 +1,5 @@
+import KartpackJSON
 import Testing
-import TileArchive
 
 @Suite struct JSONWriterTests {
     /// A value with every kind, nested objects, a short and a long flat array and awkward strings.
@@ -82,7 +82,7 @@ import TileArchive
         #expect(v.text(.compact) == "[null,null,1.0]")
         #expect(v.text(.pretty) == "[null,null,1.0]\n")
         #expect(v.text(.canonical) == "[null,null,1]")
-        #expect(throws: TileArchiveError.self) { try v.serialized() }
-        #expect(throws: TileArchiveError.self) { try JSONValue.object([("a", .array([.double(.infinity)]))]).serialized() }
+        #expect(throws: JSONWriteError.self) { try v.serialized() }
+        #expect(throws: JSONWriteError.self) { try JSONValue.object([("a", .array([.double(.infinity)]))]).serialized() }
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-import TileArchive
+import KartpackJSON
 
 /// The parse error for `text` (nil when it parses).
 private func parseError(_ text: String, _ options: JSONParseOptions = JSONParseOptions()) -> JSONParseError? {

@@ -1,20 +1,12 @@
-/// One step of a path into a JSON document.
-public enum JSONPathStep: Sendable, Hashable {
-    /// A member of an object.
-    case key(String)
-    /// An element of an array (0-based).
-    case index(Int)
-}
-
 /// Where one value of a document starts.
 public struct JSONValueLocation: Sendable, Hashable {
     /// The steps from the root to the value (empty for the root).
-    public var path: [JSONPathStep]
+    public var path: JSONPath
     /// The value's first byte.
     public var location: JSONLocation
 
     /// Creates a value location.
-    public init(path: [JSONPathStep], location: JSONLocation) {
+    public init(path: JSONPath, location: JSONLocation) {
         self.path = path
         self.location = location
     }
@@ -23,7 +15,7 @@ public struct JSONValueLocation: Sendable, Hashable {
 /// A key that an object repeats.
 public struct JSONDuplicateKey: Sendable, Hashable {
     /// The path of the object that holds the key.
-    public var objectPath: [JSONPathStep]
+    public var objectPath: JSONPath
     /// The repeated key.
     public var key: String
     /// Where the repeated key (its opening quote) is.
@@ -32,7 +24,7 @@ public struct JSONDuplicateKey: Sendable, Hashable {
     public var firstLocation: JSONLocation
 
     /// Creates a record of a repeated key.
-    public init(objectPath: [JSONPathStep], key: String, location: JSONLocation, firstLocation: JSONLocation) {
+    public init(objectPath: JSONPath, key: String, location: JSONLocation, firstLocation: JSONLocation) {
         self.objectPath = objectPath
         self.key = key
         self.location = location
@@ -51,7 +43,7 @@ public struct JSONParsedDocument: Sendable {
 
     /// Where the value at `path` starts; for a repeated key, the first occurrence's value. (A linear search: meant
     /// for reporting a few problems, not for walking every value.)
-    public func location(of path: [JSONPathStep]) -> JSONLocation? {
+    public func location(of path: JSONPath) -> JSONLocation? {
         valueLocations.first { $0.path == path }?.location
     }
 }

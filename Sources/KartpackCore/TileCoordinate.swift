@@ -1,4 +1,7 @@
-/// The address of one tile in the XYZ scheme: `y = 0` is the north edge (as in PMTiles and tile URLs).
+
+/// The address of one tile in the XYZ scheme: `y = 0` is the north edge (as in PMTiles and tile URLs; MBTiles'
+/// TMS rows are converted at the archive's edge with `tmsY`). The one tile address of the project: tiling,
+/// archives, inspection and previews all use it.
 ///
 /// Ordering (`Comparable`) is by zoom, then `x`, then `y`; archive writers impose their own order
 /// (Hilbert TileID for PMTiles).
@@ -10,8 +13,8 @@ public struct TileCoordinate: Sendable, Hashable, Comparable, Codable, CustomStr
     /// Row, `0..<2^z`, growing south.
     public var y: Int
 
-    /// The highest zoom level Kartpack addresses.
-    public static let maxZoom = 30
+    /// The highest zoom level any archive can address (PMTiles TileIDs fit in 64 bits up to z31).
+    public static let maxZoom = 31
 
     /// Creates a coordinate without checking it; use `isValid` or `init?(validZ:x:y:)` for untrusted input.
     public init(z: Int, x: Int, y: Int) {

@@ -72,11 +72,20 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Compact JSON text (`JSONFormat.compact`): members in their stored order, no spaces, non-ASCII kept as UTF-8,
-    /// control characters escaped. Throws `.invalidMetadata` for a non-finite double.
-    public func serialized() throws(TileArchiveError) -> String {
+    /// control characters escaped. Throws for a non-finite double, which JSON cannot hold.
+    public func serialized() throws(JSONWriteError) -> String {
         var w = JSONWriter(format: .compact)
         w.write(self)
-        if let d = w.nonFinite { throw .invalidMetadata("JSON cannot hold the number \(d)") }
+        if let d = w.nonFinite { throw JSONWriteError(number: d) }
         return w.text
     }
+}
+
+/// A value JSON cannot hold: a non-finite number.
+public struct JSONWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The number (infinite or NaN).
+    public var number: Double
+
+    /// `JSON cannot hold the number inf`.
+    public var description: String { "JSON cannot hold the number \(number)" }
 }

@@ -21,6 +21,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The document root.
     public static let root = JSONPath()
 
+    /// The path of the containing value; the root is its own parent.
+    public var parent: JSONPath { JSONPath(Array(components.dropLast())) }
+
     /// This path followed by an object key.
     public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
 
@@ -111,5 +114,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
         guard !out.isEmpty, !expectKey else { return nil }
         return JSONPath(out)
+    }
+}
+
+extension JSONPath: ExpressibleByArrayLiteral {
+    /// A path written as its steps: `[.key("sources"), .index(0)]`.
+    public init(arrayLiteral elements: Component...) {
+        self.init(elements)
     }
 }
