@@ -9,7 +9,7 @@ struct InspectCommand: Command {
     static let summary = "describe a Shapefile, a folder of Shapefiles or a tile package"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS to use instead of the .prj (e.g. EPSG:3006)", valueName: "CRS"),
+        OptionSpec(name: "source-crs", kind: .value, help: "CRS to use instead of the .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
         OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
         OptionSpec(
             name: "features", kind: .flag,
