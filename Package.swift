@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "KartpackJSON"),
         // Wrappers: the only importers of their C module.
         .target(name: "Shapefile", dependencies: ["KartpackCore", "CShapelib"]),
-        .target(name: "Reprojection", dependencies: ["KartpackCore", "CProj"]),
+        .target(name: "Reprojection", dependencies: ["KartpackCore", "KartpackJSON", "CProj"]),
         .target(name: "GeometryOps", dependencies: ["KartpackCore", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
@@ -33,23 +33,27 @@ let package = Package(
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
         .target(name: "MapStyle", dependencies: ["KartpackCore", "KartpackJSON", "Styling", "VectorTile", "TileArchive", "Gzip"]),
         .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
+        // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
+        .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
+        // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
+        .target(name: "Import", dependencies: ["KartpackCore", "Shapefile", "Gzip"]),
         // The engine the command line drives.
         .target(
             name: "Pipeline",
             dependencies: [
                 "KartpackCore", "KartpackJSON", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
-                "Styling",
+                "Styling", "Nightly", "Import",
             ]
         ),
         .executableTarget(
-            name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling"]),
+            name: "kartpack", dependencies: ["Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling"]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
         .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
         .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackJSON", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
         .testTarget(
@@ -57,7 +61,8 @@ let package = Package(
             dependencies: ["MapStyle", "Styling", "KartpackJSON", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackJSON", "KartpackTestSupport"]),
+        .testTarget(
+            name: "PipelineTests", dependencies: ["Pipeline", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import Import
 import KartpackCore
 import Styling
 import Shapefile

@@ -2,9 +2,9 @@ public import KartpackCore
 
 /// Why a layer's CRS could not be resolved or a transform could not be built.
 ///
-/// `Codable`, so the child process that parses untrusted `.prj` files can hand the error itself (not its text) back
-/// to the parent: the code stays `hostile_prj` or `unparseable_prj` and the message is said once.
-public enum ProjectionError: KartpackError, Equatable, Codable {
+/// The child process that parses untrusted `.prj` files hands the error itself (not its text) back to the parent
+/// (`ProjectionError+JSON`): the code stays `hostile_prj` or `unparseable_prj` and the message is said once.
+public enum ProjectionError: KartpackError, Equatable {
     /// The layer has no `.prj` and no `--source-crs` was given.
     case missingPrj(file: String?)
     /// The `.prj` is larger than the reader reads (`limit` bytes), so the CRS is unknown.

@@ -1,8 +1,10 @@
 import Foundation
 import KartpackTestSupport
-@testable import Pipeline
 import Testing
 import TileArchive
+
+@testable import Nightly
+@testable import Pipeline
 
 @Suite struct NightlyDiskAndTempTests {
     @Test func freeSpaceIsReported() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
 import Testing
 
@@ -91,16 +92,18 @@ import Testing
 
     @Test func errorsEndWithTheirCodeAndRoundTripThroughJSON() throws {
         let errors: [ProjectionError] = [
-            .missingPrj(file: "a.prj"), .prjTooLarge(file: "a.prj", size: 70_000, limit: 65_536),
+            .missingPrj(file: "a.prj"), .missingPrj(file: nil), .prjTooLarge(file: "a.prj", size: 70_000, limit: 65_536),
             .unparseablePrj(file: "a.prj", detail: "x"), .hostilePrj(file: nil, reason: "y"),
-            .badOverride(text: "z", detail: "w"),
+            .badOverride(text: "z", detail: "w"), .cannotCreateTransform(source: "a", target: "b", detail: "c"),
+            .projDatabaseMissing(detail: "d"), .projSetupFailed(detail: "e"),
         ]
         for e in errors {
             #expect(e.description.hasSuffix("[\(e.code)]"))
             #expect(e.description.components(separatedBy: "--source-crs").count <= 3, "said once: \(e.description)")
-            let back = try JSONDecoder().decode(ProjectionError.self, from: JSONEncoder().encode(e))
-            #expect(back == e)
+            let text = try e.json.serialized()
+            #expect(ProjectionError(json: try JSONParser.parse(text)) == e, "\(text)")
         }
+        #expect(ProjectionError(json: .object([("code", .string("nope"))])) == nil)
         #expect(ProjectionError.hostilePrj(file: "a.prj", reason: "r").description.components(separatedBy: "a.prj").count == 2)
     }
 }

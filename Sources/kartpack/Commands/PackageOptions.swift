@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Nightly
 import Pipeline
 import TileArchive
 

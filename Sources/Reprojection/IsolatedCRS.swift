@@ -1,6 +1,6 @@
 import Foundation
 import KartpackCore
-import Reprojection
+import KartpackJSON
 import Synchronization
 
 /// Resolves the CRS of an untrusted `.prj` in a short-lived child process with a time limit, so a `.prj` that
@@ -37,12 +37,52 @@ public enum IsolatedCRS {
         return try result.get()
     }
 
-    /// What the child prints.
-    struct Answer: Codable {
+    /// What the child prints: `{"crs": {...}}`, or `{"error": "...", "failure": {...}}` where `failure` is the
+    /// `ProjectionError` itself, so the parent keeps its code (`hostile_prj` vs `unparseable_prj`) and says its
+    /// text once.
+    struct Answer {
         var crs: CRSInfo?
         var error: String?
-        /// The error itself, so the parent keeps its code (`hostile_prj` vs `unparseable_prj`) and its text once.
         var failure: ProjectionError?
+
+        var json: JSONValue {
+            guard let crs else {
+                var members: [(String, JSONValue)] = [("error", .string(error ?? "unknown error"))]
+                if let failure { members.append(("failure", failure.json)) }
+                return .object(members)
+            }
+            return .object([
+                (
+                    "crs",
+                    .object([
+                        ("name", .string(crs.name)), ("epsg", crs.epsg.map { .int(Int64($0)) } ?? .null),
+                        ("definition", .string(crs.definition)), ("origin", .string(crs.origin)),
+                        ("isGeographic", .bool(crs.isGeographic)),
+                        ("confidence", crs.confidence.map { .int(Int64($0)) } ?? .null),
+                        ("identification", crs.identification.map { .string($0) } ?? .null),
+                    ])
+                )
+            ])
+        }
+
+        /// Reads the child's text; nil when it is not an answer.
+        init?(text: String) {
+            guard let v = try? JSONParser.parse(text), v.objectMembers != nil else { return nil }
+            error = v["error"]?.stringValue
+            failure = v["failure"].flatMap(ProjectionError.init(json:))
+            if let c = v["crs"], let name = c["name"]?.stringValue, let definition = c["definition"]?.stringValue,
+                let origin = c["origin"]?.stringValue, case .bool(let geographic)? = c["isGeographic"]
+            {
+                crs = CRSInfo(
+                    name: name, epsg: c["epsg"]?.intValue.flatMap { Int(exactly: $0) }, definition: definition,
+                    origin: origin, isGeographic: geographic,
+                    confidence: c["confidence"]?.intValue.flatMap { Int(exactly: $0) },
+                    identification: c["identification"]?.stringValue)
+            }
+            guard crs != nil || error != nil else { return nil }
+        }
+
+        init() {}
     }
 
     private static func runChild(_ exe: String, prjText: String, prjFile: String?) -> Result<CRSInfo, ProjectionError> {
@@ -84,7 +124,7 @@ public enum IsolatedCRS {
             return .failure(.hostilePrj(file: prjFile, reason: "PROJ crashed on this .prj (signal \(p.terminationStatus))"))
         }
         let data = box.withLock { $0 }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
+        guard let answer = Answer(text: String(decoding: data, as: UTF8.self)) else {
             return .failure(.hostilePrj(file: prjFile, reason: "the CRS helper gave no answer (exit \(p.terminationStatus))"))
         }
         if let crs = answer.crs { return .success(crs) }
@@ -107,9 +147,7 @@ public enum IsolatedCRS {
             answer.error = error.description
             answer.failure = error
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        FileHandle.standardOutput.write((try? encoder.encode(answer)) ?? Data("{}".utf8))
+        FileHandle.standardOutput.write(Data(answer.json.text(.compact).utf8))
         return answer.crs == nil ? ExitCode.dataError.rawValue : 0
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
 import KartpackTestSupport
-import Reprojection
 import Testing
 
-@testable import Pipeline
+@testable import Reprojection
 
 @Suite struct IsolatedCRSTests {
     private func script(_ dir: TemporaryDirectory, _ body: String) throws -> String {
@@ -39,7 +38,7 @@ import Testing
 
     @Test func theRealHelperResolvesAndRejects() throws {
         let exe = RepositoryPaths.kartpackBinary
-        let text = String(decoding: sweref99TM, as: UTF8.self)
+        let text = PrjFixtures.sweref99TM
         let crs = try IsolatedCRS.resolve(prjText: text, override: nil, prjFile: "a.prj", helper: exe)
         #expect(crs.epsg == 3006)
         #expect(throws: ProjectionError.self) {

@@ -1,5 +1,6 @@
 import Glibc
 import KartpackCore
+import Shapefile
 
 /// Finds every Shapefile set in a folder tree (an extracted zip archive or a folder given by the user).
 ///
@@ -7,14 +8,11 @@ import KartpackCore
 ///   `symlink_skipped`; devices, FIFOs and sockets with `special_file_skipped`. macOS resource forks (`__MACOSX`
 ///   folders, `._name` files) are ignored silently. Folders nested deeper than `maxDepth` are skipped
 ///   (`folder_too_deep`); more than `maxEntries` names in all refuses the folder (`limitExceeded`).
-/// - A `.shp` is any regular file whose extension is `shp` in any case (`.SHP`, `.Shp`). Its sidecars (`.shx`,
-///   `.dbf`, `.prj`, `.cpg` and the memo file `.dbt`/`.fpt`, any case) are regular files in the SAME folder whose
-///   base name equals the `.shp`'s ignoring case; files in other folders are never grouped with it.
-/// - Case collisions in one folder are settled deterministically: among `.shp` files whose base names are equal
-///   ignoring case, the one with the exact lower-case extension `.shp` wins, then the first in byte order; the others
-///   are listed as `duplicate_shapefile` warnings on the chosen set. Sidecars prefer the exact base name of the
-///   chosen `.shp`, then a lower-case extension, then byte order (`duplicate_sidecar` for the rest).
-/// - Sidecars without any `.shp` are reported as `orphan_sidecar`.
+/// - The regular files of each folder form sets by `ShapefileGrouping`'s rule, the same one `convert` uses: every
+///   distinct `.shp` base name is a set (`Roads.shp` and `roads.shp` are two), sidecars go to their exact base or
+///   to the one `.shp` equal to it ignoring case; files in other folders are never grouped with it. Extension-case
+///   variants that lose are `duplicate_shapefile` / `duplicate_sidecar` warnings on the chosen set.
+/// - Sidecars without a `.shp` are reported as `orphan_sidecar`.
 /// - Sets are sorted by relative path (byte order). The layer name is the base name; when an earlier set already
 ///   uses it (ignoring case), `_2`, `_3`, … is appended (`layer_renamed`).
 public struct ShapefileDiscovery: Sendable {
@@ -28,9 +26,6 @@ public struct ShapefileDiscovery: Sendable {
         self.maxDepth = maxDepth
         self.maxEntries = maxEntries
     }
-
-    /// The sidecar extensions grouped with a `.shp`, lower case.
-    public static let sidecarExtensions = ["shx", "dbf", "prj", "cpg", "dbt", "fpt"]
 
     /// One directory entry seen during the walk.
     struct Name {
@@ -146,71 +141,29 @@ public struct ShapefileDiscovery: Sendable {
     /// Groups the regular files of one folder into Shapefile sets.
     static func group(files: [String], folder: String, relative: String, warnings: inout [Diagnostic]) -> [DiscoveredShapefile] {
         func rel(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
-        // (base, extension) for names with a non-empty base and an extension.
-        var parts: [(name: String, base: String, ext: String)] = []
-        for name in files {
-            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { continue }
-            parts.append((name, String(name[..<dot]), String(name[name.index(after: dot)...])))
-        }
-        // .shp candidates grouped by lower-cased base, in byte order of the first member.
-        var groups: [(key: String, members: [(name: String, base: String, ext: String)])] = []
-        var groupIndex: [String: Int] = [:]
-        for p in parts where p.ext.lowercased() == "shp" {
-            let key = p.base.lowercased()
-            if let g = groupIndex[key] {
-                groups[g].members.append(p)
-            } else {
-                groupIndex[key] = groups.count
-                groups.append((key, [p]))
-            }
-        }
-        // Sidecar candidates by lower-cased base, in byte order.
-        var sidecarsByKey: [String: [(name: String, base: String, ext: String)]] = [:]
-        for p in parts where sidecarExtensions.contains(p.ext.lowercased()) {
-            sidecarsByKey[p.base.lowercased(), default: []].append(p)
-        }
-        var out: [DiscoveredShapefile] = []
-        for g in groups {
-            // Prefer the exact lower-case extension, then byte order (members are already in byte order).
-            let chosen = g.members.first(where: { $0.ext == "shp" }) ?? g.members[0]
+        let grouping = ShapefileGrouping(fileNames: files, folder: folder)
+        let out = grouping.groups.map { g in
             var setWarnings: [Diagnostic] = []
-            for other in g.members where other.name != chosen.name {
+            for other in g.ignoredShapefiles {
                 setWarnings.append(
                     Diagnostic(
                         .warning, code: "duplicate_shapefile",
-                        "\(rel(other.name)) differs only by case; \(chosen.name) is used and \(other.name) is ignored",
-                        file: rel(chosen.name)))
+                        "\(rel(other)) differs only by case; \(g.shpName) is used and \(other) is ignored",
+                        file: rel(g.shpName)))
             }
-            var sidecars: [String: String] = [:]
-            for ext in sidecarExtensions {
-                let candidates = (sidecarsByKey[g.key] ?? []).filter { $0.ext.lowercased() == ext }
-                guard !candidates.isEmpty else { continue }
-                let pick =
-                    candidates.first(where: { $0.base == chosen.base && $0.ext == ext })
-                    ?? candidates.first(where: { $0.base == chosen.base })
-                    ?? candidates.first(where: { $0.ext == ext })
-                    ?? candidates[0]
-                sidecars[ext] = folder + "/" + pick.name
-                for other in candidates where other.name != pick.name {
-                    setWarnings.append(
-                        Diagnostic(
-                            .warning, code: "duplicate_sidecar",
-                            "\(rel(other.name)) differs only by case; \(pick.name) is used and \(other.name) is ignored",
-                            file: rel(chosen.name)))
-                }
+            for (used, other) in g.ignoredSidecars {
+                setWarnings.append(
+                    Diagnostic(
+                        .warning, code: "duplicate_sidecar",
+                        "\(rel(other)) differs only by case; \(used) is used and \(other) is ignored", file: rel(g.shpName)))
             }
-            out.append(
-                DiscoveredShapefile(
-                    relativePath: rel(chosen.name), shp: folder + "/" + chosen.name, shx: sidecars["shx"],
-                    dbf: sidecars["dbf"], prj: sidecars["prj"], cpg: sidecars["cpg"],
-                    memo: sidecars["dbt"] ?? sidecars["fpt"], baseName: chosen.base,
-                    layerName: chosen.base, warnings: setWarnings))
+            return DiscoveredShapefile(
+                relativePath: rel(g.shpName), files: g.set, layerName: g.set.baseName, warnings: setWarnings)
         }
-        // Sidecars with no .shp of their base in this folder.
-        for p in parts where sidecarExtensions.contains(p.ext.lowercased()) && groupIndex[p.base.lowercased()] == nil {
+        for name in grouping.orphanSidecars {
+            let base = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
             warnings.append(
-                Diagnostic(
-                    .warning, code: "orphan_sidecar", "no .shp named \(p.base) in the same folder; ignored", file: rel(p.name)))
+                Diagnostic(.warning, code: "orphan_sidecar", "no .shp named \(base) in the same folder; ignored", file: rel(name)))
         }
         return out
     }
