@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
         .testTarget(name: "GeometryAlgorithmsTests", dependencies: ["GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackJSON", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
         .testTarget(

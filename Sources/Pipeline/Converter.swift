@@ -123,7 +123,9 @@ public final class Converter {
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
-                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: state.lastRecordCount, error: message, code: error.inputErrorCode))
+                    // A set the reader refused still counts its records (from the .shx, .shp or .dbf).
+                    let records = state.lastRecordCount > 0 ? state.lastRecordCount : (set.probeRecordCount()?.count ?? 0)
+                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: records, error: message, code: error.inputErrorCode))
                 }
             }
         }

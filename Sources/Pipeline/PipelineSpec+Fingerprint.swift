@@ -6,7 +6,8 @@ extension PipelineSpec {
     /// What the nightly fingerprint hashes, in order: a format tag, the Kartpack version, the canonical spec
     /// (paths relative to the pipeline file, so moving the checkout keeps the hash), the stylesheet's bytes, then
     /// for each source (and then the clip file) the files of its Shapefile set as `convert` reads them
-    /// (`ShapefileGrouping`): `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg` where present, each tagged by its extension.
+    /// (`ShapefileGrouping`): `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg` and the memo file (`.dbt`/`.fpt`, tag `memo`)
+    /// where present, each tagged by its extension.
     public func fingerprintItems(kartpackVersion: String = Kartpack.version) -> [Fingerprint.Item] {
         var items: [Fingerprint.Item] = [
             .bytes(tag: "kartpack-fingerprint", Array("1".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
@@ -34,6 +35,7 @@ extension PipelineSpec {
         guard let set = try? ShapefileLocator.shapefiles(at: shpPath).first else { return [.file(tag: "shp", path: shpPath)] }
         let parts: [(String, String?)] = [
             ("shp", set.shp), ("shx", set.shx), ("dbf", set.dbf), ("prj", set.prj), ("cpg", set.cpg),
+            ("memo", set.memo),
         ]
         return parts.compactMap { tag, path in path.map { .file(tag: tag, path: $0) } }
     }

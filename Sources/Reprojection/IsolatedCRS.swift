@@ -37,13 +37,20 @@ public enum IsolatedCRS {
         return try result.get()
     }
 
-    /// What the child prints: `{"crs": {...}}` or `{"error": "..."}`.
+    /// What the child prints: `{"crs": {...}}`, or `{"error": "...", "failure": {...}}` where `failure` is the
+    /// `ProjectionError` itself, so the parent keeps its code (`hostile_prj` vs `unparseable_prj`) and says its
+    /// text once.
     struct Answer {
         var crs: CRSInfo?
         var error: String?
+        var failure: ProjectionError?
 
         var json: JSONValue {
-            guard let crs else { return .object([("error", .string(error ?? "unknown error"))]) }
+            guard let crs else {
+                var members: [(String, JSONValue)] = [("error", .string(error ?? "unknown error"))]
+                if let failure { members.append(("failure", failure.json)) }
+                return .object(members)
+            }
             return .object([
                 (
                     "crs",
@@ -51,6 +58,8 @@ public enum IsolatedCRS {
                         ("name", .string(crs.name)), ("epsg", crs.epsg.map { .int(Int64($0)) } ?? .null),
                         ("definition", .string(crs.definition)), ("origin", .string(crs.origin)),
                         ("isGeographic", .bool(crs.isGeographic)),
+                        ("confidence", crs.confidence.map { .int(Int64($0)) } ?? .null),
+                        ("identification", crs.identification.map { .string($0) } ?? .null),
                     ])
                 )
             ])
@@ -60,12 +69,15 @@ public enum IsolatedCRS {
         init?(text: String) {
             guard let v = try? JSONParser.parse(text), v.objectMembers != nil else { return nil }
             error = v["error"]?.stringValue
+            failure = v["failure"].flatMap(ProjectionError.init(json:))
             if let c = v["crs"], let name = c["name"]?.stringValue, let definition = c["definition"]?.stringValue,
                 let origin = c["origin"]?.stringValue, case .bool(let geographic)? = c["isGeographic"]
             {
                 crs = CRSInfo(
                     name: name, epsg: c["epsg"]?.intValue.flatMap { Int(exactly: $0) }, definition: definition,
-                    origin: origin, isGeographic: geographic)
+                    origin: origin, isGeographic: geographic,
+                    confidence: c["confidence"]?.intValue.flatMap { Int(exactly: $0) },
+                    identification: c["identification"]?.stringValue)
             }
             guard crs != nil || error != nil else { return nil }
         }
@@ -116,6 +128,7 @@ public enum IsolatedCRS {
             return .failure(.hostilePrj(file: prjFile, reason: "the CRS helper gave no answer (exit \(p.terminationStatus))"))
         }
         if let crs = answer.crs { return .success(crs) }
+        if let failure = answer.failure { return .failure(failure) }
         return .failure(.unparseablePrj(file: prjFile, detail: answer.error ?? "unknown error"))
     }
 
@@ -132,6 +145,7 @@ public enum IsolatedCRS {
             answer.crs = crs
         } catch {
             answer.error = error.description
+            answer.failure = error
         }
         FileHandle.standardOutput.write(Data(answer.json.text(.compact).utf8))
         return answer.crs == nil ? ExitCode.dataError.rawValue : 0

@@ -5,7 +5,7 @@
 ///   base names differ only in case (`Roads.shp` and `roads.shp` are two layers); the same base with two
 ///   extension cases (`a.shp`, `a.SHP`) is one set: the lower-case extension wins, then byte order, and the other
 ///   is listed in `ignoredShapefiles`.
-/// - A sidecar (`.shx`, `.dbf`, `.prj`, `.cpg`, extension in any case) belongs to the set with exactly its base
+/// - A sidecar (`.shx`, `.dbf`, `.prj`, `.cpg`, and the memo file `.dbt` or `.fpt`, extension in any case) belongs to the set with exactly its base
 ///   name; a sidecar whose base matches no `.shp` exactly goes to the `.shp` whose base equals it ignoring case,
 ///   when there is exactly one such `.shp` (a Windows export with `Roads.shp` and `roads.dbf`). Among several
 ///   candidates for one slot the exact base wins, then the lower-case extension, then byte order; the others are
@@ -15,7 +15,7 @@
 /// Names are compared as given (callers pass folder listings sorted in byte order, so results are deterministic).
 public struct ShapefileGrouping: Sendable, Hashable {
     /// The sidecar extensions, lower case, in the order sets list them.
-    public static let sidecarExtensions = ["shx", "dbf", "prj", "cpg"]
+    public static let sidecarExtensions = ["shx", "dbf", "prj", "cpg", "dbt", "fpt"]
 
     /// One set and what was left out while forming it.
     public struct Group: Sendable, Hashable {
@@ -100,7 +100,7 @@ public struct ShapefileGrouping: Sendable, Hashable {
             return Group(
                 set: ShapefileSet(
                     shp: join(chosen.name), shx: paths["shx"], dbf: paths["dbf"], prj: paths["prj"], cpg: paths["cpg"],
-                    baseName: base),
+                    memo: paths["dbt"] ?? paths["fpt"], baseName: base),
                 shpName: chosen.name, ignoredShapefiles: members.map(\.name).filter { $0 != chosen.name },
                 ignoredSidecars: ignored)
         }

@@ -78,6 +78,12 @@ private struct FingerprintFixture {
         let withCPG = try f.fingerprint()
         #expect(withCPG.hex != original)
         #expect(withCPG.inputs.map { URL(fileURLWithPath: $0.path).lastPathComponent }.contains("roads.cpg"))
+        // The memo file of M fields is read into attributes, so it is part of the input too.
+        try f.write("data/roads.dbt", Array("memo text".utf8))
+        let withMemo = try f.fingerprint()
+        #expect(withMemo.hex != withCPG.hex)
+        try f.write("data/roads.dbt", Array("memo tex!".utf8))
+        #expect(try f.fingerprint().hex != withMemo.hex)
     }
 
     @Test func movingBytesBetweenFilesChangesIt() throws {

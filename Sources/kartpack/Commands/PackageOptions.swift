@@ -10,7 +10,7 @@ enum PackageOptions {
         OptionSpec(name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
         OptionSpec(name: "min-zoom", kind: .value, help: "lowest zoom level (default 0)", valueName: "N"),
         OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default 14)", valueName: "N"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj (e.g. EPSG:3006)", valueName: "CRS"),
+        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
         OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
         OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
         OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
