@@ -21,8 +21,10 @@ struct ArcGraph {
     var starts: [Int] = [0]
     /// Rings using each arc.
     var useCount: [Int32] = []
-    /// Per ring, the arcs it runs through, in ring order; nil for rings too short to simplify.
-    var rings: [[ArcUse]?] = []
+    /// The arcs rings run through, ring after ring, each in ring order (see `uses(ofRing:)`).
+    private(set) var uses: [ArcUse] = []
+    private var useStarts: [Int] = [0]
+    private var usable: [Bool] = []
     /// Twice the signed area of each input ring (after junction noding).
     var ringAreas: [Int128] = []
     /// The distinct nodes.
@@ -30,12 +32,13 @@ struct ArcGraph {
 
     var arcCount: Int { starts.count - 1 }
 
-    func range(ofArc a: Int) -> Range<Int> { starts[a]..<starts[a + 1] }
+    /// Number of input rings.
+    var ringCount: Int { usable.count }
 
-    private struct ArcKey: Hashable {
-        var first: TilePoint
-        var second: TilePoint
-    }
+    /// The arcs ring `r` runs through, in ring order; nil for a ring too short to simplify.
+    func uses(ofRing r: Int) -> ArraySlice<ArcUse>? { usable[r] ? uses[useStarts[r]..<useStarts[r + 1]] : nil }
+
+    func range(ofArc a: Int) -> Range<Int> { starts[a]..<starts[a + 1] }
 
     /// Neighbour summary of one vertex: up to two distinct neighbours, or "more".
     private struct Neighbours {
@@ -69,74 +72,103 @@ struct ArcGraph {
 
     /// Builds the arcs of `rings` (open rings, no consecutive duplicates, closing point removed).
     init(rings input: [[TilePoint]], clip: TileRect?) {
-        var neighbours: [TilePoint: Neighbours] = [:]
-        neighbours.reserveCapacity(input.reduce(0) { $0 + $1.count })
+        // Point ids in first-seen order; per id its neighbour summary; per ring vertex its id (flat).
+        let total = input.reduce(0) { $0 + $1.count }
+        var ids = PointTable(capacity: total)
+        var neighbours: [Neighbours] = []
+        var vertexIds: [Int32] = []
+        vertexIds.reserveCapacity(total)
         for ring in input where ring.count >= 3 {
             let n = ring.count
             for i in 0..<n {
+                let (id, new) = ids.insert(PointTable.key(ring[i]))
+                if new { neighbours.append(Neighbours()) }
+                vertexIds.append(id)
                 let prev = ring[i == 0 ? n - 1 : i - 1]
                 let next = ring[i + 1 == n ? 0 : i + 1]
-                neighbours[ring[i], default: Neighbours()].add(prev, next)
+                neighbours[Int(id)].add(prev, next)
                 if let clip, clip.isOnBoundary(ring[i]),
                     clip.isCorner(ring[i]) || !clip.runsAlongBoundary(ring[i], prev)
                         || !clip.runsAlongBoundary(ring[i], next)
                 {
-                    neighbours[ring[i]]?.meetsClip = true
+                    neighbours[Int(id)].meetsClip = true
                 }
             }
         }
-        var nodeSet = Set<TilePoint>()
-        func isNode(_ p: TilePoint) -> Bool {
-            guard let nb = neighbours[p] else { return true }
-            return nb.count != 2 || nb.turnsBack || nb.meetsClip
-        }
-        var keys: [ArcKey: Int32] = [:]
+        points.reserveCapacity(total + input.count)
+        ringAreas.reserveCapacity(input.count)
+        var nodeSeen = [Bool](repeating: false, count: neighbours.count)
+        var keys = PointTable(capacity: input.count * 4)
+        var keyArcs: [Int32] = []
+        var flags: [Bool] = []
+        var raw: [TilePoint] = []
+        var rawIds: [Int32] = []
+        var base = 0  // start of the current ring in `vertexIds`
         for ring in input {
             ringAreas.append(doubledSignedArea(ring))
             guard ring.count >= 3 else {
-                rings.append(nil)
+                useStarts.append(uses.count)
+                usable.append(false)
                 continue
             }
             let n = ring.count
-            let nodeFlags = ring.map(isNode)
-            var uses: [ArcUse] = []
-            if let first = nodeFlags.firstIndex(of: true) {
-                for (i, p) in ring.enumerated() where nodeFlags[i] { nodeSet.insert(p) }
+            let rid = vertexIds[base..<(base + n)]
+            base += n
+            flags.removeAll(keepingCapacity: true)
+            for id in rid {
+                let nb = neighbours[Int(id)]
+                flags.append(nb.count != 2 || nb.turnsBack || nb.meetsClip)
+            }
+            if let first = flags.firstIndex(of: true) {
+                for i in 0..<n where flags[i] && !nodeSeen[Int(rid[rid.startIndex + i])] {
+                    nodeSeen[Int(rid[rid.startIndex + i])] = true
+                    nodes.append(ring[i])
+                }
                 var k = first
                 repeat {
-                    var raw = [ring[k]]
+                    raw.removeAll(keepingCapacity: true)
+                    rawIds.removeAll(keepingCapacity: true)
+                    raw.append(ring[k])
+                    rawIds.append(rid[rid.startIndex + k])
                     var j = k
                     repeat {
                         j = j + 1 == n ? 0 : j + 1
                         raw.append(ring[j])
-                    } while !nodeFlags[j]
-                    uses.append(use(of: raw, keys: &keys))
+                        rawIds.append(rid[rid.startIndex + j])
+                    } while !flags[j]
+                    uses.append(use(of: raw, ids: rawIds, keys: &keys, keyArcs: &keyArcs))
                     k = j
                 } while k != first
             } else {
                 // A closed arc: canonical start at the smallest point, direction towards its smaller neighbour.
                 var s = 0
                 for i in 1..<n where TilePoint.precedes(ring[i], ring[s]) { s = i }
-                var raw: [TilePoint] = []
-                raw.reserveCapacity(n + 1)
-                for i in 0...n { raw.append(ring[(s + i) % n]) }
-                uses.append(use(of: raw, keys: &keys))
+                raw.removeAll(keepingCapacity: true)
+                rawIds.removeAll(keepingCapacity: true)
+                for i in 0...n {
+                    raw.append(ring[(s + i) % n])
+                    rawIds.append(rid[rid.startIndex + (s + i) % n])
+                }
+                uses.append(use(of: raw, ids: rawIds, keys: &keys, keyArcs: &keyArcs))
             }
-            rings.append(uses)
+            useStarts.append(uses.count)
+            usable.append(true)
         }
-        nodes = nodeSet.sorted(by: TilePoint.precedes)
+        nodes.sort(by: TilePoint.precedes)
     }
 
-    /// The arc `raw` runs through (node to node in ring order), stored on first sight.
-    private mutating func use(of raw: [TilePoint], keys: inout [ArcKey: Int32]) -> ArcUse {
+    /// The arc `raw` runs through (node to node in ring order, `ids` its point ids), stored on first sight.
+    /// `keys` maps the ids of an arc's first two points (canonical direction) to an index into `keyArcs`, the arc.
+    private mutating func use(
+        of raw: [TilePoint], ids: [Int32], keys: inout PointTable, keyArcs: inout [Int32]
+    ) -> ArcUse {
         let m = raw.count
-        let forward = ArcKey(first: raw[0], second: raw[1])
-        let backward = ArcKey(first: raw[m - 1], second: raw[m - 2])
         let reversed =
-            TilePoint.precedes(backward.first, forward.first)
-            || (backward.first == forward.first && TilePoint.precedes(backward.second, forward.second))
-        let key = reversed ? backward : forward
-        if let a = keys[key] {
+            TilePoint.precedes(raw[m - 1], raw[0]) || (raw[m - 1] == raw[0] && TilePoint.precedes(raw[m - 2], raw[1]))
+        let packed = reversed ? PointTable.key(ids[m - 1], ids[m - 2]) : PointTable.key(ids[0], ids[1])
+        let (slot, new) = keys.insert(packed)
+        if !new {
+            let a = keyArcs[Int(slot)]
             let r = range(ofArc: Int(a))
             // The same first edge always leads to the same arc; check the far end anyway (broken input).
             if r.count == m, points[r.upperBound - 1] == (reversed ? raw[0] : raw[m - 1]) {
@@ -145,7 +177,7 @@ struct ArcGraph {
             }
         }
         let a = Int32(arcCount)
-        if keys[key] == nil { keys[key] = a }
+        if new { keyArcs.append(a) }
         if reversed { points.append(contentsOf: raw.reversed()) } else { points.append(contentsOf: raw) }
         starts.append(points.count)
         useCount.append(1)

@@ -76,8 +76,8 @@ public struct SharedBorderSimplifier: Sendable {
         stats.repairRounds = repair.rounds
         var out: [[TilePoint]] = []
         out.reserveCapacity(rings.count)
-        for (r, uses) in graph.rings.enumerated() {
-            out.append(uses.map(repair.outline) ?? rings[r])
+        for r in rings.indices {
+            out.append(graph.uses(ofRing: r).map(repair.outline) ?? rings[r])
             stats.outputVertices += out[r].count
         }
         return SharedBorderResult(features: Self.rebuild(features, rings: out), statistics: stats)

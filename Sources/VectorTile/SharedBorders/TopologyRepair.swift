@@ -58,8 +58,9 @@ struct TopologyRepair {
     }
 
     /// The simplified outline of a ring, starting at its first arc's first point, in the ring's direction.
-    func outline(_ uses: [ArcUse]) -> [TilePoint] {
+    func outline(_ uses: ArraySlice<ArcUse>) -> [TilePoint] {
         var out: [TilePoint] = []
+        out.reserveCapacity(uses.reduce(0) { $0 + graph.range(ofArc: Int($1.arc)).count })
         for u in uses {
             let r = graph.range(ofArc: Int(u.arc))
             if u.reversed {
@@ -71,6 +72,29 @@ struct TopologyRepair {
             }
         }
         return out
+    }
+
+    /// The number of points and twice the signed area of a ring's simplified outline, without building it.
+    private func outlineArea(_ uses: ArraySlice<ArcUse>) -> (count: Int, area: Int128) {
+        var count = 0
+        var area: Int128 = 0
+        var first = TilePoint(0, 0)
+        var prev = TilePoint(0, 0)
+        func add(_ p: TilePoint) {
+            if count == 0 { first = p } else { area += Int128(prev.x) * Int128(p.y) - Int128(p.x) * Int128(prev.y) }
+            prev = p
+            count += 1
+        }
+        for u in uses {
+            let r = graph.range(ofArc: Int(u.arc))
+            if u.reversed {
+                for k in stride(from: r.upperBound - 1, to: r.lowerBound, by: -1) where kept[k] { add(graph.points[k]) }
+            } else {
+                for k in r.lowerBound..<(r.upperBound - 1) where kept[k] { add(graph.points[k]) }
+            }
+        }
+        if count > 0 { area += Int128(prev.x) * Int128(first.y) - Int128(first.x) * Int128(prev.y) }
+        return (count, area)
     }
 
     private mutating func refine(i: Int, j: Int, whole: Bool) {
@@ -105,7 +129,7 @@ struct TopologyRepair {
     }
 
     /// Spans of the arcs of `uses` with removed vertices, as (i, j) of consecutive kept points.
-    private func spans(of uses: [ArcUse]) -> [Flag] {
+    private func spans(of uses: ArraySlice<ArcUse>) -> [Flag] {
         var out: [Flag] = []
         for u in uses {
             let r = graph.range(ofArc: Int(u.arc))
@@ -121,11 +145,10 @@ struct TopologyRepair {
     /// Check 1: rings that collapsed or flipped.
     private func ringFailures() -> [Flag] {
         var out: [Flag] = []
-        for (r, uses) in graph.rings.enumerated() {
-            guard let uses, graph.ringAreas[r] != 0 else { continue }
-            let ring = outline(uses)
-            let area = ring.count >= 3 ? doubledSignedArea(ring) : 0
-            guard area == 0 || (area > 0) != (graph.ringAreas[r] > 0) else { continue }
+        for r in 0..<graph.ringCount {
+            guard let uses = graph.uses(ofRing: r), graph.ringAreas[r] != 0 else { continue }
+            let (count, area) = outlineArea(uses)
+            guard count < 3 || area == 0 || (area > 0) != (graph.ringAreas[r] > 0) else { continue }
             var best: (flag: Flag, d2: Double, p: TilePoint)?
             for s in spans(of: uses) {
                 let (k, d2) = ArcDouglasPeucker.farthest(graph.points, s.i, s.j)
@@ -141,8 +164,7 @@ struct TopologyRepair {
     /// Check 2: simplified segments that meet other than at a shared end point.
     private func crossings(_ segs: [Segment]) -> [Flag] {
         var out: [Flag] = []
-        var grid = CellGrid(cell: CellGrid.cellSize(boxes: segs.map(\.box)))
-        for (k, s) in segs.enumerated() { grid.insert(Int32(k), box: s.box) }
+        let grid = CellGrid(boxes: segs.map(\.box))
         for s in segs.indices {
             let bs = segs[s].box
             grid.forEachCell(in: bs) { cell, items in
@@ -153,7 +175,7 @@ struct TopologyRepair {
                     let bt = segs[t].box
                     guard bs.intersects(bt) else { continue }
                     // Each pair once: in the cell of the lower corner of the boxes' overlap.
-                    guard cell == grid.cellKey(max(bs.minX, bt.minX), max(bs.minY, bt.minY)) else { continue }
+                    guard cell == grid.cellIndex(max(bs.minX, bt.minX), max(bs.minY, bt.minY)) else { continue }
                     guard Self.conflict(segs[s], segs[t]) else { continue }
                     if segs[s].refinable { out.append(Flag(i: segs[s].i, j: segs[s].j)) }
                     if segs[t].refinable { out.append(Flag(i: segs[t].i, j: segs[t].j)) }
@@ -199,11 +221,10 @@ struct TopologyRepair {
             spanIndex.append(k)
         }
         guard !spanBoxes.isEmpty else { return [] }
-        var seen = Set<TilePoint>()
+        var seen = PointTable(capacity: segs.count)
         var keptPoints: [TilePoint] = []
-        for (m, p) in pts.enumerated() where kept[m] && seen.insert(p).inserted { keptPoints.append(p) }
-        var grid = CellGrid(cell: CellGrid.cellSize(boxes: [], queries: spanBoxes))
-        for (m, p) in keptPoints.enumerated() { grid.insert(Int32(m), box: GridBox(point: p)) }
+        for (m, p) in pts.enumerated() where kept[m] && seen.insert(PointTable.key(p)).inserted { keptPoints.append(p) }
+        let grid = CellGrid(boxes: keptPoints.map { GridBox(point: $0) }, queries: spanBoxes)
         var out: [Flag] = []
         for (n, box) in spanBoxes.enumerated() {
             let s = segs[spanIndex[n]]
