@@ -5,8 +5,8 @@ For one polygon layer of a PMTiles v3 or MBTiles 1.3 package (gzip or raw MVT ti
 
 - **overlap**: the summed area of the pairwise intersections of the layer's features inside each tile
   (features that overlap in the tile; a pair counts once per tile), and the number of such pairs;
-- **gap**: the summed area of the parts of each tile that no feature covers, are closed off from the outside of
-  the source coverage and are not holes of the source coverage (with `--source`, see below), and their number;
+- **gap**: the summed area of the parts of each tile that no feature covers although the source coverage does
+  (see below), and their number;
 - **max sliver**: the width (twice the maximum inscribed circle radius) of the widest overlap or gap piece;
 - features (pieces in tiles), distinct feature ids, ring vertices and the layer area.
 
@@ -14,10 +14,15 @@ Everything is measured in tile units of the layer's extent (4096: one unit is 1/
 clipped to the tile itself (0..extent), so buffers shared by neighbouring tiles are not counted twice. Areas are
 given in tile units² and as a share of the layer area of that zoom (the summed feature areas, clipped likewise).
 
-Which uncovered areas are gaps: an uncovered piece of a tile is a gap unless it overlaps the outside of the source
-coverage (the tile minus the union of the source polygons, reprojected to Web Mercator with ogr2ogr) by more than
-`--outside-share` of its own area: lakes and land outside the coverage are holes of the source, not gaps. Without
-`--source` every uncovered piece that does not touch the tile's edge counts (a coverage that fills the tiles).
+Which uncovered areas are gaps (with `--source`, the layer's source, reprojected to Web Mercator with ogr2ogr;
+its union is the coverage, the rest of the tile is its outside):
+- an uncovered piece that overlaps the outside by at most `--outside-share` of its area is enclosed by the
+  coverage: all of it is a gap (a sliver between neighbours, a dropped stand);
+- a piece open to the outside (the land beyond the coverage's edge, a lake that is a hole of the source) counts
+  only with its part inside the coverage and deeper than `--edge-band` tile units from the outside: simplifying
+  the coverage's own outline or a lake's shore is not a gap, losing stands next to them is.
+Without `--source` every uncovered piece that does not touch the tile's edge counts (a coverage that fills the
+tiles).
 
     coverage_quality.py forest.pmtiles --layer avdelningar --source SampleData/forest/avdelningar.shp
     coverage_quality.py out.mbtiles --layer stands --source stands.shp --zooms 8-14 --json stands.json
@@ -220,7 +225,7 @@ class ZoomStats:
         }
 
 
-def measure_tile(stats: ZoomStats, z, x, y, extent, feats, union, outside_share):
+def measure_tile(stats: ZoomStats, z, x, y, extent, feats, union, outside_share, edge_band=16.0):
     import numpy as np
     import shapely
     from shapely import STRtree
@@ -260,7 +265,7 @@ def measure_tile(stats: ZoomStats, z, x, y, extent, feats, union, outside_share)
     # Gaps: uncovered parts of the tile that are not outside the source coverage.
     covered = shapely.union_all(geoms)
     uncovered = polygonal(shapely.difference(box, covered))
-    outside = None
+    outside = band = None
     if union is not None:
         merc = tile_to_mercator_box(z, x, y)
         inside = mercator_to_tile(shapely.intersection(union, merc), z, x, y, extent)
@@ -269,23 +274,30 @@ def measure_tile(stats: ZoomStats, z, x, y, extent, feats, union, outside_share)
     for piece in uncovered:
         if outside is not None:
             if shapely.intersection(piece, outside).area > outside_share * piece.area:
-                continue
+                if band is None:
+                    band = shapely.buffer(outside, edge_band, quad_segs=4)
+                    shapely.prepare(band)
+                deep = polygonal(shapely.difference(piece, band))
+                if not deep:
+                    continue
+                piece = shapely.union_all(deep)
         elif piece.intersects(box.exterior):
             continue
         stats.gaps += 1
         stats.gap_area += piece.area
-        slivers.append(piece)
+        slivers += polygonal(piece)
     stats.max_sliver = max(stats.max_sliver, sliver_width(slivers))
 
 
-def measure(package: str, layer: str, zooms, source: str | None = None, outside_share: float = 0.01) -> list:
+def measure(package: str, layer: str, zooms, source: str | None = None, outside_share: float = 0.01,
+            edge_band: float = 16.0) -> list:
     """Per-zoom rows (dicts, see ZoomStats.row) for `layer` of `package`."""
     union = source_union(source) if source else None
     stats = {z: ZoomStats(z) for z in zooms}
     for z, x, y, raw in read_tiles(package, set(zooms)):
         extent, feats = decode_polygons(raw, layer)
         if feats:
-            measure_tile(stats[z], z, x, y, extent, feats, union, outside_share)
+            measure_tile(stats[z], z, x, y, extent, feats, union, outside_share, edge_band)
     return [stats[z].row() for z in zooms]
 
 
@@ -315,11 +327,13 @@ def main() -> int:
     ap.add_argument("--source", help="the layer's source (any OGR format): its holes and outside are not gaps")
     ap.add_argument("--zooms", type=parse_zooms, default=parse_zooms("0-14"), help="zoom range, e.g. 8-14")
     ap.add_argument("--outside-share", type=float, default=0.01,
-                    help="an uncovered piece overlapping the source's outside by more than this share is not a gap")
+                    help="an uncovered piece overlapping the source's outside by more than this share is open to it")
+    ap.add_argument("--edge-band", type=float, default=16.0,
+                    help="tile units along the source's outside where open uncovered pieces are not gaps")
     ap.add_argument("--json", help="also write the rows as JSON to this file")
     ap.add_argument("--title", help="title line above the Markdown table")
     a = ap.parse_args()
-    rows = measure(a.package, a.layer, a.zooms, a.source, a.outside_share)
+    rows = measure(a.package, a.layer, a.zooms, a.source, a.outside_share, a.edge_band)
     print(markdown(rows, a.title))
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
