@@ -267,3 +267,52 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
         #expect(s.statistics.sharedArcs > 3000)
     }
 }
+
+/// Hostile and broken input: no trap, no hang, the structure kept, only input points in the output.
+@Suite struct SharedBorderRobustnessTests {
+    @Test func coordinatesAtTheClampLimitDoNotOverflow() {
+        let m = Quantizer.coordinateLimit
+        let big = pts([(-m, -m), (0, -m), (m, -m), (m, 0), (m, m), (0, m), (-m, m), (-m, 0)])
+        let inner = pts([(-m, -m), (0, -m), (0, 0), (-m, 0)])
+        let s = SharedBorderSimplifier(tolerance: 1e9, clip: TileRect.bufferedTile(extent: 4096, buffer: 1e12))
+            .simplify([[[big]], [[inner]], [[big.reversed()]]])
+        #expect(s.features.count == 3)
+        for f in s.features { #expect(f[0][0].count >= 3) }
+        #expect(TileRect.bufferedTile(extent: 4096, buffer: .infinity).maxX == m)
+        #expect(TileRect.bufferedTile(extent: 4096, buffer: .nan) == TileRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
+    func randomGarbageRingsEndWithInputPointsOnly(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var input: [CoverageFeature] = []
+        for _ in 0..<Int.random(in: 1...12, using: &rng) {
+            var polygons: [[[TilePoint]]] = []
+            for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                var rings: [[TilePoint]] = []
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    // Few distinct values: repeated points, spikes, collinear runs, crossings, shared edges.
+                    rings.append(
+                        (0..<Int.random(in: 0...14, using: &rng)).map { _ in
+                            TilePoint(
+                                Int32.random(in: 0...6, using: &rng) * 10, Int32.random(in: 0...6, using: &rng) * 10)
+                        })
+                }
+                polygons.append(rings)
+            }
+            input.append(polygons)
+        }
+        let points = Set(input.flatMap { $0.flatMap { $0.flatMap { $0 } } })
+        for tolerance in [0.5, 5, 50] {
+            let s = SharedBorderSimplifier(tolerance: tolerance, clip: TileRect(minX: 0, minY: 0, maxX: 60, maxY: 60))
+                .simplify(input)
+            #expect(s.features.map { $0.map(\.count) } == input.map { $0.map(\.count) })
+            // Junctions are input points too (a vertex of one ring put into another's edge).
+            #expect(s.features.allSatisfy { $0.allSatisfy { $0.allSatisfy { $0.allSatisfy(points.contains) } } })
+            for (f, feature) in input.enumerated() where Quantizer.isValidOnGrid(feature) {
+                #expect(Quantizer.isValidOnGrid(s.features[f]), "seed \(seed) feature \(f)")
+            }
+            #expect(SharedBorderSimplifier(tolerance: tolerance).simplify(input).features.count == input.count)
+        }
+    }
+}

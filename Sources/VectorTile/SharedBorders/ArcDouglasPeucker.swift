@@ -18,9 +18,9 @@ enum ArcDouglasPeucker {
             guard last > first + 1 else { continue }
             if pts[first] == pts[last] {
                 var far = first + 1
-                var best: Int64 = -1
+                var best: Int128 = -1
                 for i in (first + 1)..<last {
-                    let dx = Int64(pts[i].x) - Int64(pts[first].x), dy = Int64(pts[i].y) - Int64(pts[first].y)
+                    let dx = Int128(pts[i].x) - Int128(pts[first].x), dy = Int128(pts[i].y) - Int128(pts[first].y)
                     let d = dx * dx + dy * dy
                     if d > best {
                         best = d

@@ -87,13 +87,10 @@ enum JunctionNoding {
                     on.append(found[f].point)
                     f += 1
                 }
-                // Along the edge from its start, by squared distance (exact in Int64 for Int32 coordinates).
+                // Along the edge from its start: on a line, the L1 distance from `a` grows with the Euclidean one.
                 let a = ring[i]
-                func d2(_ p: TilePoint) -> Int64 {
-                    let dx = Int64(p.x) - Int64(a.x), dy = Int64(p.y) - Int64(a.y)
-                    return dx * dx + dy * dy
-                }
-                on.sort { d2($0) < d2($1) }
+                func d1(_ p: TilePoint) -> Int64 { abs(Int64(p.x) - Int64(a.x)) + abs(Int64(p.y) - Int64(a.y)) }
+                on.sort { d1($0) < d1($1) }
                 for p in on where out.last != p {
                     out.append(p)
                     inserted += 1

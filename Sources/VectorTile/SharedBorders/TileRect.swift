@@ -19,10 +19,14 @@ public struct TileRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The clip rectangle of a tile with `extent` units and a `buffer` in tile units, rounded to the grid with the
-    /// quantizer's rule (so the points a clip to the buffered tile puts on its edges lie exactly on these edges).
+    /// quantizer's rule (so the points a clip to the buffered tile puts on its edges lie exactly on these edges),
+    /// and clamped to ±`Quantizer.coordinateLimit` like every quantized coordinate.
     public static func bufferedTile(extent: Int, buffer: Double) -> TileRect {
-        let lo = Int32((-buffer).rounded(.toNearestOrAwayFromZero))
-        let hi = Int32((Double(extent) + buffer).rounded(.toNearestOrAwayFromZero))
+        let limit = Double(Quantizer.coordinateLimit)
+        func snap(_ v: Double) -> Int32 {
+            v.isNaN ? 0 : Int32(min(limit, max(-limit, v.rounded(.toNearestOrAwayFromZero))))
+        }
+        let lo = snap(-buffer), hi = snap(Double(extent) + buffer)
         return TileRect(minX: lo, minY: lo, maxX: hi, maxY: hi)
     }
 
