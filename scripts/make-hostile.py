@@ -143,13 +143,17 @@ def base_rows(n=3):
 
 
 def build_dbf(fields, rows, *, count=None, header_length=None, record_length=None, ldid=0, deleted=(), version=3,
-              pad_header=True, terminator=True):
+              pad_header=True, terminator=True, terminator_byte=0x0D, raw_rows=None, record_padding=0, eof=True,
+              trailer=b""):
     """dBASE III bytes. Overrides lie about the header; `pad_header=False` writes records right after the
-    terminator even when `header_length` says otherwise (every value shifts)."""
+    terminator even when `header_length` says otherwise (every value shifts). `raw_rows` replaces `rows` with record
+    bytes written as they are (after the deletion flag), for binary fields; `record_padding` blanks follow every
+    record; `eof=False` leaves out the 0x1A end marker and `trailer` follows it."""
     real_header = 32 + 32 * len(fields) + 1
     hl = real_header if header_length is None else header_length
-    rl = (1 + sum(f[2] for f in fields)) if record_length is None else record_length
-    d = bytes([version, 124, 1, 1]) + struct.pack("<I", len(rows) if count is None else count)
+    rl = (1 + sum(f[2] for f in fields) + record_padding) if record_length is None else record_length
+    n = len(raw_rows) if raw_rows is not None else len(rows)
+    d = bytes([version, 124, 1, 1]) + struct.pack("<I", n if count is None else count)
     d += struct.pack("<HH", hl, rl) + b"\0" * 17 + bytes([ldid]) + b"\0\0"
     for name, ftype, width, decimals in fields:
         desc = bytearray(32)
@@ -159,17 +163,22 @@ def build_dbf(fields, rows, *, count=None, header_length=None, record_length=Non
         desc[17] = decimals
         d += bytes(desc)
     if terminator:
-        d += b"\x0d"
+        d += bytes([terminator_byte])
     if pad_header:
         while len(d) < hl:
             d += b"\0"
+    if raw_rows is not None:
+        for r, row in enumerate(raw_rows):
+            d += (b"*" if r in deleted else b" ") + row + b" " * record_padding
+        return d + (b"\x1a" if eof else b"") + trailer
     for r, row in enumerate(rows):
         d += b"*" if r in deleted else b" "
         for k, (_, ftype, width, _) in enumerate(fields):
             v = row[k][:width] if k < len(row) else b""
             pad = b" " * (width - len(v))
             d += (pad + v) if ftype in ("N", "F") else (v + pad)
-    return d + b"\x1a"
+        d += b" " * record_padding
+    return d + (b"\x1a" if eof else b"") + trailer
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -201,8 +210,10 @@ def ok(records=3, written=None, rejected=None, repaired=None, coerced=None, warn
     return e
 
 
-def reject(reason, match, exit_code=65):
-    return {"reject": {"exit": exit_code, "reason": reason, "match": match}}
+def reject(reason, match, exit_code=65, records=3):
+    """A rejected file; `records` is what it still holds by its .shx (else a .shp scan, else the .dbf header), so
+    records read = written + rejected holds for it too (issue 12)."""
+    return {"reject": {"exit": exit_code, "reason": reason, "match": match, "records": records}}
 
 
 def polygon_set(contents=None, *, shape_type=5, fields=None, rows=None, prj=WGS84_PRJ, cpg=None, shp_kw=None,
@@ -250,8 +261,10 @@ def define_cases():
          {**polygon_set(), "layer.shp": struct.pack("<i", 9994) + base_shp[4:]})
     case("shp_text_file", S1, "1 #1", "a text file named .shp", reject("not_a_shapefile", "bad magic"),
          {**polygon_set(), "layer.shp": b"this is not a shapefile\n" * 10})
-    case("shp_header_unknown_type", S1, "1 #7", "file header shape type 77",
-         reject("unsupported_shape_type", "unsupported shape type 77"), polygon_set(shape_type=77))
+    case("shp_header_unknown_type", S1, "1 #7", "file header shape type 77; the records are polygons (GDAL reads them)",
+         ok(warnings=["header_shape_type_from_records"]), polygon_set(shape_type=77))
+    case("shp_header_unknown_type_only_nulls", S1, "1 #7", "file header shape type 77 and only NULL records",
+         reject("unsupported_shape_type", "unsupported shape type 77"), polygon_set([null_content()] * 3, shape_type=77))
     case("shp_header_length_too_long", S1, "1 #2", "header file length says 1000 bytes more than the file has",
          ok(warnings=["length_mismatch"]), polygon_set(shp_kw={"declared_shp_length": len(base_shp) + 1000}))
     case("shp_header_length_too_short", S1, "1 #2", "header file length says 100 bytes",
@@ -314,7 +327,7 @@ def define_cases():
          {**polygon_set(), "layer.shp": base_shp[:100 + 2 * 136 + 4]})
     empty_shp, empty_shx = build_shp_shx(5, [])
     case("shp_zero_records", S1, "1 #12", "a valid header and no records (packaging mode: never publish empty)",
-         reject("empty_layer", "no records"),
+         reject("empty_layer", "no records", records=0),
          {"layer.shp": empty_shp, "layer.shx": empty_shx, "layer.dbf": build_dbf(BASE_FIELDS, []),
           "layer.prj": WGS84_PRJ.encode()},
          pipeline_issue="an input with zero records must be rejected in packaging mode (guide section 1 #12); "
@@ -469,8 +482,9 @@ def define_cases():
          polygon_set(dbf_kw={"record_length": 0}))
     case("dbf_widths_do_not_add_up", S3, "3 #27", "record length 5 more than 1 + the field widths",
          reject("bad_dbf_header", "field widths"), polygon_set(dbf_kw={"record_length": 1 + 20 + 10 + 8 + 5}))
-    case("dbf_no_terminator", S3, "3 #28", "no 0x0D after the field descriptors",
-         reject("bad_dbf_header", "terminator"), polygon_set(dbf_kw={"terminator": False}))
+    case("dbf_no_terminator", S3, "3 #28",
+         "0x00 where the 0x0D terminator belongs; the header length agrees with the descriptors (GDAL reads it)",
+         ok(warnings=["dbf_no_terminator"]), polygon_set(dbf_kw={"terminator": False}))
     case("dbf_empty_file", S3, "3 #27", ".dbf of 0 bytes", reject("bad_dbf_header", "shorter than the 32-byte header"),
          {**polygon_set(), "layer.dbf": b""})
     case("dbf_dbase7", S3, "3 #27", "dBASE 7 version byte", reject("bad_dbf_header", "dBASE 7"),
@@ -487,8 +501,8 @@ def define_cases():
     case("dbf_nan_and_1e999", S3, "3 #32", "numbers 'NaN', '1e999', '-inf'", ok(coerced={"number_out_of_range": 3}),
          polygon_set(fields=num_fields, rows=[[b"a", b"1", b"NaN"], [b"b", b"2", b"1e999"], [b"c", b"3", b"-inf"]]))
     date_fields = [field("NAME", "C", 20), field("D", "D", 8)]
-    case("dbf_invalid_dates", S3, "3 #33", "dates '20231340', '2023AB01', '20230229' (bad), '00000000', blanks (null)",
-         ok(records=5, coerced={"bad_date": 3}),
+    case("dbf_invalid_dates", S3, "3 #33", "dates '20231340', '2023AB01', '20230229' (bad), '00000000' (zero_date), blanks (null)",
+         ok(records=5, coerced={"bad_date": 3, "zero_date": 1}),
          polygon_set([poly_content([square(18.0 + 0.2 * i, 59.0)]) for i in range(5)], fields=date_fields,
                      rows=[[b"a", b"20231340"], [b"b", b"2023AB01"], [b"c", b"20230229"], [b"d", b"00000000"],
                            [b"e", b""]]))
@@ -518,6 +532,8 @@ def define_cases():
     case("cpg_unknown_name", S3, "3 #37", ".cpg says KLINGON-1", reject("unknown_encoding", "KLINGON"),
          polygon_set(cpg=b"KLINGON-1"))
     case("dbf_missing", S3, "3 #26", "no .dbf: geometry only", ok(warnings=["no_attributes"]), polygon_set(dbf=False))
+
+    tolerance_cases(S1, S3)
 
     # --- .prj (section 4) ------------------------------------------------------------------------------------
     case("prj_missing", S4, "4 #38", "no .prj and no --source-crs", reject("missing_prj", "no .prj file"),
@@ -554,8 +570,17 @@ def define_cases():
          polygon_set(prj="GEOGCS[" + "A[" * 10000 + "]" * 10001))
     case("prj_projjson_deep", S4, "4 #40", "PROJJSON nested 10 000 deep (overflows PROJ's stack)",
          reject("unparseable_prj", "cannot read the coordinate"), polygon_set(prj='{"a":' * 10000 + "1" + "}" * 10000))
-    case("prj_over_64k", S4, "4 #40", "a 70 000-byte .prj is ignored, leaving the CRS unknown",
-         reject("missing_prj", "no .prj file"), polygon_set(prj=WGS84_PRJ + " " * 70000))
+    case("prj_over_64k", S4, "4 #40", "a 70 000-byte .prj is not read: rejected as too large (not as missing)",
+         reject("prj_too_large", "larger than the 65536-byte limit"), polygon_set(prj=WGS84_PRJ + " " * 70000))
+    utm18 = ('PROJCS["WGS_1984_UTM_Zone_18N",GEOGCS["GCS_unknown",DATUM["D_unknown",SPHEROID["WGS_1984",6378137.0,'
+             '298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],'
+             'PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],'
+             'PARAMETER["Central_Meridian",-75.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],'
+             'UNIT["Meter",1.0]]')
+    case("prj_unnamed_datum_utm18", S4, "4 #38",
+         "ESRI UTM zone 18N on D_unknown with the WGS 84 spheroid: identified as EPSG:32618 (GDAL: 60 %)",
+         ok(), polygon_set([poly_content([square(583000 + 3000 * i, 4507000, 1000)]) for i in range(3)], prj=utm18),
+         epsg=32618)
 
     # --- file system (section 5): built at test time -----------------------------------------------------------
     case("fifo_named_dbf", S5, "5 #44", "a FIFO named layer.dbf (reading it would block forever)",
@@ -568,6 +593,124 @@ def define_cases():
          reject("not_a_regular_file", "symbolic link"), generated="test")
     case("directory_named_dbf", S5, "5 #44", "a folder named layer.dbf", reject("not_a_regular_file", "folder"),
          generated="test")
+
+
+def tolerance_cases(S1, S3):
+    """Layouts real exporters write that GDAL's Shapefile driver reads (issue 16), and the attribute types and null
+    markers of issue 15. Sources: GDAL/shapelib behaviour checked with GDAL 3.6, and the quirks reported in
+    NetTopologySuite.IO.Esri#65 (0x0D then 0x00), NetTopologySuite#112 (content length without the M block),
+    natural-earth-vector#164 (gaps between records), NetTopologySuite.IO.Esri#62 (null records with content),
+    javadbf#77 / dbfread#55 (no terminator), go-shapefile#4 (no 0x1A), mapshaper#59 (record length one more)."""
+    # .dbf
+    n3 = 32 + 32 * 3
+    case("dbf_header_without_terminator_byte", S3, "3 #28",
+         "header length 32 + 32 x fields: no room for the 0x0D terminator at all (GDAL reads it)",
+         ok(warnings=["dbf_no_terminator"]),
+         polygon_set(dbf_kw={"terminator": False, "header_length": n3}))
+    case("dbf_terminator_then_nul", S3, "3 #28", "0x0D followed by 0x00, both counted in the header length",
+         ok(warnings=["dbf_header_padding"]), polygon_set(dbf_kw={"header_length": n3 + 2}))
+    case("dbf_record_padding", S3, "3 #27", "every record carries 4 blanks after its last field (record length +4)",
+         ok(warnings=["dbf_record_padding"]), polygon_set(dbf_kw={"record_padding": 4}))
+    case("dbf_no_eof_marker", S3, "3 #27", "no 0x1A after the last record", ok(), polygon_set(dbf_kw={"eof": False}))
+    case("dbf_trailing_garbage", S3, "3 #27", "three 0x1A and text after the records",
+         ok(), polygon_set(dbf_kw={"trailer": b"\x1a\x1a\x1agarbage"}))
+    long_rows = [b"x" * 299 + b"y" + b"  1", b"short" + b" " * 295 + b"  2", b" " * 300 + b"  3"]
+    case("dbf_long_character_field", S3, "3 #35",
+         "a 300-wide C field: width byte 44, decimals byte 1 (Clipper/FoxPro high byte); GDAL reads 44 bytes",
+         ok(warnings=["long_character_field"]),
+         polygon_set(fields=[field("LONG", "C", 44, 1), field("N", "N", 3)],
+                     dbf_kw={"raw_rows": long_rows, "record_length": 1 + 300 + 3}))
+    case("dbf_asterisk_and_nul_numbers", S3, "3 #31 #32",
+         "numbers '**********' (overflow marker) and ten NUL bytes: null, counted",
+         ok(coerced={"overflow_marker": 1, "nul_filled_number": 1}),
+         polygon_set(dbf_kw={"raw_rows": [b"r1".ljust(20) + b"*" * 10 + b"20240101",
+                                          b"r2".ljust(20) + b"\0" * 10 + b"20240101",
+                                          b"r3".ljust(20) + b"3".rjust(10) + b"20240101"]}))
+    case("dbf_zero_dates", S3, "3 #33", "dates '00000000' and '0000    ': null, counted as zero_date",
+         ok(coerced={"zero_date": 2}),
+         polygon_set(dbf_kw={"raw_rows": [b"r1".ljust(20) + b"1".rjust(10) + b"00000000",
+                                          b"r2".ljust(20) + b"2".rjust(10) + b"0000    ",
+                                          b"r3".ljust(20) + b"3".rjust(10) + b"20240101"]}))
+    fox_fields = [field("I", "I", 4), field("B", "B", 8, 2), field("T", "T", 8), field("Y", "Y", 8, 4)]
+    fox_rows = [struct.pack("<idiiq", -5, 2.5, 2460370, 45296789, 123456789),
+                struct.pack("<idiiq", 7, 1e6, 2440588, 0, -50000),
+                struct.pack("<idiiq", 0, 0.0, 0, 0, 0)]
+    case("dbf_foxpro_binary_fields", S3, "3 #35",
+         "Visual FoxPro I, B, T, Y fields (int32, double, datetime, currency) are decoded, not read as bytes",
+         ok(), polygon_set(fields=fox_fields,
+                           dbf_kw={"raw_rows": fox_rows, "version": 0x30, "header_length": 32 + 32 * 4 + 1 + 263}))
+    memo_fields = [field("NAME", "C", 20), field("NOTE", "M", 10)]
+    memo_rows = [b"r1".ljust(20) + b"1".rjust(10), b"r2".ljust(20) + b" " * 10, b"r3".ljust(20) + b"2".rjust(10)]
+    dbt3 = bytearray(512)
+    dbt3[0] = 3
+    for text in (b"first note", b"second note"):
+        dbt3 += text + b"\x1a\x1a"
+        dbt3 += b"\0" * (-len(dbt3) % 512)
+    case("dbf_memo_dbt3", S3, "3 #35", "memo field M with a dBASE III .dbt: the text, never the block number",
+         ok(), {**polygon_set(fields=memo_fields, dbf_kw={"raw_rows": memo_rows, "version": 0x83}),
+                "layer.dbt": bytes(dbt3)})
+    dbt4 = bytearray(512)
+    dbt4[20:22] = struct.pack("<H", 512)
+    for text in (b"fourth\x1adimension", b"memo two"):
+        dbt4 += b"\xff\xff\x08\x00" + struct.pack("<I", 8 + len(text)) + text
+        dbt4 += b"\0" * (-len(dbt4) % 512)
+    case("dbf_memo_dbt4", S3, "3 #35", "memo field M with a dBASE IV .dbt (length-prefixed blocks)",
+         ok(), {**polygon_set(fields=memo_fields, dbf_kw={"raw_rows": memo_rows, "version": 0x8B}),
+                "layer.dbt": bytes(dbt4)})
+    case("dbf_memo_missing_dbt", S3, "3 #35", "memo field M without its .dbt: null with a counted warning",
+         ok(coerced={"memo_file_missing": 2}, warnings=["memo_file_missing"]),
+         polygon_set(fields=memo_fields, dbf_kw={"raw_rows": memo_rows, "version": 0x83}))
+    case("cpg_system", S3, "3 #37", ".cpg says System (the writer's Windows code page, unknown here)",
+         reject("unknown_encoding", "System"), polygon_set(cpg=b"System"))
+
+    # .shp / .shx
+    mpz = (struct.pack("<i4di", 18, 18.0, 59.0, 18.2, 59.1, 3)
+           + struct.pack("<6d", 18.0, 59.0, 18.1, 59.05, 18.2, 59.1)
+           + struct.pack("<2d3d", 1.0, 3.0, 1.0, 2.0, 3.0) + struct.pack("<2d3d", 0.0, 2.0, 0.0, 1.0, 2.0))
+    shp, shx = build_shp_shx(18, [mpz], header_lengths={0: len(mpz) // 2 + 4},
+                             shx_entries={0: (50, len(mpz) // 2 + 4)})
+    case("record_length_overrun_multipointz", S1, "1 #11",
+         "one MultiPointZ record whose length (.shx and record header) runs 8 bytes past the end; points, Z and M fit",
+         ok(records=1, warnings=["record_length_overrun"]),
+         {"layer.shp": shp, "layer.shx": shx, "layer.dbf": build_dbf(BASE_FIELDS, base_rows(1)),
+          "layer.prj": WGS84_PRJ.encode()})
+    c3 = poly_content([BASE_SQUARES[2]])
+    case("record_length_overrun_last_polygon", S1, "1 #11",
+         "the last polygon's length claims 16 bytes past the end of the file; its ring fits",
+         ok(warnings=["record_length_overrun"]),
+         polygon_set(shp_kw={"header_lengths": {2: len(c3) // 2 + 8}, "shx_entries": {2: (50 + 2 * 68, 64 + 8)}}))
+    case("shx_lengths_too_long", S1, "1 #2 #11",
+         "every .shx length is 8 bytes longer than the record (the last then runs past the end)",
+         ok(warnings=["length_mismatch", "record_length_overrun"]),
+         polygon_set(shp_kw={"shx_entries": {i: (50 + i * 68, 68) for i in range(3)}}))
+    base = polygon_set()
+    case("shp_trailing_garbage", S1, "1 #2", "64 bytes of garbage after the last record, not in the .shx",
+         ok(warnings=["unindexed_bytes"]), {**base, "layer.shp": base["layer.shp"] + b"\xab" * 64})
+    gap_shp = bytearray(base["layer.shp"][:100])
+    gap_entries = []
+    for c in [poly_content([r]) for r in BASE_SQUARES]:
+        gap_entries.append((len(gap_shp) // 2, len(c) // 2))
+        gap_shp += struct.pack(">ii", len(gap_entries), len(c) // 2) + c + b"\0" * 16
+    gap_shp[24:28] = struct.pack(">i", len(gap_shp) // 2)
+    gap_shx = base["layer.shx"][:100] + b"".join(struct.pack(">ii", o, l) for o, l in gap_entries)
+    case("shp_gap_between_records", S1, "1 #2",
+         "16 zero bytes after every record; the .shx points at each one (the last 16 are unindexed)",
+         ok(warnings=["unindexed_bytes"]), {**base, "layer.shp": bytes(gap_shp), "layer.shx": gap_shx})
+    case("record_null_with_content", S1, "1 #8", "record 2 is a NULL shape whose content carries 36 more bytes",
+         ok(rejected={"null_geometry": 1}), polygon_set(with_records((1, null_content() + b"\x7f" * 36))))
+    pz = [poly_content([r], 15, z=True) for r in BASE_SQUARES]
+    no_m = {i: (len(c) - (16 + 8 * 5)) // 2 for i, c in enumerate(pz)}
+    offsets, at = {}, 100
+    for i, c in enumerate(pz):
+        offsets[i] = (at // 2, no_m[i])
+        at += 8 + len(c)
+    case("record_length_without_m_block", S1, "1 #2",
+         "PolygonZ records whose lengths (.shx and headers) leave out the M block that follows (a writer bug)",
+         ok(warnings=["unindexed_bytes"]), polygon_set(pz, shape_type=15, shp_kw={"header_lengths": no_m, "shx_entries": offsets}))
+    long_shx = bytearray(base["layer.shx"])
+    long_shx[24:28] = struct.pack(">i", (len(long_shx) + 80) // 2)
+    case("shx_header_length_too_long", S1, "1 #3", ".shx header claims 80 bytes more than the file has",
+         ok(repaired={"rebuilt_index": 1}), {**base, "layer.shx": bytes(long_shx)})
 
 
 def main():

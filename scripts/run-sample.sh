@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the sample data: installs what is missing, builds Kartpack (release), describes the sample
 # Swedish forest-plan export, runs the sample pipeline (Pipelines/forest-plan.json → out/forest-plan.pmtiles, with
-# the stylesheet SampleData/forest.kss), writes the client style next to the package and a preview picture.
+# the stylesheet SampleData/forest.kss), writes the offline client style folder next to the package (out/style.json,
+# out/sprite*, out/glyphs/) and a preview picture at the scale MapLibre draws zoom 11.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
@@ -13,4 +14,4 @@ mkdir -p out
 "$bin" run Pipelines/forest-plan.json --report out/forest-plan-report.json
 "$bin" inspect out/forest-plan.pmtiles
 "$bin" style SampleData/forest.kss --package out/forest-plan.pmtiles -o out/style.json
-"$bin" preview out/forest-plan.pmtiles --style SampleData/forest.kss --bbox 19.45,63.89,19.86,64.05 --zoom 12 -o out/forest-plan.svg
+"$bin" preview out/forest-plan.pmtiles --style SampleData/forest.kss --bbox 19.45,63.89,19.86,64.05 --zoom 11 -o out/forest-plan.svg

@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import Gzip
 import KartpackCore
+import KartpackJSON
 import Pipeline
 import TileArchive
 import VectorTile
@@ -11,9 +12,10 @@ import VectorTile
 /// 1. As gzip: `Gzip.decompress` with a 1 MiB cap (the output must respect it), then the output as an MVT tile.
 /// 2. As a raw MVT tile: `MVTDecoder().decode`.
 /// 3. As a PMTiles archive (written to `FuzzScratch.shared` as `f.pmtiles`): `PackageInspector.inspect` (header,
-///    directory walk through leaves, metadata JSON, layers) and its JSON encoding; then `PMTilesReader`: every
-///    entry (the first `maxTiles`), its bytes, gunzipped when they start with the gzip magic, decoded as MVT, and
-///    `PackageInspector.inspectTile` for the same tiles (directory lookup, decode, WGS84 coordinates).
+///    directory walk through leaves, metadata JSON, layers) and its JSON encoding; then the archive as
+///    `openTileArchive` opens it: metadata, every stored tile (the first `maxTiles`) through the archive's own
+///    decompression and as gzip or MVT bytes, and `PackageInspector.inspectTile` for the same tiles (directory
+///    lookup, decode, WGS84 coordinates).
 ///
 /// An input that starts with the SQLite header is also read as an MBTiles file (`f.mbtiles`) the same way.
 /// Thrown errors are answers, not bugs; their descriptions are still built, since messages quote hostile bytes.
@@ -30,10 +32,10 @@ enum PackageFuzzer {
         asTile(bytes)
         let scratch = FuzzScratch.shared
         scratch.write("f.pmtiles", bytes)
-        asPackage(scratch.file("f.pmtiles"), isPMTiles: true)
+        asPackage(scratch.file("f.pmtiles"))
         if bytes.starts(with: Array("SQLite format 3\0".utf8)) {
             scratch.write("f.mbtiles", bytes)
-            asPackage(scratch.file("f.mbtiles"), isPMTiles: false)
+            asPackage(scratch.file("f.mbtiles"))
             scratch.write("f.mbtiles", nil)
         }
     }
@@ -59,42 +61,26 @@ enum PackageFuzzer {
         }
     }
 
-    static func asPackage(_ path: String, isPMTiles: Bool) {
+    static func asPackage(_ path: String) {
         do {
             let inspection = try PackageInspector.inspect(path: path)
-            _ = try? JSONEncoder().encode(inspection)
+            _ = try? JSONValueEncoder.encode(inspection).sortingKeys().text(.pretty)
         } catch {
             _ = error.description
         }
         var keys: [TileCoordinate] = []
-        if isPMTiles {
-            do {
-                let reader = try PMTilesReader(path: path)
-                _ = try? reader.metadata()
-                var n = 0
-                try reader.forEachEntry { e in
-                    n += 1
-                    keys.append(TileCoordinate(z: e.key.z, x: e.key.x, y: e.key.y))
-                    if let data = try? reader.data(for: e) {
-                        data.starts(with: [0x1F, 0x8B]) ? asGzip(data) : asTile(data)
-                    }
-                    return n < maxTiles
-                }
-            } catch {
-                _ = error.description
+        do {
+            let archive = try openTileArchive(path: path)
+            _ = try? archive.metadata()
+            try archive.forEachStoredTile { key, data in
+                keys.append(key)
+                // The archive's own decompression, bounded; then the tile itself.
+                if let tile = try? archive.tileData(data) { asTile(tile) }
+                data.starts(with: [0x1F, 0x8B]) ? asGzip(data) : asTile(data)
+                return keys.count < maxTiles
             }
-        } else {
-            do {
-                let reader = try MBTilesReader(path: path)
-                _ = try? reader.metadataJSON()
-                try reader.forEachTile { key, data in
-                    keys.append(TileCoordinate(z: key.z, x: key.x, y: key.y))
-                    data.starts(with: [0x1F, 0x8B]) ? asGzip(data) : asTile(data)
-                    return keys.count < maxTiles
-                }
-            } catch {
-                _ = error.description
-            }
+        } catch {
+            _ = error.description
         }
         for key in keys.prefix(8) {
             do {

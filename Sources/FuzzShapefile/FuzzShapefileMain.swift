@@ -38,7 +38,7 @@ enum FuzzShapefileMain {
                 let data = FileManager.default.contents(atPath: found)
             {
                 sections.append(Array(data))
-                if k > 0 { flags |= 1 << (k - 1) }
+                if k > 0 { flags |= 1 << ShapefileBundleFuzzer.flagBit(section: k) }
             } else {
                 guard k > 0 else {
                     FileHandle.standardError.write(Data("FuzzShapefile: \(args[1]): not found\n".utf8))
@@ -77,7 +77,7 @@ enum FuzzShapefileMain {
             return 73
         }
         for (k, ext) in ShapefileBundleFuzzer.extensions.enumerated()
-        where k == 0 || flags & (1 << (k - 1)) != 0 {
+        where k == 0 || flags & (1 << ShapefileBundleFuzzer.flagBit(section: k)) != 0 {
             let path = args[1] + "/f." + ext
             guard FileManager.default.createFile(atPath: path, contents: Data(sections[k])) else {
                 FileHandle.standardError.write(Data("FuzzShapefile: cannot write \(path)\n".utf8))

@@ -6,12 +6,14 @@ import Synchronization
 
 /// The Shapefile fuzz target: one input is a whole bundle, read to the end, plus the CRS of its `.prj`.
 ///
-/// Input framing (`FuzzFraming`, 5 sections): flags, then `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg`, each a 4-byte
-/// little-endian length and the bytes. Flag bits:
+/// Input framing (`FuzzFraming`, 6 sections): flags, then `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg`, `.dbt`, each a
+/// 4-byte little-endian length and the bytes (inputs with 5 sections still work: the sixth is then empty). Flag
+/// bits:
 /// - bit 0/1/2/3: the `.shx` / `.dbf` / `.prj` / `.cpg` exists (the `.shp` always does; a clear bit means the
 ///   file is missing, which is not the same as empty);
 /// - bits 4–5: the `--encoding` option: 0 none, 1 `UTF-8`, 2 `CP1252`, 3 `CP850`;
-/// - bit 6: `maxVertices` = 16 instead of the default, to reach the `too_complex` path.
+/// - bit 6: `maxVertices` = 16 instead of the default, to reach the `too_complex` path;
+/// - bit 7: the `.dbt` memo file exists (memo fields are read from it).
 ///
 /// The files are written to `FuzzScratch.shared` as `f.shp` … (the reader takes paths), then `ShapefileReader`
 /// reads every record and `CRSResolver` resolves the `.prj` text. Besides crashes, hangs and leaks, the target
@@ -22,23 +24,25 @@ import Synchronization
 /// Thrown errors are answers, not bugs; their `description` is still built, since messages quote hostile bytes.
 enum ShapefileBundleFuzzer {
     /// The bundle's file extensions, in section order.
-    static let extensions = ["shp", "shx", "dbf", "prj", "cpg"]
+    static let extensions = ["shp", "shx", "dbf", "prj", "cpg", "dbt"]
     /// The encodings bits 4–5 select.
     static let encodings: [String?] = [nil, "UTF-8", "CP1252", "CP850"]
+
+    /// The flag bit saying section `k` (> 0) exists: bit k - 1 for `.shx` … `.cpg`, bit 7 for the memo file.
+    static func flagBit(section k: Int) -> Int { k == 5 ? 7 : k - 1 }
 
     /// Runs one input.
     static func run(_ bytes: UnsafeRawBufferPointer) {
         let (flags, sections) = FuzzFraming.split(bytes, sections: extensions.count)
         let scratch = FuzzScratch.shared
+        func present(_ k: Int) -> Bool { k == 0 || flags & (1 << flagBit(section: k)) != 0 }
         for (k, ext) in extensions.enumerated() {
-            let present = k == 0 || flags & (1 << (k - 1)) != 0
-            scratch.write("f." + ext, present ? sections[k] : nil)
+            scratch.write("f." + ext, present(k) ? sections[k] : nil)
         }
-        func path(_ k: Int) -> String? {
-            k == 0 || flags & (1 << (k - 1)) != 0 ? scratch.file("f." + extensions[k]) : nil
-        }
+        func path(_ k: Int) -> String? { present(k) ? scratch.file("f." + extensions[k]) : nil }
         guard let shp = path(0) else { return }
-        let files = ShapefileSet(shp: shp, shx: path(1), dbf: path(2), prj: path(3), cpg: path(4), baseName: "f")
+        let files = ShapefileSet(
+            shp: shp, shx: path(1), dbf: path(2), prj: path(3), cpg: path(4), memo: path(5), baseName: "f")
         let options = ShapefileReadOptions(
             encoding: encodings[Int(flags >> 4 & 3)], maxVertices: flags & 0x40 != 0 ? 16 : 10_000_000)
         readAll(files, options: options)

@@ -1,8 +1,9 @@
 internal import CGEOS
+import GeometryAlgorithms
 import KartpackCore
 
 /// Area and first moments of a polygonal geometry inside a rectangle, computed in Swift by clipping every ring
-/// with Sutherland–Hodgman.
+/// with Sutherland–Hodgman (`RectangleClipper`).
 ///
 /// The signed area and moments of a Sutherland–Hodgman output ring are the integrals of the ring's winding
 /// number over the rectangle, so they are exact for any simple ring even when the clipped ring has degenerate
@@ -30,6 +31,8 @@ struct RectMomentCalculator {
     let rect: Bounds
     private let cx: Double
     private let cy: Double
+    /// The rectangle relative to its centre.
+    private let relativeRect: ClipRect
     private var ring: [Double] = []
     private var a: [Double] = []
     private var b: [Double] = []
@@ -39,6 +42,7 @@ struct RectMomentCalculator {
         // Work relative to the rectangle's centre to keep precision with large projected coordinates.
         cx = (rect.minX + rect.maxX) / 2
         cy = (rect.minY + rect.maxY) / 2
+        relativeRect = ClipRect(minX: rect.minX - cx, minY: rect.minY - cy, maxX: rect.maxX - cx, maxY: rect.maxY - cy)
     }
 
     /// The moments of the polygons in `g` (borrowed) inside the rectangle; nil when GEOS fails to report them.
@@ -97,51 +101,12 @@ struct RectMomentCalculator {
         let orientation = Self.moments(of: a)
         guard orientation.area != 0 else { return true }
         let factor = sign * (orientation.area > 0 ? 1 : -1)
-        clip(axis: 0, limit: rect.minX - cx, keepGreater: true)
-        clip(axis: 0, limit: rect.maxX - cx, keepGreater: false)
-        clip(axis: 1, limit: rect.minY - cy, keepGreater: true)
-        clip(axis: 1, limit: rect.maxY - cy, keepGreater: false)
+        RectangleClipper.clip(ring: &a, scratch: &b, to: relativeRect)
         let m = Self.moments(of: a)
         total.area += factor * m.area
         total.mx += factor * m.mx
         total.my += factor * m.my
         return true
-    }
-
-    /// One Sutherland–Hodgman pass of the open ring in `a` against `coordinate[axis] >=/<= limit`, into `a`.
-    private mutating func clip(axis: Int, limit: Double, keepGreater: Bool) {
-        let n = a.count / 2
-        guard n > 0 else { return }
-        b.removeAll(keepingCapacity: true)
-        func inside(_ i: Int) -> Bool { keepGreater ? a[2 * i + axis] >= limit : a[2 * i + axis] <= limit }
-        var prev = n - 1
-        var prevInside = inside(prev)
-        for cur in 0..<n {
-            let curInside = inside(cur)
-            if curInside != prevInside {
-                let p0 = a[2 * prev + axis]
-                let p1 = a[2 * cur + axis]
-                let t = (limit - p0) / (p1 - p0)
-                let other = 1 - axis
-                let q0 = a[2 * prev + other]
-                let q1 = a[2 * cur + other]
-                let q = q0 + t * (q1 - q0)
-                if axis == 0 {
-                    b.append(limit)
-                    b.append(q)
-                } else {
-                    b.append(q)
-                    b.append(limit)
-                }
-            }
-            if curInside {
-                b.append(a[2 * cur])
-                b.append(a[2 * cur + 1])
-            }
-            prev = cur
-            prevInside = curInside
-        }
-        swap(&a, &b)
     }
 
     /// Signed area and first moments (∫x dA, ∫y dA) of an open ring by Green's theorem.

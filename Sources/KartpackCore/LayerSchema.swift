@@ -35,7 +35,8 @@ public struct FieldDefinition: Sendable, Hashable, Codable {
 public struct CRSInfo: Sendable, Hashable, Codable {
     /// Human-readable name, e.g. "SWEREF99 TM".
     public var name: String
-    /// `EPSG:NNNN` when PROJ identified the CRS with full confidence.
+    /// The EPSG code PROJ identified the CRS as (confidence 90 or more, or an unnamed datum on the WGS 84
+    /// ellipsoid; see `CRSResolver`).
     public var epsg: Int?
     /// The definition PROJ accepted (normalized WKT or the user's override text).
     public var definition: String
@@ -43,14 +44,24 @@ public struct CRSInfo: Sendable, Hashable, Codable {
     public var origin: String
     /// True for a geographic (lon/lat) CRS.
     public var isGeographic: Bool
+    /// PROJ's identification confidence (0…100) for `epsg`; nil when no EPSG match was found.
+    public var confidence: Int?
+    /// How `epsg` was chosen when it is not a plain match at 100 (e.g. an unnamed datum on the WGS 84 ellipsoid
+    /// taken as WGS 84); nil otherwise. Meant for a warning.
+    public var identification: String?
 
     /// Creates a CRS description.
-    public init(name: String, epsg: Int?, definition: String, origin: String, isGeographic: Bool) {
+    public init(
+        name: String, epsg: Int?, definition: String, origin: String, isGeographic: Bool, confidence: Int? = nil,
+        identification: String? = nil
+    ) {
         self.name = name
         self.epsg = epsg
         self.definition = definition
         self.origin = origin
         self.isGeographic = isGeographic
+        self.confidence = confidence
+        self.identification = identification
     }
 
     /// `EPSG:3006`, or the name when there is no code.

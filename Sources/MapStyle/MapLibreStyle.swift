@@ -1,32 +1,56 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 public import Styling
 public import TileArchive
+import VectorTile
+
+/// Where the client finds the tiles.
+public enum TileSourceURL: Sendable, Hashable {
+    /// A `url` (TileJSON, or `pmtiles://` + the archive's URL for the PMTiles protocol).
+    case url(String)
+    /// A `tiles` URL template (`https://host/tiles/{z}/{x}/{y}.pbf`), e.g. for MBTiles served by a tile server.
+    case tiles(String)
+}
 
 /// Options for a generated MapLibre style.
 public struct MapLibreStyleOptions: Sendable, Hashable {
     /// The style `name`; the package name (else `Kartpack`) when nil.
     public var name: String?
-    /// The `glyphs` URL template, written when a class has a label.
-    public var glyphsURL: String = MapLibreStyle.placeholderGlyphsURL
+    /// The `glyphs` URL template, written when a layer has labels; `StyleExport` points it at the glyphs it writes.
+    public var glyphsURL = "glyphs/{fontstack}/{range}.pbf"
     /// The `text-font` stack of labels.
     public var fonts: [String] = ["Noto Sans Regular"]
-    /// Planning options (defaults for radius, text size, colour).
+    /// The viewport the first view is fitted into, in CSS pixels.
+    public var viewport: (width: Double, height: Double) = (1024, 768)
+    /// Planning options.
     public var plan = StylePlanOptions()
 
     /// The defaults.
     public init() {}
+
+    public static func == (a: MapLibreStyleOptions, b: MapLibreStyleOptions) -> Bool {
+        a.name == b.name && a.glyphsURL == b.glyphsURL && a.fonts == b.fonts && a.viewport == b.viewport
+            && a.plan == b.plan
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(name)
+        h.combine(glyphsURL)
+        h.combine(fonts)
+        h.combine(plan)
+    }
 }
 
 /// A generated style with what it needs besides itself.
 public struct MapLibreStyleDocument: Sendable {
     /// The style as JSON (object keys sorted).
     public var json: JSONValue
-    /// The plan the style was made from (layer order, resolved values).
+    /// The plan the style was made from (layer order, values).
     public var plan: StylePlan
     /// The images the style's `sprite` must hold; empty when the style has no `sprite`.
     public var spriteImages: [SpriteImage] { plan.images }
-    /// Warnings about classes the style cannot draw as the sheet says.
+    /// Warnings about what the style cannot draw as the sheet says.
     public var warnings: [String] { plan.warnings }
     /// The style as pretty-printed JSON text.
     public var text: String { StyleJSON.pretty(json) }
@@ -34,58 +58,81 @@ public struct MapLibreStyleDocument: Sendable {
 
 /// Builds a MapLibre GL style (spec version 8) from a stylesheet and a package's metadata.
 ///
-/// The source `kartpack` is the package (`pmtiles://…`, `mbtiles://…` or any URL); one style layer per (package
-/// layer, class, kind) filtered with `["==", ["get", "class"], NAME]`, in the draw order of `StylePlan`: polygon
-/// fills, pattern fills, polygon outlines, lines, circles and icons, labels. Output is deterministic: object keys
-/// are sorted, layers follow the plan.
+/// The source `kartpack` is the package; a `background` layer comes first (the sheet's `@map { background }`);
+/// then the layers of `StylePlan` in draw order, with the cascade as MapLibre expressions (`case`, `all`,
+/// `index-of`, …; see `StyleExpression`). `center` and `zoom` fit the package's bounds into the viewport;
+/// the source carries the package's attribution, bounds and zoom range. Output is deterministic.
 public enum MapLibreStyle {
-    /// The default `glyphs` URL: a placeholder on the reserved `.invalid` domain that **must be replaced** (with
-    /// `MapLibreStyleOptions.glyphsURL`) by a glyph server or the offline client's bundled glyphs before labels
-    /// can show.
-    public static let placeholderGlyphsURL = "https://glyphs.invalid/{fontstack}/{range}.pbf"
-
-    /// The source URL for a package file: `pmtiles://PATH` or `mbtiles://PATH` by the file's format.
-    public static func sourceURL(package: PackageInfo, path: String? = nil) -> String {
-        "\(package.format.rawValue)://\(path ?? package.path)"
-    }
-
-    /// The style JSON text for `sheet` over `package` (see `document`).
-    public static func generate(
-        sheet: Stylesheet, package: PackageInfo, sourceURL: String, spriteURL: String?,
-        options: MapLibreStyleOptions = MapLibreStyleOptions()
-    ) -> String {
-        document(sheet: sheet, package: package, sourceURL: sourceURL, spriteURL: spriteURL, options: options).text
-    }
-
-    /// The style for `sheet` over `package`, with its plan and sprite needs.
+    /// The style for `sheet` over `package`.
     /// - Parameters:
-    ///   - sourceURL: the vector source URL (`sourceURL(package:)` or a URL the client can load).
+    ///   - source: where the client reads the tiles.
     ///   - spriteURL: the `sprite` base URL (the client adds `.json`, `.png`, `@2x.…`); written only when a layer
-    ///     uses a pattern or an icon, as `sprite` when nil (resolved next to the style).
+    ///     uses a pattern or an icon.
     public static func document(
-        sheet: Stylesheet, package: PackageInfo, sourceURL: String, spriteURL: String?,
+        sheet: Stylesheet, package: PackageInfo, source: TileSourceURL, spriteURL: String,
         options: MapLibreStyleOptions = MapLibreStyleOptions()
     ) -> MapLibreStyleDocument {
         let plan = StylePlan(sheet: sheet, package: package, options: options.plan)
+        var layers: [JSONValue] = [
+            sorted([
+                ("id", .string("background")), ("type", .string("background")),
+                ("paint", .object([("background-color", .string(colorString(plan.background)))])),
+            ])
+        ]
+        layers += plan.layers.map { layerJSON($0, fonts: options.fonts) }
+        var sourceMembers: [(key: String, value: JSONValue)] = [("type", .string("vector"))]
+        switch source {
+        case .url(let u): sourceMembers.append(("url", .string(u)))
+        case .tiles(let t):
+            sourceMembers.append(("tiles", .array([.string(t)])))
+            if let lo = package.minZoom { sourceMembers.append(("minzoom", .int(Int64(lo)))) }
+            if let hi = package.maxZoom { sourceMembers.append(("maxzoom", .int(Int64(hi)))) }
+            if let b = package.bounds {
+                sourceMembers.append(
+                    ("bounds", .array([b.west, b.south, b.east, b.north].map { StyleJSON.number(rounded($0, 7)) })))
+            }
+        }
+        if let a = package.attribution { sourceMembers.append(("attribution", .string(a))) }
         var root: [(key: String, value: JSONValue)] = [
-            ("layers", .array(plan.layers.map { layerJSON($0, fonts: options.fonts) })),
+            ("layers", .array(layers)),
             ("metadata", .object([("kartpack:generator", .string(Kartpack.generator))])),
             ("name", .string(options.name ?? package.name ?? "Kartpack")),
-            ("sources", .object([("kartpack", .object([("type", .string("vector")), ("url", .string(sourceURL))]))])),
+            ("sources", .object([("kartpack", sorted(sourceMembers))])),
             ("version", .int(8)),
         ]
-        if !plan.images.isEmpty { root.append(("sprite", .string(spriteURL ?? "sprite"))) }
+        if !plan.images.isEmpty { root.append(("sprite", .string(spriteURL))) }
         if plan.layers.contains(where: { $0.kind == .label }) { root.append(("glyphs", .string(options.glyphsURL))) }
-        if let c = package.center {
+        if let view = firstView(package, viewport: options.viewport) {
             root.append(
                 (
                     "center",
-                    .array([StyleJSON.number(rounded(c.longitude, 7)), StyleJSON.number(rounded(c.latitude, 7))])
+                    .array([StyleJSON.number(rounded(view.longitude, 6)), StyleJSON.number(rounded(view.latitude, 6))])
                 ))
-            root.append(("zoom", .int(Int64(c.zoom))))
+            root.append(("zoom", StyleJSON.number(rounded(view.zoom, 2))))
         }
-        root.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return MapLibreStyleDocument(json: .object(root), plan: plan)
+        return MapLibreStyleDocument(json: sorted(root), plan: plan)
+    }
+
+    /// The view that shows the package's bounds whole in `viewport` CSS pixels (512-pixel tiles, as MapLibre),
+    /// clamped to the package's zoom range; the header's centre when the bounds are unknown.
+    public static func firstView(_ package: PackageInfo, viewport: (width: Double, height: Double))
+        -> (longitude: Double, latitude: Double, zoom: Double)?
+    {
+        guard let b = package.bounds, b.east > b.west, b.north > b.south else {
+            return package.center.map { ($0.longitude, $0.latitude, Double($0.zoom)) }
+        }
+        let sw = SphericalMercator.project(lon: b.west, lat: max(b.south, -SphericalMercator.maxLatitude))
+        let ne = SphericalMercator.project(lon: b.east, lat: min(b.north, SphericalMercator.maxLatitude))
+        let world = 2 * SphericalMercator.halfWorld
+        let fx = (ne.x - sw.x) / world
+        let fy = (ne.y - sw.y) / world
+        var zoom = 24.0
+        if fx > 0 { zoom = min(zoom, log2(viewport.width / (512 * fx))) }
+        if fy > 0 { zoom = min(zoom, log2(viewport.height / (512 * fy))) }
+        zoom = (zoom * 4).rounded(.down) / 4
+        zoom = min(max(zoom, Double(package.minZoom ?? 0)), Double(package.maxZoom ?? 24))
+        let c = SphericalMercator.unproject(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2)
+        return (c.longitude, c.latitude, zoom)
     }
 
     static func rounded(_ v: Double, _ digits: Int) -> Double {
@@ -105,23 +152,28 @@ public enum MapLibreStyle {
         return String(d)
     }
 
-    /// The filter of a planned layer.
-    static func filter(_ l: PlannedLayer) -> JSONValue {
-        let byClass: JSONValue = .array([
-            .string("=="), .array([.string("get"), .string("class")]), .string(l.className),
-        ])
-        guard l.filtersGeometry, let family = l.geometry else { return byClass }
-        let types: [String]
-        switch family {
-        case .point: types = ["Point", "MultiPoint"]
-        case .line: types = ["LineString", "MultiLineString"]
-        case .polygon: types = ["Polygon", "MultiPolygon"]
+    /// The filter of a planned layer: class, geometry type (when the package does not say) and condition.
+    static func filter(_ l: PlannedLayer) -> JSONValue? {
+        var parts: [JSONValue] = []
+        if l.filtersGeometry, let family = l.geometry {
+            let types: [String]
+            switch family {
+            case .point: types = ["Point", "MultiPoint"]
+            case .line: types = ["LineString", "MultiLineString"]
+            case .polygon: types = ["Polygon", "MultiPolygon"]
+            }
+            parts.append(
+                .array([
+                    .string("in"), .array([.string("geometry-type")]),
+                    .array([.string("literal"), .array(types.map { .string($0) })]),
+                ]))
         }
-        let byType: JSONValue = .array([
-            .string("in"), .array([.string("geometry-type")]),
-            .array([.string("literal"), .array(types.map { .string($0) })]),
-        ])
-        return .array([.string("all"), byClass, byType])
+        let f = l.filter
+        if f != .bool(true) {
+            if case .all(let inner) = f { parts += inner.map(\.json) } else { parts.append(f.json) }
+        }
+        if parts.isEmpty { return nil }
+        return parts.count == 1 ? parts[0] : .array([.string("all")] + parts)
     }
 
     static func sorted(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
@@ -129,56 +181,32 @@ public enum MapLibreStyle {
     }
 
     static func layerJSON(_ l: PlannedLayer, fonts: [String]) -> JSONValue {
-        var paint: [(key: String, value: JSONValue)] = []
-        var layout: [(key: String, value: JSONValue)] = []
-        func color(_ c: StyleColor) -> JSONValue { .string(colorString(c)) }
-        func num(_ d: Double) -> JSONValue { StyleJSON.number(rounded(d, 4)) }
+        var paint: [(key: String, value: JSONValue)] = l.paint.map { ($0.key, $0.value.json) }
+        var layout: [(key: String, value: JSONValue)] = l.layout.map { ($0.key, $0.value.json) }
         switch l.kind {
-        case .fill:
-            paint.append(("fill-color", color(l.color)))
-            paint.append(("fill-opacity", num(l.opacity)))
-            if let o = l.outlineColor { paint.append(("fill-outline-color", color(o))) }
-        case .pattern:
-            paint.append(("fill-pattern", .string(l.imageName ?? "")))
-            paint.append(("fill-opacity", num(l.opacity)))
+        case .fill, .pattern, .circle:
+            break
         case .outline, .line:
-            paint.append(("line-color", color(l.color)))
-            paint.append(("line-width", num(l.width)))
-            paint.append(("line-opacity", num(l.opacity)))
-            if let d = l.dashes { paint.append(("line-dasharray", .array(d.map(num)))) }
             layout.append(("line-join", .string("round")))
-        case .circle:
-            paint.append(("circle-color", color(l.color)))
-            paint.append(("circle-radius", num(l.radius)))
-            paint.append(("circle-opacity", num(l.opacity)))
-            if let o = l.outlineColor {
-                paint.append(("circle-stroke-color", color(o)))
-                paint.append(("circle-stroke-width", num(l.width)))
-                paint.append(("circle-stroke-opacity", num(l.outlineOpacity)))
-            }
+            if let d = l.dashes { paint.append(("line-dasharray", .array(d.map { StyleJSON.number(rounded($0, 4)) }))) }
         case .icon:
-            layout.append(("icon-image", .string(l.imageName ?? "")))
             layout.append(("icon-allow-overlap", .bool(true)))
-            paint.append(("icon-opacity", num(l.opacity)))
         case .label:
-            layout.append(("text-field", .array([.string("get"), .string(l.labelField ?? "")])))
             layout.append(("text-font", .array(fonts.map { .string($0) })))
-            layout.append(("text-size", num(l.textSize)))
-            if l.geometry == .line {
+            paint.append(("text-halo-color", .string("#ffffff")))
+            paint.append(("text-halo-width", .int(1)))
+            if l.sourceLayer == l.packageLayer && l.geometry == .line {
                 layout.append(("symbol-placement", .string("line")))
-            } else if l.geometry == .point {
+            } else if l.sourceLayer == l.packageLayer && l.geometry == .point {
                 layout.append(("text-anchor", .string("top")))
                 layout.append(("text-offset", .array([.int(0), .double(0.6)])))
             }
-            paint.append(("text-color", color(l.color)))
-            paint.append(("text-opacity", num(l.opacity)))
-            paint.append(("text-halo-color", .string("#ffffff")))
-            paint.append(("text-halo-width", .int(1)))
         }
         var members: [(key: String, value: JSONValue)] = [
             ("id", .string(l.id)), ("type", .string(l.kind.mapLibreType)), ("source", .string("kartpack")),
-            ("source-layer", .string(l.sourceLayer)), ("filter", filter(l)), ("paint", sorted(paint)),
+            ("source-layer", .string(l.sourceLayer)), ("paint", sorted(paint)),
         ]
+        if let f = filter(l) { members.append(("filter", f)) }
         if !layout.isEmpty { members.append(("layout", sorted(layout))) }
         if let z = l.minZoom { members.append(("minzoom", .int(Int64(z)))) }
         if let z = l.maxZoom { members.append(("maxzoom", .int(Int64(z)))) }

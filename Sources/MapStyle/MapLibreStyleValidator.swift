@@ -1,3 +1,4 @@
+import KartpackJSON
 public import TileArchive
 
 /// Checks a MapLibre GL style (version 8) against the rules of the style specification that can be verified

@@ -1,4 +1,6 @@
 import KartpackCore
+public import Styling
+import KartpackJSON
 public import TileArchive
 
 /// What a package's metadata tells a client style: its layers (with geometry and classes), zoom range, name and
@@ -6,23 +8,20 @@ public import TileArchive
 ///
 /// The contract with `kartpack convert`: the metadata has `vector_layers` (`id`, `fields`, `minzoom`, `maxzoom`)
 /// and `kartpack`, a JSON **string** holding `{"layers": {LAYER: {"records", "written", "rejected", "repaired",
-/// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}}}}` (an object instead of a string is
+/// "geometry": "point"|"line"|"polygon", "classes": {CLASS: featureCount}, "classes_by_zoom": {"Z": {CLASS:
+/// featureCount}}}}}` (`classes_by_zoom` optional) (an object instead of a string is
 /// accepted too). Missing parts are tolerated and reported in `warnings`.
 public struct PackageInfo: Sendable {
-    /// The container format.
-    public enum Format: String, Sendable, Hashable {
-        /// PMTiles v3.
-        case pmtiles
-        /// MBTiles 1.3.
-        case mbtiles
-    }
-
     /// The package path as given.
     public var path: String
     /// The container format.
-    public var format: Format
+    public var format: ArchiveFormat
     /// The tileset name.
     public var name: String?
+    /// The attribution text (HTML allowed, as TileJSON says).
+    public var attribution: String?
+    /// The data bounds in degrees (west, south, east, north), when the metadata says.
+    public var bounds: (west: Double, south: Double, east: Double, north: Double)?
     /// The lowest zoom in the package.
     public var minZoom: Int?
     /// The highest zoom in the package.
@@ -36,11 +35,24 @@ public struct PackageInfo: Sendable {
 
     /// Builds the description from a metadata object (PMTiles: the whole JSON metadata; MBTiles: the `json` row's
     /// object with the plain rows added as string members).
-    public init(metadata: JSONValue, path: String, format: Format) {
+    public init(metadata: JSONValue, path: String, format: ArchiveFormat) {
         self.path = path
         self.format = format
         warnings = []
         name = metadata["name"]?.stringValue
+        attribution = metadata["attribution"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        bounds = nil
+        var box: [Double?] = []
+        if let text = metadata["bounds"]?.stringValue {
+            box = text.split(separator: ",").map { Double(String($0.filter { $0 != " " })) }
+        } else if let a = metadata["bounds"]?.arrayValue {
+            box = a.map(\.doubleValue)
+        }
+        if box.count == 4, let w = box[0], let s = box[1], let e = box[2], let n = box[3], w.isFinite, s.isFinite,
+            e.isFinite, n.isFinite, w >= -180, e <= 180, s >= -90, n <= 90, w <= e, s <= n
+        {
+            bounds = (w, s, e, n)
+        }
         minZoom = PackageInfo.integer(metadata["minzoom"])
         maxZoom = PackageInfo.integer(metadata["maxzoom"])
         center = nil
@@ -68,11 +80,16 @@ public struct PackageInfo: Sendable {
                     warnings.append("vector layer \(id) is listed twice")
                     continue
                 }
-                let fields = entry["fields"]?.objectMembers?.map(\.key) ?? []
-                layers.append(
-                    PackageLayer(
-                        id: id, fields: fields, minZoom: PackageInfo.integer(entry["minzoom"]),
-                        maxZoom: PackageInfo.integer(entry["maxzoom"])))
+                let members = entry["fields"]?.objectMembers ?? []
+                var layer = PackageLayer(
+                    id: id, fields: members.map(\.key), minZoom: PackageInfo.integer(entry["minzoom"]),
+                    maxZoom: PackageInfo.integer(entry["maxzoom"]))
+                for (name, type) in members {
+                    if let t = type.stringValue, let kind = ClientFieldKind(tileJSONType: t) {
+                        layer.fieldKinds[name] = kind
+                    }
+                }
+                layers.append(layer)
             }
         } else {
             warnings.append("the metadata has no vector_layers")
@@ -112,6 +129,19 @@ public struct PackageInfo: Sendable {
                         return PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
                     }
                 }
+                if let byZoom = info["classes_by_zoom"]?.objectMembers {
+                    var out: [Int: [PackageLayer.ClassCount]] = [:]
+                    for (zoomText, classes) in byZoom {
+                        guard let z = Int(zoomText), (0...30).contains(z), let members = classes.objectMembers else {
+                            warnings.append("layer \(id): bad classes_by_zoom entry \(zoomText)")
+                            continue
+                        }
+                        out[z] = members.compactMap { name, count in
+                            name.isEmpty ? nil : PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                        }
+                    }
+                    layer.classesByZoom = out
+                }
                 if let index {
                     layers[index] = layer
                 } else if !extra.contains(where: { $0.id == id }) {
@@ -132,14 +162,6 @@ public struct PackageInfo: Sendable {
 
     /// The layer with this exact id.
     public func layer(_ id: String) -> PackageLayer? { layers.first { $0.id == id } }
-
-    /// The format a path's extension names (`.pmtiles`, `.mbtiles`, any case), else nil.
-    public static func format(ofPath path: String) -> Format? {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".pmtiles") { return .pmtiles }
-        if lower.hasSuffix(".mbtiles") { return .mbtiles }
-        return nil
-    }
 
     /// Opens a package and reads its metadata.
     /// - Throws: `.cannotOpenPackage` (missing, unreadable) or `.badPackage` (not an archive, broken metadata).

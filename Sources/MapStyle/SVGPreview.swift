@@ -1,7 +1,6 @@
 import Foundation
 public import KartpackCore
 public import Styling
-import TileArchive
 public import VectorTile
 
 /// Draws a package with a stylesheet as SVG, the way the generated MapLibre style draws it (same `StylePlan`:
@@ -10,11 +9,11 @@ public import VectorTile
 /// - Tiles: the tiles of the area at the display zoom, or at the package's max zoom when the display zoom is
 ///   beyond it (overzoom). Each tile's content is clipped to its own square (no buffer) and to the canvas, so
 ///   features crossing tile seams are neither doubled nor stroked along the seams.
-/// - Classes: a feature's `class` property selects its planned layers; a feature without one is classified with
-///   the sheet at the display zoom (descendant selectors count as not matching). Features without a class are
-///   not drawn (the client would not draw them).
-/// - Labels: one per feature id (the largest piece), polygons at an interior point, lines at the middle of their
-///   longest piece, points below the point.
+/// - Features: each planned layer draws the features of its source layer that pass its filter, with its paint
+///   values evaluated per feature (the same expressions the client evaluates).
+/// - Scale: a `.bbox` preview at zoom z is drawn at 512 pixels per tile of zoom z, as MapLibre draws zoom z.
+/// - Labels: polygon labels at the package's label points (`LAYER_labels`), else one per feature id (the
+///   largest piece); lines at the middle of their longest piece; points below the point.
 /// - Output: well-formed, deterministic XML with a `viewBox`, a background, the map in `<g id="map">` (one
 ///   `<path>` per feature and fill/pattern/outline/line layer), and a legend in `<g id="legend">`.
 public enum SVGPreview {
@@ -45,11 +44,11 @@ public enum SVGPreview {
         var sourceZoom = canvas.zoom
         if let maxZoom = info.maxZoom, sourceZoom > maxZoom { sourceZoom = maxZoom }
         // Shrink the box a little so that edges on tile borders do not pull in the neighbours.
-        let eps = WebMercator.tileSize(zoom: sourceZoom) * 1e-9
+        let eps = SphericalMercator.tileSize(zoom: sourceZoom) * 1e-9
         let box = Bounds(
             minX: canvas.bounds.minX + eps, minY: canvas.bounds.minY + eps, maxX: canvas.bounds.maxX - eps,
             maxY: canvas.bounds.maxY - eps)
-        guard let range = WebMercator.tileRange(covering: box, zoom: sourceZoom) else {
+        guard let range = SphericalMercator.tileRange(covering: box, zoom: sourceZoom) else {
             throw .badRequest("the area lies outside the Web Mercator world")
         }
         guard range.count <= options.maxTiles else {
@@ -135,10 +134,10 @@ struct Canvas {
         switch area {
         case .tile(let t):
             guard t.isValid, t.z <= 24 else { throw .badRequest("tile \(t) is not a tile of zooms 0–24") }
-            bounds = WebMercator.bounds(of: t)
+            bounds = SphericalMercator.bounds(of: t)
             width = options.tilePixels
             height = options.tilePixels
-            scale = options.tilePixels / WebMercator.tileSize(zoom: t.z)
+            scale = options.tilePixels / SphericalMercator.tileSize(zoom: t.z)
             zoom = t.z
         case .bbox(let b, let z):
             guard (0...24).contains(z) else { throw .badRequest("zoom \(z) is outside 0–24") }
@@ -149,14 +148,20 @@ struct Canvas {
                     "bad bounding box \(b.minX),\(b.minY),\(b.maxX),\(b.maxY): need W,S,E,N in degrees with W < E, S < N"
                 )
             }
-            let sw = WebMercator.project(longitude: b.minX, latitude: b.minY)
-            let ne = WebMercator.project(longitude: b.maxX, latitude: b.maxY)
-            guard ne.x > sw.x, ne.y > sw.y else { throw .badRequest("the bounding box is empty in Web Mercator") }
-            bounds = Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y)
-            let long = max(ne.x - sw.x, ne.y - sw.y)
-            scale = options.boxPixels / long
-            width = max(1, ((ne.x - sw.x) * scale).rounded())
-            height = max(1, ((ne.y - sw.y) * scale).rounded())
+            let box = SphericalMercator.project(box: b)
+            guard box.maxX > box.minX, box.maxY > box.minY else {
+                throw .badRequest("the bounding box is empty in Web Mercator")
+            }
+            bounds = box
+            // MapLibre's zoom: 512 pixels per tile of zoom z.
+            scale = 512 / SphericalMercator.tileSize(zoom: z)
+            width = max(1, ((box.maxX - box.minX) * scale).rounded())
+            height = max(1, ((box.maxY - box.minY) * scale).rounded())
+            guard width <= options.maxPixels, height <= options.maxPixels else {
+                throw .badRequest(
+                    "the box is \(Int(width))×\(Int(height)) pixels at zoom \(z) (512 px per tile, as the client "
+                        + "draws it), more than \(Int(options.maxPixels)); choose a lower zoom or a smaller box")
+            }
             zoom = z
         }
     }

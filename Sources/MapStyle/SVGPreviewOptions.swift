@@ -1,13 +1,14 @@
 public import KartpackCore
 public import Styling
+public import KartpackJSON
 public import VectorTile
 
 /// What area a preview shows.
 public enum PreviewArea: Sendable, Hashable {
     /// One tile, drawn at `SVGPreviewOptions.tilePixels` pixels square; zoom = the tile's zoom.
     case tile(TileCoordinate)
-    /// A box in WGS 84 degrees (west, south, east, north) with tiles of zoom `zoom`, fitted into
-    /// `SVGPreviewOptions.boxPixels` pixels on its longer side.
+    /// A box in WGS 84 degrees (west, south, east, north) drawn at display zoom `zoom` as a MapLibre client
+    /// draws it: 512 pixels per tile of that zoom (so at most `SVGPreviewOptions.maxPixels` on a side).
     case bbox(Bounds, zoom: Int)
 }
 
@@ -15,14 +16,14 @@ public enum PreviewArea: Sendable, Hashable {
 public struct SVGPreviewOptions: Sendable, Hashable {
     /// Pixels per tile side for `.tile` previews.
     public var tilePixels: Double = 512
-    /// Pixels on the longer side of a `.bbox` preview.
-    public var boxPixels: Double = 1024
-    /// The background colour.
-    public var background = StyleColor(red: 0xf4, green: 0xf3, blue: 0xef)
+    /// The largest side of a `.bbox` preview in pixels.
+    public var maxPixels: Double = 4096
     /// Draw a legend (class name and swatch) below the map.
     public var legend = true
     /// The most tiles a preview may read.
     public var maxTiles = 256
+    /// Also report, per drawn feature, the look the Swift cascade gives it (`SVGPreviewResult.features`).
+    public var reportFeatures = false
     /// Planning options, as for the style.
     public var plan = StylePlanOptions()
 
@@ -53,4 +54,8 @@ public struct SVGPreviewResult: Sendable {
     public var unclassified: Int
     /// The plan's warnings.
     public var warnings: [String]
+    /// With `reportFeatures`: per drawn feature `{layer, id, class, kinds: FeatureLook.expected(...)}`, the look
+    /// from the sheet's cascade at the display zoom on the feature's tile attributes (descendant selectors answered
+    /// by a point on the feature inside the ancestor layer's features of the same view).
+    public var features: [JSONValue] = []
 }

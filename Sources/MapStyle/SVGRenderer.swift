@@ -1,4 +1,7 @@
+import Foundation
+import GeometryAlgorithms
 import KartpackCore
+import KartpackJSON
 import Styling
 import VectorTile
 
@@ -8,14 +11,12 @@ struct Renderer {
     let sheet: Stylesheet
     let canvas: Canvas
     let options: SVGPreviewOptions
-    let classifier: StyleClassifier
 
-    /// One classified feature of one tile, with how to place and clip it.
+    /// One feature of one tile, with how to place and clip it.
     struct Item {
         var layer: String
         var feature: DecodedFeature
         var family: GeometryFamily
-        var className: String
         /// Pixel = (ax * tx + bx, ay * ty + by) for tile units (tx, ty).
         var ax: Double, bx: Double, ay: Double, by: Double
         /// The tile square ∩ canvas, in tile units.
@@ -33,30 +34,25 @@ struct Renderer {
     }
 
     var items: [Item] = []
-    var byPair: [String: [Int]] = [:]
-    var discovered: [(layer: String, className: String, family: GeometryFamily)] = []
-    var unclassified = 0
+    var byLayer: [String: [Int]] = [:]
+    /// Classes seen in tiles per layer that the metadata does not list.
+    var extraClasses: [String: [String]] = [:]
 
     init(info: PackageInfo, sheet: Stylesheet, canvas: Canvas, options: SVGPreviewOptions) {
         self.info = info
         self.sheet = sheet
         self.canvas = canvas
         self.options = options
-        classifier = StyleClassifier(sheet: sheet)
     }
-
-    static func key(_ layer: String, _ className: String) -> String { layer + "\u{0}" + className }
 
     mutating func collect(_ tiles: [(coordinate: TileCoordinate, tile: DecodedTile)]) {
         for (coordinate, tile) in tiles {
-            let tb = WebMercator.bounds(of: coordinate)
-            let size = WebMercator.tileSize(zoom: coordinate.z)
+            let tb = SphericalMercator.bounds(of: coordinate)
+            let size = SphericalMercator.tileSize(zoom: coordinate.z)
             for layer in tile.layers {
                 let extent = Double(max(1, layer.extent))
                 let k = canvas.scale * size / extent
-                let ax = k
                 let bx = (tb.minX - canvas.bounds.minX) * canvas.scale
-                let ay = k
                 let by = (canvas.bounds.maxY - tb.maxY) * canvas.scale
                 let clip = ClipRect(
                     minX: max(0, (canvas.bounds.minX - tb.minX) / size * extent),
@@ -64,6 +60,7 @@ struct Renderer {
                     maxX: min(extent, (canvas.bounds.maxX - tb.minX) / size * extent),
                     maxY: min(extent, (tb.maxY - canvas.bounds.minY) / size * extent))
                 guard !clip.isEmpty else { continue }
+                let known = Set(info.layer(layer.name)?.allClassNames ?? [])
                 for feature in layer.features {
                     let family: GeometryFamily
                     switch feature.type {
@@ -72,26 +69,16 @@ struct Renderer {
                     case .polygon: family = .polygon
                     case .unknown: continue
                     }
-                    var className: String?
-                    if let v = feature.properties["class"] {
-                        if case .string(let s) = v, !s.isEmpty { className = s }
-                    } else {
-                        className =
-                            classifier.style(
-                                layer: layer.name, properties: feature.properties, zoom: canvas.zoom
-                            ).className
+                    if case .string(let c)? = feature.properties["class"], !known.contains(c),
+                        !(extraClasses[layer.name] ?? []).contains(c)
+                    {
+                        extraClasses[layer.name, default: []].append(c)
                     }
-                    guard let className else {
-                        unclassified += 1
-                        continue
-                    }
-                    let key = Renderer.key(layer.name, className)
-                    if byPair[key] == nil { discovered.append((layer.name, className, family)) }
-                    byPair[key, default: []].append(items.count)
+                    byLayer[layer.name, default: []].append(items.count)
                     items.append(
                         Item(
-                            layer: layer.name, feature: feature, family: family, className: className, ax: ax, bx: bx,
-                            ay: ay, by: by, clip: clip, extent: extent))
+                            layer: layer.name, feature: feature, family: family, ax: k, bx: bx, ay: k, by: by,
+                            clip: clip, extent: extent))
                 }
             }
         }
@@ -108,11 +95,11 @@ struct Renderer {
                 var rings: [[Point2]] = []
                 for (n, i) in range.enumerated() {
                     let ring = g.parts[i].map(unit)
-                    let clipped = Clipping.clipRing(ring, to: item.clip)
+                    let clipped = RectangleClipper.clipRing(ring, to: item.clip)
                     if n == 0 && clipped.isEmpty { break }
                     if !clipped.isEmpty { rings.append(clipped.map(px)) }
                     if ring.count >= 2 {
-                        for part in Clipping.clipLine(ring + [ring[0]], to: item.clip) {
+                        for part in RectangleClipper.clipLine(ring + [ring[0]], to: item.clip) {
                             s.outlines.append(part.map(px))
                         }
                     }
@@ -121,7 +108,7 @@ struct Renderer {
             }
         case .line:
             for part in g.parts {
-                for piece in Clipping.clipLine(part.map(unit), to: item.clip) { s.lines.append(piece.map(px)) }
+                for piece in RectangleClipper.clipLine(part.map(unit), to: item.clip) { s.lines.append(piece.map(px)) }
             }
         case .point:
             for part in g.parts {
@@ -155,27 +142,10 @@ struct Renderer {
 
     static func opacity(_ c: StyleColor, _ o: Double) -> String { SVGText.num(Double(c.alpha) / 255 * o) }
 
-    /// The pairs to plan: the package's (as the style does), then classes found only in the tiles.
-    func pairs() -> [(layer: PackageLayer, className: String)] {
-        var out: [(layer: PackageLayer, className: String)] = []
-        var seen = Set<String>()
-        for layer in info.layers {
-            for name in layer.classes?.map(\.name) ?? sheet.possibleClassNames(layer: layer.id)
-            where seen.insert(Renderer.key(layer.id, name)).inserted {
-                out.append((layer, name))
-            }
-        }
-        for d in discovered where seen.insert(Renderer.key(d.layer, d.className)).inserted {
-            out.append((info.layer(d.layer) ?? PackageLayer(id: d.layer), d.className))
-        }
-        return out
-    }
-
     func draw() -> SVGPreviewResult {
-        var warnings: [String] = []
-        let pairList = pairs()
-        let plan = StylePlan(
-            sheet: sheet, pairs: pairList, packageMaxZoom: info.maxZoom, options: options.plan, warnings: &warnings)
+        var planOptions = options.plan
+        if planOptions.iconFolder == nil { planOptions.iconFolder = (sheet.file as NSString).deletingLastPathComponent }
+        let plan = StylePlan(sheet: sheet, package: info, options: planOptions, extraClasses: extraClasses)
         var shapes: [Int: Shape] = [:]
         func shapeOf(_ i: Int) -> Shape {
             if let s = shapes[i] { return s }
@@ -184,61 +154,85 @@ struct Renderer {
             return s
         }
         var drawn = [Bool](repeating: false, count: items.count)
-        var drawnPairs = Set<String>()
+        var drawnLegend: [String] = []
+        var legendLayers: [String: [PlannedLayer]] = [:]
         var paths = 0
         var mapGroups: [String] = []
+        var usedImages: [String] = []
         for layer in plan.layers where layer.isVisible(atZoom: canvas.zoom) {
-            let members = (byPair[Renderer.key(layer.sourceLayer, layer.className)] ?? []).filter {
-                layer.geometry == nil || layer.geometry == items[$0].family
+            let members = (byLayer[layer.sourceLayer] ?? []).filter {
+                layer.draws(items[$0].feature.properties, family: items[$0].family)
             }
             guard !members.isEmpty else { continue }
             var elements: [String] = []
-            let c = Renderer.color(layer.color)
-            let o = Renderer.opacity(layer.color, layer.opacity)
             switch layer.kind {
             case .fill, .pattern:
-                let fill = layer.kind == .fill ? c : "url(#kp-\(SVGText.escape(layer.imageName ?? "")))"
-                let fillOpacity = layer.kind == .fill ? o : SVGText.num(layer.opacity)
                 for i in members {
-                    let s = shapeOf(i)
-                    let d = Renderer.pathData(s.polygons.flatMap { $0 }, close: true)
+                    let p = items[i].feature.properties
+                    let d = Renderer.pathData(shapeOf(i).polygons.flatMap { $0 }, close: true)
                     guard !d.isEmpty else { continue }
-                    elements.append(
-                        "<path d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"\(fillOpacity)\" fill-rule=\"evenodd\"/>")
+                    let opacity = layer.value("fill-opacity", p).numberValue ?? 1
+                    let paint: String
+                    if layer.kind == .fill {
+                        let c = layer.value("fill-color", p).colorValue ?? options.plan.defaultColor
+                        paint = "fill=\"\(Renderer.color(c))\" fill-opacity=\"\(Renderer.opacity(c, opacity))\""
+                    } else {
+                        let name = layer.value("fill-pattern", p).stringValue ?? ""
+                        if !usedImages.contains(name) { usedImages.append(name) }
+                        paint = "fill=\"url(#kp-\(SVGText.escape(name)))\" fill-opacity=\"\(SVGText.num(opacity))\""
+                    }
+                    elements.append("<path d=\"\(d)\" \(paint) fill-rule=\"evenodd\"/>")
                     drawn[i] = true
                 }
             case .outline, .line:
-                var attrs =
-                    "fill=\"none\" stroke=\"\(c)\" stroke-opacity=\"\(o)\" stroke-width=\"\(SVGText.num(layer.width))\" "
-                    + "stroke-linejoin=\"round\""
-                if let dashes = layer.dashes {
-                    attrs +=
-                        " stroke-dasharray=\"\(dashes.map { SVGText.num($0 * layer.width) }.joined(separator: " "))\""
-                }
                 for i in members {
+                    let p = items[i].feature.properties
                     let s = shapeOf(i)
                     let d = Renderer.pathData(layer.kind == .outline ? s.outlines : s.lines, close: false)
                     guard !d.isEmpty else { continue }
+                    let c = layer.value("line-color", p).colorValue ?? options.plan.defaultColor
+                    let o = layer.value("line-opacity", p).numberValue ?? 1
+                    let w = layer.value("line-width", p).numberValue ?? 1
+                    var attrs =
+                        "fill=\"none\" stroke=\"\(Renderer.color(c))\" stroke-opacity=\"\(Renderer.opacity(c, o))\" "
+                        + "stroke-width=\"\(SVGText.num(w))\" stroke-linejoin=\"round\""
+                    if let dashes = layer.dashes {
+                        attrs += " stroke-dasharray=\"\(dashes.map { SVGText.num($0 * w) }.joined(separator: " "))\""
+                    }
                     elements.append("<path d=\"\(d)\" \(attrs)/>")
                     drawn[i] = true
                 }
-            case .circle, .icon:
+            case .circle:
                 for i in members {
-                    for p in shapeOf(i).points {
-                        if layer.kind == .circle {
-                            var e =
-                                "<circle cx=\"\(SVGText.num(p.x))\" cy=\"\(SVGText.num(p.y))\" r=\"\(SVGText.num(layer.radius))\" "
-                                + "fill=\"\(c)\" fill-opacity=\"\(o)\""
-                            if let outline = layer.outlineColor {
-                                e +=
-                                    " stroke=\"\(Renderer.color(outline))\" stroke-width=\"\(SVGText.num(layer.width))\""
-                            }
-                            elements.append(e + "/>")
-                        } else {
-                            elements.append(
-                                "<circle cx=\"\(SVGText.num(p.x))\" cy=\"\(SVGText.num(p.y))\" r=\"\(SVGText.num(PatternRaster.markerRadius + 0.75))\" "
-                                    + "fill=\"\(c)\" fill-opacity=\"\(o)\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>")
-                        }
+                    let p = items[i].feature.properties
+                    let c = layer.value("circle-color", p).colorValue ?? options.plan.defaultColor
+                    let o = layer.value("circle-opacity", p).numberValue ?? 1
+                    let r = layer.value("circle-radius", p).numberValue ?? options.plan.circleRadius
+                    let sw = layer.value("circle-stroke-width", p).numberValue ?? 0
+                    let sc = layer.value("circle-stroke-color", p).colorValue ?? options.plan.defaultColor
+                    for q in shapeOf(i).points {
+                        var e =
+                            "<circle cx=\"\(SVGText.num(q.x))\" cy=\"\(SVGText.num(q.y))\" r=\"\(SVGText.num(r))\" "
+                            + "fill=\"\(Renderer.color(c))\" fill-opacity=\"\(Renderer.opacity(c, o))\""
+                        if sw > 0 { e += " stroke=\"\(Renderer.color(sc))\" stroke-width=\"\(SVGText.num(sw))\"" }
+                        elements.append(e + "/>")
+                        drawn[i] = true
+                    }
+                }
+            case .icon:
+                for i in members {
+                    let p = items[i].feature.properties
+                    let name = layer.value("icon-image", p).stringValue ?? ""
+                    let o = layer.value("icon-opacity", p).numberValue ?? 1
+                    guard plan.images.contains(where: { $0.name == name }) else { continue }
+                    if !usedImages.contains(name) { usedImages.append(name) }
+                    let half = Double(MapSymbol.side) / 2
+                    for q in shapeOf(i).points {
+                        elements.append(
+                            "<use href=\"#kp-\(SVGText.escape(name))\" x=\"\(SVGText.num(q.x - half))\" "
+                                + "y=\"\(SVGText.num(q.y - half))\" width=\"20\" height=\"20\" "
+                                + "opacity=\"\(SVGText.num(o))\"/>"
+                        )
                         drawn[i] = true
                     }
                 }
@@ -247,20 +241,14 @@ struct Renderer {
             }
             guard !elements.isEmpty else { continue }
             if layer.kind != .label { paths += elements.filter { $0.hasPrefix("<path") }.count }
-            drawnPairs.insert(Renderer.key(layer.sourceLayer, layer.className))
+            let legendKey = "\(layer.classSelection) (\(layer.packageLayer))"
+            if legendLayers[legendKey] == nil { drawnLegend.append(legendKey) }
+            legendLayers[legendKey, default: []].append(layer)
             mapGroups.append(
                 "<g class=\"\(layer.kind.rawValue)\" data-layer=\"\(SVGText.escape(layer.id))\">\n"
                     + elements.joined(separator: "\n") + "\n</g>")
         }
-
-        // Legend: one row per drawn (layer, class), in planning order.
-        var legendRows: [String] = []
-        for pair in pairList where drawnPairs.contains(Renderer.key(pair.layer.id, pair.className)) {
-            let layers = plan.layers.filter {
-                $0.sourceLayer == pair.layer.id && $0.className == pair.className && $0.isVisible(atZoom: canvas.zoom)
-            }
-            legendRows.append(legendRow(layers, title: "\(pair.className) (\(pair.layer.id))"))
-        }
+        let legendRows = drawnLegend.map { legendRow(legendLayers[$0] ?? [], title: $0, plan: plan) }
         let width = canvas.width
         let height = canvas.height
         let columns = max(1, Int(width / 240))
@@ -279,14 +267,28 @@ struct Renderer {
             "<clipPath id=\"canvas-clip\"><rect x=\"0\" y=\"0\" width=\"\(SVGText.num(width))\" "
             + "height=\"\(SVGText.num(height))\"/></clipPath>\n"
         for image in plan.images {
-            if case .pattern(let p) = image.shape {
-                svg += SVGPattern.definition(id: "kp-" + image.name, pattern: p, color: image.color) + "\n"
+            switch image.shape {
+            case .pattern(let spec):
+                svg += SVGPattern.definition(id: "kp-" + image.name, spec: spec) + "\n"
+            case .symbol(let symbol, let color) where usedImages.contains(image.name):
+                svg +=
+                    "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\" viewBox=\"0 0 20 20\">"
+                    + symbol.svgElements(color: color) + "</symbol>\n"
+            case .svg(let path) where usedImages.contains(image.name):
+                if let bytes = try? SVGIcon.bytes(path: path) {
+                    svg +=
+                        "<symbol id=\"kp-\(SVGText.escape(image.name))\" width=\"20\" height=\"20\">"
+                        + "<image width=\"20\" height=\"20\" href=\"data:image/svg+xml;base64,"
+                        + Data(bytes).base64EncodedString() + "\"/></symbol>\n"
+                }
+            default:
+                break
             }
         }
         svg += "</defs>\n"
         svg +=
             "<rect id=\"background\" x=\"0\" y=\"0\" width=\"\(SVGText.num(width))\" height=\"\(SVGText.num(total))\" "
-            + "fill=\"\(Renderer.color(options.background))\"/>\n"
+            + "fill=\"\(Renderer.color(plan.background))\"/>\n"
         svg += "<g id=\"map\" clip-path=\"url(#canvas-clip)\">\n"
         for g in mapGroups { svg += g + "\n" }
         svg += "</g>\n"
@@ -304,10 +306,74 @@ struct Renderer {
             svg += "</g>\n"
         }
         svg += "</svg>\n"
-        return SVGPreviewResult(
+        var result = SVGPreviewResult(
             svg: svg, width: Int(width), height: Int(height), sourceZoom: canvas.zoom, tilesRead: 0, tilesMissing: 0,
-            paths: paths, featuresDrawn: drawn.filter { $0 }.count, unclassified: unclassified,
-            warnings: info.warnings + warnings)
+            paths: paths, featuresDrawn: drawn.filter { $0 }.count,
+            unclassified: items.filter { $0.feature.properties["class"] == nil }.count, warnings: plan.warnings)
+        if options.reportFeatures { result.features = featureLooks(drawn: drawn, shapeOf: shapeOf) }
+        return result
+    }
+
+    /// The Swift cascade's look of every drawn feature (see `SVGPreviewResult.features`), once per feature id.
+    func featureLooks(drawn: [Bool], shapeOf: (Int) -> Shape) -> [JSONValue] {
+        let classifier = StyleClassifier(sheet: sheet)
+        func anchor(_ s: Shape) -> Point2? {
+            if let p = Renderer.polygonLabelPoint(s.polygons) { return p.at }
+            if let l = Renderer.lineLabelPoint(s.lines) { return l.at }
+            return s.points.first
+        }
+        func inside(_ q: Point2, _ s: Shape) -> Bool {
+            for rings in s.polygons {
+                var hit = false
+                for ring in rings where ring.count >= 3 {
+                    var j = ring.count - 1
+                    for i in 0..<ring.count {
+                        let a = ring[i]
+                        let b = ring[j]
+                        if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                            hit.toggle()
+                        }
+                        j = i
+                    }
+                }
+                if hit { return true }
+            }
+            return false
+        }
+        var memo: [String: Bool] = [:]
+        func member(_ j: Int, of id: AncestorSelectorID) -> Bool {
+            let key = "\(j)|\(id.rawValue)"
+            if let m = memo[key] { return m }
+            let set = classifier.ancestorSelectors[id.rawValue]
+            var ok =
+                set.isLayer(items[j].layer) && items[j].family == .polygon
+                && set.matches(properties: items[j].feature.properties)
+            if ok, let parent = set.parent, let q = anchor(shapeOf(j)) { ok = isInside(q, parent, skip: j) }
+            memo[key] = ok
+            return ok
+        }
+        func isInside(_ q: Point2, _ id: AncestorSelectorID, skip: Int) -> Bool {
+            items.indices.contains { j in j != skip && member(j, of: id) && inside(q, shapeOf(j)) }
+        }
+        var seen = Set<String>()
+        var out: [JSONValue] = []
+        for i in items.indices where drawn[i] {
+            let item = items[i]
+            let key = "\(item.layer)|\(item.feature.id.map(String.init) ?? "n\(i)")"
+            guard seen.insert(key).inserted else { continue }
+            let q = anchor(shapeOf(i))
+            let style = classifier.style(layer: item.layer, properties: item.feature.properties, zoom: canvas.zoom) {
+                id in
+                guard let q else { return false }
+                return isInside(q, id, skip: i)
+            }
+            var members: [(key: String, value: JSONValue)] = [("layer", .string(item.layer))]
+            if let id = item.feature.id { members.append(("id", .int(Int64(id)))) }
+            members.append(("class", style.className.map { .string($0) } ?? .null))
+            members.append(("kinds", .object(FeatureLook.expected(style, family: item.family, options: options.plan))))
+            out.append(.object(members))
+        }
+        return out
     }
 
     func title() -> String {
@@ -321,21 +387,28 @@ struct Renderer {
     ) -> [String] {
         var order: [String] = []
         var best: [String: (weight: Double, at: Point2, text: String, item: Int)] = [:]
+        let labelPoints = layer.sourceLayer != layer.packageLayer
         for (n, i) in members.enumerated() {
             let item = items[i]
-            guard let text = Renderer.labelText(item.feature.properties, layer.labelField ?? ""), !text.isEmpty else {
-                continue
-            }
+            let p = item.feature.properties
+            guard let text = layer.value("text-field", p).stringValue, !text.isEmpty else { continue }
+            let size = layer.value("text-size", p).numberValue ?? options.plan.defaultTextSize
             let s = shapeOf(i)
             var candidates: [(weight: Double, at: Point2)] = []
             switch item.family {
             case .polygon:
-                if let c = Renderer.polygonLabelPoint(s.polygons) { candidates.append(c) }
+                if let c = Renderer.polygonLabelPoint(s.polygons) {
+                    candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35)))
+                }
             case .line:
-                if let c = Renderer.lineLabelPoint(s.lines) { candidates.append(c) }
+                if let c = Renderer.lineLabelPoint(s.lines) {
+                    candidates.append((c.weight, Point2(x: c.at.x, y: c.at.y + size * 0.35)))
+                }
             case .point:
-                for p in s.points {
-                    candidates.append((0, Point2(x: p.x, y: p.y + layer.radius + layer.textSize * 0.9)))
+                for q in s.points {
+                    // Label points are centred; point labels hang below the point (text-anchor top, offset 0.6 em).
+                    let dy = labelPoints ? size * 0.35 : size * 1.4
+                    candidates.append((0, Point2(x: q.x, y: q.y + dy)))
                 }
             }
             for (k, c) in candidates.enumerated() {
@@ -355,16 +428,18 @@ struct Renderer {
             }
         }
         var out: [String] = []
-        let c = Renderer.color(layer.color)
-        let o = Renderer.opacity(layer.color, layer.opacity)
         for key in order {
             guard let b = best[key] else { continue }
+            let p = items[b.item].feature.properties
+            let color = layer.value("text-color", p).colorValue ?? options.plan.defaultColor
+            let o = layer.value("text-opacity", p).numberValue ?? 1
+            let size = layer.value("text-size", p).numberValue ?? options.plan.defaultTextSize
             drawn[b.item] = true
             out.append(
-                "<text x=\"\(SVGText.num(b.at.x))\" y=\"\(SVGText.num(b.at.y))\" font-family=\"sans-serif\" "
-                    + "font-size=\"\(SVGText.num(layer.textSize))\" text-anchor=\"middle\" fill=\"\(c)\" "
-                    + "fill-opacity=\"\(o)\" stroke=\"#ffffff\" stroke-width=\"2\" stroke-linejoin=\"round\" "
-                    + "paint-order=\"stroke\">\(SVGText.escape(b.text))</text>")
+                "<text x=\"\(SVGText.num(b.at.x))\" y=\"\(SVGText.num(b.at.y))\" font-family=\"Noto Sans, sans-serif\" "
+                    + "font-size=\"\(SVGText.num(size))\" text-anchor=\"middle\" fill=\"\(Renderer.color(color))\" "
+                    + "fill-opacity=\"\(Renderer.opacity(color, o))\" stroke=\"#ffffff\" stroke-width=\"2\" "
+                    + "stroke-linejoin=\"round\" paint-order=\"stroke\">\(SVGText.escape(b.text))</text>")
         }
         return out
     }
@@ -394,7 +469,7 @@ struct Renderer {
         var best: (weight: Double, rings: [[Point2]])?
         for rings in polygons {
             guard let exterior = rings.first else { continue }
-            let a = abs(Clipping.area(exterior))
+            let a = abs(RectangleClipper.area(exterior))
             if a > (best?.weight ?? -1) { best = (a, rings) }
         }
         guard let best, let exterior = best.rings.first else { return nil }
@@ -449,41 +524,54 @@ struct Renderer {
         return (best.weight, best.line[best.line.count - 1])
     }
 
-    /// The legend swatch and title for one (layer, class).
-    func legendRow(_ layers: [PlannedLayer], title: String) -> String {
+    /// The legend swatch and title for one (layer, class), drawn with each layer's first possible values.
+    func legendRow(_ layers: [PlannedLayer], title: String, plan: StylePlan) -> String {
         var swatch = ""
+        func first(_ l: PlannedLayer, _ key: String) -> StyleLiteral {
+            (l.paint[key] ?? l.layout[key])?.possibleLiterals.first ?? .null
+        }
         for l in layers {
-            let c = Renderer.color(l.color)
-            let o = Renderer.opacity(l.color, l.opacity)
             switch l.kind {
             case .fill:
-                swatch += "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"\(c)\" fill-opacity=\"\(o)\"/>"
+                let c = first(l, "fill-color").colorValue ?? options.plan.defaultColor
+                let o = first(l, "fill-opacity").numberValue ?? 1
+                swatch +=
+                    "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"\(Renderer.color(c))\" "
+                    + "fill-opacity=\"\(Renderer.opacity(c, o))\"/>"
             case .pattern:
-                swatch +=
-                    "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"url(#kp-\(SVGText.escape(l.imageName ?? "")))\" "
-                    + "fill-opacity=\"\(SVGText.num(l.opacity))\"/>"
-            case .outline:
-                swatch +=
-                    "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"\(c)\" stroke-opacity=\"\(o)\" "
-                    + "stroke-width=\"\(SVGText.num(min(l.width, 3)))\"/>"
-            case .line:
-                var e =
-                    "<line x1=\"0\" y1=\"6\" x2=\"16\" y2=\"6\" stroke=\"\(c)\" stroke-opacity=\"\(o)\" "
-                    + "stroke-width=\"\(SVGText.num(min(l.width, 6)))\""
-                if let d = l.dashes {
-                    e += " stroke-dasharray=\"\(d.map { SVGText.num($0 * min(l.width, 6)) }.joined(separator: " "))\""
+                let name = first(l, "fill-pattern").stringValue ?? ""
+                if plan.images.contains(where: { $0.name == name }) {
+                    swatch +=
+                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"url(#kp-\(SVGText.escape(name)))\"/>"
                 }
-                swatch += e + "/>"
+            case .outline, .line:
+                let c = first(l, "line-color").colorValue ?? options.plan.defaultColor
+                let w = min(first(l, "line-width").numberValue ?? 1, 4)
+                if l.kind == .outline {
+                    swatch +=
+                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"\(Renderer.color(c))\" "
+                        + "stroke-width=\"\(SVGText.num(w))\"/>"
+                } else {
+                    var e =
+                        "<line x1=\"0\" y1=\"6\" x2=\"16\" y2=\"6\" stroke=\"\(Renderer.color(c))\" "
+                        + "stroke-width=\"\(SVGText.num(w))\""
+                    if let d = l.dashes {
+                        e += " stroke-dasharray=\"\(d.map { SVGText.num($0 * w) }.joined(separator: " "))\""
+                    }
+                    swatch += e + "/>"
+                }
             case .circle:
-                var e =
-                    "<circle cx=\"8\" cy=\"6\" r=\"\(SVGText.num(min(l.radius, 6)))\" fill=\"\(c)\" fill-opacity=\"\(o)\""
-                if let outline = l.outlineColor { e += " stroke=\"\(Renderer.color(outline))\"" }
-                swatch += e + "/>"
+                let c = first(l, "circle-color").colorValue ?? options.plan.defaultColor
+                swatch += "<circle cx=\"8\" cy=\"6\" r=\"4\" fill=\"\(Renderer.color(c))\"/>"
             case .icon:
-                swatch += "<circle cx=\"8\" cy=\"6\" r=\"5\" fill=\"\(c)\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>"
+                let name = first(l, "icon-image").stringValue ?? ""
+                if let img = plan.images.first(where: { $0.name == name }), case .symbol(let s, let c) = img.shape {
+                    swatch += "<g transform=\"translate(0,-2) scale(0.8)\">" + s.svgElements(color: c) + "</g>"
+                }
             case .label:
                 if layers.count == 1 {
-                    swatch += "<text x=\"8\" y=\"10\" text-anchor=\"middle\" fill=\"\(c)\">Aa</text>"
+                    let c = first(l, "text-color").colorValue ?? options.plan.defaultColor
+                    swatch += "<text x=\"8\" y=\"10\" text-anchor=\"middle\" fill=\"\(Renderer.color(c))\">Aa</text>"
                 }
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
+import KartpackJSON
 public import TileArchive
 
-/// A sprite sheet at one pixel ratio: the images packed on a grid (first-use order, row by row) and the index
-/// MapLibre reads (`{name: {x, y, width, height, pixelRatio}}`, names sorted).
+/// A sprite sheet at one pixel ratio: the images packed in rows (first-use order, rows of at most 8 images) and
+/// the index MapLibre reads (`{name: {x, y, width, height, pixelRatio}}`, names sorted).
 public struct SpriteSheet: Sendable {
     /// The pixel ratio (1 for `sprite.png`, 2 for `sprite@2x.png`).
     public let pixelRatio: Int
@@ -12,32 +13,57 @@ public struct SpriteSheet: Sendable {
     public let index: JSONValue
 
     /// Packs `images` drawn at `pixelRatio`. An empty list gives a 1×1 transparent sheet with an empty index.
-    public init(images: [SpriteImage], pixelRatio: Int) {
+    /// - Throws: `.badRequest` when an SVG icon cannot be read or drawn.
+    public init(images: [SpriteImage], pixelRatio: Int) throws(MapStyleError) {
         let ratio = max(1, pixelRatio)
         self.pixelRatio = ratio
         var unique: [SpriteImage] = []
         for i in images where !unique.contains(where: { $0.name == i.name }) { unique.append(i) }
-        let cell = SpriteImage.size * ratio
-        let columns = max(1, Int(Double(unique.count).squareRoot().rounded(.up)))
-        let rows = max(1, (unique.count + columns - 1) / columns)
-        var sheet = RGBAImage(width: unique.isEmpty ? 1 : columns * cell, height: unique.isEmpty ? 1 : rows * cell)
+        var drawn: [RGBAImage] = []
+        for img in unique { drawn.append(try SpriteSheet.draw(img, pixelRatio: ratio)) }
+        var positions: [(x: Int, y: Int)] = []
+        var x = 0
+        var y = 0
+        var rowHeight = 0
+        var width = 1
+        for (i, d) in drawn.enumerated() {
+            if i > 0 && i % 8 == 0 {
+                y += rowHeight
+                x = 0
+                rowHeight = 0
+            }
+            positions.append((x, y))
+            x += d.width
+            rowHeight = max(rowHeight, d.height)
+            width = max(width, x)
+        }
+        var sheet = RGBAImage(width: width, height: max(1, y + rowHeight))
         var entries: [(key: String, value: JSONValue)] = []
         for (i, img) in unique.enumerated() {
-            let x = (i % columns) * cell
-            let y = (i / columns) * cell
-            sheet.place(PatternRaster.draw(img, pixelRatio: ratio), x: x, y: y)
+            let d = drawn[i]
+            sheet.place(d, x: positions[i].x, y: positions[i].y)
             entries.append(
                 (
                     img.name,
                     .object([
-                        ("height", .int(Int64(cell))), ("pixelRatio", .int(Int64(ratio))), ("width", .int(Int64(cell))),
-                        ("x", .int(Int64(x))), ("y", .int(Int64(y))),
+                        ("height", .int(Int64(d.height))), ("pixelRatio", .int(Int64(ratio))),
+                        ("width", .int(Int64(d.width))), ("x", .int(Int64(positions[i].x))),
+                        ("y", .int(Int64(positions[i].y))),
                     ])
                 ))
         }
         entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         image = sheet
         index = .object(entries)
+    }
+
+    /// One image at a pixel ratio: patterns and symbols with Kartpack's rasteriser, SVG files with librsvg.
+    public static func draw(_ image: SpriteImage, pixelRatio ratio: Int) throws(MapStyleError) -> RGBAImage {
+        switch image.shape {
+        case .pattern(let spec): return PatternRaster.draw(spec, pixelRatio: ratio)
+        case .symbol(let symbol, let color): return symbol.raster(color: color, pixelRatio: ratio)
+        case .svg(let path): return try SVGIcon.raster(path: path, side: MapSymbol.side * ratio)
+        }
     }
 
     /// The sheet as PNG bytes.
@@ -51,7 +77,7 @@ public struct SpriteSheet: Sendable {
     public static func write(images: [SpriteImage], basePath: String) throws(MapStyleError) -> [String] {
         var written: [String] = []
         for ratio in [1, 2] {
-            let sheet = SpriteSheet(images: images, pixelRatio: ratio)
+            let sheet = try SpriteSheet(images: images, pixelRatio: ratio)
             let suffix = ratio == 1 ? "" : "@\(ratio)x"
             let json = basePath + suffix + ".json"
             let png = basePath + suffix + ".png"

@@ -1,59 +1,142 @@
 import Foundation
 public import Styling
 
+/// Where `StyleExport` points the client.
+public struct StyleExportOptions: Sendable {
+    /// The URL the style's folder is served from (`http://127.0.0.1:8080/map/`, `file:///sdcard/map/`): sprite,
+    /// glyph and PMTiles URLs are written absolute under it. Nil writes them relative to the style file (see
+    /// docs/styles.md for how each client resolves them).
+    public var baseURL: String?
+    /// The source `url` as given (overrides the PMTiles URL).
+    public var sourceURL: String?
+    /// A `tiles` URL template (`https://host/{z}/{x}/{y}.pbf`), required for MBTiles packages.
+    public var tilesURL: String?
+    /// The `sprite` URL as given (overrides the one under `baseURL`).
+    public var spriteURL: String?
+    /// Style options.
+    public var style = MapLibreStyleOptions()
+
+    /// The defaults.
+    public init() {}
+}
+
 /// What `StyleExport.write` produced.
 public struct StyleExportResult: Sendable {
     /// The style file.
     public var stylePath: String
-    /// Every file written, the style first, then `sprite.json`, `sprite.png`, `sprite@2x.json`, `sprite@2x.png`
-    /// when the style uses patterns or icons.
+    /// Every file written: the style, then the sprite files, then the glyph ranges.
     public var files: [String]
-    /// The number of style layers.
+    /// The number of style layers (with the background).
     public var layerCount: Int
-    /// The source URL written.
+    /// The source URL (or tiles template) written.
     public var sourceURL: String
-    /// Planning warnings (classes drawn with defaults, empty zoom ranges, package metadata problems).
+    /// Planning warnings.
     public var warnings: [String]
     /// What `MapLibreStyleValidator` found in the written style and sprite index (empty when valid).
     public var issues: [StyleIssue]
 }
 
-/// Writes a client style for a package: `style.json` plus the sprite next to it — the engine of
-/// `kartpack style STYLE.kss --package OUT.pmtiles -o style.json [--url URL]`.
+/// Writes an offline client style folder for a package — the engine of `kartpack style`: `style.json`, the
+/// sprite (`sprite.json/.png`, `sprite@2x.json/.png`: patterns, symbols and SVG icons) and the glyphs of the
+/// label font for the character ranges the labels' text uses (`glyphs/FONT/START-END.pbf`), all next to the style.
 public enum StyleExport {
-    /// Reads the package's metadata, builds the style and writes it with its sprite (as `sprite*.json|png` in the
-    /// style's folder), then validates what was written.
-    /// - Parameters:
-    ///   - sourceURL: the source URL; nil writes `pmtiles://NAME` / `mbtiles://NAME` with the package's path
-    ///     relative to the style's folder when the package lies inside it, else its absolute path.
-    ///   - spriteURL: the `sprite` URL; nil writes `sprite` (beside the style). Clients that resolve URLs against
-    ///     the page rather than the style need an absolute URL here.
-    /// - Throws: `.cannotOpenPackage` / `.badPackage` for the package, `.cannotWrite` for the outputs.
+    /// Reads the package's metadata (and, for glyph ranges, the label texts in its tiles), builds the style and
+    /// writes the folder, then validates what was written.
+    /// - Throws: `.cannotOpenPackage` / `.badPackage` for the package, `.badRequest` for an MBTiles package
+    ///   without a tiles URL or a broken icon, `.toolMissing` without the font, `.cannotWrite` for the outputs.
     public static func write(
-        sheet: Stylesheet, packagePath: String, stylePath: String, sourceURL: String? = nil, spriteURL: String? = nil,
-        options: MapLibreStyleOptions = MapLibreStyleOptions()
+        sheet: Stylesheet, packagePath: String, stylePath: String, options: StyleExportOptions = StyleExportOptions()
     ) throws(MapStyleError) -> StyleExportResult {
-        let info = try PackageInfo.read(path: packagePath)
-        let url =
-            sourceURL
-            ?? MapLibreStyle.sourceURL(package: info, path: relativePath(of: packagePath, from: stylePath))
+        let reader = try PackageReader(path: packagePath)
+        let info = try reader.info()
+        let base = options.baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
+        let source: TileSourceURL
+        let shown: String
+        if let t = options.tilesURL {
+            source = .tiles(t)
+            shown = t
+        } else if let u = options.sourceURL {
+            source = .url(u)
+            shown = u
+        } else if info.format == .pmtiles {
+            let rel = relativePath(of: packagePath, from: stylePath)
+            let u = "pmtiles://" + (rel.hasPrefix("/") && !base.isEmpty ? "file://" + rel : base + percentEncoded(rel))
+            source = .url(u)
+            shown = u
+        } else {
+            throw .badRequest(
+                "\(packagePath) is MBTiles, which no MapLibre client reads directly: serve its tiles and give "
+                    + "--tiles-url https://HOST/PATH/{z}/{x}/{y}.pbf (or --url for a TileJSON)")
+        }
+        var styleOptions = options.style
+        styleOptions.glyphsURL = base + "glyphs/{fontstack}/{range}.pbf"
+        let folder = (stylePath as NSString).deletingLastPathComponent
+        func inFolder(_ name: String) -> String {
+            folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+        }
         let doc = MapLibreStyle.document(
-            sheet: sheet, package: info, sourceURL: url, spriteURL: spriteURL, options: options)
-        let text = doc.text
+            sheet: sheet, package: info, source: source, spriteURL: options.spriteURL ?? base + "sprite",
+            options: styleOptions)
         var files: [String] = []
         var indexText: String?
         if !doc.spriteImages.isEmpty {
-            let folder = (stylePath as NSString).deletingLastPathComponent
-            let base = folder.isEmpty ? "sprite" : (folder as NSString).appendingPathComponent("sprite")
-            files += try SpriteSheet.write(images: doc.spriteImages, basePath: base)
-            indexText = SpriteSheet(images: doc.spriteImages, pixelRatio: 1).indexText
+            files += try SpriteSheet.write(images: doc.spriteImages, basePath: inFolder("sprite"))
+            indexText = try SpriteSheet(images: doc.spriteImages, pixelRatio: 1).indexText
         }
+        if doc.plan.layers.contains(where: { $0.kind == .label }) {
+            let texts = try labelTexts(reader: reader, fields: doc.plan.labelFields)
+            for font in styleOptions.fonts {
+                files += try GlyphSet.write(
+                    fontstack: font, ranges: GlyphSet.ranges(for: texts), folder: inFolder("glyphs"))
+            }
+        }
+        let text = doc.text
         try FileOutput.write(Array(text.utf8), to: stylePath)
         files.insert(stylePath, at: 0)
         let issues = MapLibreStyleValidator.validate(text: text, spriteIndexText: indexText)
         return StyleExportResult(
-            stylePath: stylePath, files: files, layerCount: doc.plan.layers.count, sourceURL: url,
+            stylePath: stylePath, files: files, layerCount: doc.plan.layers.count + 1, sourceURL: shown,
             warnings: doc.warnings, issues: issues)
+    }
+
+    /// The most tiles read for label texts; beyond it only the texts seen so far choose the glyph ranges.
+    static let maxScannedTiles = 50_000
+
+    /// Every distinct text the label fields hold in the package's tiles.
+    static func labelTexts(reader: PackageReader, fields: [(layer: String, field: String)]) throws(MapStyleError)
+        -> Set<String>
+    {
+        guard !fields.isEmpty else { return [] }
+        var texts = Set<String>()
+        var scanned = 0
+        var failure: MapStyleError?
+        try reader.forEachStoredTile { coordinate, bytes in
+            scanned += 1
+            do throws(MapStyleError) {
+                let tile = try reader.decode(bytes, coordinate)
+                for layer in tile.layers {
+                    for (l, f) in fields where l == layer.name {
+                        for feature in layer.features {
+                            let t = StyleExpression.labelText(feature.properties[f])
+                            if !t.isEmpty { texts.insert(t) }
+                        }
+                    }
+                }
+            } catch {
+                failure = error
+                return false
+            }
+            return scanned < maxScannedTiles
+        }
+        if let failure { throw failure }
+        return texts
+    }
+
+    /// A relative path with characters URLs cannot hold percent-encoded (`/` kept).
+    static func percentEncoded(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
     /// `package` relative to the folder of `style` when it lies inside that folder, else its absolute path.

@@ -1,3 +1,4 @@
+import KartpackJSON
 public import TileArchive
 
 /// Why style JSON could not be parsed: TileArchive's `JSONParseError` (message, byte offset, line, column).

@@ -6,7 +6,7 @@ import VectorTile
 /// returned together with a copy shifted by one world width, so each side is tiled where it lies; tiles beyond
 /// the world are never generated, and clipping cuts each copy at the world's edge.
 enum Antimeridian {
-    static let worldWidth = 2 * WebMercator.halfWorld
+    static let worldWidth = 2 * SphericalMercator.halfWorld
 
     /// Unwraps parts whose consecutive vertices jump by more than half a world; returns nil when no part does.
     static func unwrap(_ g: Geometry) -> [Geometry]? {
@@ -20,9 +20,9 @@ enum Antimeridian {
             for i in r.dropFirst() {
                 let raw = g.xy[2 * i]
                 let dx = raw - prev
-                if dx > WebMercator.halfWorld {
+                if dx > SphericalMercator.halfWorld {
                     shift -= worldWidth
-                } else if dx < -WebMercator.halfWorld {
+                } else if dx < -SphericalMercator.halfWorld {
                     shift += worldWidth
                 }
                 prev = raw
@@ -45,8 +45,8 @@ enum Antimeridian {
         }
         guard let b = unwrapped.bounds else { return nil }
         var out = [unwrapped]
-        if b.maxX > WebMercator.halfWorld { out.append(shifted(unwrapped, by: -worldWidth)) }
-        if b.minX < -WebMercator.halfWorld { out.append(shifted(unwrapped, by: worldWidth)) }
+        if b.maxX > SphericalMercator.halfWorld { out.append(shifted(unwrapped, by: -worldWidth)) }
+        if b.minX < -SphericalMercator.halfWorld { out.append(shifted(unwrapped, by: worldWidth)) }
         return out
     }
 

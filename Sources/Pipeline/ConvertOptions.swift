@@ -1,19 +1,7 @@
 import KartpackCore
 import Shapefile
 import Styling
-
-/// The package format written by `convert`.
-public enum PackageFormat: String, Sendable, Codable {
-    case pmtiles, mbtiles
-
-    /// The format implied by an output file's extension, nil when it is neither.
-    public static func from(path: String) -> PackageFormat? {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".pmtiles") { return .pmtiles }
-        if lower.hasSuffix(".mbtiles") { return .mbtiles }
-        return nil
-    }
-}
+import TileArchive
 
 /// One input of a conversion.
 public struct ConvertInput: Sendable {
@@ -70,7 +58,7 @@ public struct ClipOptions: Sendable {
 public struct ConvertOptions: Sendable {
     public var inputs: [ConvertInput]
     public var output: String
-    public var format: PackageFormat
+    public var format: ArchiveFormat
     public var minZoom: Int = 0
     public var maxZoom: Int = 14
     /// Tile extent (MVT grid size).
@@ -103,7 +91,7 @@ public struct ConvertOptions: Sendable {
     public var extraMetadata: [(key: String, value: String)] = []
 
     /// Creates options with defaults.
-    public init(inputs: [ConvertInput], output: String, format: PackageFormat) {
+    public init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {
         self.inputs = inputs
         self.output = output
         self.format = format

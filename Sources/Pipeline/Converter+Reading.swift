@@ -101,8 +101,13 @@ extension Converter {
                 if state.outputs[out].family == nil { state.outputs[out].family = job.feature.geometry.kind.family }
                 if let c = topClass { state.outputs[out].classes[c, default: 0] += 1 }
                 if classes.contains(where: { $0 != nil }) { state.outputs[out].hasClass = true }
+                let base = outcome.zooms?.lowerBound ?? lo
+                for (i, c) in classes.enumerated() {
+                    guard let c, !outcome.collapsedAt.contains(base + i) else { continue }
+                    state.outputs[out].classesByZoom[base + i, default: [:]][c, default: 0] += 1
+                }
                 for p in outcome.pieces {
-                    let key = order.sortKey(TileKey(z: p.tile.z, x: p.tile.x, y: p.tile.y)) ?? UInt64.max
+                    let key = order.sortKey(TileCoordinate(z: p.tile.z, x: p.tile.x, y: p.tile.y)) ?? UInt64.max
                     state.pieces.append(PlacedPiece(key: key, layer: Int32(out), feature: Int32(featureIndex), piece: p))
                 }
             }

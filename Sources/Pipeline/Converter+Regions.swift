@@ -49,9 +49,7 @@ extension Converter {
         var latitude = 0.0
         switch clip.source {
         case .bbox(let b):
-            let sw = WebMercator.project(longitude: b.minX, latitude: b.minY)
-            let ne = WebMercator.project(longitude: b.maxX, latitude: b.maxY)
-            shape = try engine.rectangle(Bounds(minX: sw.x, minY: sw.y, maxX: ne.x, maxY: ne.y))
+            shape = try engine.rectangle(SphericalMercator.project(box: b))
             latitude = (b.minY + b.maxY) / 2
         case .polygons(let path, let filter, let crs):
             let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil) { p, _ in filter?.matches(p) ?? true }
@@ -72,7 +70,7 @@ extension Converter {
             }
             shape = valid
             if let b = polys.first?.bounds {
-                latitude = WebMercator.unproject(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2).latitude
+                latitude = SphericalMercator.unproject(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2).latitude
             }
         }
         if clip.buffer != 0 {

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import TileArchive
 import VectorTile
 
@@ -44,12 +45,12 @@ extension Converter {
         var center: GeoCenter?
         let d = state.dataBounds
         if !d.isEmpty {
-            let sw = WebMercator.unproject(x: d.minX, y: d.minY)
-            let ne = WebMercator.unproject(x: d.maxX, y: d.maxY)
+            let sw = SphericalMercator.unproject(x: d.minX, y: d.minY)
+            let ne = SphericalMercator.unproject(x: d.maxX, y: d.maxY)
             bounds = GeoBounds(
-                west: max(-180, sw.longitude), south: max(-WebMercator.maxLatitude, sw.latitude),
-                east: min(180, ne.longitude), north: min(WebMercator.maxLatitude, ne.latitude))
-            let c = WebMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
+                west: max(-180, sw.longitude), south: max(-SphericalMercator.maxLatitude, sw.latitude),
+                east: min(180, ne.longitude), north: min(SphericalMercator.maxLatitude, ne.latitude))
+            let c = SphericalMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
             center = GeoCenter(longitude: c.longitude, latitude: c.latitude, zoom: options.maxZoom)
         }
         let outputs = state.outputs.filter { !$0.records.isEmpty }
@@ -76,6 +77,9 @@ extension Converter {
                 ("features", .int(Int64(l.records.count))),
                 ("geometry", .string(l.family?.rawValue ?? "unknown")),
                 ("classes", Self.counts(l.classes)),
+                ("classes_by_zoom", .object(l.classesByZoom.keys.sorted().map { z in
+                    (String(z), Self.counts(l.classesByZoom[z] ?? [:]))
+                })),
             ])))
         }
         var dropped: [(key: String, value: JSONValue)] = []

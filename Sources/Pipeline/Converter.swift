@@ -46,6 +46,8 @@ public final class Converter {
         var records: [FeatureRecord] = []
         var family: GeometryFamily?
         var classes: [String: Int] = [:]
+        /// Features per class at each zoom they are written at (collapsed zooms left out).
+        var classesByZoom: [Int: [String: Int]] = [:]
         var hasClass = false
     }
 
@@ -121,7 +123,9 @@ public final class Converter {
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
-                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: state.lastRecordCount, error: message, code: error.inputErrorCode))
+                    // A set the reader refused still counts its records (from the .shx, .shp or .dbf).
+                    let records = state.lastRecordCount > 0 ? state.lastRecordCount : (set.probeRecordCount()?.count ?? 0)
+                    state.reject(Self.rejectedInput(path: set.shp, layer: name, records: records, error: message, code: error.inputErrorCode))
                 }
             }
         }

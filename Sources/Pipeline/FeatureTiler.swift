@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import GeometryOps
 import KartpackCore
 import VectorTile
@@ -58,7 +59,7 @@ final class FeatureTiler {
             for i in 0..<g.pointCount {
                 let p = g.point(i)
                 let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: parameters.bufferMetres(zoom: z))
-                guard let range = WebMercator.tileRange(covering: box, zoom: z) else { continue }
+                guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { continue }
                 for t in range {
                     guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
                     let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
@@ -93,7 +94,7 @@ final class FeatureTiler {
         var stack: [(TileCoordinate, EngineGeometry, Bounds)] = []
         let z0 = zooms.lowerBound
         // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
-        guard let range = WebMercator.tileRange(covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0) else { return }
+        guard let range = SphericalMercator.tileRange(covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0) else { return }
         for t in Array(range).reversed() { stack.append((t, handle, bounds)) }
         var collapsed = Set<Int>()
         while let (tile, parentPiece, parentBounds) = stack.popLast() {
@@ -137,7 +138,7 @@ final class FeatureTiler {
         let tolerance = parameters.simplify * parameters.unit(zoom: tile.z)
         guard let full = try engine.geometry(piece, family: family) else { return nil }
         // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
-        let g = LineSimplifier.simplified(full, tolerance: tolerance)
+        let g = DouglasPeucker.simplified(full, tolerance: tolerance)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         if family == .line {
             let q = quantizer.quantizeLines(g)
@@ -181,7 +182,7 @@ final class FeatureTiler {
     /// a one-unit square (polygons) or segment (lines) at a point on the feature.
     private func tinyFeaturePiece(_ h: EngineGeometry, family: GeometryFamily, zoom z: Int) throws(GeometryError) -> TilePiece? {
         guard let p = try engine.pointOnSurface(h),
-            let range = WebMercator.tileRange(covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
+            let range = SphericalMercator.tileRange(covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
             let tile = range.first(where: { _ in true })
         else { return nil }
         let q = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))

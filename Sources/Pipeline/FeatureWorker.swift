@@ -55,7 +55,7 @@ final class FeatureWorker {
             outcome.rejection = ("empty_geometry", "geometry has no coordinates")
             return outcome
         }
-        let h = WebMercator.halfWorld
+        let h = SphericalMercator.halfWorld
         if b.minY >= h || b.maxY <= -h {
             outcome.rejection = ("outside_web_mercator", "geometry lies beyond ±85.0511° latitude, outside Web Mercator")
             return outcome

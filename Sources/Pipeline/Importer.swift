@@ -1,6 +1,8 @@
 import Foundation
+import Import
 import KartpackCore
 import Styling
+import Shapefile
 
 /// The outcome of `kartpack import`: the conversion report plus what discovery and extraction noticed.
 public struct ImportResult: Sendable {
@@ -74,7 +76,11 @@ public struct Importer {
             for (k, d) in discovery.shapefiles.enumerated() where k < report.inputs.count {
                 report.inputs[k].path = d.relativePath
             }
-            let anyRejected = report.inputs.contains { $0.error != nil || !$0.rejected.isEmpty }
+            // Null shapes, deleted rows and records the user's filters leave out are counted, not errors.
+            let notErrors = ShapefileStats.informationalSkipCodes.union(Self.userChoiceSkipCodes)
+            let anyRejected = report.inputs.contains { i in
+                i.error != nil || i.rejected.contains { $0.value > 0 && !notErrors.contains($0.key) }
+            }
             return ImportResult(report: report, failure: nil, warnings: warnings, found: found,
                                 exitCode: anyRejected ? .dataError : .success)
         } catch PipelineError.nothingToWrite(let reasons, var report) {
@@ -85,4 +91,9 @@ public struct Importer {
                                 found: found, exitCode: .dataError)
         }
     }
+
+    /// Skip codes of records the user's own filter, clip or stylesheet leaves out.
+    static let userChoiceSkipCodes: Set<String> = [
+        "filtered_out", "outside_region", "excluded_by_style", "outside_style_zoom_range",
+    ]
 }

@@ -1,7 +1,5 @@
 import Foundation
-import Gzip
 import KartpackCore
-import TileArchive
 import VectorTile
 
 /// The description of a tile package printed by `kartpack inspect OUT.pmtiles|OUT.mbtiles`.

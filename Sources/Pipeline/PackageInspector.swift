@@ -1,39 +1,52 @@
 import Foundation
-import Gzip
 import KartpackCore
+import KartpackJSON
 import TileArchive
 import VectorTile
 
 /// Reads PMTiles and MBTiles packages for `kartpack inspect`: header, metadata, layers, tiles per zoom, and
 /// single decoded tiles. Every read is bounded; garbage gives an error, never a crash.
 public enum PackageInspector {
-    /// The largest decompressed tile accepted.
-    static let maxTileBytes = 64 << 20
-
     /// True when `path` names a package rather than a Shapefile.
-    public static func isPackage(_ path: String) -> Bool { PackageFormat.from(path: path) != nil }
+    public static func isPackage(_ path: String) -> Bool { ArchiveFormat.from(path: path) != nil }
 
     /// Describes a package.
     public static func inspect(path: String) throws(PackageInspectionError) -> PackageInspection {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        do {
-            switch PackageFormat.from(path: path) {
-            case .mbtiles: return try inspectMBTiles(path: path, size: size)
-            default: return try inspectPMTiles(path: path, size: size)
+        do throws(TileArchiveError) {
+            let archive = try openTileArchive(path: path)
+            var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
+            var sizes: [(TileCoordinate, Int)] = []
+            var header: PackageInspection.Header?
+            if let pmtiles = archive as? PMTilesReader {
+                header = Self.header(pmtiles.header)
+                try countEntries(pmtiles, perZoom: &perZoom, sizes: &sizes)
+            } else {
+                try archive.forEachStoredTile { key, data in
+                    perZoom[key.z, default: (0, 0)].tiles += 1
+                    perZoom[key.z, default: (0, 0)].bytes += data.count
+                    sizes.append((key, data.count))
+                    return true
+                }
             }
-        } catch let e as PackageInspectionError {
-            throw e
+            let meta = try archive.metadata()
+            var metadata: [String: String] = [:]
+            for (k, v) in meta.objectMembers ?? [] {
+                metadata[k] = v.stringValue ?? ((try? v.serialized()) ?? "")
+            }
+            return summary(
+                path: path, format: archive.format.rawValue, size: size, header: header, metadata: metadata,
+                layers: vectorLayers(meta["vector_layers"]), perZoom: perZoom, sizes: sizes)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
     }
 
-    private static func inspectPMTiles(path: String, size: Int) throws -> PackageInspection {
-        let reader = try PMTilesReader(path: path)
-        let h = reader.header
-        var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
-        var sizes: [(TileKey, Int)] = []
+    /// Tiles and bytes per zoom from the PMTiles directories, without reading tile data.
+    private static func countEntries(
+        _ reader: PMTilesReader, perZoom: inout [Int: (tiles: Int, bytes: Int)], sizes: inout [(TileCoordinate, Int)]
+    ) throws(TileArchiveError) {
         var failure: TileArchiveError?
         try reader.forEachEntry { e in
             // A run addresses `runLength` consecutive tile ids with one blob: count it per zoom in one step (a run of
@@ -56,7 +69,10 @@ public enum PackageInspector {
             return true
         }
         if let failure { throw failure }
-        let header = PackageInspection.Header(
+    }
+
+    private static func header(_ h: PMTilesHeader) -> PackageInspection.Header {
+        PackageInspection.Header(
             specVersion: Int(h.specVersion), rootDirectoryBytes: Int(clamping: h.rootLength),
             metadataBytes: Int(clamping: h.metadataLength), leafDirectoryBytes: Int(clamping: h.leafLength),
             tileDataBytes: Int(clamping: h.tileDataLength),
@@ -68,40 +84,14 @@ public enum PackageInspector {
             bounds: Bounds(minX: Double(h.minLonE7) / 1e7, minY: Double(h.minLatE7) / 1e7,
                            maxX: Double(h.maxLonE7) / 1e7, maxY: Double(h.maxLatE7) / 1e7),
             center: [Double(h.centerLonE7) / 1e7, Double(h.centerLatE7) / 1e7, Double(h.centerZoom)])
-        let meta = try reader.metadata()
-        var metadata: [String: String] = [:]
-        for (k, v) in meta.objectMembers ?? [] {
-            metadata[k] = v.stringValue ?? ((try? v.serialized()) ?? "")
-        }
-        let layers = vectorLayers(meta.objectMembers?.first { $0.key == "vector_layers" }?.value)
-        return summary(path: path, format: "pmtiles", size: size, header: header, metadata: metadata, layers: layers,
-                       perZoom: perZoom, sizes: sizes)
     }
 
     /// The first PMTiles tile id of zoom `z`: (4^z - 1) / 3 (z ≤ 32).
     private static func zoomBase(_ z: Int) -> UInt64 { z >= 32 ? UInt64.max : ((1 << (2 * UInt64(z))) - 1) / 3 }
 
-    private static func inspectMBTiles(path: String, size: Int) throws -> PackageInspection {
-        let reader = try MBTilesReader(path: path)
-        var metadata: [String: String] = [:]
-        for (k, v) in try reader.metadata() { metadata[k] = v }
-        var perZoom: [Int: (tiles: Int, bytes: Int)] = [:]
-        var sizes: [(TileKey, Int)] = []
-        try reader.forEachTile { key, data in
-            perZoom[key.z, default: (0, 0)].tiles += 1
-            perZoom[key.z, default: (0, 0)].bytes += data.count
-            sizes.append((key, data.count))
-            return true
-        }
-        let json = try reader.metadataJSON()
-        let layers = vectorLayers(json?.objectMembers?.first { $0.key == "vector_layers" }?.value)
-        return summary(path: path, format: "mbtiles", size: size, header: nil, metadata: metadata, layers: layers,
-                       perZoom: perZoom, sizes: sizes)
-    }
-
     private static func summary(
         path: String, format: String, size: Int, header: PackageInspection.Header?, metadata: [String: String],
-        layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileKey, Int)]
+        layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileCoordinate, Int)]
     ) -> PackageInspection {
         let zooms = perZoom.keys.sorted().map { PackageInspection.Zoom(zoom: $0, tiles: perZoom[$0]?.tiles ?? 0, bytes: perZoom[$0]?.bytes ?? 0) }
         let largest = sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(10)
@@ -129,21 +119,18 @@ public enum PackageInspector {
     /// Decodes one tile; geometry in tile coordinates, or longitude/latitude when `wgs84` is set.
     public static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError) -> TileInspection {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
+        let archive: any TileArchiveReading
         let compressed: [UInt8]?
-        do {
-            if PackageFormat.from(path: path) == .mbtiles {
-                compressed = try MBTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
-            } else {
-                compressed = try PMTilesReader(path: path).tile(z: tile.z, x: tile.x, y: tile.y)
-            }
+        do throws(TileArchiveError) {
+            archive = try openTileArchive(path: path)
+            compressed = try archive.storedTile(tile)
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }
         guard let compressed else { throw .noSuchTile(tile.description) }
         let decoded: DecodedTile
         do {
-            let raw = compressed.starts(with: [0x1f, 0x8b]) ? try Gzip.decompress(compressed, maxOutput: maxTileBytes) : compressed
-            decoded = try MVTDecoder().decode(raw)
+            decoded = try MVTDecoder().decode(try archive.tileData(compressed))
         } catch {
             throw .badTile(tile: tile.description, reason: "\(error)")
         }
@@ -157,7 +144,7 @@ public enum PackageInspector {
                         part.map { p in
                             guard wgs84 else { return [Double(p.x), Double(p.y)] }
                             let m = transform.invert(x: Double(p.x), y: Double(p.y))
-                            let ll = WebMercator.unproject(x: m.x, y: m.y)
+                            let ll = SphericalMercator.unproject(x: m.x, y: m.y)
                             return [(ll.longitude * 1e7).rounded() / 1e7, (ll.latitude * 1e7).rounded() / 1e7]
                         }
                     },

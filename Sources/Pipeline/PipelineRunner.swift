@@ -1,5 +1,7 @@
 import Foundation
 import KartpackCore
+import Nightly
+import KartpackJSON
 import Reprojection
 import Shapefile
 import Styling
@@ -141,7 +143,7 @@ public enum PipelineRunner {
         let folder = (spec.output.path as NSString).deletingLastPathComponent
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
 
-        let fingerprint = try Fingerprint.compute(spec: spec)
+        let fingerprint = try spec.fingerprint()
         lap("fingerprint")
         let upToDate = !force && storedFingerprint(of: spec.output.path) == fingerprint.hex
         var report = PipelineRunReport(

@@ -20,6 +20,8 @@ public struct LayerInspection: Codable, Sendable, Hashable {
         public var epsg: Int?
         public var origin: String
         public var geographic: Bool
+        /// PROJ's identification confidence (0…100) for `epsg`.
+        public var confidence: Int?
     }
     /// An encoding as reported by inspect.
     public struct Encoding: Codable, Sendable, Hashable {
@@ -41,8 +43,12 @@ public struct LayerInspection: Codable, Sendable, Hashable {
     public var name: String
     public var shapeType: String?
     public var geometryKind: String?
-    /// Index entries in the file (records read).
+    /// Index entries in the file (records read). For a rejected file, the records it still holds by its `.shx`, a
+    /// scan of its `.shp` or its `.dbf` header (see `recordsSource`), all counted as `skipped.file_rejected`.
     public var records: Int
+    /// Where `records` comes from: `shx`, `shp` (index rebuilt from the `.shp`), `dbf`, or `unknown` (a rejected
+    /// file none of whose files can be counted).
+    public var recordsSource: String
     /// Records that became features.
     public var features: Int
     public var nullShapes: Int
@@ -64,6 +70,10 @@ public struct LayerInspection: Codable, Sendable, Hashable {
     public var warnings: [Message]
     /// Problems that make this layer unusable (rejected file, unknown CRS).
     public var errors: [Message]
+    /// With `--features`: every feature read, in record order (nil otherwise).
+    public var featureDump: [FeatureDump]?
+    /// With `--features`: every record that did not become a feature, with its reason (nil otherwise).
+    public var skippedRecords: [SkippedRecordDump]?
 }
 
 /// The whole `inspect --format json` document.
@@ -80,10 +90,13 @@ public struct InspectionReport: Codable, Sendable {
 public struct InspectOptions: Sendable {
     public var sourceCRS: String?
     public var encoding: String?
+    /// Also list every feature and skipped record (`--features`).
+    public var features: Bool
     /// Creates options.
-    public init(sourceCRS: String? = nil, encoding: String? = nil) {
+    public init(sourceCRS: String? = nil, encoding: String? = nil, features: Bool = false) {
         self.sourceCRS = sourceCRS
         self.encoding = encoding
+        self.features = features
     }
 }
 
@@ -101,17 +114,26 @@ public enum ShapefileInspector {
 
     /// Inspects one Shapefile set; every problem ends up in the result, never thrown.
     public static func inspect(set: ShapefileSet, options: InspectOptions) -> LayerInspection {
-        let sink = DiagnosticSink(sampleLimit: 5)
+        // The feature dump needs every diagnostic to tell each record's codes.
+        let sink = DiagnosticSink(sampleLimit: options.features ? Int.max : 5)
         var result = LayerInspection(
-            path: set.shp, name: set.baseName, shapeType: nil, geometryKind: nil, records: 0, features: 0,
-            nullShapes: 0, deletedRecords: 0, dbfRecords: nil, skipped: [:], repaired: [:], coercedToNull: [:],
-            bounds: nil, boundsWGS84: nil, crs: nil, encoding: nil, fields: [], warnings: [], errors: [])
+            path: set.shp, name: set.baseName, shapeType: nil, geometryKind: nil, records: 0, recordsSource: "unknown",
+            features: 0, nullShapes: 0, deletedRecords: 0, dbfRecords: nil, skipped: [:], repaired: [:],
+            coercedToNull: [:], bounds: nil, boundsWGS84: nil, crs: nil, encoding: nil, fields: [], warnings: [],
+            errors: [])
         let reader: ShapefileReader
         do {
             reader = try ShapefileReader(
-                path: set.shp, options: ShapefileReadOptions(encoding: options.encoding), diagnostics: sink)
+                files: set, options: ShapefileReadOptions(encoding: options.encoding), diagnostics: sink)
         } catch {
             result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+            // Records read = written + rejected, for a rejected file too.
+            if let probe = set.probeRecordCount() {
+                result.records = probe.count
+                result.recordsSource = probe.source.rawValue
+                if probe.count > 0 { result.skipped["file_rejected"] = probe.count }
+            }
+            if options.features { result.featureDump = []; result.skippedRecords = [] }
             result.warnings = messages(from: sink, severity: nil)
             return result
         }
@@ -122,11 +144,14 @@ public enum ShapefileInspector {
             .init(name: $0.name, type: $0.type.rawValue, dbfType: $0.nativeType, width: $0.width, decimals: $0.decimals)
         }
         result.encoding = schema.encoding.map { .init(name: $0.name, origin: $0.origin, detail: $0.detail) }
+        result.recordsSource = reader.stats.repaired["rebuilt_index"] == nil ? "shx" : "shp"
 
         var bounds = Bounds.empty
+        var features: [Feature] = []
         do {
             while let feature = try reader.next() {
                 if let b = feature.geometry.bounds { bounds.include(b) }
+                if options.features { features.append(feature) }
             }
         } catch {
             result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
@@ -144,7 +169,12 @@ public enum ShapefileInspector {
 
         do {
             let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
-            result.crs = .init(name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic)
+            result.crs = .init(
+                name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic,
+                confidence: crs.confidence)
+            if let note = crs.identification {
+                sink.report(Diagnostic(.warning, code: "crs_identified_by_ellipsoid", note, file: set.prj.map(fileName)))
+            }
             if !bounds.isEmpty {
                 let transformer = try CoordinateTransformer(from: crs, to: .wgs84)
                 result.boundsWGS84 = transformer.transformBounds(bounds)
@@ -154,10 +184,36 @@ public enum ShapefileInspector {
                 }
             }
         } catch {
-            result.errors.append(.init(severity: "error", code: "crs", message: error.description, record: nil, count: 1))
+            result.errors.append(.init(severity: "error", code: error.code, message: error.description, record: nil, count: 1))
+        }
+        if options.features {
+            let (perRecord, skipped) = recordCodes(sink.samples, stats: stats)
+            result.featureDump = features.map { FeatureDump($0, codes: perRecord[$0.provenance.record] ?? []) }
+            result.skippedRecords = skipped
         }
         result.warnings = messages(from: sink, severity: nil, counts: stats.warnings)
         return result
+    }
+
+    /// Per record: the sorted codes of its diagnostics, and the records skipped (by their skip code).
+    private static func recordCodes(_ samples: [Diagnostic], stats: ShapefileStats)
+        -> ([Int: [String]], [SkippedRecordDump])
+    {
+        var codes: [Int: Set<String>] = [:]
+        var skipped: [SkippedRecordDump] = []
+        for d in samples {
+            guard let r = d.record else { continue }
+            if stats.skipped[d.code] != nil {
+                skipped.append(SkippedRecordDump(record: r, code: d.code))
+            } else {
+                codes[r, default: []].insert(d.code)
+            }
+        }
+        return (codes.mapValues { $0.sorted() }, skipped.sorted { ($0.record, $0.code) < ($1.record, $1.code) })
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// One message per code; `counts` (the reader's own per-occurrence counts) win over the sink's, which sees

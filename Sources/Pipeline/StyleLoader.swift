@@ -65,6 +65,7 @@ public enum StyleLoader {
             }
         }
         if !inputs.isEmpty { out += sheet.lint(layers: schemas) }
+        out += sheet.clientLint(layers: schemas)
         out += sheet.runExamples()
         return out
     }

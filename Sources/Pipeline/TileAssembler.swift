@@ -3,7 +3,6 @@ import Foundation
 import Gzip
 import KartpackCore
 import Synchronization
-import TileArchive
 import VectorTile
 
 /// A feature's attributes, stored once however many tiles it touches.

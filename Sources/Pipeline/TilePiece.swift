@@ -18,11 +18,11 @@ struct TilingParameters: Sendable {
     var simplify: Double
 
     /// One tile unit in metres at zoom `z`.
-    func unit(zoom z: Int) -> Double { WebMercator.tileSize(zoom: z) / Double(extent) }
+    func unit(zoom z: Int) -> Double { SphericalMercator.tileSize(zoom: z) / Double(extent) }
 
     /// The tile's bounds grown by the buffer.
     func bufferedBounds(of tile: TileCoordinate) -> Bounds {
-        WebMercator.bounds(of: tile).expanded(by: bufferMetres(zoom: tile.z))
+        SphericalMercator.bounds(of: tile).expanded(by: bufferMetres(zoom: tile.z))
     }
 
     /// The buffer in metres at zoom `z`.

@@ -1,4 +1,5 @@
 internal import CProj
+import Foundation
 
 /// What `proj_identify` found for a CRS against the EPSG authority.
 struct CRSIdentification: Equatable {
@@ -46,24 +47,63 @@ extension ProjContext {
     }
 
     /// Builds a CRS from text the user typed (`--source-crs`): any definition PROJ accepts ("EPSG:3006", a PROJ
-    /// string, WKT, PROJJSON). The user is trusted, so this goes through `proj_create`, with network access off as
-    /// on every context. A PROJ string without `+type=crs` gets it appended, as `cs2cs` does.
+    /// string, WKT, PROJJSON, a URN) or an exact CRS name ("WGS 84"). The user is trusted, so this goes through
+    /// `proj_create`, with network access off as on every context.
+    ///
+    /// - A bare number is an EPSG code: `4326` means `EPSG:4326` (PROJ would look it up as a name).
+    /// - A PROJ string without `+type=crs` gets it appended, as `cs2cs` does.
+    /// - A plain name must match the CRS's name exactly (ignoring case, spaces, `_` and `-`): PROJ itself picks
+    ///   the closest name, so a typo like `foo` would silently become "Amersfoort".
     func crsFromOverride(_ text: String) throws(ProjectionError) -> (ProjObject, definition: String) {
         let trimmed = text.trimmedWhitespace
         guard !trimmed.isEmpty else { throw .badOverride(text: text, detail: "it is empty") }
         var definition = trimmed
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            definition = "EPSG:" + trimmed
+        }
         if definition.hasPrefix("+"), !definition.lowercased().contains("type=crs") {
             definition += " +type=crs"
         }
         clearMessages()
         guard let created = proj_create(raw, definition) else {
-            throw .badOverride(text: text, detail: logText(or: "PROJ could not parse it"))
+            throw .badOverride(text: text, detail: Self.sayOnce(logText(or: "PROJ could not parse it")))
         }
         let crs = ProjObject(created, context: self)
         guard crs.isCRS else {
             throw .badOverride(text: text, detail: "it describes \(crs.name ?? "an object") that is not a CRS")
         }
+        if Self.isPlainName(definition) {
+            let found = crs.name ?? ""
+            guard Self.nameKey(found) == Self.nameKey(definition) else {
+                let code = identify(crs).map { " (EPSG:\($0.code))" } ?? ""
+                throw .badOverride(
+                    text: text,
+                    detail: "no CRS has exactly this name (PROJ's closest match is \"\(found)\"\(code)); give an EPSG "
+                        + "code such as EPSG:4326, or the exact name")
+            }
+        }
         return (crs, definition)
+    }
+
+    /// True for override text that is neither an `AUTH:CODE`, a URN, a PROJ string, WKT nor PROJJSON.
+    static func isPlainName(_ s: String) -> Bool {
+        !s.contains(":") && !s.hasPrefix("+") && !s.contains("[") && !s.contains("{") && !s.contains("=")
+    }
+
+    /// A CRS name for comparison: lower case without spaces, `_` and `-`.
+    static func nameKey(_ s: String) -> String {
+        String(s.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+    }
+
+    /// PROJ's message with repeated list items said once ("several objects matching this name: A, A" → "…: A").
+    static func sayOnce(_ message: String) -> String {
+        message.components(separatedBy: "; ").map { part -> String in
+            guard let colon = part.range(of: ": ", options: .backwards) else { return part }
+            let items = part[colon.upperBound...].components(separatedBy: ", ")
+            var seen: Set<String> = []
+            let unique = items.filter { seen.insert($0).inserted }
+            return unique.count == items.count ? part : part[..<colon.upperBound] + unique.joined(separator: ", ")
+        }.joined(separator: "; ")
     }
 
     /// The EPSG CRS with this code from `proj.db`, or nil.
@@ -107,6 +147,49 @@ extension ProjContext {
         }
         clearMessages()
         return best
+    }
+
+    /// The name of the CRS's (horizontal) datum, or nil.
+    func datumName(_ crs: ProjObject) -> String? {
+        guard let d = proj_crs_get_datum_forced(raw, crs.raw) else { return nil }
+        return ProjObject(d, context: self).name
+    }
+
+    /// True when the CRS's datum has no real name (ESRI's `D_unknown`, `unknown`, "Unknown based on WGS 84
+    /// ellipsoid", "Not specified (based on WGS 84 spheroid)") and its ellipsoid is WGS 84's
+    /// (a = 6 378 137 m, 1/f = 298.257223563).
+    func hasUnnamedDatumOnWGS84(_ crs: ProjObject) -> Bool {
+        clearMessages()
+        defer { clearMessages() }
+        guard let d = proj_crs_get_datum_forced(raw, crs.raw) else { return false }
+        let datum = ProjObject(d, context: self)
+        let name = (datum.name ?? "").lowercased()
+        let unnamed =
+            name.isEmpty || name == "unknown" || name == "d_unknown" || name.hasPrefix("unknown based on")
+            || name.hasPrefix("not specified") || name == "none" || name == "d_none"
+        guard unnamed, let e = proj_get_ellipsoid(raw, crs.raw) else { return false }
+        let ellipsoid = ProjObject(e, context: self)
+        var a = 0.0
+        var b = 0.0
+        var computed: Int32 = 0
+        var invf = 0.0
+        guard proj_ellipsoid_get_parameters(raw, ellipsoid.raw, &a, &b, &computed, &invf) != 0 else { return false }
+        return abs(a - 6_378_137) < 1e-6 && abs(invf - 298.257223563) < 1e-9
+    }
+
+    /// True when `candidate` (an EPSG CRS on the WGS 84 datum) describes the same coordinates as `crs` (an unnamed
+    /// datum on the WGS 84 ellipsoid): their PROJ strings agree once the candidate's `+datum=WGS84` is read as
+    /// `+ellps=WGS84`.
+    func matchesExceptDatumName(_ crs: ProjObject, _ candidate: ProjObject) -> Bool {
+        clearMessages()
+        defer { clearMessages() }
+        guard let mine = proj_as_proj_string(raw, crs.raw, PJ_PROJ_5, nil),
+            let theirs = proj_as_proj_string(raw, candidate.raw, PJ_PROJ_5, nil)
+        else { return false }
+        let ours = String(cString: mine)
+        let other = String(cString: theirs)
+        guard other.contains("+datum=WGS84") else { return false }
+        return ours == other.replacingOccurrences(of: "+datum=WGS84", with: "+ellps=WGS84")
     }
 
     /// Copies a NULL-terminated PROJ string list.

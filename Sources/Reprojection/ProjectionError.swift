@@ -1,9 +1,14 @@
 public import KartpackCore
 
 /// Why a layer's CRS could not be resolved or a transform could not be built.
+///
+/// The child process that parses untrusted `.prj` files hands the error itself (not its text) back to the parent
+/// (`ProjectionError+JSON`): the code stays `hostile_prj` or `unparseable_prj` and the message is said once.
 public enum ProjectionError: KartpackError, Equatable {
     /// The layer has no `.prj` and no `--source-crs` was given.
     case missingPrj(file: String?)
+    /// The `.prj` is larger than the reader reads (`limit` bytes), so the CRS is unknown.
+    case prjTooLarge(file: String, size: Int, limit: Int)
     /// The `.prj` is not a CRS PROJ can read; `detail` quotes PROJ's grammar error or log text, or says why the
     /// text is not WKT at all.
     case unparseablePrj(file: String?, detail: String)
@@ -21,16 +26,17 @@ public enum ProjectionError: KartpackError, Equatable {
     /// The exit code a run ends with: bad data 65, bad usage 64, an installation problem 70.
     public var exitCode: ExitCode {
         switch self {
-        case .missingPrj, .unparseablePrj, .hostilePrj, .cannotCreateTransform: .dataError
+        case .missingPrj, .prjTooLarge, .unparseablePrj, .hostilePrj, .cannotCreateTransform: .dataError
         case .badOverride: .usage
         case .projDatabaseMissing, .projSetupFailed: .software
         }
     }
 
-    /// A stable reason code for reports.
+    /// A stable reason code for reports (listed in `docs/diagnostics.md`); it also ends `description`, in brackets.
     public var code: String {
         switch self {
         case .missingPrj: "missing_prj"
+        case .prjTooLarge: "prj_too_large"
         case .unparseablePrj: "unparseable_prj"
         case .hostilePrj: "hostile_prj"
         case .badOverride: "bad_source_crs"
@@ -39,12 +45,17 @@ public enum ProjectionError: KartpackError, Equatable {
         }
     }
 
-    /// A one-line message for stderr.
-    public var description: String {
+    /// One line for stderr: the file, what is wrong, what to do, and the code in brackets. Each thing is said once.
+    public var description: String { text + " [\(code)]" }
+
+    private var text: String {
         switch self {
         case .missingPrj(let file):
             "\(file ?? "the layer"): no .prj file next to it, so the coordinate reference system is unknown; "
                 + "pass --source-crs (for example --source-crs EPSG:4326) to say which CRS the coordinates use"
+        case .prjTooLarge(let file, let size, let limit):
+            "\(file): the .prj is \(size) bytes, larger than the \(limit)-byte limit, so it was not read and the "
+                + "coordinate reference system is unknown; pass --source-crs to say which CRS the coordinates use"
         case .unparseablePrj(let file, let detail):
             "\(file ?? "the .prj"): cannot read the coordinate reference system: \(detail); "
                 + "pass --source-crs to override it"

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 
 /// The CRS a `CoordinateTransformer` produces.
 public enum TargetCRS: Sendable, Hashable, CaseIterable {

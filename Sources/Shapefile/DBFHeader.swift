@@ -2,8 +2,18 @@
 ///
 /// shapelib trusts the header: a header length that does not match the field descriptors shifts every value, a
 /// lying record count makes reads run past the end, and several inconsistencies make `DBFOpenLL` return NULL
-/// without a message. Every such case is rejected here with an explicit `bad_dbf_header` reason, except a
-/// record count larger than the file holds, which is capped (`dbf_count_lies`).
+/// without a message. Every such case is rejected here with an explicit `bad_dbf_header` reason, except where the
+/// layout is still unambiguous (GDAL reads these files too), which is accepted with a warning:
+///
+/// - a record count larger than the file holds is capped (`dbf_count_lies`);
+/// - a missing `0x0D` terminator, or another byte in its place, when the header length is exactly the field
+///   descriptors (`32 + 32·n`) or the descriptors plus one byte (`dbf_no_terminator`);
+/// - a header length other than the usual one that the file size proves (`dbf_header_padding`);
+/// - a record length larger than 1 + Σ widths that the file size proves: each record carries padding after its last
+///   field (`dbf_record_padding`);
+/// - character fields wider than 255 bytes (Clipper and FoxPro store the high byte of the width in the decimals
+///   byte), only when the widths read that way add up to the record length and the one-byte widths do not
+///   (`long_character_field`).
 struct DBFHeader {
     struct RawField {
         /// The name bytes, up to the first NUL (at most 11).
@@ -14,6 +24,8 @@ struct DBFHeader {
         var decimals: Int
         /// The index shapelib uses for this field.
         var index: Int
+        /// The byte offset of the field inside a record (the deletion flag is byte 0).
+        var offset: Int
     }
 
     var version: UInt8
@@ -24,10 +36,19 @@ struct DBFHeader {
     var recordLength: Int
     var languageDriver: UInt8
     var fields: [RawField]
-    /// Set when the declared count was capped.
-    var countWarning: String?
-    /// Set when the header length is unusual but proven consistent by the file size.
-    var paddingWarning: String?
+    /// Warnings about tolerated layouts, as (code, message), in the order found.
+    var warnings: [(code: String, message: String)] = []
+
+    /// The header's record count capped by the file size, read without any other check: what a rejected `.dbf`
+    /// can still tell about the number of records (nil when not even the 32-byte header is there).
+    static func probeRecordCount(file: InputFile) -> Int? {
+        guard file.size >= 32, let head = try? file.bytes(at: 0, count: 32), head.count == 32 else { return nil }
+        let declared = Int(head.uint32LE(4))
+        let headerLength = head.uint16LE(8)
+        let recordLength = head.uint16LE(10)
+        guard recordLength > 0, headerLength >= 33, headerLength <= file.size else { return declared }
+        return min(declared, (file.size - headerLength) / recordLength)
+    }
 
     /// Parses and checks the header of `file`.
     init(file: InputFile) throws(ShapefileError) {
@@ -49,7 +70,9 @@ struct DBFHeader {
         }
         guard recordLength > 0 else { throw reject("record length is 0") }
         if version & 0x07 == 0x04 {
-            throw reject("dBASE 7 files (version byte 0x\(String(version, radix: 16))) are not supported")
+            throw reject(
+                "dBASE 7 files (version byte 0x\(String(version, radix: 16))) are not supported: their 48-byte "
+                    + "field descriptors cannot be read as dBASE III")
         }
 
         // Field descriptors: 32 bytes each until the 0x0D terminator.
@@ -69,39 +92,80 @@ struct DBFHeader {
             fields.append(
                 RawField(
                     nameBytes: nameBytes, type: d[d.startIndex + 11], width: Int(d[d.startIndex + 16]),
-                    decimals: Int(d[d.startIndex + 17]), index: fields.count))
+                    decimals: Int(d[d.startIndex + 17]), index: fields.count, offset: 0))
             at += 32
         }
-        guard let terminator else {
-            throw reject("no 0x0D terminator after the field descriptors within the \(headerLength)-byte header")
-        }
-        let standard = terminator + 1
-        let isVisualFoxPro = version == 0x30 || version == 0x31 || version == 0x32
         let dataBytes = file.size - headerLength
-        if headerLength != standard && !(isVisualFoxPro && headerLength == standard + 263) {
-            // Accept only when the file size proves where the records start.
-            let exact = declaredRecordCount * recordLength
-            guard dataBytes == exact || dataBytes == exact + 1 else {
-                throw reject(
-                    "header length \(headerLength) does not match \(fields.count) field descriptors (expected "
-                        + "\(standard)); attributes would be shifted")
+        let isVisualFoxPro = version == 0x30 || version == 0x31 || version == 0x32
+        if let terminator {
+            let standard = terminator + 1
+            if headerLength != standard && !(isVisualFoxPro && headerLength == standard + 263) {
+                // Accept only when the file size proves where the records start.
+                guard Self.sizeProves(dataBytes: dataBytes, count: declaredRecordCount, recordLength: recordLength)
+                else {
+                    throw reject(
+                        "header length \(headerLength) does not match \(fields.count) field descriptors (expected "
+                            + "\(standard)); attributes would be shifted")
+                }
+                warnings.append(
+                    ("dbf_header_padding",
+                     "header length \(headerLength) is not the usual \(standard), but the file size confirms it"))
             }
-            paddingWarning =
-                "header length \(headerLength) is not the usual \(standard), but the file size confirms it"
+        } else {
+            // No terminator: the header length must be exactly the descriptors, or the descriptors plus the byte
+            // where the terminator belongs (shapelib and GDAL derive the field count from the header length too).
+            let n = fields.count
+            guard n > 0, headerLength == 32 + 32 * n || headerLength == 32 + 32 * n + 1,
+                fields.allSatisfy({ Self.isPlausibleType($0.type) })
+            else {
+                throw reject(
+                    "no 0x0D terminator after the field descriptors within the \(headerLength)-byte header, and the "
+                        + "header length does not match a whole number of field descriptors")
+            }
+            let what =
+                headerLength == 32 + 32 * n
+                ? "there is no 0x0D terminator after the \(n) field descriptors"
+                : "the byte after the \(n) field descriptors is 0x"
+                    + String(descriptors[descriptors.count - 1], radix: 16) + ", not the 0x0D terminator"
+            warnings.append(("dbf_no_terminator", what + "; the header length \(headerLength) agrees with them"))
         }
-        let widthSum = fields.reduce(0) { $0 + $1.width }
-        guard widthSum + 1 == recordLength else {
+
+        // Widths: the plain one-byte widths must add up to the record length, or (with proof) leave padding.
+        let plainSum = fields.reduce(0) { $0 + $1.width }
+        let longSum = fields.reduce(0) { $0 + Self.longWidth($1) }
+        if plainSum + 1 != recordLength && longSum != plainSum && longSum + 1 == recordLength {
+            for k in fields.indices { fields[k].width = Self.longWidth(fields[k]) }
+            let wide = fields.filter { $0.type == UInt8(ascii: "C") && $0.width > 255 }
+            for f in wide { fields[f.index].decimals = 0 }
+            warnings.append(
+                ("long_character_field",
+                 "\(wide.count) character field(s) wider than 255 bytes (the decimals byte holds the high byte of "
+                    + "the width, as Clipper and FoxPro write it); the widths then add up to the record length"))
+        } else if plainSum + 1 < recordLength
+            && Self.sizeProves(dataBytes: dataBytes, count: declaredRecordCount, recordLength: recordLength)
+        {
+            warnings.append(
+                ("dbf_record_padding",
+                 "records are \(recordLength) bytes, \(recordLength - plainSum - 1) more than the fields need; the "
+                    + "file size confirms it, the extra bytes are ignored"))
+        } else if plainSum + 1 != recordLength {
             throw reject(
-                "record length \(recordLength) does not equal 1 + the field widths (\(widthSum + 1)); "
+                "record length \(recordLength) does not equal 1 + the field widths (\(plainSum + 1)); "
                     + "attributes would be shifted")
+        }
+        var offset = 1
+        for k in fields.indices {
+            fields[k].offset = offset
+            offset += fields[k].width
         }
         self.fields = fields
 
         let available = dataBytes / recordLength
         if declaredRecordCount > available {
             recordCount = available
-            countWarning =
-                "header claims \(declaredRecordCount) records but the file holds \(available); reading \(available)"
+            warnings.append(
+                ("dbf_count_lies",
+                 "header claims \(declaredRecordCount) records but the file holds \(available); reading \(available)"))
         } else {
             recordCount = declaredRecordCount
         }
@@ -115,5 +179,22 @@ struct DBFHeader {
                         + "0x\(String(flag.first ?? 0, radix: 16))); attributes would be shifted")
             }
         }
+    }
+
+    /// True when exactly `count` records of `recordLength` bytes (plus an optional 0x1A end marker) fill the data.
+    static func sizeProves(dataBytes: Int, count: Int, recordLength: Int) -> Bool {
+        let (exact, overflow) = count.multipliedReportingOverflow(by: recordLength)
+        return !overflow && count > 0 && (dataBytes == exact || dataBytes == exact + 1)
+    }
+
+    /// The width of a character field read the Clipper/FoxPro way (decimals byte = high byte); other types as is.
+    static func longWidth(_ f: RawField) -> Int {
+        f.type == UInt8(ascii: "C") ? f.width + 256 * f.decimals : f.width
+    }
+
+    /// A field type byte that some dBASE dialect uses (an ASCII letter, digit or `@`/`+`), so that a run of 32-byte
+    /// blocks without a terminator is believed to be field descriptors.
+    static func isPlausibleType(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x40 || b == 0x2B || b == 0x30
     }
 }

@@ -1,11 +1,11 @@
 import KartpackCore
 
-/// Strict, locale-free parsing of DBF attribute text (already trimmed by shapelib).
+/// Strict, locale-free parsing of DBF attribute text (trimmed of blanks) and of FoxPro's binary fields.
 enum DBFValueParser {
     /// The outcome of parsing one value.
     enum Outcome: Equatable {
         case value(PropertyValue)
-        /// Null in the source (blank, `*****`, `?`, `00000000`): not a coercion.
+        /// Null in the source (blank, `?`, an empty FoxPro datetime): not a coercion.
         case nullInSource
         /// Stored as null because the text is bad; `code` is the coercion reason, `message` the human text.
         case coerced(code: String, message: String)
@@ -15,7 +15,13 @@ enum DBFValueParser {
     /// (wide fields too); otherwise a `Double`.
     static func number(_ text: String, decimals: Int) -> Outcome {
         let bytes = Array(text.utf8)
-        if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x2A }) { return .nullInSource }
+        if bytes.isEmpty { return .nullInSource }
+        if bytes.allSatisfy({ $0 == 0x2A }) {
+            return .coerced(
+                code: "overflow_marker",
+                message: "\"\(text)\" is dBASE's overflow marker (the value did not fit the field; shapelib and GDAL "
+                    + "also write it for null)")
+        }
         let lower = text.lowercased()
         if ["nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"].contains(lower) {
             return .coerced(code: "number_out_of_range", message: "\"\(text)\" is not a finite number")
@@ -82,10 +88,14 @@ enum DBFValueParser {
         }
     }
 
-    /// Parses a date (`D`) value `YYYYMMDD` into `.string("YYYY-MM-DD")`; blank or `00000000` → null.
+    /// Parses a date (`D`) value `YYYYMMDD` into `.string("YYYY-MM-DD")`; blank → null in the source; all zeros
+    /// (`00000000`, or `0000` and blanks) → null, counted as `zero_date` (writers use it for "no date").
     static func date(_ text: String) -> Outcome {
         let b = Array(text.utf8)
-        if b.isEmpty || b.allSatisfy({ $0 == 0x30 }) { return .nullInSource }
+        if b.isEmpty { return .nullInSource }
+        if b.allSatisfy({ $0 == 0x30 || $0 == 0x20 }) {
+            return .coerced(code: "zero_date", message: "\"\(text)\" is an all-zero date (no date)")
+        }
         let bad = Outcome.coerced(code: "bad_date", message: "\"\(text)\" is not a valid YYYYMMDD date")
         guard b.count == 8, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return bad }
         func num(_ r: Range<Int>) -> Int { r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
@@ -99,5 +109,67 @@ enum DBFValueParser {
         let s = String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[4..<6], as: UTF8.self) + "-"
             + String(decoding: b[6..<8], as: UTF8.self)
         return .value(.string(s))
+    }
+
+    // MARK: - FoxPro binary fields
+
+    /// A FoxPro `I` field: 4-byte little-endian signed integer.
+    static func int32(_ b: [UInt8]) -> Outcome {
+        guard b.count == 4 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 4") }
+        return .value(.int(Int64(b.int32LE(0))))
+    }
+
+    /// A FoxPro `B` field: 8-byte little-endian IEEE double; NaN and infinities are coerced to null.
+    static func double64(_ b: [UInt8]) -> Outcome {
+        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        let d = b.doubleLE(0)
+        guard d.isFinite else { return .coerced(code: "number_out_of_range", message: "\(d) is not a finite number") }
+        return .value(.double(d))
+    }
+
+    /// A FoxPro `Y` field: 8-byte little-endian signed integer in units of 1/10 000.
+    static func currency(_ b: [UInt8]) -> Outcome {
+        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        var bits: UInt64 = 0
+        for k in 0..<8 { bits |= UInt64(b[k]) << (8 * UInt64(k)) }
+        return .value(.double(Double(Int64(bitPattern: bits)) / 10_000))
+    }
+
+    /// A FoxPro `T` field: Julian day number and milliseconds since midnight (both 4-byte little-endian) into
+    /// `.string("YYYY-MM-DDTHH:MM:SS")` (with `.mmm` when the milliseconds are not whole seconds). All zeros or all
+    /// blanks is an empty datetime (null in the source); days outside years 1…9999 or milliseconds beyond a day are
+    /// `bad_date`.
+    static func dateTime(_ b: [UInt8]) -> Outcome {
+        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        if b.allSatisfy({ $0 == 0 }) || b.allSatisfy({ $0 == 0x20 }) { return .nullInSource }
+        let day = Int(b.int32LE(0))
+        let ms = Int(b.int32LE(4))
+        let bad = Outcome.coerced(
+            code: "bad_date", message: "Julian day \(day) and \(ms) ms is not a valid FoxPro datetime")
+        // Julian day 1721426 is 0001-01-01, 5373484 is 9999-12-31.
+        guard (1_721_426...5_373_484).contains(day), (0..<86_400_000).contains(ms) else { return bad }
+        let (y, m, d) = civilDate(julianDay: day)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var year = String(y)
+        while year.count < 4 { year = "0" + year }
+        var s = "\(year)-\(two(m))-\(two(d))T\(two(ms / 3_600_000)):\(two(ms / 60_000 % 60)):\(two(ms / 1000 % 60))"
+        if ms % 1000 != 0 {
+            var frac = String(ms % 1000)
+            while frac.count < 3 { frac = "0" + frac }
+            s += "." + frac
+        }
+        return .value(.string(s))
+    }
+
+    /// The proleptic Gregorian date of a Julian day number (Richards' algorithm, valid for day ≥ 0).
+    static func civilDate(julianDay j: Int) -> (year: Int, month: Int, day: Int) {
+        let f = j + 1401 + (((4 * j + 274_277) / 146_097) * 3) / 4 - 38
+        let e = 4 * f + 3
+        let g = (e % 1461) / 4
+        let h = 5 * g + 2
+        let day = (h % 153) / 5 + 1
+        let month = ((h / 153 + 2) % 12) + 1
+        let year = e / 1461 - 4716 + (12 + 2 - month) / 12
+        return (year, month, day)
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
 
-/// Finds Shapefiles on disk.
-///
-/// Extensions match case-insensitively (`.shp`, `.SHP`, `.Shp`); the base name must match exactly. When one base
-/// name has several case variants of the same extension (`a.shp` and `a.SHP`), the first in byte order wins, so the
-/// choice is deterministic.
+/// Finds Shapefiles on disk; which files form a set is `ShapefileGrouping`'s rule (the one `import` uses too).
 public enum ShapefileLocator {
     /// Returns the Shapefile at a `.shp` path (a path without extension is tried with one), or every `.shp` in a
     /// folder (not recursive), sorted by file name.
@@ -16,21 +12,13 @@ public enum ShapefileLocator {
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDir) {
             if isDir.boolValue {
-                let names = try listing(of: path)
-                var seenBases: Set<String> = []
-                var sets: [ShapefileSet] = []
-                for name in names where extensionOf(name)?.lowercased() == "shp" {
-                    let base = String(name.dropLast(4))
-                    guard seenBases.insert(base).inserted else { continue }
-                    sets.append(companions(folder: path, names: names, shpName: name, base: base))
-                }
+                let sets = ShapefileGrouping(fileNames: try listing(of: path), folder: path).groups.map(\.set)
                 guard !sets.isEmpty else { throw .noShapefiles(path: path) }
                 return sets
             }
             let (folder, name) = split(path)
             guard extensionOf(name)?.lowercased() == "shp" else { throw .noShapefiles(path: path) }
-            let names = try listing(of: folder)
-            return [companions(folder: folder, names: names, shpName: name, base: String(name.dropLast(4)))]
+            return [try set(named: String(name.dropLast(4)), shpName: name, in: folder)]
         }
         // A base path without extension: look for base.shp in any case.
         let (folder, name) = split(path)
@@ -39,7 +27,7 @@ public enum ShapefileLocator {
             if let shpName = names.first(where: { $0.count == name.count + 4 && $0.hasPrefix(name)
                 && extensionOf($0)?.lowercased() == "shp" })
             {
-                return [companions(folder: folder, names: names, shpName: shpName, base: name)]
+                return [try set(named: name, shpName: shpName, in: folder)]
             }
         }
         throw .fileNotFound(path: path)
@@ -55,15 +43,14 @@ public enum ShapefileLocator {
         }
     }
 
-    private static func companions(folder: String, names: [String], shpName: String, base: String) -> ShapefileSet {
-        func find(_ ext: String) -> String? {
-            names.first { $0.count == base.count + 1 + ext.count && $0.hasPrefix(base + ".")
-                && extensionOf($0)?.lowercased() == ext
-            }.map { join(folder, $0) }
-        }
-        return ShapefileSet(
-            shp: join(folder, shpName), shx: find("shx"), dbf: find("dbf"), prj: find("prj"), cpg: find("cpg"),
-            baseName: base)
+    /// The set of base name `base` in `folder`, with the `.shp` the user named (any extension case).
+    private static func set(named base: String, shpName: String, in folder: String) throws(ShapefileError)
+        -> ShapefileSet
+    {
+        let grouping = ShapefileGrouping(fileNames: try listing(of: folder), folder: folder)
+        var set = grouping.groups.first { $0.set.baseName == base }?.set ?? ShapefileSet(shp: "", baseName: base)
+        set.shp = join(folder, shpName)
+        return set
     }
 
     static func extensionOf(_ name: String) -> String? {

@@ -1,27 +1,32 @@
 internal import CShapelib
-import Glibc
 import KartpackCore
 
 extension ShapefileReader {
     /// The attributes of record `i`: every field in schema order; all null past the end of the `.dbf`.
-    func readAttributes(_ i: Int) -> Properties {
+    ///
+    /// The whole record is copied from shapelib's buffer at once (`DBFReadTuple`) and each field is cut from it at
+    /// the offsets `DBFHeader` computed, so binary FoxPro fields (which may hold NUL bytes) and character fields
+    /// wider than 255 bytes are read correctly. Text is cut at the first NUL and trimmed of blanks, as shapelib and
+    /// GDAL do.
+    func readAttributes(_ i: Int) throws(ShapefileError) -> Properties {
         guard let dbf else { return Properties() }
         let record = i + 1
         guard i < dbfRows else { return Properties(fields.map { ($0.name, PropertyValue.null) }) }
+        guard let p = DBFReadTuple(dbf.handle, Int32(i)) else {
+            let messages = ShapelibIO.drainMessages()
+            warnRecord(
+                "attribute_read_error",
+                (messages.isEmpty ? "the row cannot be read" : messages.joined(separator: "; "))
+                    + "; every attribute stored as null", file: dbfName, record: record)
+            return Properties(fields.map { ($0.name, PropertyValue.null) })
+        }
+        // shapelib reuses one buffer per handle: copy the bytes at once, never through String(cString:).
+        let row = Array(UnsafeRawBufferPointer(start: p, count: dbfRecordLength))
         var properties = Properties()
         for field in fields {
-            guard let p = DBFReadStringAttribute(dbf.handle, Int32(i), field.index) else {
-                let messages = ShapelibIO.drainMessages()
-                warnRecord(
-                    "attribute_read_error",
-                    "field \(field.name): " + (messages.isEmpty ? "cannot be read" : messages.joined(separator: "; "))
-                        + "; stored as null", file: dbfName, record: record)
-                properties.append(field.name, .null)
-                continue
-            }
-            // shapelib reuses one buffer per handle: copy the bytes at once, never through String(cString:).
-            let bytes = Array(UnsafeRawBufferPointer(start: p, count: strlen(p)))
-            properties.append(field.name, value(bytes, field: field, record: record))
+            let end = min(field.offset + field.width, row.count)
+            let bytes = field.offset < end ? Array(row[field.offset..<end]) : []
+            properties.append(field.name, try value(bytes, field: field, record: record))
         }
         let messages = ShapelibIO.drainMessages()
         if !messages.isEmpty {
@@ -30,49 +35,110 @@ extension ShapefileReader {
         return properties
     }
 
-    private func value(_ bytes: [UInt8], field: FieldReader, record: Int) -> PropertyValue {
+    private func value(_ raw: [UInt8], field: FieldReader, record: Int) throws(ShapefileError) -> PropertyValue {
         let outcome: DBFValueParser.Outcome
-        switch field.type {
-        case .string:
-            guard !bytes.isEmpty, let decoder else { return .null }
-            let (text, issue) = decoder.decode(bytes)
-            switch issue {
-            case nil: break
-            case .invalidUTF8:
-                stats.coercedToNull["invalid_utf8", default: 0] += 1
-                diagnostics.report(
-                    Diagnostic(
-                        .warning, code: "invalid_utf8", "field \(field.name): invalid UTF-8 replaced with U+FFFD",
-                        file: dbfName, record: record))
-            case .fallbackToCP1252:
-                warnRecord(
-                    "encoding_fallback", "field \(field.name): not valid UTF-8; decoded as CP1252", file: dbfName,
-                    record: record)
-            case .undecodableBytes:
-                warnRecord(
-                    "undecodable_bytes",
-                    "field \(field.name): bytes undefined in \(decoder.name) replaced with U+FFFD", file: dbfName,
-                    record: record)
+        switch field.kind {
+        case .text:
+            return text(Self.trimmed(raw, cutAtNUL: true), field: field, record: record)
+        case .number:
+            let cleaned = Self.trimmed(raw.filter { $0 != 0 }, cutAtNUL: false)
+            if cleaned.isEmpty && raw.contains(0) {
+                outcome = .coerced(code: "nul_filled_number", message: "the value is filled with NUL bytes")
+            } else {
+                outcome = DBFValueParser.number(display(cleaned), decimals: field.decimals)
             }
-            return .string(text)
-        case .integer, .double:
-            outcome = DBFValueParser.number(display(bytes), decimals: field.decimals)
         case .logical:
-            outcome = DBFValueParser.logical(display(bytes))
+            outcome = DBFValueParser.logical(display(Self.trimmed(raw, cutAtNUL: true)))
         case .date:
-            outcome = DBFValueParser.date(display(bytes))
+            outcome = DBFValueParser.date(display(Self.trimmed(raw.filter { $0 != 0 }, cutAtNUL: false)))
+        case .memo(let binary):
+            outcome = try memoValue(raw, binary: binary, field: field, record: record)
+        case .int32: outcome = DBFValueParser.int32(raw)
+        case .double64: outcome = DBFValueParser.double64(raw)
+        case .dateTime: outcome = DBFValueParser.dateTime(raw)
+        case .currency: outcome = DBFValueParser.currency(raw)
         }
         switch outcome {
         case .value(let v): return v
         case .nullInSource: return .null
         case .coerced(let code, let message):
-            stats.coercedToNull[code, default: 0] += 1
-            diagnostics.report(
-                Diagnostic(
-                    .warning, code: code, "field \(field.name): \(message); stored as null", file: dbfName,
-                    record: record))
+            coerce(code, "field \(field.name): \(message); stored as null", record: record)
             return .null
         }
+    }
+
+    /// A memo's text from the memo file, by the block number the record holds.
+    private func memoValue(_ raw: [UInt8], binary: Bool, field: FieldReader, record: Int) throws(ShapefileError)
+        -> DBFValueParser.Outcome
+    {
+        let block: Int
+        if binary {
+            guard raw.count == 4 else { return .nullInSource }
+            block = Int(raw.int32LE(0))
+        } else {
+            let digits = Self.trimmed(raw.filter { $0 != 0 }, cutAtNUL: false)
+            if digits.isEmpty { return .nullInSource }
+            guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(String(decoding: digits, as: UTF8.self))
+            else {
+                return .coerced(
+                    code: "bad_memo_block",
+                    message: "\"\(String(decoding: digits, as: UTF8.self))\" is not a memo block number")
+            }
+            block = n
+        }
+        if block == 0 { return .nullInSource }
+        guard let memo else {
+            // Counted per value, on top of the file-level warning given at open.
+            return .coerced(code: "memo_file_missing", message: "the memo file (.dbt/.fpt) is missing")
+        }
+        switch try memo.read(block: block) {
+        case .failure(let problem): return .coerced(code: problem.code, message: problem.message)
+        case .success(nil): return .nullInSource
+        case .success(let bytes?):
+            var b = bytes
+            while let last = b.last, last == 0 || last == 0x1A { b.removeLast() }
+            return b.isEmpty ? .nullInSource : .value(text(b, field: field, record: record))
+        }
+    }
+
+    /// Decodes text bytes in the layer's encoding, reporting replacements and guesses.
+    private func text(_ bytes: [UInt8], field: FieldReader, record: Int) -> PropertyValue {
+        guard !bytes.isEmpty, let decoder else { return .null }
+        let (text, issue) = decoder.decode(bytes)
+        switch issue {
+        case nil: break
+        case .invalidUTF8:
+            stats.coercedToNull["invalid_utf8", default: 0] += 1
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "invalid_utf8", "field \(field.name): invalid UTF-8 replaced with U+FFFD",
+                    file: dbfName, record: record))
+        case .fallbackToCP1252:
+            warnRecord(
+                "encoding_fallback", "field \(field.name): not valid UTF-8; decoded as CP1252", file: dbfName,
+                record: record)
+        case .undecodableBytes:
+            warnRecord(
+                "undecodable_bytes",
+                "field \(field.name): bytes undefined in \(decoder.name) replaced with U+FFFD", file: dbfName,
+                record: record)
+        }
+        return .string(text)
+    }
+
+    /// Counts one value stored as null under `code` and reports it.
+    private func coerce(_ code: String, _ message: String, record: Int) {
+        stats.coercedToNull[code, default: 0] += 1
+        diagnostics.report(Diagnostic(.warning, code: code, message, file: dbfName, record: record))
+    }
+
+    /// The bytes without leading and trailing blanks (0x20), optionally cut at the first NUL first.
+    static func trimmed(_ bytes: [UInt8], cutAtNUL: Bool) -> [UInt8] {
+        var b = bytes[...]
+        if cutAtNUL, let nul = b.firstIndex(of: 0) { b = b[..<nul] }
+        while let f = b.first, f == 0x20 { b.removeFirst() }
+        while let l = b.last, l == 0x20 { b.removeLast() }
+        return Array(b)
     }
 
     /// Text for parsing and messages: ASCII as is, anything else through the layer's decoder.

@@ -1,4 +1,5 @@
 internal import CShapelib
+import GeometryAlgorithms
 import Glibc
 import KartpackCore
 
@@ -45,7 +46,14 @@ extension ShapefileReader {
                 file: shpName, record: record, offset: offset)
         }
         let headerLength = Int(UInt32(bitPattern: head.int32BE(4))) * 2
-        if headerLength != length {
+        if let declared = overrunLengths[i] {
+            warnOncePerFile(
+                "record_length_overrun",
+                "the record at byte \(offset) declares \(declared) bytes, \(declared - length) past the end of the "
+                    + "\(shpFile.size)-byte file, but its parts and points fit in the \(length) bytes there; read",
+                file: shpName, record: record, offset: offset)
+        }
+        if headerLength != (overrunLengths[i] ?? length) {
             warnOncePerFile(
                 "length_mismatch", "record header says \(headerLength) bytes, the index \(length); using the index",
                 file: shpName, record: record, offset: offset)
@@ -82,7 +90,7 @@ extension ShapefileReader {
             geometry = g
         }
 
-        let properties = readAttributes(i)
+        let properties = try readAttributes(i)
         return Feature(
             id: UInt64(record), geometry: geometry, properties: properties,
             provenance: Provenance(source: shpName, record: record, offset: offset))

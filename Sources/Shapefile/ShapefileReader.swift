@@ -1,4 +1,5 @@
 internal import CShapelib
+import GeometryAlgorithms
 import KartpackCore
 
 /// Streams the features of one Shapefile (`.shp` + `.shx` + `.dbf` + `.prj` + `.cpg`), record by record.
@@ -66,17 +67,13 @@ public final class ShapefileReader: FeatureSource {
         var file: String
     }
 
-    struct FieldReader {
-        var name: String
-        var index: Int32
-        var type: FieldType
-        var decimals: Int
-    }
-
     let shpFile: InputFile
     let shp: SHPHandleOwner
     let dbf: DBFHandleOwner?
     let index: ShxIndex
+    /// Declared content lengths of records whose length ran past the end of the file but whose counts fit
+    /// (`index` holds the cut length), by record index.
+    let overrunLengths: [Int: Int]
     let fileFamily: ShapeType.Family?
     let fields: [FieldReader]
     let decoder: TextDecoder?
@@ -84,6 +81,12 @@ public final class ShapefileReader: FeatureSource {
     let diagnostics: DiagnosticSink
     let shpName: String
     let dbfName: String
+    /// The memo file of `M` fields, when there is one.
+    let memo: MemoFile?
+    /// True when the `.dbf` has memo fields but no memo file was found (their values are null, counted).
+    let memoMissing: Bool
+    /// Bytes per `.dbf` record (deletion flag included).
+    let dbfRecordLength: Int
     /// The `.shp` length the file header declares, in bytes.
     let declaredSHPLength: Int
     let maxVertices: Int
@@ -130,10 +133,7 @@ public final class ShapefileReader: FeatureSource {
         guard header.int32BE(0) == 9994 else {
             throw .notAShapefile(file: shpName, reason: "bad magic number \(header.int32BE(0)) (expected 9994)")
         }
-        let fileType = header.int32LE(32)
-        let description = ShapeType.describe(fileType)
-        guard fileType == 0 || description != nil else { throw .unsupportedShapeType(code: fileType, file: shpName) }
-        fileFamily = description?.family
+        let headerType = header.int32LE(32)
         let declaredLength = Int(UInt32(bitPattern: header.int32BE(24))) * 2
         declaredSHPLength = declaredLength
         maxVertices = options.maxVertices
@@ -167,7 +167,7 @@ public final class ShapefileReader: FeatureSource {
         if index == nil {
             index = try ShxIndex.rebuild(from: shpFile)
         }
-        guard let index else { throw .badIndex(file: shpName, reason: "no index") }
+        guard var index else { throw .badIndex(file: shpName, reason: "no index") }
         if rebuildReason == nil {
             // A .shx that stops early hides records: say so (the index is still trusted, as GDAL does).
             var end = 100
@@ -185,7 +185,25 @@ public final class ShapefileReader: FeatureSource {
         guard index.count <= ShxIndex.maxRecords else {
             throw .badIndex(file: shpName, reason: "more than \(ShxIndex.maxRecords) records")
         }
+        overrunLengths = try index.clipLastOverrun(shp: shpFile)
         self.index = index
+
+        // The layer's shape type: the header's, or, when the header names none (0) or an unknown one, the type of
+        // the first record that has a known one (GDAL reads such files by their records too).
+        var fileType = headerType
+        if ShapeType.describe(headerType) == nil {
+            if let found = try index.firstKnownShapeType(shp: shpFile) {
+                fileType = found
+                warn(
+                    "header_shape_type_from_records",
+                    "the header's shape type is \(headerType == 0 ? "Null" : "unknown (\(headerType))") but the records "
+                        + "are \(ShapeType.name(found)); the layer is read as \(ShapeType.name(found))", file: shpName)
+            } else if headerType != 0 {
+                throw .unsupportedShapeType(code: headerType, file: shpName)
+            }
+        }
+        let description = ShapeType.describe(fileType)
+        fileFamily = description?.family
 
         // Open through the virtual file hooks.
         let base = ShapelibIO.makeVirtualBase()
@@ -219,12 +237,14 @@ public final class ShapefileReader: FeatureSource {
         var dbfRows = 0
         var dbfOwner: DBFHandleOwner?
         var dbfName = ""
+        var memo: MemoFile?
+        var memoMissing = false
+        var recordLength = 0
         if let dbfPath = files.dbf {
             let dbfFile = try InputFile(path: dbfPath)
             dbfName = dbfFile.name
             let dbfHeader = try DBFHeader(file: dbfFile)
-            if let w = dbfHeader.countWarning { warn("dbf_count_lies", w, file: dbfName) }
-            if let w = dbfHeader.paddingWarning { warn("dbf_header_padding", w, file: dbfName) }
+            for w in dbfHeader.warnings { warn(w.code, w.message, file: dbfName) }
             ShapelibIO.register(base + ".dbf", .descriptor(dbfFile.fd, size: dbfFile.size))
             let dbfHandle = DBFOpenLL(base + ".dbf", "rb", &hooks)
             ShapelibIO.unregister(base + ".dbf")
@@ -243,6 +263,7 @@ public final class ShapefileReader: FeatureSource {
                 throw .badDBFHeader(file: dbfName, reason: "shapelib reads the header differently from its descriptors")
             }
             dbfRows = dbfHeader.recordCount
+            recordLength = dbfHeader.recordLength
 
             // Encoding.
             let (dec, info) = try Self.resolveEncoding(
@@ -257,22 +278,16 @@ public final class ShapefileReader: FeatureSource {
                 var (name, _) = dec.decode(raw.nameBytes)
                 name = name.trimmingWhitespace
                 if name.isEmpty { name = "field_\(raw.index + 1)" }
-                let letter = String(decoding: [raw.type], as: UTF8.self)
-                guard raw.width > 0 else {
-                    warn("dropped_field", "field \(name) has width 0; dropped", file: dbfName)
-                    continue
-                }
+                let kind: DBFFieldKind
                 let type: FieldType
-                switch raw.type {
-                case UInt8(ascii: "C"): type = .string
-                case UInt8(ascii: "N"), UInt8(ascii: "F"): type = raw.decimals == 0 ? .integer : .double
-                case UInt8(ascii: "L"): type = .logical
-                case UInt8(ascii: "D"): type = .date
-                default:
-                    type = .string
-                    warn(
-                        "unknown_field_type", "field \(name) has unknown type '\(letter)' (0x\(String(raw.type, radix: 16))); read as text",
-                        file: dbfName)
+                let decimals: Int
+                switch DBFFieldPlan.plan(raw, name: name) {
+                case .drop(let why):
+                    warn("dropped_field", why, file: dbfName)
+                    continue
+                case .read(let k, let t, let d, let warning):
+                    (kind, type, decimals) = (k, t, d)
+                    if let warning { warn(warning.code, warning.message, file: dbfName) }
                 }
                 if used.contains(name) {
                     var n = 1
@@ -281,11 +296,26 @@ public final class ShapefileReader: FeatureSource {
                     name = "\(name)_\(n)"
                 }
                 used.insert(name)
-                fields.append(FieldReader(name: name, index: Int32(raw.index), type: type, decimals: raw.decimals))
+                fields.append(
+                    FieldReader(
+                        name: name, index: Int32(raw.index), type: type, decimals: decimals, offset: raw.offset,
+                        width: raw.width, kind: kind))
                 schemaFields.append(
                     FieldDefinition(
-                        name: name, type: type, width: raw.width, decimals: type == .double ? raw.decimals : 0,
-                        nativeType: letter))
+                        name: name, type: type, width: raw.width, decimals: type == .double ? decimals : 0,
+                        nativeType: String(decoding: [raw.type], as: UTF8.self)))
+            }
+            if fields.contains(where: { if case .memo = $0.kind { true } else { false } }) {
+                if let memoPath = files.memo {
+                    memo = try MemoFile(file: InputFile(path: memoPath))
+                } else {
+                    memoMissing = true
+                    let names = fields.filter { if case .memo = $0.kind { true } else { false } }.map(\.name)
+                    warn(
+                        "memo_file_missing",
+                        "memo field(s) \(names.joined(separator: ", ")) need a .dbt or .fpt file next to \(dbfName), "
+                            + "and there is none; their values are null", file: dbfName)
+                }
             }
             if dbfRows < index.count {
                 warn(
@@ -306,6 +336,9 @@ public final class ShapefileReader: FeatureSource {
         self.decoder = decoder
         self.dbfRows = dbfRows
         self.dbfName = dbfName
+        self.memo = memo
+        self.memoMissing = memoMissing
+        self.dbfRecordLength = recordLength
 
         // .prj
         var prj: String?
@@ -370,8 +403,12 @@ public final class ShapefileReader: FeatureSource {
                 warn("empty_cpg", "the .cpg file is empty; ignored", cpg.name)
             } else {
                 guard let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) else {
-                    throw .unknownEncoding(
-                        file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: "not a known code page")
+                    let why =
+                        ["SYSTEM", "OEM"].contains(text.uppercased())
+                        ? "it means the Windows \(text.uppercased() == "OEM" ? "OEM" : "ANSI") code page of the computer "
+                            + "that wrote the file, which cannot be known here"
+                        : "not a known code page"
+                    throw .unknownEncoding(file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: why)
                 }
                 return (dec, EncodingInfo(name: name, origin: "cpg", detail: text))
             }

@@ -38,6 +38,10 @@ public struct ShapefileStats: Sendable, Hashable, Codable {
         deletedRecords = 0
     }
 
+    /// Skip codes that are counted but are not errors: a null shape, a row deleted in the `.dbf`. A run whose only
+    /// skips have these codes succeeds (docs/diagnostics.md).
+    public static let informationalSkipCodes: Set<String> = ["null_geometry", "deleted_in_source"]
+
     /// The sum of all skip counts.
     public var totalSkipped: Int { skipped.values.reduce(0, +) }
 

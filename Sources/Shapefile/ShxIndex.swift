@@ -102,3 +102,79 @@ struct ShxIndex {
         return a
     }
 }
+
+extension ShxIndex {
+    /// The last record (by offset) when its declared length runs past the end of the `.shp` but its own counts
+    /// (parts, points, and the Z block of Z types) fit in the bytes that are there: its length is cut to those bytes
+    /// so shapelib reads it, and the declared length is returned for the `record_length_overrun` warning. GDAL reads
+    /// such records too; a writer that counted an optional M block, or padding, in the length leaves them behind.
+    /// Nothing is changed when the counts do not fit (the record is then `truncated` or a `bad_index_entry`).
+    mutating func clipLastOverrun(shp: InputFile) throws(ShapefileError) -> [Int: Int] {
+        var last: Int?
+        for k in 0..<count where offsets[k] >= 100 && offsets[k] < shp.size {
+            if last.map({ offsets[k] > offsets[$0] }) ?? true { last = k }
+        }
+        guard let last else { return [:] }
+        let offset = offsets[last]
+        let declared = lengths[last]
+        guard offset + 8 + declared > shp.size, offset + 8 + 4 <= shp.size, declared >= 4 else { return [:] }
+        let available = (shp.size - offset - 8) & ~1
+        let head = try shp.bytes(at: offset + 8, count: min(available, 52))
+        guard let required = ShapeContent.requiredLength(head), required <= available else { return [:] }
+        var clipped: [Int: Int] = [:]
+        for k in 0..<count where offsets[k] == offset && lengths[k] == declared {
+            lengths[k] = available
+            clipped[k] = declared
+        }
+        return clipped
+    }
+}
+
+/// The minimum content length (bytes after the 8-byte record header) that a record's own counts need, the way
+/// shapelib 1.5 checks it: M blocks are optional, Z blocks are required for Z types.
+enum ShapeContent {
+    /// The required length from the first bytes of a record's content (52 are enough), or nil when the type is
+    /// unknown or the counts cannot be read.
+    static func requiredLength(_ c: [UInt8]) -> Int? {
+        guard c.count >= 4 else { return nil }
+        let type = c.int32LE(0)
+        switch type {
+        case 0: return 4
+        case 1, 21: return 20
+        case 11: return 28
+        case 8, 18, 28:
+            guard c.count >= 40 else { return nil }
+            let n = Int(c.int32LE(36))
+            guard n >= 0, n <= 50_000_000 else { return nil }
+            return 40 + 16 * n + (type == 18 ? 16 + 8 * n : 0)
+        case 3, 5, 13, 15, 23, 25, 31:
+            guard c.count >= 44 else { return nil }
+            let parts = Int(c.int32LE(36))
+            let n = Int(c.int32LE(40))
+            guard parts >= 0, n >= 0, parts <= 10_000_000, n <= 50_000_000 else { return nil }
+            var size = 44 + 4 * parts + 16 * n
+            if type == 13 || type == 15 || type == 31 { size += 16 + 8 * n }
+            if type == 31 { size += 4 * parts }
+            return size
+        default: return nil
+        }
+    }
+}
+
+extension ShxIndex {
+    /// How many records `firstKnownShapeType` looks at.
+    static let shapeTypeScanLimit = 10_000
+
+    /// The shape type of the first usable record (of the first `shapeTypeScanLimit`) whose type is known and not
+    /// Null, or nil.
+    func firstKnownShapeType(shp: InputFile) throws(ShapefileError) -> Int32? {
+        for k in 0..<Swift.min(count, Self.shapeTypeScanLimit)
+        where Self.entryIsUsable(offset: offsets[k], length: lengths[k], fileSize: shp.size) {
+            let b = try shp.bytes(at: offsets[k] + 8, count: 4)
+            guard b.count == 4 else { continue }
+            let type = b.int32LE(0)
+            if ShapeType.describe(type) != nil { return type }
+        }
+        return nil
+    }
+}

@@ -15,6 +15,8 @@ struct AppliedDeclaration: Sendable {
 struct CompiledEntry: Sendable {
     /// The rule's position in the sheet.
     var ruleIndex: Int
+    /// The selector's position in the rule's selector list.
+    var selectorIndex: Int
     /// The selector's specificity.
     var specificity: Specificity
     /// The subject layer, lower-cased; nil for `*`.

@@ -19,6 +19,14 @@ public struct ComputedStyle: Sendable, Hashable {
     public var fillOpacity: Double?
     /// Fill pattern.
     public var fillPattern: FillPattern?
+    /// Pattern line colour.
+    public var patternColor: StyleColor?
+    /// Pattern background colour.
+    public var patternBackground: StyleColor?
+    /// Pattern spacing in pixels.
+    public var patternSpacing: Double?
+    /// Pattern line width in pixels.
+    public var patternWidth: Double?
     /// Line colour.
     public var stroke: StyleColor?
     /// Line width.
@@ -33,8 +41,8 @@ public struct ComputedStyle: Sendable, Hashable {
     public var textColor: StyleColor?
     /// Label size.
     public var textSize: Double?
-    /// Icon name.
-    public var icon: String?
+    /// Icon.
+    public var icon: StyleIcon?
 
     /// An empty style: no class, nothing set, not excluded.
     public init() {
@@ -58,6 +66,10 @@ public struct ComputedStyle: Sendable, Hashable {
         case .fill: fill = value.colorValue
         case .fillOpacity: fillOpacity = value.numberValue
         case .fillPattern: if case .pattern(let p) = value { fillPattern = p } else { fillPattern = nil }
+        case .patternColor: patternColor = value.colorValue
+        case .patternBackground: patternBackground = value.colorValue
+        case .patternSpacing: patternSpacing = value.numberValue
+        case .patternWidth: patternWidth = value.numberValue
         case .stroke: stroke = value.colorValue
         case .strokeWidth: strokeWidth = value.numberValue
         case .strokeDasharray: if case .numbers(let n) = value { strokeDasharray = n } else { strokeDasharray = nil }
@@ -65,14 +77,32 @@ public struct ComputedStyle: Sendable, Hashable {
         case .label: label = value.textValue
         case .textColor: textColor = value.colorValue
         case .textSize: textSize = value.numberValue
-        case .icon: icon = value.textValue
+        case .icon: icon = value.iconValue
         }
     }
 }
 
 extension StyleValue {
-    var textValue: String? { if case .text(let s) = self { s } else { nil } }
-    var integerValue: Int? { if case .integer(let i) = self { i } else { nil } }
-    var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
-    var colorValue: StyleColor? { if case .color(let c) = self { c } else { nil } }
+    /// The name of a `.text` value.
+    public var textValue: String? { if case .text(let s) = self { s } else { nil } }
+    /// The whole number of an `.integer` value.
+    public var integerValue: Int? { if case .integer(let i) = self { i } else { nil } }
+    /// The number of a `.number` (or `.integer`) value.
+    public var numberValue: Double? {
+        switch self {
+        case .number(let d): d
+        case .integer(let i): Double(i)
+        default: nil
+        }
+    }
+    /// The colour of a `.color` value.
+    public var colorValue: StyleColor? { if case .color(let c) = self { c } else { nil } }
+    /// The icon of an `icon` declaration's value (a name or `url(…)`).
+    public var iconValue: StyleIcon? {
+        switch self {
+        case .text(let name): .symbol(name)
+        case .url(let path): .file(path)
+        default: nil
+        }
+    }
 }

@@ -1,8 +1,11 @@
-/// The named fill patterns a client draws from a generated sprite.
+/// The named fill patterns a client draws from a generated sprite: the desktop-GIS set of hatches in four
+/// directions, two crosses and dots.
 public enum FillPattern: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// Diagonal lines.
+    /// Diagonal lines rising to the right (`/`).
     case diagonalHatch = "diagonal-hatch"
-    /// Crossed diagonal lines.
+    /// Diagonal lines falling to the right (`\`).
+    case backwardDiagonal = "backward-diagonal"
+    /// Crossed diagonal lines (`x`).
     case crossHatch = "cross-hatch"
     /// Horizontal lines.
     case horizontal

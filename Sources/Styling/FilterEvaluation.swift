@@ -16,13 +16,13 @@ extension AttributeFilter.Test {
             return op.holds(order)
         case .prefix(let p):
             guard case .string(let s)? = value else { return false }
-            return s.hasPrefix(p)
+            return s.unicodeScalars.starts(with: p.unicodeScalars)
         case .suffix(let p):
             guard case .string(let s)? = value else { return false }
-            return s.hasSuffix(p)
+            return s.unicodeScalars.reversed().starts(with: p.unicodeScalars.reversed())
         case .contains(let p):
             guard case .string(let s)? = value else { return false }
-            return p.isEmpty || s.contains(p)
+            return p.isEmpty || containsScalars(s, p)
         case .regex(let r):
             guard case .string(let s)? = value else { return false }
             return r.matches(s)
@@ -57,11 +57,37 @@ func typedOrder(_ value: PropertyValue, _ literal: FilterValue) -> Int? {
         }
     case .text(let t):
         guard case .string(let s) = value else { return nil }
-        return s == t ? 0 : (s < t ? -1 : 1)
+        return compareCodeUnits(s, t)
     case .bool(let b):
         guard case .bool(let v) = value else { return nil }
         return v == b ? 0 : 1
     }
+}
+
+/// Three-way comparison of two texts code unit by code unit (UTF-16), without Unicode normalization: the order and
+/// equality JavaScript (and so a MapLibre client) uses, so that a filter means the same in Kartpack and the client.
+func compareCodeUnits(_ a: String, _ b: String) -> Int {
+    var i = a.utf16.makeIterator()
+    var j = b.utf16.makeIterator()
+    while true {
+        switch (i.next(), j.next()) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
+        }
+    }
+}
+
+/// True when `needle`'s scalars occur in a row in `text` (no Unicode normalization).
+func containsScalars(_ text: String, _ needle: String) -> Bool {
+    let t = Array(text.unicodeScalars)
+    let n = Array(needle.unicodeScalars)
+    guard n.count <= t.count else { return false }
+    for start in 0...(t.count - n.count) where t[start] == n[0] {
+        if t[start..<(start + n.count)].elementsEqual(n) { return true }
+    }
+    return false
 }
 
 @inline(__always)

@@ -12,7 +12,7 @@ public struct StyleClassifier: Sendable {
     /// The ancestor sets descendant selectors need, parents before children (see `AncestorSelector`).
     public let ancestorSelectors: [AncestorSelector]
     /// Every rule selector as a cascade entry, most precedent first.
-    private let entries: [CompiledEntry]
+    let entries: [CompiledEntry]
     private let matchersByLowercasedLayer: [String: LayerStyleMatcher]
     private let matchersByLayer: [String: LayerStyleMatcher]
     private let wildcardMatcher: LayerStyleMatcher
@@ -36,7 +36,7 @@ public struct StyleClassifier: Sendable {
             }
             guard !declarations.isEmpty else { continue }
             let mask = declarations.reduce(UInt32(0)) { $0 | $1.bit }
-            for selector in rule.selectors {
+            for (selectorIndex, selector) in rule.selectors.enumerated() {
                 var parent = -1
                 for compound in selector.ancestors {
                     let layer = compound.layer ?? "*"
@@ -61,7 +61,7 @@ public struct StyleClassifier: Sendable {
                     + filters.filter { if case .regex = $0.test { true } else { false } }
                 entries.append(
                     CompiledEntry(
-                        ruleIndex: rule.index, specificity: selector.specificity,
+                        ruleIndex: rule.index, selectorIndex: selectorIndex, specificity: selector.specificity,
                         subjectLayer: subject.layer?.lowercased(), attributeFilters: ordered,
                         zoomFilters: selector.compounds.flatMap(\.zoomFilters), ancestor: parent,
                         declarations: declarations, mask: mask))

@@ -89,7 +89,12 @@ struct StyleLexer {
                 {
                     token = lexNumber(start: start, space: space)
                 } else if Self.isWordStart(u) || (u == "-" && peek(1).map(Self.isWordStart) == true) {
-                    token = StyleToken(kind: .word, text: lexWordPart(), location: start, spaceBefore: space)
+                    let word = lexWordPart()
+                    if word.lowercased() == "url", peek() == "(" {
+                        token = StyleToken(kind: .url, text: lexURL(start: start), location: start, spaceBefore: space)
+                    } else {
+                        token = StyleToken(kind: .word, text: word, location: start, spaceBefore: space)
+                    }
                 } else if Self.operatorCharacters.contains(u) {
                     token = lexOperator(start: start, space: space)
                 } else {
@@ -238,6 +243,32 @@ struct StyleLexer {
             out.append(u)
             advance()
         }
+    }
+
+    /// The inside of `url(…)` from the `(`: a quoted string or bare text up to `)`, surrounding spaces dropped.
+    /// A missing `)` is an error reported at `url`.
+    private mutating func lexURL(start: StyleLocation) -> String {
+        advance()  // (
+        while let u = peek(), u == " " || u == "\t" { advance() }
+        var out = ""
+        if let q = peek(), q == "\"" || q == "'" {
+            out = lexString(quote: q)
+            while let u = peek(), u == " " || u == "\t" { advance() }
+        } else {
+            var s = String.UnicodeScalarView()
+            while let u = peek(), u != ")", u != "\n", u != "\r", u != ";", u != "}" {
+                s.append(u)
+                advance()
+            }
+            while let last = s.last, last == " " || last == "\t" { s.removeLast() }
+            out = String(s)
+        }
+        guard peek() == ")" else {
+            error("bad_url", at: start, "url( is not closed with ')'")
+            return out
+        }
+        advance()
+        return out
     }
 
     /// The scalar of `\uXXXX` or `\u{X…}` (after the `u`); reports a bad or surrogate code point.

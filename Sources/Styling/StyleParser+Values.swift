@@ -20,7 +20,8 @@ extension StyleParser {
     private mutating func checkValue(_ property: StyleProperty, _ r: RawDeclaration) -> StyleValue? {
         if r.values.count == 1, r.values[0].kind == .word, r.values[0].text == "none" {
             switch property {
-            case .className, .fill, .fillPattern, .stroke, .strokeDasharray, .label, .textColor, .icon:
+            case .className, .fill, .fillPattern, .stroke, .strokeDasharray, .label, .textColor, .icon, .patternColor,
+                .patternBackground:
                 return .unset
             case .keep:
                 return .names([])
@@ -35,7 +36,21 @@ extension StyleParser {
             return .text(c)
         case .minZoom, .maxZoom:
             return singleInteger(r, range: 0...24, code: "bad_zoom_value").map(StyleValue.integer)
-        case .layer, .label, .icon:
+        case .icon:
+            guard let t = single(r) else { return nil }
+            if t.kind == .url {
+                guard !t.text.isEmpty else {
+                    error("bad_value", at: t.location, "url() needs a file name, e.g. url(\"icons/pit.svg\")")
+                    return nil
+                }
+                return .url(t.text)
+            }
+            guard t.kind == .word || t.kind == .string, !t.text.isEmpty else {
+                error("bad_value", at: t.location, "expected a symbol name or url(\"file.svg\") for 'icon', found \(t.display)")
+                return nil
+            }
+            return .text(t.text)
+        case .layer, .label:
             guard let t = single(r) else { return nil }
             guard t.kind == .word || t.kind == .string, !t.text.isEmpty else {
                 error("bad_value", at: t.location, "expected a name for '\(property)', found \(t.display)")
@@ -51,14 +66,23 @@ extension StyleParser {
                 return nil
             }
             return .bool(t.text == "true")
-        case .fill, .stroke, .textColor:
+        case .fill, .stroke, .textColor, .patternColor, .patternBackground:
             guard let t = single(r) else { return nil }
+            if t.kind == .word, let color = StyleColor(named: t.text) { return .color(color) }
             guard t.kind == .hash, let color = StyleColor(hex: t.text) else {
                 let found = t.kind == .hash ? "'#\(t.text)'" : t.display
-                error("bad_color", at: t.location, "invalid colour \(found): use #rgb, #rgba, #rrggbb or #rrggbbaa")
+                error(
+                    "bad_color", at: t.location,
+                    "invalid colour \(found): use #rgb, #rgba, #rrggbb, #rrggbbaa or a CSS colour name like red")
                 return nil
             }
             return .color(color)
+        case .patternSpacing:
+            return singleNumber(r, property, valid: { (4...64).contains($0) }, rule: "from 4 to 64").map(
+                StyleValue.number)
+        case .patternWidth:
+            return singleNumber(r, property, valid: { $0 > 0 && $0 <= 32 }, rule: "above 0 and at most 32").map(
+                StyleValue.number)
         case .fillOpacity, .opacity:
             return singleNumber(r, property, valid: { (0...1).contains($0) }, rule: "between 0 and 1").map(
                 StyleValue.number)

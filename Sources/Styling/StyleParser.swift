@@ -15,6 +15,7 @@ struct StyleParser {
     private(set) var diagnostics: [StyleDiagnostic]
     private(set) var rules: [StyleRule] = []
     private(set) var examples: [StyleExample] = []
+    private(set) var map = MapSettings()
 
     init(text: String, file: String) {
         var lexer = StyleLexer(text: text, file: file)
@@ -380,8 +381,12 @@ struct StyleParser {
     private mutating func parseAtRule() {
         let at = current
         advance()
+        if at.text == "map" {
+            parseMapRule(at)
+            return
+        }
         guard at.text == "example" else {
-            error("unknown_at_rule", at: at.location, "unknown at-rule \(at.display); only '@example' is known")
+            error("unknown_at_rule", at: at.location, "unknown at-rule \(at.display); '@example' and '@map' are known")
             recover()
             return
         }
@@ -406,6 +411,33 @@ struct StyleParser {
             layer: layerToken.text, properties: Properties(), zoom: 14, expectedClass: nil, location: at.location)
         for r in raw { checkExampleDeclaration(r, into: &example) }
         examples.append(example)
+    }
+
+    /// `@map { background: COLOR; }`: settings of the whole map; a later `@map` overrides an earlier one.
+    private mutating func parseMapRule(_ at: StyleToken) {
+        guard current.kind == .leftBrace else {
+            error("expected_brace", at: current.location, "expected '{' after '@map', found \(current.display)")
+            recover()
+            return
+        }
+        map.location = at.location
+        for r in parseBlock() {
+            switch r.name.text.lowercased() {
+            case "background":
+                guard let t = single(r) else { continue }
+                if t.kind == .word, t.text == "none" {
+                    map.background = nil
+                } else if t.kind == .word, let c = StyleColor(named: t.text) {
+                    map.background = c
+                } else if t.kind == .hash, let c = StyleColor(hex: t.text) {
+                    map.background = c
+                } else {
+                    error("bad_color", at: t.location, "invalid background colour \(t.display)")
+                }
+            default:
+                warning("unknown_property", at: r.name.location, "unknown @map property '\(r.name.text)'; known: background")
+            }
+        }
     }
 
     private mutating func checkExampleDeclaration(_ r: RawDeclaration, into example: inout StyleExample) {

@@ -20,6 +20,14 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     case fillOpacity = "fill-opacity"
     /// A named fill pattern.
     case fillPattern = "fill-pattern"
+    /// The colour of the pattern's lines or dots.
+    case patternColor = "pattern-color"
+    /// The colour behind the pattern (transparent when unset).
+    case patternBackground = "pattern-background"
+    /// The distance between pattern lines or dots in pixels (4…64).
+    case patternSpacing = "pattern-spacing"
+    /// The pattern's line width (or dot diameter) in pixels (> 0).
+    case patternWidth = "pattern-width"
     /// Line / outline colour.
     case stroke
     /// Line width in pixels (≥ 0).
@@ -34,7 +42,7 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     case textColor = "text-color"
     /// Label size in pixels (> 0).
     case textSize = "text-size"
-    /// An icon name.
+    /// An icon: a built-in symbol name or `url("file.svg")` relative to the sheet.
     case icon
 
     /// The name as written in a sheet.

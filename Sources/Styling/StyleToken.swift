@@ -19,6 +19,8 @@ enum FilterOperator: String, Sendable, Hashable {
 struct StyleToken: Sendable {
     enum Kind: Sendable, Equatable {
         case word, number, string, hash, atKeyword
+        /// `url(…)`; the text is the path inside.
+        case url
         case leftBrace, rightBrace, leftBracket, rightBracket, colon, semicolon, comma, star
         case op(FilterOperator)
         /// A run of operator characters that is no known operator (`==`, `~=`, `<>`).
@@ -41,6 +43,7 @@ struct StyleToken: Sendable {
         case .string: "string \(quoteStyleString(text))"
         case .hash: "'#\(text)'"
         case .atKeyword: "'@\(text)'"
+        case .url: "url(\(quoteStyleString(text)))"
         default: "'\(text)'"
         }
     }

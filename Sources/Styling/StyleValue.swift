@@ -18,6 +18,8 @@ public enum StyleValue: Sendable, Hashable, CustomStringConvertible {
     case names([String])
     /// Numbers: `stroke-dasharray`.
     case numbers([Double])
+    /// `url("path")`: a file named relative to the sheet (`icon`).
+    case url(String)
     /// The value of an unknown property, as written.
     case raw(String)
 
@@ -33,6 +35,7 @@ public enum StyleValue: Sendable, Hashable, CustomStringConvertible {
         case .pattern(let p): p.rawValue
         case .names(let n): n.isEmpty ? "none" : n.joined(separator: ", ")
         case .numbers(let n): n.map(formatNumber).joined(separator: " ")
+        case .url(let p): "url(\(quoteStyleString(p)))"
         case .raw(let s): s
         }
     }

@@ -10,7 +10,7 @@
 /// - Values: numbers (`3`, `-2.5`, `.5`, `1e3`), strings in `"…"` or `'…'` with the escapes `\"`, `\'`, `\\`, `\/`,
 ///   `\n`, `\r`, `\t`, `\uXXXX` and `\u{X…}` (a string may not span lines), bare words (letters, digits, `_`, `-`,
 ///   any non-ASCII letter), `null`, `true`, `false`.
-/// - `@example LAYER { … }` blocks; see `StyleExample`.
+/// - `@example LAYER { … }` blocks; see `StyleExample`. `@map { background: COLOR; }`; see `MapSettings`.
 public struct Stylesheet: Sendable, Hashable {
     /// The file name given to the parser, used in diagnostics.
     public var file: String
@@ -18,12 +18,15 @@ public struct Stylesheet: Sendable, Hashable {
     public var rules: [StyleRule]
     /// The examples in sheet order.
     public var examples: [StyleExample]
+    /// The `@map { … }` settings.
+    public var map: MapSettings
 
     /// Creates a sheet from parts.
-    public init(file: String, rules: [StyleRule], examples: [StyleExample]) {
+    public init(file: String, rules: [StyleRule], examples: [StyleExample], map: MapSettings = MapSettings()) {
         self.file = file
         self.rules = rules
         self.examples = examples
+        self.map = map
     }
 
     /// Parses a sheet. The sheet is nil when any diagnostic is an error; warnings come with a usable sheet.
@@ -35,7 +38,7 @@ public struct Stylesheet: Sendable, Hashable {
             .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
             .map(\.element)
         if diagnostics.hasErrors { return (nil, diagnostics) }
-        return (Stylesheet(file: file, rules: parser.rules, examples: parser.examples), diagnostics)
+        return (Stylesheet(file: file, rules: parser.rules, examples: parser.examples, map: parser.map), diagnostics)
     }
 
     /// Every class name a rule sets, in order of first appearance.

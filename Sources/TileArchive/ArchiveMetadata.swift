@@ -1,4 +1,5 @@
 public import KartpackCore
+import KartpackJSON
 
 /// A longitude/latitude box in WGS84 degrees.
 public struct GeoBounds: Sendable, Hashable {
@@ -157,12 +158,12 @@ extension ArchiveMetadata {
     func validated(tileZooms: ClosedRange<Int>) throws(TileArchiveError) -> ResolvedMetadata {
         let minZoom = self.minZoom ?? tileZooms.lowerBound
         let maxZoom = self.maxZoom ?? tileZooms.upperBound
-        guard (0...TileKey.maxZoom).contains(minZoom), (0...TileKey.maxZoom).contains(maxZoom), minZoom <= maxZoom
+        guard (0...TileCoordinate.maxZoom).contains(minZoom), (0...TileCoordinate.maxZoom).contains(maxZoom), minZoom <= maxZoom
         else { throw .invalidMetadata("zoom range \(minZoom)...\(maxZoom)") }
         if let bounds, !bounds.isValid { throw .invalidMetadata("bounds \(bounds)") }
         if let center {
             guard center.longitude.isFinite, center.latitude.isFinite, abs(center.longitude) <= 180,
-                abs(center.latitude) <= 90, (0...TileKey.maxZoom).contains(center.zoom)
+                abs(center.latitude) <= 90, (0...TileCoordinate.maxZoom).contains(center.zoom)
             else { throw .invalidMetadata("center \(center)") }
         }
         var layerIDs = Set<String>()
@@ -202,6 +203,15 @@ extension ArchiveMetadata {
     }
 
     /// Merges standard members with `extra`, sorted by key; a collision is an error.
+    /// Compact JSON text of a metadata value; a non-finite number is invalid metadata.
+    static func text(_ value: JSONValue) throws(TileArchiveError) -> String {
+        do throws(JSONWriteError) {
+            return try value.serialized()
+        } catch {
+            throw .invalidMetadata(error.description)
+        }
+    }
+
     static func sortedObject(
         _ standard: [(key: String, value: JSONValue)], extra: [(key: String, value: JSONValue)]
     ) throws(TileArchiveError) -> JSONValue {

@@ -1,13 +1,7 @@
 /// What a finished archive holds.
 public struct ArchiveSummary: Sendable, Hashable {
     /// The container format.
-    public enum Format: String, Sendable, Hashable {
-        /// PMTiles v3 or MBTiles 1.3.
-        case pmtiles, mbtiles
-    }
-
-    /// The container format.
-    public var format: Format
+    public var format: ArchiveFormat
     /// The published path.
     public var path: String
     /// Tiles a client can fetch (PMTiles: the sum of run lengths; MBTiles: rows).
@@ -27,7 +21,7 @@ public struct ArchiveSummary: Sendable, Hashable {
 
     /// Creates a summary.
     public init(
-        format: Format, path: String, addressedTiles: Int, tileEntries: Int, tileContents: Int, fileBytes: UInt64,
+        format: ArchiveFormat, path: String, addressedTiles: Int, tileEntries: Int, tileContents: Int, fileBytes: UInt64,
         minZoom: Int, maxZoom: Int, bounds: GeoBounds
     ) {
         self.format = format

@@ -1,4 +1,6 @@
 import Glibc
+import KartpackCore
+import KartpackJSON
 import SQLiteStore
 
 /// Reads MBTiles files read-only: metadata rows, single tiles and every tile (TMS rows converted to XYZ).
@@ -39,7 +41,7 @@ public final class MBTilesReader {
     }
 
     /// Every metadata row, sorted by name (NULL values read as empty text).
-    public func metadata() throws(TileArchiveError) -> [(name: String, value: String)] {
+    public func metadataRows() throws(TileArchiveError) -> [(name: String, value: String)] {
         do throws(SQLiteError) {
             let stmt = try db.prepare("SELECT name, value FROM metadata ORDER BY name")
             var out: [(name: String, value: String)] = []
@@ -54,7 +56,7 @@ public final class MBTilesReader {
 
     /// The value of one metadata row, or nil.
     public func metadataValue(_ name: String) throws(TileArchiveError) -> String? {
-        try metadata().first { $0.name == name }?.value
+        try metadataRows().first { $0.name == name }?.value
     }
 
     /// The `json` metadata row parsed, or nil when there is none.
@@ -69,7 +71,7 @@ public final class MBTilesReader {
 
     /// The stored (compressed) bytes of XYZ tile `z/x/y`, or nil.
     public func tile(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
-        let key = TileKey(z: z, x: x, y: y)
+        let key = TileCoordinate(z: z, x: x, y: y)
         guard key.isValid else { return nil }
         do throws(SQLiteError) {
             let stmt: SQLiteStatement
@@ -83,7 +85,7 @@ public final class MBTilesReader {
             }
             try stmt.bind(1, int64: Int64(z))
             try stmt.bind(2, int64: Int64(x))
-            try stmt.bind(3, int64: Int64(key.tmsRow))
+            try stmt.bind(3, int64: Int64(key.tmsY))
             let found = try stmt.step()
             let bytes = found ? stmt.blob(at: 0) : nil
             try stmt.reset()
@@ -106,7 +108,7 @@ public final class MBTilesReader {
 
     /// Visits every tile ordered by zoom, column and TMS row, with XYZ keys; `body` returns false to stop.
     /// A row with a non-integer or out-of-range address is an error.
-    public func forEachTile(_ body: (TileKey, [UInt8]) -> Bool) throws(TileArchiveError) {
+    public func forEachTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
         do throws(SQLiteError) {
             let stmt = try db.prepare(
                 "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row"
@@ -118,15 +120,43 @@ public final class MBTilesReader {
                 let z = stmt.int64(at: 0)
                 let x = stmt.int64(at: 1)
                 let row = stmt.int64(at: 2)
-                guard z >= 0 && z <= Int64(TileKey.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
+                guard z >= 0 && z <= Int64(TileCoordinate.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
                     throw SQLiteError(
                         code: 20, message: "tile address \(z)/\(x)/row \(row) is outside the grid", statement: stmt.sql)
                 }
-                let key = TileKey(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
+                let key = TileCoordinate(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
                 if !body(key, stmt.blob(at: 3)) { break }
             }
         } catch {
             throw MBTilesReader.readError(error, path)
         }
+    }
+}
+
+extension MBTilesReader: TileArchiveReading {
+    /// `.mbtiles`.
+    public var format: ArchiveFormat { .mbtiles }
+    /// MVT in MBTiles is gzip-compressed (plain tiles of older writers are recognised and passed through).
+    public var tileCompression: TileCompression { .gzip }
+    /// MBTiles keeps everything in its metadata table.
+    public var headerMetadata: [(key: String, value: JSONValue)] { [] }
+
+    /// The `json` row's members, then every other row as a string (a row named like a `json` member is left out).
+    public func metadata() throws(TileArchiveError) -> JSONValue {
+        var members = try metadataJSON()?.objectMembers ?? []
+        for (name, value) in try metadataRows() where name != "json" {
+            if !members.contains(where: { $0.key == name }) { members.append((name, .string(value))) }
+        }
+        return .object(members)
+    }
+
+    /// The stored bytes of a tile.
+    public func storedTile(_ t: TileCoordinate) throws(TileArchiveError) -> [UInt8]? {
+        try tile(z: t.z, x: t.x, y: t.y)
+    }
+
+    /// Every row, ordered by zoom, column and TMS row.
+    public func forEachStoredTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
+        try forEachTile(body)
     }
 }

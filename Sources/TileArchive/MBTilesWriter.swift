@@ -1,3 +1,4 @@
+import KartpackCore
 import SQLiteStore
 
 /// Writes an MBTiles 1.3 file of gzip-compressed MVT tiles (`format=pbf`) with plain `metadata` and `tiles`
@@ -20,7 +21,7 @@ public final class MBTilesWriter: TileArchiveWriting {
     private let output: AtomicFile
     private var connection: SQLiteConnection?
     private var insert: SQLiteStatement?
-    private var lastKey: TileKey?
+    private var lastKey: TileCoordinate?
     private var rows = 0
     private var coverage = TileCoverage()
 
@@ -66,14 +67,14 @@ public final class MBTilesWriter: TileArchiveWriting {
     ///   `.sqlite` on a database failure (exit code 74 for disk errors).
     public func write(z: Int, x: Int, y: Int, data: [UInt8]) throws(TileArchiveError) {
         guard state == .open, let insert else { throw .writerClosed(path: path) }
-        let key = TileKey(z: z, x: x, y: y)
+        let key = TileCoordinate(z: z, x: x, y: y)
         guard key.isValid else { throw .invalidTile(key) }
         guard !data.isEmpty else { throw .emptyTile(key) }
         if let lastKey, !(lastKey < key) { throw .outOfOrder(previous: lastKey, next: key, order: .zxy) }
         do throws(SQLiteError) {
             try insert.bind(1, int64: Int64(z))
             try insert.bind(2, int64: Int64(x))
-            try insert.bind(3, int64: Int64(key.tmsRow))
+            try insert.bind(3, int64: Int64(key.tmsY))
             try insert.bind(4, blob: data)
             try insert.step()
             try insert.reset()
@@ -98,9 +99,8 @@ public final class MBTilesWriter: TileArchiveWriting {
             let resolved = try metadata.validated(tileZooms: coverage.zooms)
             let bounds = resolved.bounds(coverage)
             let center = resolved.center(coverage)
-            let json = try ArchiveMetadata.sortedObject(
-                [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra
-            ).serialized()
+            let json = try ArchiveMetadata.text(ArchiveMetadata.sortedObject(
+                [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra))
             var pairs: [(String, String)] = [
                 ("name", metadata.name), ("format", "pbf"),
                 (

@@ -1,10 +1,12 @@
 import Glibc
 import Gzip
+import KartpackCore
+import KartpackJSON
 
 /// A directory entry found while walking a PMTiles archive, with its first tile's coordinates.
 public struct PMTilesTileEntry: Sendable, Hashable {
     /// The first tile the entry covers.
-    public var key: TileKey
+    public var key: TileCoordinate
     /// The raw entry (offset relative to the tile-data section).
     public var entry: PMTilesEntry
 }
@@ -284,9 +286,9 @@ public final class PMTilesReader {
             }
             let (end, overflow) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
             guard !overflow, let key = PMTilesTileID.coordinate(e.tileID),
-                end - 1 < PMTilesTileID.base(TileKey.maxZoom + 1)
+                end - 1 < PMTilesTileID.base(TileCoordinate.maxZoom + 1)
             else {
-                throw .invalidArchive(path: path, reason: "TileID \(e.tileID) is beyond zoom \(TileKey.maxZoom)")
+                throw .invalidArchive(path: path, reason: "TileID \(e.tileID) is beyond zoom \(TileCoordinate.maxZoom)")
             }
             let (dataEnd, dataOverflow) = e.offset.addingReportingOverflow(UInt64(e.length))
             guard !dataOverflow, dataEnd <= header.tileDataLength else {
@@ -307,5 +309,52 @@ public final class PMTilesReader {
             return true
         }
         return out
+    }
+}
+
+extension PMTilesReader: TileArchiveReading {
+    /// `.pmtiles`.
+    public var format: ArchiveFormat { .pmtiles }
+
+    /// From the header's tile compression code (unknown, 0, is read like gzip: gzip bytes are recognised).
+    public var tileCompression: TileCompression {
+        switch header.tileCompressionCode {
+        case PMTilesHeader.Compression.none.rawValue: .none
+        case PMTilesHeader.Compression.gzip.rawValue, 0: .gzip
+        default: .unsupported(code: header.tileCompressionCode)
+        }
+    }
+
+    /// The header's zoom range, bounds and centre.
+    public var headerMetadata: [(key: String, value: JSONValue)] {
+        let h = header
+        let c = h.center
+        return [
+            ("minzoom", .int(Int64(h.minZoom))), ("maxzoom", .int(Int64(h.maxZoom))),
+            ("bounds", .array([
+                .double(Double(h.minLonE7) / 1e7), .double(Double(h.minLatE7) / 1e7),
+                .double(Double(h.maxLonE7) / 1e7), .double(Double(h.maxLatE7) / 1e7),
+            ])),
+            ("center", .array([.double(c.longitude), .double(c.latitude), .int(Int64(c.zoom))])),
+        ]
+    }
+
+    /// The stored bytes of a tile.
+    public func storedTile(_ t: TileCoordinate) throws(TileArchiveError) -> [UInt8]? {
+        try tile(z: t.z, x: t.x, y: t.y)
+    }
+
+    /// Every entry's blob, once per entry (a run of identical tiles is visited at its first tile).
+    public func forEachStoredTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
+        var failure: TileArchiveError?
+        try forEachEntry { e in
+            do throws(TileArchiveError) {
+                return body(e.key, try data(for: e))
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
     }
 }

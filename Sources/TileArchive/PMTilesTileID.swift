@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// PMTiles v3 TileIDs: the tiles of all lower zooms, plus the Hilbert distance of (x, y) on the zoom's grid.
 public enum PMTilesTileID {
     /// `(4^z - 1) / 3`: how many tiles all zoom levels below `z` hold.
@@ -6,13 +8,13 @@ public enum PMTilesTileID {
         z >= 32 ? UInt64.max / 3 : ((1 as UInt64) << (2 * UInt64(z)) - 1) / 3
     }
 
-    /// The TileID of `z/x/y`, or nil when the tile is outside the grid (see `TileKey.isValid`).
+    /// The TileID of `z/x/y`, or nil when the tile is outside the grid (see `TileCoordinate.isValid`).
     public static func id(z: Int, x: Int, y: Int) -> UInt64? {
-        id(TileKey(z: z, x: x, y: y))
+        id(TileCoordinate(z: z, x: x, y: y))
     }
 
     /// The TileID of `key`, or nil when the tile is outside the grid.
-    public static func id(_ key: TileKey) -> UInt64? {
+    public static func id(_ key: TileCoordinate) -> UInt64? {
         guard key.isValid else { return nil }
         var x = UInt64(key.x)
         var y = UInt64(key.y)
@@ -38,10 +40,10 @@ public enum PMTilesTileID {
     }
 
     /// The tile a TileID names, or nil for an id beyond zoom 31.
-    public static func coordinate(_ id: UInt64) -> TileKey? {
+    public static func coordinate(_ id: UInt64) -> TileCoordinate? {
         var z = 0
-        while z <= TileKey.maxZoom && base(z + 1) <= id { z += 1 }
-        guard z <= TileKey.maxZoom else { return nil }
+        while z <= TileCoordinate.maxZoom && base(z + 1) <= id { z += 1 }
+        guard z <= TileCoordinate.maxZoom else { return nil }
         var t = id - base(z)
         let n: UInt64 = (1 as UInt64) << UInt64(z)
         var x: UInt64 = 0
@@ -62,6 +64,6 @@ public enum PMTilesTileID {
             t /= 4
             s <<= 1
         }
-        return TileKey(z: z, x: Int(x), y: Int(y))
+        return TileCoordinate(z: z, x: Int(x), y: Int(y))
     }
 }

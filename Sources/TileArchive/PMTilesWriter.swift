@@ -1,4 +1,6 @@
 import Gzip
+import KartpackCore
+import KartpackJSON
 
 /// Writes a PMTiles v3 archive: clustered, deduplicated, run-length encoded, gzip directories and metadata,
 /// gzip MVT tiles. Tiles must arrive in ascending TileID (`.hilbert`) order.
@@ -20,7 +22,7 @@ public final class PMTilesWriter: TileArchiveWriting {
     private let output: AtomicFile
     private let data: ScratchFile
     private var entries: [PMTilesEntry] = []
-    private var lastTile: (id: UInt64, key: TileKey)?
+    private var lastTile: (id: UInt64, key: TileCoordinate)?
     private var addressedTiles: UInt64 = 0
     private var coverage = TileCoverage()
     // Dedup index: hash -> first blob; `blobNext` chains blobs whose hashes collide.
@@ -55,7 +57,7 @@ public final class PMTilesWriter: TileArchiveWriting {
     ///   `.io` when the scratch file cannot be written.
     public func write(z: Int, x: Int, y: Int, data bytes: [UInt8]) throws(TileArchiveError) {
         guard state == .open else { throw .writerClosed(path: path) }
-        let key = TileKey(z: z, x: x, y: y)
+        let key = TileCoordinate(z: z, x: x, y: y)
         guard let id = PMTilesTileID.id(key) else { throw .invalidTile(key) }
         guard !bytes.isEmpty else { throw .emptyTile(key) }
         guard bytes.count <= Int(UInt32.max) else { throw .invalidMetadata("tile \(key) is larger than 4 GiB") }
@@ -138,7 +140,7 @@ public final class PMTilesWriter: TileArchiveWriting {
         if let v = metadata.description { standard.append(("description", .string(v))) }
         if let v = metadata.generator { standard.append(("generator", .string(v))) }
         if let v = metadata.version { standard.append(("version", .string(v))) }
-        let json = try ArchiveMetadata.sortedObject(standard, extra: metadata.extra).serialized()
+        let json = try ArchiveMetadata.text(ArchiveMetadata.sortedObject(standard, extra: metadata.extra))
         let metadataBytes = try PMTilesWriter.gzip(Array(json.utf8), "metadata")
 
         let (root, leaves) = try PMTilesWriter.buildDirectories(entries)

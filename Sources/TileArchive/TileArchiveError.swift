@@ -14,11 +14,11 @@ public enum TileArchiveError: KartpackError, Sendable {
     /// The input archive is missing or unreadable.
     case cannotOpen(path: String, errno: Int32)
     /// A tile arrived out of the writer's declared order (or twice).
-    case outOfOrder(previous: TileKey, next: TileKey, order: TileOrder)
+    case outOfOrder(previous: TileCoordinate, next: TileCoordinate, order: TileOrder)
     /// The tile address is outside the grid (z 0...31, x and y below 2^z).
-    case invalidTile(TileKey)
+    case invalidTile(TileCoordinate)
     /// The tile has no bytes (archives cannot store empty tiles; omit them instead).
-    case emptyTile(TileKey)
+    case emptyTile(TileCoordinate)
     /// `finish` was called with no tiles written: an empty package is never published.
     case emptyArchive(path: String)
     /// `write` or `finish` was called after `finish` or `abort`.

@@ -1,13 +1,14 @@
 import Glibc
+import KartpackCore
 
 /// Tracks which zooms and which tile ranges were written, to derive zooms and bounds.
 struct TileCoverage {
     private(set) var minZoom = Int.max
     private(set) var maxZoom = Int.min
-    private var minX = [Int](repeating: Int.max, count: TileKey.maxZoom + 1)
-    private var minY = [Int](repeating: Int.max, count: TileKey.maxZoom + 1)
-    private var maxX = [Int](repeating: Int.min, count: TileKey.maxZoom + 1)
-    private var maxY = [Int](repeating: Int.min, count: TileKey.maxZoom + 1)
+    private var minX = [Int](repeating: Int.max, count: TileCoordinate.maxZoom + 1)
+    private var minY = [Int](repeating: Int.max, count: TileCoordinate.maxZoom + 1)
+    private var maxX = [Int](repeating: Int.min, count: TileCoordinate.maxZoom + 1)
+    private var maxY = [Int](repeating: Int.min, count: TileCoordinate.maxZoom + 1)
 
     /// True before the first tile.
     var isEmpty: Bool { minZoom > maxZoom }
@@ -16,7 +17,7 @@ struct TileCoverage {
     var zooms: ClosedRange<Int> { isEmpty ? 0...0 : minZoom...maxZoom }
 
     /// Records a valid tile.
-    mutating func include(_ key: TileKey) {
+    mutating func include(_ key: TileCoordinate) {
         minZoom = Swift.min(minZoom, key.z)
         maxZoom = Swift.max(maxZoom, key.z)
         minX[key.z] = Swift.min(minX[key.z], key.x)

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 
 /// A decoded geometry in integer tile coordinates.

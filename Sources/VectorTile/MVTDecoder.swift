@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 
 /// Decodes and validates an uncompressed MVT tile (gunzip first).

@@ -1,3 +1,5 @@
+import GeometryAlgorithms
+
 /// Builds MVT geometry command streams from integer tile coordinates (formats.md §1, "Geometry command stream").
 ///
 /// The cursor starts at (0,0) for each call (one call = one feature) and carries across parts and rings.

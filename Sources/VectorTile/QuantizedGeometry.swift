@@ -1,3 +1,5 @@
+import GeometryAlgorithms
+
 /// The result of `Quantizer.quantizePoints(_:)`.
 public struct QuantizedPoints: Sendable, Hashable {
     /// The snapped points.

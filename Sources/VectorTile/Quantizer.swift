@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 
 /// Snaps geometries to the integer tile grid and re-validates polygon rings (formats.md §1, "Winding, and ring

@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// An affine map from a planar CRS to floating tile coordinates (y down):
 /// `tx = (x − originX) · scaleX`, `ty = (y − originY) · scaleY`.
 public struct TileTransform: Sendable, Hashable {
@@ -24,8 +26,8 @@ public struct TileTransform: Sendable, Hashable {
     /// Web Mercator metres to the tile coordinates of `tile` at `extent` (formats.md §0):
     /// `tx = (X − minX) / S · extent`, `ty = (maxY − Y) / S · extent`.
     public init(tile: TileCoordinate, extent: Int = 4096) {
-        let b = WebMercator.bounds(of: tile)
-        let scale = Double(extent) / WebMercator.tileSize(zoom: tile.z)
+        let b = SphericalMercator.bounds(of: tile)
+        let scale = Double(extent) / SphericalMercator.tileSize(zoom: tile.z)
         self.init(originX: b.minX, originY: b.maxY, scaleX: scale, scaleY: -scale)
     }
 

@@ -49,7 +49,7 @@ import Testing
         let largest = (info?["largestTiles"] as? [[String: Any]])?.first?["tile"] as? String
         let tile = try runKartpack(["inspect", out, "--tile", largest ?? "", "--wgs84", "--format", "json"])
         #expect(tile.status == 0, "\(tile.stderr)")
-        #expect(tile.stdout.contains("\"coordinates\" : \"wgs84\""))
+        #expect(tile.stdout.contains("\"coordinates\": \"wgs84\""))
         let missing = try runKartpack(["inspect", out, "--tile", "0/0/0"])
         #expect(missing.status == 64)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackJSON
 import KartpackTestSupport
 import Testing
 

@@ -133,6 +133,11 @@ public struct ShapefileFixture: Sendable {
     public var shxEntryOverrides: [Int: (offset: Int32, length: Int32)] = [:]
     /// Replace record numbers in `.shp` record headers: record index → number.
     public var recordNumberOverrides: [Int: Int32] = [:]
+    /// Add to the content length (16-bit words) in both the record header and the `.shx` entry: record index →
+    /// words (e.g. 4 makes the record claim 8 bytes it does not have).
+    public var recordLengthExtraWords: [Int: Int32] = [:]
+    /// Bytes appended to the `.shp` after the last record (not counted in its header length).
+    public var shpTrailer: [UInt8] = []
     /// DBF record count written in the header (nil = the real count).
     public var dbfRecordCountOverride: UInt32?
     /// DBF header length written (nil = 32 + 32·fields + 1).
@@ -144,6 +149,18 @@ public struct ShapefileFixture: Sendable {
     public var dbfRecordLengthOverride: UInt16?
     /// DBF version byte.
     public var dbfVersion: UInt8 = 0x03
+    /// The byte written after the field descriptors (nil = none at all).
+    public var dbfTerminator: UInt8? = 0x0D
+    /// Raw record bytes (after the deletion flag) replacing `rows`, for binary fields.
+    public var dbfRawRows: [[UInt8]]?
+    /// Bytes of padding written after the last field of every record (with `dbfRecordLengthOverride`).
+    public var dbfRecordPadding = 0
+    /// Bytes appended to the `.dbf` after the records (the 0x1A end marker is written before them).
+    public var dbfTrailer: [UInt8] = []
+    /// Write the 0x1A end-of-file marker.
+    public var dbfEndMarker = true
+    /// More files of the set: extension (e.g. `dbt`) → bytes.
+    public var extraFiles: [String: [UInt8]] = [:]
     /// Extension spellings (e.g. "SHP" or "Shp").
     public var extensions: (shp: String, shx: String, dbf: String, prj: String, cpg: String) =
         ("shp", "shx", "dbf", "prj", "cpg")
@@ -193,15 +210,16 @@ public struct ShapefileFixture: Sendable {
         var entries: [(Int32, Int32)] = []
         var body: [UInt8] = []
         for (i, c) in records.enumerated() {
-            let entry = shxEntryOverrides[i] ?? (Int32(offset / 2), Int32(c.count / 2))
+            let words = Int32(c.count / 2) + (recordLengthExtraWords[i] ?? 0)
+            let entry = shxEntryOverrides[i] ?? (Int32(offset / 2), words)
             entries.append((entry.offset, entry.length))
             body.appendBE(recordNumberOverrides[i] ?? Int32(i + 1))
-            body.appendBE(Int32(c.count / 2))
+            body.appendBE(words)
             body += c
             offset += 8 + c.count
         }
         shp = header(magic: shpMagic, length: 100 + body.count, box: box)
-        shp += body
+        shp += body + shpTrailer
         shx = header(magic: shxMagic, length: 100 + 8 * entries.count, box: box)
         for (o, l) in entries {
             shx.appendBE(o)
@@ -297,7 +315,7 @@ public struct ShapefileFixture: Sendable {
     /// The `.dbf` bytes.
     public func dbf() -> [UInt8] {
         var d: [UInt8] = [dbfVersion, 124, 1, 1]
-        d.appendLE(Int32(bitPattern: dbfRecordCountOverride ?? UInt32(rows.count)))
+        d.appendLE(Int32(bitPattern: dbfRecordCountOverride ?? UInt32(dbfRawRows?.count ?? rows.count)))
         let headerLength = dbfHeaderLengthOverride ?? UInt16(32 + 32 * fields.count + 1)
         let recordLength = dbfRecordLengthOverride ?? UInt16(1 + fields.reduce(0) { $0 + $1.width })
         d.appendLE(headerLength)
@@ -313,8 +331,17 @@ public struct ShapefileFixture: Sendable {
             desc[17] = UInt8(truncatingIfNeeded: f.decimals)
             d += desc
         }
-        d.append(0x0D)
+        if let dbfTerminator { d.append(dbfTerminator) }
         while dbfPadHeader && d.count < Int(headerLength) { d.append(0) }
+        if let raw = dbfRawRows {
+            for (r, row) in raw.enumerated() {
+                d.append(deletedRows.contains(r) ? 0x2A : 0x20)
+                d += row
+                d += [UInt8](repeating: 0x20, count: dbfRecordPadding)
+            }
+            if dbfEndMarker { d.append(0x1A) }
+            return d + dbfTrailer
+        }
         for (r, row) in rows.enumerated() {
             d.append(deletedRows.contains(r) ? 0x2A : 0x20)
             for (k, f) in fields.enumerated() {
@@ -324,9 +351,10 @@ public struct ShapefileFixture: Sendable {
                 v = rightAlign ? pad + v : v + pad
                 d += v
             }
+            d += [UInt8](repeating: 0x20, count: dbfRecordPadding)
         }
-        d.append(0x1A)
-        return d
+        if dbfEndMarker { d.append(0x1A) }
+        return d + dbfTrailer
     }
 
     // MARK: - Files
@@ -341,6 +369,9 @@ public struct ShapefileFixture: Sendable {
         if writeDBF { try Data(dbf()).write(to: URL(fileURLWithPath: base + "." + extensions.dbf)) }
         if let prj { try Data(prj).write(to: URL(fileURLWithPath: base + "." + extensions.prj)) }
         if let cpg { try Data(cpg).write(to: URL(fileURLWithPath: base + "." + extensions.cpg)) }
+        for (ext, bytes) in extraFiles.sorted(by: { $0.key < $1.key }) {
+            try Data(bytes).write(to: URL(fileURLWithPath: base + "." + ext))
+        }
         return base + "." + extensions.shp
     }
 }

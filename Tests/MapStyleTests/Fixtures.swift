@@ -1,6 +1,8 @@
 import Foundation
+import GeometryAlgorithms
 import Gzip
 import KartpackCore
+import KartpackJSON
 import MapStyle
 import Styling
 import Testing

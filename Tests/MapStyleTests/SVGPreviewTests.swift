@@ -66,12 +66,14 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         let result = try SVGPreview.preview(package: path, sheet: sheet, area: .tile(tileA))
         let svg = try parseSVG(result.svg)
         #expect(svg.rootAttributes["viewBox"]?.hasPrefix("0 0 512 ") == true)
-        // Area 1: fill + outline; area 2 and the unclassed TYP H area: pattern + outline each; the road: one line.
+        // Area 1: fill + outline; area 2: pattern + outline; the two unclassed areas: the base rule's outline
+        // each (the client draws features without a class by the rules that give them a look); the road.
         #expect(svg.inMap["path"] == 7)
         #expect(result.paths == 7)
-        #expect(result.unclassified == 1)
-        // The monument (icon) and the site; the buffer point belongs to the next tile.
-        #expect(svg.inMap["circle"] == 2)
+        #expect(result.unclassified == 2)
+        // The monument (a symbol) and the site; the buffer point belongs to the next tile.
+        #expect(svg.inMap["circle"] == 1)
+        #expect(svg.inMap["use"] == 1)
         #expect(svg.texts.sorted() == ["A <&> \"B\"", "E4"])
         #expect(result.svg.contains("A &lt;&amp;&gt; &quot;B&quot;"))
         #expect(svg.total["pattern"] == 2)
@@ -88,10 +90,10 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         let (dir, path) = try package("pmtiles")
         _ = dir
         let sheet = try parseSheet(everyDeclarationSheet)
-        let a = WebMercator.bounds(of: tileA)
-        let b = WebMercator.bounds(of: tileB)
-        let sw = WebMercator.unproject(x: a.minX, y: a.minY)
-        let ne = WebMercator.unproject(x: b.maxX, y: b.maxY)
+        let a = SphericalMercator.bounds(of: tileA)
+        let b = SphericalMercator.bounds(of: tileB)
+        let sw = SphericalMercator.unproject(x: a.minX, y: a.minY)
+        let ne = SphericalMercator.unproject(x: b.maxX, y: b.maxY)
         let box = Bounds(minX: sw.longitude, minY: sw.latitude, maxX: ne.longitude, maxY: ne.latitude)
         let result = try SVGPreview.preview(package: path, sheet: sheet, area: .bbox(box, zoom: 3))
         #expect(result.tilesRead == 2)
@@ -100,7 +102,8 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         // Tile A's 7 paths, plus area 1's piece in tile B (fill + outline).
         #expect(svg.inMap["path"] == 9)
         // The buffer point is drawn once, by the tile that owns it.
-        #expect(svg.inMap["circle"] == 3)
+        #expect(svg.inMap["circle"] == 2)
+        #expect(svg.inMap["use"] == 1)
         // One label per feature id, though area 1 lies in two tiles.
         #expect(svg.texts.sorted() == ["A <&> \"B\"", "E4"])
     }
@@ -125,7 +128,7 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         #expect(result.sourceZoom == 3)
         let svg = try parseSVG(result.svg)
         #expect(svg.inMap["path"] == 1)
-        #expect(svg.inMap["circle"] == 1)
+        #expect(svg.inMap["use"] == 1)
     }
 
     @Test func errors() throws {
@@ -155,19 +158,32 @@ func parseSVG(_ svg: String) throws -> SVGCounter {
         } throws: { "\($0)".contains("more than 4") }
     }
 
-    @Test func styleExportWritesStyleAndSprite() throws {
-        let (dir, path) = try package("mbtiles")
+    @Test func styleExportWritesAnOfflineFolder() throws {
+        let (dir, path) = try package("pmtiles")
         let sheet = try parseSheet(everyDeclarationSheet)
-        let result = try StyleExport.write(sheet: sheet, packagePath: path, stylePath: dir.file("style.json"))
+        var options = StyleExportOptions()
+        options.baseURL = "http://127.0.0.1:8000/map"
+        let result = try StyleExport.write(
+            sheet: sheet, packagePath: path, stylePath: dir.file("style.json"), options: options)
         #expect(result.issues.isEmpty, "\(result.issues)")
-        #expect(result.sourceURL == "mbtiles://test.mbtiles")
-        #expect(result.files.count == 5)
+        #expect(result.sourceURL == "pmtiles://http://127.0.0.1:8000/map/test.pmtiles")
         for f in result.files { #expect(FileManager.default.fileExists(atPath: f)) }
+        #expect(FileManager.default.fileExists(atPath: dir.file("glyphs/Noto Sans Regular/0-255.pbf")))
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("style.json"))), as: UTF8.self)
-        let index = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("sprite.json"))), as: UTF8.self)
-        #expect(MapLibreStyleValidator.validate(text: text, spriteIndexText: index).isEmpty)
+        #expect(text.contains("\"http://127.0.0.1:8000/map/sprite\""))
+        #expect(text.contains("\"http://127.0.0.1:8000/map/glyphs/{fontstack}/{range}.pbf\""))
         let png = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("sprite.png")))))
         #expect(png.width >= 16 && png.height >= 16)
+        // MBTiles needs a tiles URL.
+        let (dir2, mb) = try package("mbtiles")
+        #expect(throws: MapStyleError.self) {
+            try StyleExport.write(sheet: sheet, packagePath: mb, stylePath: dir2.file("style.json"))
+        }
+        var tiles = StyleExportOptions()
+        tiles.tilesURL = "http://127.0.0.1:8000/t/{z}/{x}/{y}.pbf"
+        let r2 = try StyleExport.write(
+            sheet: sheet, packagePath: mb, stylePath: dir2.file("style.json"), options: tiles)
+        #expect(r2.issues.isEmpty && r2.sourceURL == tiles.tilesURL)
     }
 
     @Test func rasterizeNeedsRsvgConvert() throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Gzip
+import KartpackJSON
 import MapStyle
 import Styling
 import Testing
-import TileArchive
 
 /// An independent CRC-32 (bitwise, polynomial 0xEDB88320) to check the writer's chunks.
 func referenceCRC32(_ bytes: [UInt8]) -> UInt32 {
@@ -58,9 +58,9 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
 
     @Test(arguments: FillPattern.allCases)
     func everyPatternIsDrawnAndRepeats(pattern: FillPattern) {
-        let image = SpriteImage(name: "p", shape: .pattern(pattern), color: green)
+        let spec = PatternSpec(pattern: pattern, color: green)
         for ratio in [1, 2] {
-            let img = PatternRaster.draw(image, pixelRatio: ratio)
+            let img = PatternRaster.draw(spec, pixelRatio: ratio)
             #expect(img.width == 16 * ratio && img.height == 16 * ratio)
             var ink = 0.0
             for y in 0..<img.height {
@@ -83,9 +83,31 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
 
     @Test func patternsDiffer() {
         let images = FillPattern.allCases.map {
-            PatternRaster.draw(SpriteImage(name: "p", shape: .pattern($0), color: green), pixelRatio: 1).pixels
+            PatternRaster.draw(PatternSpec(pattern: $0, color: green), pixelRatio: 1).pixels
         }
         #expect(Set(images).count == FillPattern.allCases.count)
+    }
+
+    /// Pattern colour, background, spacing and width change the tile as the sheet says.
+    @Test func patternOptions() {
+        let red = StyleColor(red: 200, green: 0, blue: 0)
+        let bg = StyleColor(red: 255, green: 255, blue: 200)
+        let wide = PatternRaster.draw(
+            PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3), pixelRatio: 1)
+        #expect(wide.width == 24 && wide.height == 24)
+        // Lines at y = 6, 18 (period 12, half a period in), 3 px wide, red; everything else the background.
+        #expect(wide.pixel(x: 5, y: 6) == (200, 0, 0, 255))
+        #expect(wide.pixel(x: 5, y: 12) == (255, 255, 200, 255))
+        #expect(wide.pixel(x: 5, y: 18) == (200, 0, 0, 255))
+        #expect(
+            SpriteImage.patternName(
+                PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3))
+                == "pattern-horizontal-c80000-bgffffc8-s12-w3")
+        #expect(SpriteImage.patternName(PatternSpec(pattern: .dots, color: red)) == "pattern-dots-c80000")
+        // Forward and backward diagonals mirror each other.
+        let f = PatternRaster.draw(PatternSpec(pattern: .diagonalHatch, color: red), pixelRatio: 1)
+        let b = PatternRaster.draw(PatternSpec(pattern: .backwardDiagonal, color: red), pixelRatio: 1)
+        for y in 0..<16 { for x in 0..<16 { #expect(f.pixel(x: x, y: y) == b.pixel(x: 15 - x, y: y)) } }
     }
 
     @Test func pngRoundTrips() throws {
@@ -100,10 +122,11 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func spriteSheetPacksImagesAtBothRatios() throws {
         let images =
             FillPattern.allCases.map {
-                SpriteImage(name: SpriteImage.patternName($0, green), shape: .pattern($0), color: green)
-            } + [SpriteImage(name: "monument", shape: .marker, color: StyleColor(red: 170, green: 0, blue: 0))]
+                let spec = PatternSpec(pattern: $0, color: green)
+                return SpriteImage(name: SpriteImage.patternName(spec), shape: .pattern(spec))
+            } + MapSymbol.allCases.map { SpriteImage(name: SpriteImage.symbolName($0, nil), shape: .symbol($0, nil)) }
         for ratio in [1, 2] {
-            let sheet = SpriteSheet(images: images, pixelRatio: ratio)
+            let sheet = try SpriteSheet(images: images, pixelRatio: ratio)
             let decoded = try decodePNG(try sheet.png())
             #expect(decoded == sheet.image)
             let names = sheet.index.objectMembers?.map(\.key) ?? []
@@ -113,11 +136,11 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
                 let x = Int(e["x"]?.intValue ?? -1)
                 let y = Int(e["y"]?.intValue ?? -1)
                 let side = Int(e["width"]?.intValue ?? 0)
-                #expect(side == 16 * ratio && e["height"]?.intValue == Int64(16 * ratio))
+                #expect(side == img.size.width * ratio && e["height"]?.intValue == Int64(img.size.height * ratio))
                 #expect(e["pixelRatio"]?.intValue == Int64(ratio))
                 #expect(x + side <= decoded.width && y + side <= decoded.height)
                 // The sheet holds the image where the index says.
-                let alone = PatternRaster.draw(img, pixelRatio: ratio)
+                let alone = try SpriteSheet.draw(img, pixelRatio: ratio)
                 for py in 0..<side {
                     for px in 0..<side {
                         #expect(decoded.pixel(x: x + px, y: y + py) == alone.pixel(x: px, y: py))
@@ -129,7 +152,9 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
 
     @Test func spriteFilesAreWritten() throws {
         let dir = try ScratchFolder()
-        let images = [SpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(.dots), color: green)]
+        let images = [
+            SpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
+        ]
         let files = try SpriteSheet.write(images: images, basePath: dir.file("sprite"))
         #expect(
             files.map { String($0.split(separator: "/").last ?? "") } == [
@@ -161,7 +186,8 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func prettyLayoutIsStable() throws {
         let v = try StyleJSON.parse(
             #"{"version":8,"center":[17.25,63.5],"layers":[{"id":"a","filter":["==",["get","k"],"v"],"paint":{}}],"#
-                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#)
+                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#
+        )
         #expect(
             StyleJSON.pretty(v) == """
                 {

@@ -1,8 +1,8 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
 import Testing
-import TileArchive
 
 @testable import Pipeline
 
@@ -33,14 +33,14 @@ import TileArchive
     }
 
     @Test func canonicalHelpersKeepTheirForms() {
-        #expect(CanonicalJSON.number(2) == "2")
-        #expect(CanonicalJSON.number(0.1) == "0.1")
-        #expect(CanonicalJSON.number(1e-7) == "1e-07")
-        #expect(CanonicalJSON.number(9_007_199_254_740_992) == "9007199254740992.0")
-        #expect(CanonicalJSON.number(.nan) == "null")
-        #expect(CanonicalJSON.quote("a\"\u{8}\u{C}\u{1}") == #""a\"\b\f\u0001""#)
+        #expect(JSONWriter.canonicalNumber(2) == "2")
+        #expect(JSONWriter.canonicalNumber(0.1) == "0.1")
+        #expect(JSONWriter.canonicalNumber(1e-7) == "1e-07")
+        #expect(JSONWriter.canonicalNumber(9_007_199_254_740_992) == "9007199254740992.0")
+        #expect(JSONWriter.canonicalNumber(.nan) == "null")
+        #expect(JSONWriter.quoted("a\"\u{8}\u{C}\u{1}") == #""a\"\b\f\u0001""#)
         #expect(
-            CanonicalJSON.serialize(.object([("b", .double(1)), ("a", .array([.double(0.5), .int(-1)])), ("B", .null)]))
+            JSONValue.object([("b", .double(1)), ("a", .array([.double(0.5), .int(-1)])), ("B", .null)]).text(.canonical)
                 == #"{"B":null,"a":[0.5,-1],"b":1}"#)
     }
 }

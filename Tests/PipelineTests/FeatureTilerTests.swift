@@ -1,4 +1,5 @@
 import Foundation
+import GeometryAlgorithms
 import KartpackCore
 import Testing
 import VectorTile
@@ -19,7 +20,7 @@ import VectorTile
         let o = tiler.tile(g, zooms: 8...12)
         #expect(o.rejection == nil)
         for z in 8...12 {
-            let expected = WebMercator.tileRange(
+            let expected = SphericalMercator.tileRange(
                 covering: Bounds(minX: 1_995_000, minY: 8_245_000, maxX: 2_005_000, maxY: 8_255_000), zoom: z)
             let got = Set(o.pieces.filter { $0.tile.z == z }.map(\.tile))
             #expect(Set(expected.map { Array($0) } ?? []) .isSubset(of: got), "zoom \(z)")
@@ -41,7 +42,7 @@ import VectorTile
                 area += Double(doubledSignedArea(ring)) / 2
             }
         }
-        let unit = WebMercator.tileSize(zoom: 14) / 4096
+        let unit = SphericalMercator.tileSize(zoom: 14) / 4096
         let expected = 3000.0 * 3000.0 / (unit * unit)
         #expect(abs(area - expected) / expected < 0.01)
     }
@@ -66,13 +67,13 @@ import VectorTile
 
     @Test func pointsNearATileEdgeGoIntoBothBufferedTiles() {
         let tiler = FeatureTiler(parameters: parameters)
-        let b = WebMercator.bounds(of: TileCoordinate(z: 14, x: 9000, y: 4000))
+        let b = SphericalMercator.bounds(of: TileCoordinate(z: 14, x: 9000, y: 4000))
         let o = tiler.tile(.point(x: b.maxX - 0.01, y: (b.minY + b.maxY) / 2), zooms: 14...14)
         #expect(Set(o.pieces.map(\.tile)) == [TileCoordinate(z: 14, x: 9000, y: 4000), TileCoordinate(z: 14, x: 9001, y: 4000)])
     }
 
     @Test func antimeridianLineIsTiledOnBothSides() throws {
-        let h = WebMercator.halfWorld
+        let h = SphericalMercator.halfWorld
         let g = Geometry.lines([[h - 100_000, 0, -h + 100_000, 10_000]])
         let copies = try #require(Antimeridian.unwrap(g))
         #expect(copies.count == 2)
@@ -84,7 +85,7 @@ import VectorTile
     }
 
     @Test func poleRingIsNotUnwrapped() {
-        let h = WebMercator.halfWorld
+        let h = SphericalMercator.halfWorld
         // Antarctica-like: runs east along the coast, then back west along the bottom edge via a jump at ±180.
         let g = Geometry.polygons([[[-h, -1e7, 0, -1.1e7, h, -1e7, h, -h, -h, -h, -h, -1e7]]])
         #expect(Antimeridian.unwrap(g) == nil)

@@ -5,6 +5,7 @@ import KartpackTestSupport
 import Shapefile
 import Testing
 
+@testable import Import
 @testable import Pipeline
 
 /// Creates the files (with `data`) and folders under `root`.
@@ -32,18 +33,17 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(result.warnings.isEmpty)
         let roads = result.shapefiles[0]
         #expect(roads.shp == dir.path + "/Export/Roads.SHP")
-        #expect(roads.shx == dir.path + "/Export/Roads.Shx")
-        #expect(roads.dbf == dir.path + "/Export/ROADS.DBF")
-        #expect(roads.prj == dir.path + "/Export/roads.prj")
-        #expect(roads.cpg == dir.path + "/Export/Roads.cpg")
+        #expect(roads.files.shx == dir.path + "/Export/Roads.Shx")
+        #expect(roads.files.dbf == dir.path + "/Export/ROADS.DBF")
+        #expect(roads.files.prj == dir.path + "/Export/roads.prj")
+        #expect(roads.files.cpg == dir.path + "/Export/Roads.cpg")
         #expect(roads.baseName == "Roads")
         #expect(roads.layerName == "Roads")
         #expect(roads.warnings.isEmpty)
-        #expect(roads.files.dbf == roads.dbf)
         let lakes = result.shapefiles[1]
-        #expect(lakes.dbf == dir.path + "/Export/sub/Lakes.dbf")
-        #expect(lakes.shx == nil && lakes.prj == nil && lakes.cpg == nil)
-        #expect(result.shapefiles[3].dbf == nil)
+        #expect(lakes.files.dbf == dir.path + "/Export/sub/Lakes.dbf")
+        #expect(lakes.files.shx == nil && lakes.files.prj == nil && lakes.files.cpg == nil)
+        #expect(result.shapefiles[3].files.dbf == nil)
         // A trailing slash on the root changes nothing.
         #expect(try ShapefileDiscovery().discover(in: dir.path + "/").shapefiles == result.shapefiles)
     }
@@ -55,21 +55,41 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
             "two/b.SHP", "two/B.Shp", "two/b.dbf",
         ])
         let result = try ShapefileDiscovery().discover(in: dir.path)
-        #expect(result.shapefiles.map(\.relativePath) == ["one/A.shp", "two/B.Shp"])
-        let a = result.shapefiles[0]
-        // Exact lower-case extension first, then byte order ("A.shp" < "a.shp"); sidecars prefer the same base.
-        #expect(a.dbf == dir.path + "/one/A.dbf")
-        #expect(a.prj == dir.path + "/one/a.Prj")
-        #expect(a.warnings.map(\.code) == [
-            "duplicate_shapefile", "duplicate_shapefile", "duplicate_sidecar", "duplicate_sidecar",
-        ])
+        // Base names that differ in case are different layers (the same rule as convert); extension-case variants
+        // of one base are one set.
+        #expect(result.shapefiles.map(\.relativePath) == ["one/A.shp", "one/a.shp", "two/B.Shp", "two/b.SHP"])
+        #expect(result.shapefiles.map(\.layerName) == ["A", "a_2", "B", "b_2"])
+        let upper = result.shapefiles[0]
+        #expect(upper.files.dbf == dir.path + "/one/A.dbf")
+        #expect(upper.files.prj == nil)
+        #expect(upper.warnings.map(\.code) == [])
+        let a = result.shapefiles[1]
+        // Exact lower-case extension first; sidecars of the same base, lower-case extension first.
+        #expect(a.files.shp == dir.path + "/one/a.shp")
+        #expect(a.files.dbf == dir.path + "/one/a.dbf")
+        #expect(a.files.prj == dir.path + "/one/a.Prj")
+        #expect(a.warnings.map(\.code) == ["duplicate_shapefile", "duplicate_sidecar", "layer_renamed"])
         #expect(a.warnings[0].message.contains("one/a.SHP"))
-        #expect(a.warnings[1].message.contains("one/a.shp"))
-        // No lower-case ".shp": first in byte order ("B.Shp" < "b.SHP"); b.dbf still belongs to it.
-        let b = result.shapefiles[1]
-        #expect(b.baseName == "B")
-        #expect(b.dbf == dir.path + "/two/b.dbf")
-        #expect(b.warnings.map(\.code) == ["duplicate_shapefile"])
+        #expect(a.warnings[1].message.contains("one/a.DBF"))
+        // b.dbf has an exact base, so it is b.SHP's, not B.Shp's.
+        #expect(result.shapefiles[2].files.dbf == nil)
+        #expect(result.shapefiles[3].files.dbf == dir.path + "/two/b.dbf")
+    }
+
+    @Test func aSidecarDifferingOnlyInCaseJoinsTheOneShapefileOfItsName() throws {
+        let dir = try TemporaryDirectory(prefix: "kp-discovery")
+        try makeTree(dir.path, ["Roads.shp", "roads.dbf", "roads.PRJ", "x.shp", "X.dbf", "X.shp", "y.dbf", "Y.DBF"])
+        let result = try ShapefileDiscovery().discover(in: dir.path)
+        #expect(result.shapefiles.map(\.relativePath) == ["Roads.shp", "X.shp", "x.shp"])
+        #expect(result.shapefiles[0].files.dbf == dir.path + "/roads.dbf")
+        #expect(result.shapefiles[0].files.prj == dir.path + "/roads.PRJ")
+        #expect(result.shapefiles[1].files.dbf == dir.path + "/X.dbf")
+        #expect(result.shapefiles[2].files.dbf == nil)
+        #expect(result.warnings.map(\.code) == ["orphan_sidecar", "orphan_sidecar"])
+        // convert groups the folder the same way.
+        let sets = try ShapefileLocator.shapefiles(at: dir.path)
+        #expect(sets == result.shapefiles.map(\.files))
+        #expect(try ShapefileLocator.shapefiles(at: dir.path + "/Roads.shp") == [result.shapefiles[0].files])
     }
 
     @Test func neverGroupsSidecarsFromOtherFolders() throws {
@@ -78,7 +98,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         let result = try ShapefileDiscovery().discover(in: dir.path)
         #expect(result.shapefiles.count == 1)
         let a = try #require(result.shapefiles.first)
-        #expect(a.shx == nil && a.dbf == nil && a.prj == nil)
+        #expect(a.files.shx == nil && a.files.dbf == nil && a.files.prj == nil)
         #expect(result.warnings.map(\.code) == ["orphan_sidecar", "orphan_sidecar", "orphan_sidecar"])
         #expect(result.warnings.map { $0.file ?? "" } == ["a.shx", "y/a.dbf", "y/a.prj"])
     }
@@ -101,7 +121,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(mkfifo(dir.path + "/real/a.shx", 0o600) == 0)
         let result = try ShapefileDiscovery().discover(in: dir.path + "/real")
         #expect(result.shapefiles.map(\.relativePath) == ["a.shp"])
-        #expect(result.shapefiles[0].dbf == nil && result.shapefiles[0].shx == nil)
+        #expect(result.shapefiles[0].files.dbf == nil && result.shapefiles[0].files.shx == nil)
         #expect(result.warnings.map(\.code) == ["symlink_skipped", "special_file_skipped", "symlink_skipped", "symlink_skipped"])
         #expect(result.warnings.map { $0.file ?? "" } == ["a.dbf", "a.shx", "link.shp", "linked"])
         // A root that is itself a link is followed (it was named by the user).

@@ -4,6 +4,7 @@ import Gzip
 import KartpackTestSupport
 import Testing
 
+@testable import Import
 @testable import Pipeline
 
 /// One entry for `TestZip.make`: the real data plus overrides that make the archive lie.
@@ -201,8 +202,6 @@ func modeOf(_ path: String) -> mode_t? {
 func fileBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
-
-
 
 /// The `ImportError` that `body` throws; records an issue (and returns nil) when it succeeds or throws another error.
 func refusal(

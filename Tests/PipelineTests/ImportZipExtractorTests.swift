@@ -5,6 +5,7 @@ import KartpackCore
 import KartpackTestSupport
 import Testing
 
+@testable import Import
 @testable import Pipeline
 
 @Suite struct ImportZipExtractorTests {

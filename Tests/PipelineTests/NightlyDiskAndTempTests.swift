@@ -1,8 +1,9 @@
 import Foundation
 import KartpackTestSupport
-import TileArchive
 import Testing
+import TileArchive
 
+@testable import Nightly
 @testable import Pipeline
 
 @Suite struct NightlyDiskAndTempTests {

@@ -2,6 +2,7 @@ import Foundation
 import KartpackTestSupport
 import Testing
 
+@testable import Nightly
 @testable import Pipeline
 
 /// A pipeline folder with one source (shp, shx, dbf, prj), a clip file and a stylesheet.
@@ -29,7 +30,7 @@ private struct FingerprintFixture {
     }
 
     func fingerprint(overrides: [String] = [], version: String = "0.1.0") throws -> Fingerprint {
-        try Fingerprint.compute(spec: PipelineSpec.load(path: pipeline, overrides: overrides), kartpackVersion: version)
+        try PipelineSpec.load(path: pipeline, overrides: overrides).fingerprint(kartpackVersion: version)
     }
 
     func write(_ name: String, _ bytes: [UInt8]) throws {
@@ -77,6 +78,12 @@ private struct FingerprintFixture {
         let withCPG = try f.fingerprint()
         #expect(withCPG.hex != original)
         #expect(withCPG.inputs.map { URL(fileURLWithPath: $0.path).lastPathComponent }.contains("roads.cpg"))
+        // The memo file of M fields is read into attributes, so it is part of the input too.
+        try f.write("data/roads.dbt", Array("memo text".utf8))
+        let withMemo = try f.fingerprint()
+        #expect(withMemo.hex != withCPG.hex)
+        try f.write("data/roads.dbt", Array("memo tex!".utf8))
+        #expect(try f.fingerprint().hex != withMemo.hex)
     }
 
     @Test func movingBytesBetweenFilesChangesIt() throws {
@@ -114,20 +121,23 @@ private struct FingerprintFixture {
         try FileManager.default.removeItem(atPath: f.dir.file("data/roads.shp"))
         let spec = try PipelineSpec.load(path: f.pipeline)
         do throws(NightlyError) {
-            _ = try Fingerprint.compute(spec: spec)
+            _ = try spec.fingerprint()
             Issue.record("expected an error")
         } catch {
             #expect(error.exitCode == .noInput)
         }
     }
 
-    @Test func upperCaseCompanionsAreFound() throws {
+    @Test func companionsAreTheSetConvertReads() throws {
         let dir = try TemporaryDirectory(prefix: "fingerprint-case")
         for name in ["R.SHP", "R.SHX", "R.DBF", "r.prj"] {
             try Data(name.utf8).write(to: URL(fileURLWithPath: dir.file(name)))
         }
-        let parts = Fingerprint.shapefileParts(of: dir.file("R.SHP"))
-        #expect(parts.map(\.ext) == ["shp", "shx", "dbf"])
-        #expect(parts.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["R.SHP", "R.SHX", "R.DBF"])
+        // The set as convert reads it (ShapefileGrouping): r.prj has no .shp of its exact name, so it is R's.
+        let parts = PipelineSpec.shapefileItems(dir.file("R.SHP")).map { item -> String in
+            guard case .file(let tag, let path) = item else { return "" }
+            return tag + " " + URL(fileURLWithPath: path).lastPathComponent
+        }
+        #expect(parts == ["shp R.SHP", "shx R.SHX", "dbf R.DBF", "prj r.prj"])
     }
 }

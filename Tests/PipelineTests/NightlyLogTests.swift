@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Testing
 
+@testable import Nightly
 @testable import Pipeline
 
 @Suite struct NightlyLogTests {

@@ -2,6 +2,7 @@ import Foundation
 import KartpackTestSupport
 import Testing
 
+@testable import Nightly
 @testable import Pipeline
 
 /// A child process started with its stdout on a pipe; killed (SIGKILL) and reaped when released.

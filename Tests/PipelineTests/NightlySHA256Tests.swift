@@ -2,6 +2,7 @@ import Foundation
 import KartpackTestSupport
 import Testing
 
+@testable import Nightly
 @testable import Pipeline
 
 @Suite struct NightlySHA256Tests {

@@ -64,7 +64,7 @@ func convert(
     configure: (inout ConvertOptions) -> Void = { _ in }
 ) throws -> ConvertReport {
     var o = ConvertOptions(inputs: inputs.map { ConvertInput(path: $0) }, output: output,
-                           format: PackageFormat.from(path: output) ?? .pmtiles)
+                           format: ArchiveFormat.from(path: output) ?? .pmtiles)
     o.minZoom = zooms.lowerBound
     o.maxZoom = zooms.upperBound
     o.threads = threads

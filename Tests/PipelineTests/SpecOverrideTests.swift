@@ -1,7 +1,7 @@
 import KartpackCore
-import Testing
-
+import KartpackJSON
 @testable import Pipeline
+import Testing
 
 @Suite struct SpecOverrideTests {
     @Test func numbersReplaceValuesAndCreateMissingSections() throws {

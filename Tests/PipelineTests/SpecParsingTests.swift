@@ -1,9 +1,9 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
-import Testing
-
 @testable import Pipeline
+import Testing
 
 /// The smallest valid pipeline.
 let minimalSpecJSON = #"{"version": 1, "sources": [{"path": "a.shp"}], "output": {"path": "out.pmtiles"}}"#
@@ -14,12 +14,20 @@ func specParse(_ json: String, file: String = "/p/pipe.json", overrides: [String
 }
 
 /// The issue lines for pipeline text that must be rejected (empty when it was accepted).
-func specIssues(_ json: String, overrides: [String] = []) -> [String] {
+/// The issue lines of a pipeline text; without line:column unless `located` (the messages and paths are what most
+/// tests check; `issuesNameTheirLineAndColumn` checks the places).
+func specIssues(_ json: String, overrides: [String] = [], located: Bool = false) -> [String] {
     do throws(PipelineSpecError) {
         _ = try specParse(json, overrides: overrides)
         return []
     } catch {
-        return error.lines
+        if located { return error.lines }
+        return error.issues.map { issue in
+            var i = issue
+            i.line = nil
+            i.column = nil
+            return i.description
+        }
     }
 }
 
@@ -127,8 +135,8 @@ func specIssues(_ json: String, overrides: [String] = []) -> [String] {
         let spec = try PipelineSpec.parse(Array(json.utf8), file: dir.file("p.json"))
         let lines = spec.missingFiles().map(\.description)
         #expect(lines == [
-            "sources[1].path: b.shp: No such file or directory", "style: s.kss: No such file or directory",
-            "output.path: the folder nope does not exist",
+            "1:50: sources[1].path: b.shp: No such file or directory", "1:68: style: s.kss: No such file or directory",
+            "1:93: output.path: the folder nope does not exist",
         ])
     }
 
@@ -172,7 +180,7 @@ func specIssues(_ json: String, overrides: [String] = []) -> [String] {
             ("{\"name\": \"Vännäs\", x}", "1:20: expected a quoted key, found 'x'"),
         ]
         for (json, expected) in cases {
-            #expect(specIssues(json) == [expected], "\(json)")
+            #expect(specIssues(json, located: true) == [expected], "\(json)")
         }
         do throws(PipelineSpecError) {
             _ = try specParse("{")
@@ -191,7 +199,34 @@ func specIssues(_ json: String, overrides: [String] = []) -> [String] {
             #expect(error.exitCode.rawValue == 78)
             #expect(error.file == "Pipelines/x.json")
             #expect(error.issues.map(\.path) == [JSONPath([.key("sources"), .index(0), .key("minzom")])])
-            #expect(error.description == "Pipelines/x.json: sources[0].minzom: unknown key; did you mean minZoom?")
+            #expect(error.description == "Pipelines/x.json:1:50: sources[0].minzom: unknown key; did you mean minZoom?")
         }
+    }
+
+    @Test func issuesNameTheirLineAndColumn() {
+        let json = """
+            {
+              "version": 1,
+              "sources": [
+                { "path": "a.shp", "minzom": 3 },
+                { "path": "b.shp", "maxZoom": "12" }
+              ],
+              "tiles": { "maxZoom": 40 },
+              "output": { "path": "o.pmtiles" }
+            }
+            """
+        #expect(
+            specIssues(json, located: true) == [
+                "7:25: tiles.maxZoom: must be between 0 and 24, got 40",
+                "4:34: sources[0].minzom: unknown key; did you mean minZoom?",
+                "5:35: sources[1].maxZoom: expected an integer, got \"12\"",
+            ])
+        // A value written by --set has no place in the file; the others keep theirs.
+        #expect(
+            specIssues(json, overrides: ["tiles.maxZoom=30"], located: true) == [
+                "tiles.maxZoom: must be between 0 and 24, got 30",
+                "4:34: sources[0].minzom: unknown key; did you mean minZoom?",
+                "5:35: sources[1].maxZoom: expected an integer, got \"12\"",
+            ])
     }
 }

@@ -64,11 +64,17 @@ import Testing
         // shapelib refuses the whole file at open for a length past INT_MAX / 2 - 4 words; the reader hides such
         // entries from it and skips only that record.
         var f = ShapefileFixture(
-            shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(5, 5, 1)])])
+            shapeType: .polygon,
+            shapes: [.polygon([square(0, 0, 1)]), .polygon([square(5, 5, 1)]), .polygon([square(9, 9, 1)])])
         f.shxEntryOverrides[1] = (50 + 4 + 64, Int32.max)
         let r = try readFixture(f)
-        #expect(r.features.map(\.id) == [1])
+        #expect(r.features.map(\.id) == [1, 3])
         #expect(r.stats.skipped == ["bad_index_entry": 1])
+        // The same lie on the last record, whose own header and counts fit the file, is read (with a warning).
+        f.shxEntryOverrides = [2: (50 + 2 * (4 + 64), Int32.max)]
+        let last = try readFixture(f)
+        #expect(last.features.map(\.id) == [1, 2, 3])
+        #expect(last.sink.count("record_length_overrun") == 1 && last.sink.count("length_mismatch") == 1)
     }
 
     @Test func rejectionsCarryAStableCode() throws {

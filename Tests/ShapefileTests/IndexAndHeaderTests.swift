@@ -169,9 +169,24 @@ import Testing
         #expect(s?.description.contains("layer.shp") == true)
     }
 
-    @Test func unknownFileTypeIsRejected() throws {
+    @Test func unknownFileTypeIsRejectedWhenNoRecordTellsTheType() throws {
         let f = ShapefileFixture(shapeTypeCode: 77, shapes: [])
         #expect(try openError(f) == .unsupportedShapeType(code: 77, file: "layer.shp"))
+        let nulls = ShapefileFixture(shapeTypeCode: 77, shapes: [.null, .null])
+        #expect(try openError(nulls) == .unsupportedShapeType(code: 77, file: "layer.shp"))
+    }
+
+    @Test func unknownOrNullHeaderTypeIsTakenFromTheRecords() throws {
+        // GDAL reads such files by their records; so does Kartpack, with a warning.
+        for code: Int32 in [77, 0] {
+            let f = ShapefileFixture(shapeTypeCode: code, shapes: [.null, .polygon([square(0, 0, 1)]), .point(5, 5)])
+            let r = try readFixture(f)
+            #expect(r.schema.sourceShapeType == "Polygon" && r.schema.geometryKind == .polygon)
+            #expect(r.features.map(\.id) == [2])
+            #expect(r.stats.skipped == ["null_geometry": 1, "type_mismatch": 1])
+            let w = try #require(r.diagnostics("header_shape_type_from_records").first)
+            #expect(w.message.contains(code == 0 ? "is Null" : "unknown (77)") && w.message.contains("Polygon"))
+        }
     }
 
     @Test func missingFileIsNoInput() throws {

@@ -20,7 +20,7 @@ import Testing
         Case(text: "l[a ~= 3] { class: c }", code: "bad_operator", line: 1, column: 5),
         Case(text: "l[zoom ^= 3] { class: c }", code: "bad_operator", line: 1, column: 8),
         Case(text: "l {\n fill: #12345; }", code: "bad_color", line: 2, column: 8),
-        Case(text: "l { stroke: red }", code: "bad_color", line: 1, column: 13),
+        Case(text: "l { stroke: reddish }", code: "bad_color", line: 1, column: 13),
         Case(text: "l[a =~ \"(unclosed\"] { class: c }", code: "bad_regex", line: 1, column: 8),
         Case(text: "l[zoom >= ten] { class: c }", code: "bad_zoom_value", line: 1, column: 11),
         Case(text: "l[zoom] { class: c }", code: "bad_zoom_value", line: 1, column: 2),

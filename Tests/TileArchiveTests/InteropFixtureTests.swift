@@ -1,7 +1,7 @@
 import Foundation
 import Gzip
+import KartpackCore
 import Testing
-
 @testable import TileArchive
 
 /// Writes `interop.pmtiles` and `interop.mbtiles` (real gzipped MVT tiles) into `$KARTPACK_INTEROP_DIR` for the
@@ -12,11 +12,11 @@ import Testing
     @Test(.enabled(if: directory != nil))
     func writesInteropArchives() throws {
         let dir = try #require(Self.directory)
-        var tiles: [(TileKey, [UInt8])] = []
+        var tiles: [(TileCoordinate, [UInt8])] = []
         for z in 0...2 {
             for x in 0..<(1 << z) {
                 for y in 0..<(1 << z) {
-                    tiles.append((TileKey(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
+                    tiles.append((TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
                 }
             }
         }

@@ -1,11 +1,11 @@
 import Gzip
+import KartpackCore
 import SQLiteStore
 import Testing
-
 @testable import TileArchive
 
 @Suite struct MBTilesArchiveTests {
-    func writeArchive(_ path: String, _ tiles: [(TileKey, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
+    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
         let writer = try MBTilesWriter(path: path, overwrite: overwrite)
         #expect(writer.tileOrder == .zxy && !writer.deduplicates)
         for (k, data) in tiles.sorted(by: { $0.0 < $1.0 }) { try writer.write(z: k.z, x: k.x, y: k.y, data: data) }
@@ -16,10 +16,10 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/tiles.mbtiles"
             let mvt = try Gzip.compress(sampleMVT())
-            var tiles: [(TileKey, [UInt8])] = [(TileKey(z: 11, x: 327, y: 791), mvt)]
+            var tiles: [(TileCoordinate, [UInt8])] = [(TileCoordinate(z: 11, x: 327, y: 791), mvt)]
             for z in 0...2 {
                 for x in 0..<(1 << z) {
-                    for y in 0..<(1 << z) { tiles.append((TileKey(z: z, x: x, y: y), [UInt8(z), UInt8(x), UInt8(y)])) }
+                    for y in 0..<(1 << z) { tiles.append((TileCoordinate(z: z, x: x, y: y), [UInt8(z), UInt8(x), UInt8(y)])) }
                 }
             }
             let summary = try writeArchive(path, tiles)
@@ -45,7 +45,7 @@ import Testing
             #expect(try reader.tile(z: 11, x: 327, y: 1256) == nil)
             #expect(try reader.tile(z: 2, x: 3, y: 0) == [2, 3, 0])
             #expect(try reader.tileCount() == tiles.count)
-            var seen: [(TileKey, [UInt8])] = []
+            var seen: [(TileCoordinate, [UInt8])] = []
             try reader.forEachTile { k, d in
                 seen.append((k, d))
                 return true
@@ -53,7 +53,7 @@ import Testing
             #expect(Set(seen.map(\.0)) == Set(tiles.map(\.0)))
             for (k, d) in seen { #expect(tiles.first { $0.0 == k }?.1 == d) }
 
-            let meta = try reader.metadata()
+            let meta = try reader.metadataRows()
             let names = meta.map(\.name)
             for key in [
                 "attribution", "bounds", "center", "description", "format", "generator", "json", "maxzoom",
@@ -119,7 +119,7 @@ import Testing
             #expect(try listing(dir) == ["keep.mbtiles"])
             #expect(try readBytes(path) == Array("old".utf8))
 
-            _ = try writeArchive(path, [(TileKey(z: 0, x: 0, y: 0), [7])], overwrite: true)
+            _ = try writeArchive(path, [(TileCoordinate(z: 0, x: 0, y: 0), [7])], overwrite: true)
             #expect(try MBTilesReader(path: path).tile(z: 0, x: 0, y: 0) == [7])
             #expect(try listing(dir) == ["keep.mbtiles"])
         }
@@ -136,7 +136,7 @@ import Testing
     @Test func readerRejectsGarbageAndTruncatedFiles() throws {
         try withTemporaryDirectory { dir in
             let good = dir + "/good.mbtiles"
-            _ = try writeArchive(good, (0..<4).map { (TileKey(z: 1, x: $0 / 2, y: $0 % 2), [UInt8($0)]) })
+            _ = try writeArchive(good, (0..<4).map { (TileCoordinate(z: 1, x: $0 / 2, y: $0 % 2), [UInt8($0)]) })
             let bytes = try readBytes(good)
             let probe = dir + "/probe.mbtiles"
             for candidate in [

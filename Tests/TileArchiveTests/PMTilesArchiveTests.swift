@@ -1,11 +1,11 @@
 import Gzip
+import KartpackCore
 import Testing
-
 @testable import TileArchive
 
 @Suite struct PMTilesArchiveTests {
     /// Writes tiles given by key in Hilbert order.
-    func writeArchive(_ path: String, _ tiles: [(TileKey, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
+    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
         let writer = try PMTilesWriter(path: path, overwrite: overwrite)
         let sorted = tiles.sorted { PMTilesTileID.id($0.0)! < PMTilesTileID.id($1.0)! }
         for (k, data) in sorted { try writer.write(z: k.z, x: k.x, y: k.y, data: data) }
@@ -15,11 +15,11 @@ import Testing
     @Test func writesAndReadsBackEveryTile() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/tiles.pmtiles"
-            var tiles: [(TileKey, [UInt8])] = []
+            var tiles: [(TileCoordinate, [UInt8])] = []
             for z in 0...3 {
                 for x in 0..<(1 << z) {
                     for y in 0..<(1 << z) where (x + y + z) % 3 != 0 || z == 0 {
-                        tiles.append((TileKey(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
+                        tiles.append((TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
                     }
                 }
             }
@@ -87,7 +87,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/many.pmtiles"
             let writer = try PMTilesWriter(path: path)
-            var written: [(TileKey, [UInt8])] = []
+            var written: [(TileCoordinate, [UInt8])] = []
             for id in 0..<2000 {
                 let k = PMTilesTileID.coordinate(UInt64(id))!
                 let blob = [UInt8(id & 0xff), UInt8(id >> 8), UInt8(id % 3)]
@@ -106,7 +106,7 @@ import Testing
             let path = dir + "/leaves.pmtiles"
             let writer = try PMTilesWriter(path: path, temporaryDirectory: dir)
             var rng = SplitMix(seed: 11)
-            var written: [(TileKey, [UInt8])] = []
+            var written: [(TileCoordinate, [UInt8])] = []
             var id = PMTilesTileID.base(10)
             for _ in 0..<30_000 {
                 id += UInt64.random(in: 1...6, using: &rng)
@@ -143,7 +143,7 @@ import Testing
                     Issue.record("wrong error \(error)")
                     return
                 }
-                #expect(previous == TileKey(z: 1, x: 1, y: 1) && next == TileKey(z: 0, x: 0, y: 0))
+                #expect(previous == TileCoordinate(z: 1, x: 1, y: 1) && next == TileCoordinate(z: 0, x: 0, y: 0))
                 #expect(error.exitCode == .software)
             }
             #expect(throws: TileArchiveError.self) { try writer.write(z: 2, x: 4, y: 0, data: [2]) }
@@ -170,7 +170,7 @@ import Testing
                 }
             }
             #expect(try readBytes(path) == Array("old".utf8))
-            _ = try writeArchive(path, [(TileKey(z: 0, x: 0, y: 0), [1, 2, 3])], overwrite: true)
+            _ = try writeArchive(path, [(TileCoordinate(z: 0, x: 0, y: 0), [1, 2, 3])], overwrite: true)
             #expect(try PMTilesReader(path: path).tile(z: 0, x: 0, y: 0) == [1, 2, 3])
             #expect(try listing(dir) == ["exists.pmtiles"])
         }
@@ -232,7 +232,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let first = dir + "/a.pmtiles"
             let second = dir + "/b.pmtiles"
-            let tiles = [(TileKey(z: 5, x: 17, y: 10), try Gzip.compress(sampleMVT()))]
+            let tiles = [(TileCoordinate(z: 5, x: 17, y: 10), try Gzip.compress(sampleMVT()))]
             _ = try writeArchive(first, tiles)
             _ = try writeArchive(second, tiles)
             #expect(try readBytes(first) == readBytes(second))
@@ -257,7 +257,7 @@ import Testing
     @Test func readersRejectGarbageAndTruncatedFiles() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/good.pmtiles"
-            var tiles: [(TileKey, [UInt8])] = []
+            var tiles: [(TileCoordinate, [UInt8])] = []
             for id in 0..<300 {
                 tiles.append((PMTilesTileID.coordinate(UInt64(id * 2))!, [UInt8(id & 0xff), 1, 2, 3]))
             }

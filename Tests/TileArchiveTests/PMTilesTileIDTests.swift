@@ -1,5 +1,5 @@
+import KartpackCore
 import Testing
-
 @testable import TileArchive
 
 @Suite struct PMTilesTileIDTests {
@@ -9,7 +9,7 @@ import Testing
     ])
     func matchesSpecVectors(z: Int, x: Int, y: Int, id: UInt64) {
         #expect(PMTilesTileID.id(z: z, x: x, y: y) == id)
-        #expect(PMTilesTileID.coordinate(id) == TileKey(z: z, x: x, y: y))
+        #expect(PMTilesTileID.coordinate(id) == TileCoordinate(z: z, x: x, y: y))
     }
 
     @Test func matchesTheZoomTwoGrid() {
@@ -40,7 +40,7 @@ import Testing
                         continue
                     }
                     ids.append(id)
-                    #expect(PMTilesTileID.coordinate(id) == TileKey(z: z, x: x, y: y))
+                    #expect(PMTilesTileID.coordinate(id) == TileCoordinate(z: z, x: x, y: y))
                 }
             }
             // The ids of one zoom are exactly the next 4^z integers.
@@ -62,12 +62,12 @@ import Testing
                 continue
             }
             #expect(id >= PMTilesTileID.base(z) && id < PMTilesTileID.base(z + 1))
-            #expect(PMTilesTileID.coordinate(id) == TileKey(z: z, x: x, y: y))
+            #expect(PMTilesTileID.coordinate(id) == TileCoordinate(z: z, x: x, y: y))
         }
         let corner = (1 << 31) - 1
         for (x, y) in [(0, 0), (corner, 0), (0, corner), (corner, corner)] {
             let id = PMTilesTileID.id(z: 31, x: x, y: y)
-            #expect(id.flatMap(PMTilesTileID.coordinate) == TileKey(z: 31, x: x, y: y))
+            #expect(id.flatMap(PMTilesTileID.coordinate) == TileCoordinate(z: 31, x: x, y: y))
         }
     }
 
@@ -82,13 +82,13 @@ import Testing
     }
 
     @Test func tileOrdersCompareAsDeclared() {
-        let a = TileKey(z: 1, x: 1, y: 0)  // TileID 4
-        let b = TileKey(z: 1, x: 1, y: 1)  // TileID 3
+        let a = TileCoordinate(z: 1, x: 1, y: 0)  // TileID 4
+        let b = TileCoordinate(z: 1, x: 1, y: 1)  // TileID 3
         #expect(TileOrder.hilbert.precedes(b, a))
         #expect(!TileOrder.hilbert.precedes(a, b))
         #expect(TileOrder.zxy.precedes(a, b))
         #expect(TileOrder.zxy.sortKey(a)! < TileOrder.zxy.sortKey(b)!)
         #expect(TileOrder.hilbert.sortKey(a) == 4)
-        #expect(TileKey(z: 11, x: 327, y: 791).tmsRow == 1256)
+        #expect(TileCoordinate(z: 11, x: 327, y: 791).tmsY == 1256)
     }
 }

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import Testing
 import VectorTile

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import Testing
 import VectorTile
@@ -158,7 +159,7 @@ import VectorTile
         #expect(geometry.kind == .multiPolygon)
         #expect(geometry.polygonStarts == [0, 1])
         #expect(geometry.partStarts == [0, 5, 10])
-        let b = WebMercator.bounds(of: tile)
+        let b = SphericalMercator.bounds(of: tile)
         #expect(abs(geometry.point(0).x - b.minX) < 1e-6 && abs(geometry.point(0).y - b.maxY) < 1e-6)
         #expect(geometry.point(4) == geometry.point(0))  // rings are closed again
     }

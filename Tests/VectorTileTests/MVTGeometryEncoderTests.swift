@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import Testing
 import VectorTile
 

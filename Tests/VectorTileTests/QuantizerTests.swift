@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import Testing
 import VectorTile
@@ -27,7 +28,7 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
 
     @Test func transformFromMetres() {
         let tile = TileCoordinate(z: 10, x: 550, y: 300)
-        let b = WebMercator.bounds(of: tile)
+        let b = SphericalMercator.bounds(of: tile)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: 4096))
         let size = b.maxX - b.minX
         var clamped = false
@@ -134,98 +135,5 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(points.points == pts([(25, 17), (25, 17)]))
         #expect(points.nonFiniteCoordinates == 1)
         #expect(points.commands == [17, 50, 34, 0, 0])
-    }
-}
-
-@Suite struct RingValidatorTests {
-    @Test func simpleAndNonSimpleRings() {
-        #expect(RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 10), (0, 10)])))
-        #expect(RingValidator.isSimple(pts([(3, 6), (8, 12), (20, 34)])))
-        // Touching itself at a vertex (figure eight without crossing).
-        #expect(!RingValidator.isSimple(pts([(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)])))
-        // A vertex touching another edge.
-        #expect(!RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 10), (5, 0), (0, 10)])))
-        // A spike folding back along the previous edge.
-        #expect(!RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 10), (10, 5), (0, 10)])))
-        // Collinear overlap of non-adjacent edges.
-        #expect(!RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 5), (4, 5), (4, 0), (2, 0), (2, -5)])))
-        // Degenerate input.
-        #expect(!RingValidator.isSimple(pts([(0, 0), (1, 1)])))
-        #expect(!RingValidator.isSimple(pts([(0, 0), (0, 0), (1, 1), (1, 0)])))
-        // Extreme coordinates do not overflow.
-        let m = Int32.max
-        let n = Int32.min
-        #expect(RingValidator.isSimple(pts([(n, n), (m, n), (m, m), (n, m)])))
-        #expect(!RingValidator.isSimple(pts([(n, n), (m, m), (m, n), (n, m)])))
-    }
-
-    @Test func locate() {
-        let square = pts([(0, 0), (10, 0), (10, 10), (0, 10)])
-        #expect(RingValidator.locate(TilePoint(5, 5), in: square) == .inside)
-        #expect(RingValidator.locate(TilePoint(10, 5), in: square) == .boundary)
-        #expect(RingValidator.locate(TilePoint(0, 0), in: square) == .boundary)
-        #expect(RingValidator.locate(TilePoint(11, 5), in: square) == .outside)
-        #expect(RingValidator.locate(TilePoint(5, -1), in: square) == .outside)
-        let concave = pts([(0, 0), (10, 0), (10, 10), (5, 5), (0, 10)])
-        #expect(RingValidator.locate(TilePoint(5, 8), in: concave) == .outside)
-        #expect(RingValidator.locate(TilePoint(5, 4), in: concave) == .inside)
-    }
-
-    /// The sweep agrees with a plain all-pairs check on random small rings.
-    @Test func sweepMatchesBruteForce() {
-        var rng = SplitMix64(seed: 42)
-        var disagreements = 0
-        var simpleSeen = 0
-        for _ in 0..<3_000 {
-            let n = Int.random(in: 3...7, using: &rng)
-            var r: [TilePoint] = []
-            for _ in 0..<n {
-                let p = TilePoint(Int32.random(in: 0...5, using: &rng), Int32.random(in: 0...5, using: &rng))
-                if r.last != p { r.append(p) }
-            }
-            while r.count > 1 && r.last == r.first { r.removeLast() }
-            guard r.count >= 3 else { continue }
-            let expected = bruteForceSimple(r)
-            if expected { simpleSeen += 1 }
-            if RingValidator.isSimple(r) != expected { disagreements += 1 }
-        }
-        #expect(disagreements == 0)
-        #expect(simpleSeen > 50)
-    }
-
-    /// Reference: a ring is simple when every pair of edges meets only where adjacent edges share their vertex.
-    /// Written independently of `RingValidator`, with parametric intersection in exact integer fractions.
-    private func bruteForceSimple(_ r: [TilePoint]) -> Bool {
-        let n = r.count
-        func cross(_ ax: Int, _ ay: Int, _ bx: Int, _ by: Int) -> Int { ax * by - ay * bx }
-        /// 0 = disjoint, 1 = a single point, 2 = a collinear overlap of positive length.
-        func meet(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> Int {
-            let (rx, ry) = (Int(b.x - a.x), Int(b.y - a.y))
-            let (sx, sy) = (Int(d.x - c.x), Int(d.y - c.y))
-            let (qx, qy) = (Int(c.x - a.x), Int(c.y - a.y))
-            let den = cross(rx, ry, sx, sy)
-            if den == 0 {
-                guard cross(qx, qy, rx, ry) == 0 else { return 0 }
-                let len = rx * rx + ry * ry
-                let t0 = qx * rx + qy * ry
-                let t1 = Int(d.x - a.x) * rx + Int(d.y - a.y) * ry
-                let lo = max(0, min(t0, t1))
-                let hi = min(len, max(t0, t1))
-                return lo > hi ? 0 : (lo == hi ? 1 : 2)
-            }
-            var tn = cross(qx, qy, sx, sy)
-            var un = cross(qx, qy, rx, ry)
-            var d = den
-            if d < 0 { (tn, un, d) = (-tn, -un, -d) }
-            return (0...d).contains(tn) && (0...d).contains(un) ? 1 : 0
-        }
-        for i in 0..<n {
-            for j in (i + 1)..<n {
-                let m = meet(r[i], r[(i + 1) % n], r[j], r[(j + 1) % n])
-                let adjacent = j == i + 1 || (i == 0 && j == n - 1)
-                if adjacent ? m == 2 : m != 0 { return false }
-            }
-        }
-        return true
     }
 }

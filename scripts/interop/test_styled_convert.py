@@ -68,3 +68,16 @@ def test_kept_attributes_and_metadata_classes(styled, tmp_path):
         assert info["classes"], layer
     fields = {l["id"]: l["fields"] for l in meta["vector_layers"]}
     assert fields["hansyn"].get("class") == "String"
+
+
+def test_classes_by_zoom_match_the_tiles(styled):
+    """`classes_by_zoom` in the metadata counts, per zoom, the distinct features of each class the tiles carry
+    (no tile limit is hit on the sample, so nothing is dropped)."""
+    import json
+    run, tiles = styled
+    summary = json.loads(read_pmtiles(run.output).metadata["kartpack"])
+    for z in range(9, 15):
+        decoded = classes_at(tiles, z)
+        for layer, info in summary["layers"].items():
+            counts = collections.Counter(c for c in decoded[layer].values() if c is not None)
+            assert dict(counts) == info["classes_by_zoom"].get(str(z), {}), (layer, z)

@@ -1,7 +1,9 @@
+import TileArchive
+
 /// The `output` section: where the package goes and its metadata.
 public struct OutputSpec: Sendable, Hashable {
     /// PMTiles or MBTiles (default: from the path's extension).
-    public var format: PackageFormat
+    public var format: ArchiveFormat
     /// Absolute path of the package; ends in `.pmtiles` or `.mbtiles`, matching `format`.
     public var path: String
     /// Package name (metadata `name`).
@@ -12,7 +14,7 @@ public struct OutputSpec: Sendable, Hashable {
     public var attribution: String?
 
     /// Creates an output.
-    public init(format: PackageFormat, path: String, name: String? = nil, description: String? = nil, attribution: String? = nil) {
+    public init(format: ArchiveFormat, path: String, name: String? = nil, description: String? = nil, attribution: String? = nil) {
         self.format = format
         self.path = path
         self.name = name

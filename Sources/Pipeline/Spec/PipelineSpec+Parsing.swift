@@ -1,5 +1,6 @@
 import Glibc
 import KartpackCore
+import KartpackJSON
 import TileArchive
 
 extension PipelineSpec {
@@ -25,23 +26,25 @@ extension PipelineSpec {
     /// Parses pipeline text as if read from `file` (whose folder anchors relative paths; a relative `file` is
     /// resolved against the working folder). See `load(path:overrides:)`.
     public static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
-        let document: JSONValue
+        let document: JSONParsedDocument
         do throws(JSONParseError) {
-            document = try JSONParser.parse(bytes, options: jsonOptions)
+            document = try JSONParser.parseDocument(bytes, options: jsonOptions)
         } catch {
             throw PipelineSpecError(
                 file: file, issues: [PipelineSpecIssue(path: .root, message: error.message, line: error.line, column: error.column)])
         }
-        let (overridden, overrideIssues) = SpecOverride.apply(overrides, to: document)
+        let (overridden, overrideIssues, setPaths) = SpecOverride.apply(overrides, to: document.value)
+        let locations = SpecLocations(document: document, overridden: setPaths)
         let absolute = SpecPaths.absolute(file, base: SpecPaths.currentDirectory())
         var decoder = SpecDecoder(file: absolute)
         let spec = decoder.decode(overridden)
-        let issues = overrideIssues + decoder.reader.issues
-        guard let spec, issues.isEmpty else {
+        let issues = overrideIssues + decoder.reader.issues.map(locations.locate)
+        guard var spec, issues.isEmpty else {
             throw PipelineSpecError(
                 file: file,
                 issues: issues.isEmpty ? [PipelineSpecIssue(path: .root, message: "invalid pipeline")] : issues)
         }
+        spec.locations = locations
         return spec
     }
 
@@ -68,14 +71,15 @@ extension PipelineSpec {
                     path: JSONPath.root.appending("output").appending("path"),
                     message: "the folder \(relativePath(folder)) does not exist"))
         }
-        return out
+        return out.map(locations.locate)
     }
 
     private static func readFile(_ path: String) throws(PipelineSpecError) -> [UInt8] {
         func failure(_ message: String) -> PipelineSpecError {
             PipelineSpecError(file: path, issues: [PipelineSpecIssue(path: .root, message: message)], exitCode: .noInput)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure("cannot open the pipeline file: \(String(cString: strerror(errno)))") }
         defer { _ = close(fd) }
         var st = stat()
@@ -237,7 +241,7 @@ struct SpecDecoder {
             if raw.lowercased().hasSuffix(".shp") {
                 path = resolve(raw)
             } else {
-                reader.report(p.appending("path"), "expected a .shp file, got \(CanonicalJSON.quote(raw))")
+                reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
             }
         }
         var layer: String?
@@ -264,7 +268,7 @@ struct SpecDecoder {
                 let at = p.appending("keep").appending(j)
                 guard let name = reader.string(v, at: at) else { continue }
                 if names.contains(name) {
-                    reader.report(at, "\(CanonicalJSON.quote(name)) is listed twice")
+                    reader.report(at, "\(JSONWriter.quoted(name)) is listed twice")
                 } else {
                     names.append(name)
                 }
@@ -292,7 +296,7 @@ struct SpecDecoder {
                         continue
                     }
                     if let other = rename.first(where: { $0.to == to }) {
-                        reader.report(at, "\(CanonicalJSON.quote(to)) is already the new name of \(other.from)")
+                        reader.report(at, "\(JSONWriter.quoted(to)) is already the new name of \(other.from)")
                         continue
                     }
                     rename.append(AttributeRename(from: m.key, to: to))
@@ -302,7 +306,7 @@ struct SpecDecoder {
                     for r in rename where r.to != r.from && keep.contains(r.to) && !rename.contains(where: { $0.from == r.to }) {
                         reader.report(
                             rp.appending(r.from),
-                            "\(CanonicalJSON.quote(r.to)) is also the name of a kept attribute; the names would clash")
+                            "\(JSONWriter.quoted(r.to)) is also the name of a kept attribute; the names would clash")
                     }
                 }
             } else {
@@ -353,7 +357,7 @@ struct SpecDecoder {
                 if raw.lowercased().hasSuffix(".shp") {
                     path = resolve(raw)
                 } else {
-                    reader.report(p.appending("path"), "expected a .shp file, got \(CanonicalJSON.quote(raw))")
+                    reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
                 }
             }
             let filter = reader.string(o, "filter")
@@ -386,7 +390,7 @@ struct SpecDecoder {
                 let name = ["minLon", "minLat", "maxLon", "maxLat"][i]
                 reader.report(
                     p.appending(i),
-                    "\(name) must be between -\(Int(limit)) and \(Int(limit)), got \(CanonicalJSON.number(d)) (the order is [minLon, minLat, maxLon, maxLat])")
+                    "\(name) must be between -\(Int(limit)) and \(Int(limit)), got \(JSONWriter.canonicalNumber(d)) (the order is [minLon, minLat, maxLon, maxLat])")
                 continue
             }
             values.append(d)
@@ -395,12 +399,12 @@ struct SpecDecoder {
         var ok = true
         if !(values[0] < values[2]) {
             reader.report(
-                p, "minLon \(CanonicalJSON.number(values[0])) must be below maxLon \(CanonicalJSON.number(values[2])) (the order is [minLon, minLat, maxLon, maxLat])")
+                p, "minLon \(JSONWriter.canonicalNumber(values[0])) must be below maxLon \(JSONWriter.canonicalNumber(values[2])) (the order is [minLon, minLat, maxLon, maxLat])")
             ok = false
         }
         if !(values[1] < values[3]) {
             reader.report(
-                p, "minLat \(CanonicalJSON.number(values[1])) must be below maxLat \(CanonicalJSON.number(values[3])) (the order is [minLon, minLat, maxLon, maxLat])")
+                p, "minLat \(JSONWriter.canonicalNumber(values[1])) must be below maxLat \(JSONWriter.canonicalNumber(values[3])) (the order is [minLon, minLat, maxLon, maxLat])")
             ok = false
         }
         return ok ? Bounds(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3]) : nil
@@ -415,19 +419,19 @@ struct SpecDecoder {
             return nil
         }
         guard let o = reader.object(v, at: p, known: OutputSpec.keys) else { return nil }
-        var format: PackageFormat?
+        var format: ArchiveFormat?
         if let f = reader.string(o, "format") {
-            if let known = PackageFormat(rawValue: f.lowercased()) {
+            if let known = ArchiveFormat(rawValue: f.lowercased()) {
                 format = known
             } else {
-                reader.report(p.appending("format"), "expected \"pmtiles\" or \"mbtiles\", got \(CanonicalJSON.quote(f))")
+                reader.report(p.appending("format"), "expected \"pmtiles\" or \"mbtiles\", got \(JSONWriter.quoted(f))")
             }
         }
         var path: String?
         if !o.has("path") {
             reader.report(p.appending("path"), "missing required key (the .pmtiles or .mbtiles file to write)")
         } else if let raw = reader.string(o, "path") {
-            if let implied = PackageFormat.from(path: raw) {
+            if let implied = ArchiveFormat.from(path: raw) {
                 if let format, format != implied {
                     reader.report(
                         p.appending("format"),
@@ -440,7 +444,7 @@ struct SpecDecoder {
                     path = resolve(raw)
                 }
             } else {
-                reader.report(p.appending("path"), "must end in .pmtiles or .mbtiles, got \(CanonicalJSON.quote(raw))")
+                reader.report(p.appending("path"), "must end in .pmtiles or .mbtiles, got \(JSONWriter.quoted(raw))")
             }
         }
         let name = reader.string(o, "name")

@@ -22,6 +22,8 @@ public struct PipelineSpec: Sendable, Hashable {
     public var tiles: TileSpec
     /// The package to write.
     public var output: OutputSpec
+    /// Where the values were in the file (for line:column in messages); not part of the spec's identity.
+    public var locations = SpecLocations()
 
     /// Creates a spec from parts (no validation; use `load` or `parse` for files). A relative `file` is resolved
     /// against the working folder.

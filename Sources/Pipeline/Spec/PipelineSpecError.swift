@@ -20,11 +20,15 @@ public struct PipelineSpecError: KartpackError, Sendable, Equatable {
         self.exitCode = exitCode
     }
 
-    /// One line per issue: `forest-plan.json: sources[1].minzom: unknown key; did you mean minZoom?`, or
-    /// `forest-plan.json:3:14: expected ...` for a syntax error.
+    /// One line per issue: `forest-plan.json:7:37: sources[1].minzom: unknown key; did you mean minZoom?`,
+    /// `forest-plan.json:3:14: expected ...` for a syntax error, no line for a value `--set` wrote.
     public var description: String {
         issues.map { issue in
-            if let line = issue.line, let column = issue.column { return "\(file):\(line):\(column): \(issue.message)" }
+            if let line = issue.line, let column = issue.column {
+                var shown = issue
+                shown.line = nil
+                return "\(file):\(line):\(column): \(shown.description)"
+            }
             return "\(file): \(issue.description)"
         }.joined(separator: "\n")
     }

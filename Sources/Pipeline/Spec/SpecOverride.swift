@@ -1,4 +1,4 @@
-import TileArchive
+import KartpackJSON
 
 /// `--set key.path=value` overrides, applied to the parsed document before validation.
 ///
@@ -6,11 +6,12 @@ import TileArchive
 /// string (`EPSG:3006`, `/tmp/x.pmtiles`). Missing objects on the way are created; an index may point one past
 /// the end of an array to append. Unknown keys are left for validation to report with the usual message.
 enum SpecOverride {
-    /// Applies every override in order; returns the new document and a problem per override that could not be
-    /// applied.
-    static func apply(_ overrides: [String], to document: JSONValue) -> (JSONValue, [PipelineSpecIssue]) {
+    /// Applies every override in order; returns the new document, a problem per override that could not be
+    /// applied, and the paths that were set.
+    static func apply(_ overrides: [String], to document: JSONValue) -> (JSONValue, [PipelineSpecIssue], [JSONPath]) {
         var doc = document
         var issues: [PipelineSpecIssue] = []
+        var paths: [JSONPath] = []
         for text in overrides {
             guard let eq = text.firstIndex(of: "=") else {
                 issues.append(PipelineSpecIssue(path: .root, message: "--set \(text): expected KEY.PATH=VALUE"))
@@ -27,11 +28,12 @@ enum SpecOverride {
             let value = jsonValue(valueText) ?? .string(valueText)
             do throws(OverrideFailure) {
                 doc = try set(value, at: path.components[...], in: doc, walked: .root)
+                paths.append(path)
             } catch {
                 issues.append(PipelineSpecIssue(path: error.path, message: "--set \(text): \(error.reason)"))
             }
         }
-        return (doc, issues)
+        return (doc, issues, paths)
     }
 
     /// A `--set` value: JSON when the whole text is a JSON value (nested at most 32 levels), nil otherwise.

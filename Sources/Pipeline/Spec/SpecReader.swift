@@ -1,4 +1,4 @@
-import TileArchive
+import KartpackJSON
 
 /// The members of one JSON object of a pipeline file, after unknown and duplicate keys were reported.
 struct SpecObject {
@@ -35,10 +35,10 @@ struct SpecReader {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
-        case .double(let d): return CanonicalJSON.number(d)
+        case .double(let d): return JSONWriter.canonicalNumber(d)
         case .string(let s):
             let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
-            return CanonicalJSON.quote(shown)
+            return JSONWriter.quoted(shown)
         case .array: return "an array"
         case .object: return "an object"
         }
@@ -105,7 +105,7 @@ struct SpecReader {
         guard range.contains(d) else {
             report(
                 path,
-                "must be between \(CanonicalJSON.number(range.lowerBound)) and \(CanonicalJSON.number(range.upperBound)), got \(CanonicalJSON.number(d))"
+                "must be between \(JSONWriter.canonicalNumber(range.lowerBound)) and \(JSONWriter.canonicalNumber(range.upperBound)), got \(JSONWriter.canonicalNumber(d))"
             )
             return nil
         }

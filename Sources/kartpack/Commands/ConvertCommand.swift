@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Nightly
 import Pipeline
 
 /// `kartpack convert`: Shapefiles → a PMTiles or MBTiles vector-tile package.

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Nightly
 import Pipeline
 
 /// `kartpack import`: every Shapefile set in a GIS export (folder or .zip) becomes a layer of one package.

@@ -9,15 +9,18 @@ struct InspectCommand: Command {
     static let summary = "describe a Shapefile, a folder of Shapefiles or a tile package"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS to use instead of the .prj (e.g. EPSG:3006)", valueName: "CRS"),
+        OptionSpec(name: "source-crs", kind: .value, help: "CRS to use instead of the .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
         OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
+        OptionSpec(
+            name: "features", kind: .flag,
+            help: "Shapefiles, with --format json: also every feature as read (record, attributes, GeoJSON geometry in the layer's CRS) and every skipped record with its reason"),
         OptionSpec(name: "tile", kind: .value, help: "packages: decode one tile", valueName: "Z/X/Y"),
         OptionSpec(name: "wgs84", kind: .flag, help: "with --tile: geometry in longitude/latitude instead of tile coordinates"),
     ]
     static var help: String {
         helpText(
             usage: """
-                kartpack inspect PATH [--format text|json] [--source-crs CRS] [--encoding NAME]
+                kartpack inspect PATH [--format text|json [--features]] [--source-crs CRS] [--encoding NAME]
                        kartpack inspect OUT.pmtiles|OUT.mbtiles [--format text|json] [--tile Z/X/Y [--wgs84]]
                 """,
             summary: """
@@ -43,7 +46,8 @@ struct InspectCommand: Command {
         }
         path = parsed.positionals[0]
         format = try parsed.choice("format", ["text", "json"], default: "text")
-        options = InspectOptions(sourceCRS: parsed.value("source-crs"), encoding: parsed.value("encoding"))
+        options = InspectOptions(
+            sourceCRS: parsed.value("source-crs"), encoding: parsed.value("encoding"), features: parsed.flag("features"))
         wgs84 = parsed.flag("wgs84")
         if let t = parsed.value("tile") {
             guard let c = TileCoordinate.parse(t), c.isValid else {
@@ -61,6 +65,9 @@ struct InspectCommand: Command {
             throw UsageError(message: "--source-crs and --encoding apply to Shapefiles only")
         }
         if wgs84 && tile == nil { throw UsageError(message: "--wgs84 needs --tile") }
+        if options.features && (isPackage || format != "json") {
+            throw UsageError(message: "--features applies to Shapefiles with --format json")
+        }
     }
 
     func run() throws -> ExitCode {

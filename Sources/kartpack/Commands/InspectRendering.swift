@@ -1,14 +1,13 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import Pipeline
 
 /// Turns an inspection report into text for people or stable JSON for scripts.
 enum InspectRendering {
-    /// Pretty, key-sorted JSON.
+    /// Pretty, key-sorted JSON (the project's one JSON writer).
     static func json(_ report: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        try JSONValueEncoder.encode(report).sortingKeys().text(.pretty)
     }
 
     static func text(_ report: InspectionReport) -> String {
@@ -18,7 +17,12 @@ enum InspectRendering {
             s += "\(l.path)\n"
             s += "  layer:      \(l.name)\n"
             if let t = l.shapeType { s += "  geometry:   \(t)\(l.geometryKind.map { " (\($0))" } ?? "")\n" }
-            s += "  records:    \(l.records) (features \(l.features), null shapes \(l.nullShapes), deleted \(l.deletedRecords))\n"
+            if l.errors.contains(where: { $0.code == "file_rejected" }) {
+                let from = l.recordsSource == "unknown" ? "unknown: no file can be counted" : "by the .\(l.recordsSource)"
+                s += "  records:    \(l.records) (\(from); the file is rejected)\n"
+            } else {
+                s += "  records:    \(l.records) (features \(l.features), null shapes \(l.nullShapes), deleted \(l.deletedRecords))\n"
+            }
             if let d = l.dbfRecords, d != l.records { s += "  dbf rows:   \(d)\n" }
             for (k, v) in l.skipped.sorted(by: { $0.key < $1.key }) where k != "null_geometry" && k != "deleted_in_source" {
                 s += "  skipped:    \(v) \(k)\n"
@@ -26,7 +30,8 @@ enum InspectRendering {
             for (k, v) in l.repaired.sorted(by: { $0.key < $1.key }) { s += "  repaired:   \(v) \(k)\n" }
             for (k, v) in l.coercedToNull.sorted(by: { $0.key < $1.key }) { s += "  nulled:     \(v) values (\(k))\n" }
             if let c = l.crs {
-                s += "  crs:        \(c.name)\(c.epsg.map { " (EPSG:\($0))" } ?? "") from \(c.origin)\n"
+                let confidence = c.confidence.map { $0 < 100 ? ", confidence \($0)%" : "" } ?? ""
+                s += "  crs:        \(c.name)\(c.epsg.map { " (EPSG:\($0)\(confidence))" } ?? "") from \(c.origin)\n"
             }
             if let b = l.bounds { s += "  bounds:     \(fmt(b))\n" }
             if let b = l.boundsWGS84 { s += "  wgs84:      \(fmt(b, digits: 6))\n" }

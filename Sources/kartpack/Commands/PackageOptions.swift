@@ -1,6 +1,8 @@
 import Foundation
 import KartpackCore
+import Nightly
 import Pipeline
+import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
 enum PackageOptions {
@@ -8,7 +10,7 @@ enum PackageOptions {
         OptionSpec(name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
         OptionSpec(name: "min-zoom", kind: .value, help: "lowest zoom level (default 0)", valueName: "N"),
         OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default 14)", valueName: "N"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj (e.g. EPSG:3006)", valueName: "CRS"),
+        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
         OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
         OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
         OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
@@ -29,7 +31,7 @@ enum PackageOptions {
     /// Conversion options from the parsed shared options (inputs left to the caller).
     static func options(_ p: ParsedArguments, inputs: [ConvertInput]) throws(UsageError) -> ConvertOptions {
         guard let output = p.value("output") else { throw UsageError(message: "needs -o OUT.pmtiles or OUT.mbtiles") }
-        guard let format = PackageFormat.from(path: output) else {
+        guard let format = ArchiveFormat.from(path: output) else {
             throw UsageError(message: "output '\(output)' must end in .pmtiles or .mbtiles")
         }
         var o = ConvertOptions(inputs: inputs, output: output, format: format)
@@ -76,10 +78,9 @@ enum PackageOptions {
 
     /// Writes a report as sorted, pretty JSON; false (with a message) when it cannot be written.
     static func writeReport(_ report: some Encodable, to path: String) -> Bool {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+            let text = try InspectRendering.json(report)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return true
         } catch {
             Console.error("cannot write report \(path): \(error.localizedDescription)")

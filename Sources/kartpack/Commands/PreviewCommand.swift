@@ -15,13 +15,17 @@ struct PreviewCommand: Command {
         OptionSpec(name: "zoom", kind: .value, help: "zoom for --bbox", valueName: "Z"),
         OptionSpec(name: "output", kind: .value, help: "map.svg, or map.png (needs rsvg-convert)", valueName: "FILE", short: "o"),
         OptionSpec(name: "no-legend", kind: .flag, help: "leave out the legend"),
+        OptionSpec(name: "features", kind: .value, help: "also write, per drawn feature, the look the sheet's cascade gives it (JSON)", valueName: "FILE.json"),
     ]
     static var help: String {
         helpText(
             usage: "kartpack preview OUT.pmtiles --style STYLE.kss (--tile Z/X/Y | --bbox W,S,E,N --zoom Z) -o map.svg",
             summary: """
-                Draws what the client will show: fills, fill patterns, strokes, dash arrays, points and labels of every
-                class, from the decoded tiles, with a legend. PNG output (-o map.png) uses rsvg-convert when installed.
+                Draws what the client will show: fills, fill patterns, strokes, dash arrays, symbols, icons and labels,
+                from the decoded tiles, with the same style expressions the client evaluates, and a legend. A --bbox
+                preview at --zoom Z has the scale MapLibre draws zoom Z at (512 px per tile). PNG output
+                (-o map.png) uses rsvg-convert when installed. --features writes the Swift cascade's look of every
+                drawn feature (class, and per draw kind the MapLibre paint values) for comparing with a client.
                 """,
             options: options, footer: "See docs/styles.md.")
     }
@@ -31,6 +35,7 @@ struct PreviewCommand: Command {
     let area: PreviewArea
     let output: String
     let legend: Bool
+    let features: String?
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -41,6 +46,7 @@ struct PreviewCommand: Command {
         guard let output = p.value("output") else { throw UsageError(message: "preview needs -o map.svg") }
         self.output = output
         legend = !p.flag("no-legend")
+        features = p.value("features")
         switch (p.value("tile"), p.value("bbox")) {
         case (let t?, nil):
             guard p.value("zoom") == nil else { throw UsageError(message: "--zoom goes with --bbox, not --tile") }
@@ -66,6 +72,7 @@ struct PreviewCommand: Command {
         for w in warnings { Console.error(w.description) }
         var options = SVGPreviewOptions()
         options.legend = legend
+        options.reportFeatures = features != nil
         let result = try SVGPreview.preview(package: package, sheet: sheet, area: area, options: options)
         if output.lowercased().hasSuffix(".png") {
             try SVGPreview.rasterize(svg: result.svg, to: output)
@@ -74,6 +81,14 @@ struct PreviewCommand: Command {
                 try Data(result.svg.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
                 Console.error("\(output): \(error.localizedDescription)")
+                return .cantCreate
+            }
+        }
+        if let features {
+            do {
+                try Data(StyleJSON.pretty(.array(result.features)).utf8).write(to: URL(fileURLWithPath: features))
+            } catch {
+                Console.error("\(features): \(error.localizedDescription)")
                 return .cantCreate
             }
         }

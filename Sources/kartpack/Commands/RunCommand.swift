@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Nightly
 import Pipeline
 
 /// `kartpack run PIPELINE.json`: the nightly job.

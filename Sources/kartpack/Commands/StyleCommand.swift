@@ -9,18 +9,26 @@ struct StyleCommand: Command {
     static let summary = "write a MapLibre GL style (+ sprites) for a package from a stylesheet"
     static let options: [OptionSpec] = [
         OptionSpec(name: "package", kind: .value, help: "the package the style draws (.pmtiles or .mbtiles)", valueName: "OUT.pmtiles"),
-        OptionSpec(name: "output", kind: .value, help: "the style file to write; sprites go next to it", valueName: "style.json", short: "o"),
-        OptionSpec(name: "url", kind: .value, help: "source URL written into the style (default pmtiles:// or mbtiles:// + relative path)", valueName: "URL"),
-        OptionSpec(name: "sprite-url", kind: .value, help: "sprite URL written into the style (default: sprite)", valueName: "URL"),
+        OptionSpec(name: "output", kind: .value, help: "the style file to write; sprites and glyphs go next to it", valueName: "DIR/style.json", short: "o"),
+        OptionSpec(name: "base-url", kind: .value, help: "the URL the style's folder is served from: sprite, glyph and PMTiles URLs become absolute under it", valueName: "URL"),
+        OptionSpec(name: "url", kind: .value, help: "source URL written into the style (default pmtiles:// + the package's path, under --base-url)", valueName: "URL"),
+        OptionSpec(name: "tiles-url", kind: .value, help: "a tiles URL template for the source, e.g. https://host/t/{z}/{x}/{y}.pbf (needed for MBTiles)", valueName: "TEMPLATE"),
+        OptionSpec(name: "sprite-url", kind: .value, help: "sprite URL written into the style (default: sprite under --base-url)", valueName: "URL"),
     ]
     static var help: String {
         helpText(
-            usage: "kartpack style STYLE.kss --package OUT.pmtiles -o style.json [--url URL] [--sprite-url URL]",
+            usage: """
+                kartpack style STYLE.kss --package OUT.pmtiles -o DIR/style.json [--base-url URL]
+                                      [--url URL | --tiles-url TEMPLATE] [--sprite-url URL]
+                """,
             summary: """
-                Builds a MapLibre GL style (version 8) whose source is the package: fill, line, circle and symbol layers
-                per class with ["==", ["get", "class"], NAME] filters, the sheet's colours, widths, dash arrays, zoom
-                ranges and labels. Fill patterns become a generated sprite (sprite.json/.png and @2x) next to the style.
-                The written style is checked against the style-spec rules before the command succeeds.
+                Writes an offline MapLibre GL style folder for the package: style.json (version 8) with a background
+                layer, a first view fitted to the data, the package's attribution, and fill, line, circle and symbol
+                layers per class whose paint values follow the sheet's cascade as MapLibre expressions; the sprite
+                (sprite.json/.png and @2x: fill patterns, built-in symbols, SVG icons) and the glyphs of the label font
+                for the character ranges the labels use (glyphs/FONT/START-END.pbf, from fonts-noto-core). Without
+                --base-url the URLs are relative to the style file (see docs/styles.md). MBTiles packages need
+                --tiles-url. The written style is checked against the style-spec rules before the command succeeds.
                 """,
             options: options, footer: "See docs/styles.md.")
     }
@@ -29,6 +37,8 @@ struct StyleCommand: Command {
     let package: String
     let output: String
     let url: String?
+    let tilesURL: String?
+    let baseURL: String?
     let spriteURL: String?
 
     init(arguments: [String]) throws(UsageError) {
@@ -40,17 +50,41 @@ struct StyleCommand: Command {
         self.package = package
         self.output = output
         url = p.value("url")
+        tilesURL = p.value("tiles-url")
+        baseURL = p.value("base-url")
         spriteURL = p.value("sprite-url")
+        if url != nil && tilesURL != nil { throw UsageError(message: "give --url or --tiles-url, not both") }
+        if let t = tilesURL, !(t.contains("{z}") && t.contains("{x}") && t.contains("{y}")) {
+            throw UsageError(message: "--tiles-url needs {z}, {x} and {y} in it, got '\(t)'")
+        }
     }
 
     func run() throws -> ExitCode {
         let (sheet, warnings) = try StyleLoader.load(path: sheetPath)
         for w in warnings { Console.error(w.description) }
-        let result = try StyleExport.write(
-            sheet: sheet, packagePath: package, stylePath: output, sourceURL: url, spriteURL: spriteURL)
+        var options = StyleExportOptions()
+        options.baseURL = baseURL
+        options.sourceURL = url
+        options.tilesURL = tilesURL
+        options.spriteURL = spriteURL
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let result: StyleExportResult
+        do {
+            result = try StyleExport.write(sheet: sheet, packagePath: package, stylePath: output, options: options)
+        } catch let error as MapStyleError {
+            if case .badRequest(let message) = error, message.contains("MBTiles") {
+                Console.error("error: \(message)")
+                return .usage
+            }
+            throw error
+        }
         for w in result.warnings { Console.error("warning: \(w)") }
         for issue in result.issues { Console.error("error: style check: \(issue)") }
-        Console.out("wrote \(result.files.joined(separator: ", ")): \(result.layerCount) style layers, source \(result.sourceURL)")
+        let folderText = folder.isEmpty ? "." : folder
+        Console.out(
+            "wrote \(result.files.count) files in \(folderText) (\(result.stylePath) and its sprite and glyphs): "
+                + "\(result.layerCount) style layers, source \(result.sourceURL)")
         return result.issues.isEmpty ? .success : .software
     }
 }

@@ -1,0 +1,6 @@
+#ifndef CFREETYPE_SHIM_H
+#define CFREETYPE_SHIM_H
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_MODULE_H
+#endif

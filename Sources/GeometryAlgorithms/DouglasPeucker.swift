@@ -1,0 +1,98 @@
+import KartpackCore
+
+/// Douglas–Peucker simplification of every part of a geometry — lines and polygon rings alike — in pure Swift.
+///
+/// Used per tile piece at each zoom: it is several times cheaper than GEOS's topology-preserving simplifier (which
+/// builds a quadtree per call), and what it cannot guarantee — rings that cross or collapse — is checked on the
+/// integer grid right after quantization, where a broken polygon is repaired with GEOS (`grid_repair`). Lines keep
+/// their end points; rings stay closed and keep their first point and the point farthest from it.
+public enum DouglasPeucker {
+    /// A copy of `g` with vertices closer than `tolerance` to the simplified shape removed.
+    public static func simplified(_ g: Geometry, tolerance: Double) -> Geometry {
+        guard tolerance > 0, g.kind.family != .point else { return g }
+        var xy: [Double] = []
+        xy.reserveCapacity(g.xy.count)
+        var starts: [Int32] = []
+        starts.reserveCapacity(g.partCount)
+        var keep: [Bool] = []
+        for part in 0..<g.partCount {
+            let r = g.pointRange(ofPart: part)
+            starts.append(Int32(xy.count / 2))
+            keep = Array(repeating: false, count: r.count)
+            let isRing = g.kind.family == .polygon
+            mark(g.xy, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep)
+            for i in 0..<r.count where keep[i] {
+                xy.append(g.xy[2 * (r.lowerBound + i)])
+                xy.append(g.xy[2 * (r.lowerBound + i) + 1])
+            }
+        }
+        var out = g
+        out.xy = xy
+        out.partStarts = starts
+        out.z = nil
+        out.m = nil
+        return out
+    }
+
+    private static func mark(
+        _ xy: [Double], base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool]
+    ) {
+        guard n > 2 else {
+            for i in 0..<n { keep[i] = true }
+            return
+        }
+        keep[0] = true
+        keep[n - 1] = true
+        var spans: [(Int, Int)] = []
+        if ring {
+            // A closed ring's first and last points coincide: split it at the point farthest from the start.
+            let x0 = xy[2 * base], y0 = xy[2 * base + 1]
+            var far = 1
+            var best = -1.0
+            for i in 1..<(n - 1) {
+                let dx = xy[2 * (base + i)] - x0, dy = xy[2 * (base + i) + 1] - y0
+                let d = dx * dx + dy * dy
+                if d > best {
+                    best = d
+                    far = i
+                }
+            }
+            keep[far] = true
+            spans = [(0, far), (far, n - 1)]
+        } else {
+            spans = [(0, n - 1)]
+        }
+        let tol2 = tolerance * tolerance
+        while let (a, b) = spans.popLast() {
+            guard b > a + 1 else { continue }
+            let ax = xy[2 * (base + a)], ay = xy[2 * (base + a) + 1]
+            let bx = xy[2 * (base + b)], by = xy[2 * (base + b) + 1]
+            var worst = a
+            var worstD = -1.0
+            for i in (a + 1)..<b {
+                let d = segmentDistance2(xy[2 * (base + i)], xy[2 * (base + i) + 1], ax, ay, bx, by)
+                if d > worstD {
+                    worstD = d
+                    worst = i
+                }
+            }
+            if worstD > tol2 {
+                keep[worst] = true
+                spans.append((a, worst))
+                spans.append((worst, b))
+            }
+        }
+    }
+
+    /// Squared distance from (px, py) to the segment (ax, ay)–(bx, by).
+    private static func segmentDistance2(
+        _ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double
+    ) -> Double {
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let cx = ax + t * dx - px, cy = ay + t * dy - py
+        return cx * cx + cy * cy
+    }
+}

@@ -1,0 +1,155 @@
+/// Exact validity checks for rings on the integer tile grid (all arithmetic in `Int128`, so any `Int32`
+/// coordinates are handled without overflow).
+///
+/// Used after quantization to decide whether a polygon must go back to GEOS for repair (formats.md §1,
+/// "Re-validate every polygon after rounding"). Segments are pruned with a sort-by-x sweep; the cost is
+/// O(n log n) plus the number of segment pairs whose x-ranges overlap (quadratic only for rings made of many
+/// long, x-overlapping segments).
+public enum RingValidator {
+    /// Where a point lies relative to a ring.
+    public enum Location: Sendable, Hashable {
+        /// Strictly inside.
+        case inside
+        /// Strictly outside.
+        case outside
+        /// On an edge or a vertex.
+        case boundary
+    }
+
+    /// True when an open ring (no closing duplicate) neither crosses nor touches itself: no two non-adjacent
+    /// edges share a point, and no two adjacent edges fold back over each other (a spike). A ring with fewer
+    /// than 3 points is not simple; repeated consecutive points are not allowed either.
+    public static func isSimple(_ ring: [TilePoint]) -> Bool {
+        guard ring.count >= 3 else { return false }
+        return !hasIntersections([ring])
+    }
+
+    /// True when any ring in `rings` is not simple, or any two rings share a point (cross, overlap or touch).
+    ///
+    /// This is stricter than OGC validity, which lets a hole touch its exterior at one point: such polygons
+    /// are reported too, so a caller that repairs them gets them back unchanged. Rings must be open and
+    /// have at least 3 points (shorter rings are reported as intersecting).
+    public static func hasIntersections(_ rings: [[TilePoint]]) -> Bool {
+        var segments: [Segment] = []
+        var total = 0
+        for r in rings { total += r.count }
+        segments.reserveCapacity(total)
+        for (ri, ring) in rings.enumerated() {
+            let n = ring.count
+            guard n >= 3 else { return true }
+            for i in 0..<n {
+                let a = ring[i]
+                let b = ring[i + 1 == n ? 0 : i + 1]
+                if a == b { return true }  // zero-length edge
+                segments.append(Segment(a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i), ringCount: Int32(truncatingIfNeeded: n)))
+            }
+        }
+        segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
+        for i in segments.indices {
+            let s = segments[i]
+            var j = i + 1
+            while j < segments.count, segments[j].minX <= s.maxX {
+                let t = segments[j]
+                j += 1
+                if t.maxY < s.minY || t.minY > s.maxY { continue }
+                if s.ring == t.ring {
+                    let n = s.ringCount
+                    if (s.index + 1) % n == t.index {
+                        if foldsBack(s, t) { return true }
+                        continue
+                    }
+                    if (t.index + 1) % n == s.index {
+                        if foldsBack(t, s) { return true }
+                        continue
+                    }
+                }
+                if intersects(s.a, s.b, t.a, t.b) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Locates `p` relative to the ring (open or closed), exactly.
+    public static func locate(_ p: TilePoint, in ring: [TilePoint]) -> Location {
+        let n = ring.count
+        guard n >= 3 else { return .outside }
+        var inside = false
+        var j = n - 1
+        for i in 0..<n {
+            let a = ring[j]
+            let b = ring[i]
+            j = i
+            if orientation(a, b, p) == 0 && onSegment(a, b, p) { return .boundary }
+            // Half-open rule on y: count edges that straddle the horizontal line through p.
+            if (a.y > p.y) != (b.y > p.y) {
+                // x of the crossing compared with p.x, without division: sign depends on edge direction.
+                let o = orientation(a, b, p)
+                if (b.y > a.y && o > 0) || (b.y < a.y && o < 0) { inside.toggle() }
+            }
+        }
+        return inside ? .inside : .outside
+    }
+
+    /// Twice the signed area of triangle (a, b, c): positive when c lies to the left of a→b with y up.
+    @inlinable
+    public static func orientation(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
+        (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
+            - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
+    }
+
+    /// True when c (known collinear with a, b) lies on the closed segment a–b.
+    @inline(__always)
+    static func onSegment(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Bool {
+        min(a.x, b.x) <= c.x && c.x <= max(a.x, b.x) && min(a.y, b.y) <= c.y && c.y <= max(a.y, b.y)
+    }
+
+    /// True when closed segments a–b and c–d share at least one point.
+    static func intersects(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> Bool {
+        let d1 = orientation(c, d, a).signum()
+        let d2 = orientation(c, d, b).signum()
+        let d3 = orientation(a, b, c).signum()
+        let d4 = orientation(a, b, d).signum()
+        if d1 * d2 < 0 && d3 * d4 < 0 { return true }
+        if d1 == 0 && onSegment(c, d, a) { return true }
+        if d2 == 0 && onSegment(c, d, b) { return true }
+        if d3 == 0 && onSegment(a, b, c) { return true }
+        if d4 == 0 && onSegment(a, b, d) { return true }
+        return false
+    }
+
+    /// For consecutive edges p→q, q→r: true when r turns straight back along p→q (a spike).
+    static func foldsBack(_ first: Segment, _ second: Segment) -> Bool {
+        let p = first.a
+        let q = first.b
+        let r = second.b
+        guard orientation(p, q, r) == 0 else { return false }
+        let dot =
+            (Int128(q.x) - Int128(p.x)) * (Int128(r.x) - Int128(q.x))
+            + (Int128(q.y) - Int128(p.y)) * (Int128(r.y) - Int128(q.y))
+        return dot < 0
+    }
+
+    struct Segment {
+        var a: TilePoint
+        var b: TilePoint
+        var ring: Int32
+        var index: Int32
+        var ringCount: Int32
+        var minX: Int32
+        var maxX: Int32
+        var minY: Int32
+        var maxY: Int32
+
+        init(a: TilePoint, b: TilePoint, ring: Int32, index: Int32, ringCount: Int32) {
+            self.a = a
+            self.b = b
+            self.ring = ring
+            self.index = index
+            self.ringCount = ringCount
+            minX = min(a.x, b.x)
+            maxX = max(a.x, b.x)
+            minY = min(a.y, b.y)
+            maxY = max(a.y, b.y)
+        }
+    }
+}

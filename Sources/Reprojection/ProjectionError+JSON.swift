@@ -1,0 +1,53 @@
+import KartpackJSON
+
+extension ProjectionError {
+    /// The error as JSON (`{"code": …, and its fields}`), for the CRS child process's answer.
+    var json: JSONValue {
+        func s(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
+        var members: [(String, JSONValue)] = [("code", .string(code))]
+        switch self {
+        case .missingPrj(let file): members.append(("file", s(file)))
+        case .prjTooLarge(let file, let size, let limit):
+            members += [("file", .string(file)), ("size", .int(Int64(size))), ("limit", .int(Int64(limit)))]
+        case .unparseablePrj(let file, let detail): members += [("file", s(file)), ("detail", .string(detail))]
+        case .hostilePrj(let file, let reason): members += [("file", s(file)), ("reason", .string(reason))]
+        case .badOverride(let text, let detail): members += [("text", .string(text)), ("detail", .string(detail))]
+        case .cannotCreateTransform(let source, let target, let detail):
+            members += [("source", .string(source)), ("target", .string(target)), ("detail", .string(detail))]
+        case .projDatabaseMissing(let detail): members += [("case", .string("database")), ("detail", .string(detail))]
+        case .projSetupFailed(let detail): members += [("case", .string("setup")), ("detail", .string(detail))]
+        }
+        return .object(members)
+    }
+
+    /// The error `json` describes, or nil for anything else.
+    init?(json v: JSONValue) {
+        guard let code = v["code"]?.stringValue else { return nil }
+        let file = v["file"]?.stringValue
+        let detail = v["detail"]?.stringValue
+        switch code {
+        case "missing_prj": self = .missingPrj(file: file)
+        case "prj_too_large":
+            guard let file, let size = v["size"]?.intValue, let limit = v["limit"]?.intValue else { return nil }
+            self = .prjTooLarge(file: file, size: Int(size), limit: Int(limit))
+        case "unparseable_prj":
+            guard let detail else { return nil }
+            self = .unparseablePrj(file: file, detail: detail)
+        case "hostile_prj":
+            guard let reason = v["reason"]?.stringValue else { return nil }
+            self = .hostilePrj(file: file, reason: reason)
+        case "bad_source_crs":
+            guard let text = v["text"]?.stringValue, let detail else { return nil }
+            self = .badOverride(text: text, detail: detail)
+        case "no_transform":
+            guard let source = v["source"]?.stringValue, let target = v["target"]?.stringValue, let detail else {
+                return nil
+            }
+            self = .cannotCreateTransform(source: source, target: target, detail: detail)
+        case "proj_setup":
+            guard let detail else { return nil }
+            self = v["case"]?.stringValue == "database" ? .projDatabaseMissing(detail: detail) : .projSetupFailed(detail: detail)
+        default: return nil
+        }
+    }
+}

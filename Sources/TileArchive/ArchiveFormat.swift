@@ -1,0 +1,23 @@
+/// A tile package container: the one format enum of the project (options, writers, readers, summaries).
+public enum ArchiveFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// PMTiles v3.
+    case pmtiles
+    /// MBTiles 1.3.
+    case mbtiles
+
+    /// The format implied by a file name's extension (case-insensitive), nil when it is neither.
+    public static func from(path: String) -> ArchiveFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".pmtiles") { return .pmtiles }
+        if lower.hasSuffix(".mbtiles") { return .mbtiles }
+        return nil
+    }
+
+    /// The order this format's writer needs its tiles in.
+    public var tileOrder: TileOrder {
+        switch self {
+        case .pmtiles: .hilbert
+        case .mbtiles: .zxy
+        }
+    }
+}
