@@ -24,8 +24,8 @@ ZOOMS = list(range(8, 15))
 # Per zoom: overlap and gap area at most this many tile units² per tile; no piece wider than MAX_SLIVER units.
 AREA_PER_TILE = 1.0
 MAX_SLIVER = 1.0
-NOT_YET = ("kartpack still simplifies every tile piece on its own (FeatureTiler + LineSimplifier); remove this "
-           "marker when the tile phase simplifies each layer's pieces with VectorTile.SharedBorderSimplifier")
+NOT_YET = ("kartpack still simplifies every tile piece on its own (FeatureTiler + DouglasPeucker); remove this "
+           "marker when the tile phase simplifies each layer's pieces with GeometryAlgorithms.SharedBorderSimplifier")
 
 
 def _load_measure():

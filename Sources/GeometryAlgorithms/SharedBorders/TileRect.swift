@@ -20,9 +20,9 @@ public struct TileRect: Sendable, Hashable, CustomStringConvertible {
 
     /// The clip rectangle of a tile with `extent` units and a `buffer` in tile units, rounded to the grid with the
     /// quantizer's rule (so the points a clip to the buffered tile puts on its edges lie exactly on these edges),
-    /// and clamped to ±`Quantizer.coordinateLimit` like every quantized coordinate.
+    /// and clamped to the `Int32` range (NaN gives 0).
     public static func bufferedTile(extent: Int, buffer: Double) -> TileRect {
-        let limit = Double(Quantizer.coordinateLimit)
+        let limit = Double(Int32.max)
         func snap(_ v: Double) -> Int32 {
             v.isNaN ? 0 : Int32(min(limit, max(-limit, v.rounded(.toNearestOrAwayFromZero))))
         }

@@ -1,6 +1,6 @@
 import KartpackTestSupport
 import Testing
-import VectorTile
+import GeometryAlgorithms
 
 private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TilePoint($0.0, $0.1) } }
 
@@ -15,7 +15,7 @@ private func expectCoverage(
         #expect(
             feature.map(\.count) == input[f].map(\.count), "\(comment) feature \(f)", sourceLocation: sourceLocation)
         #expect(
-            Quantizer.isValidOnGrid(feature), "\(comment) feature \(f) invalid: \(feature)",
+            CoverageMeasure.isValidOnGrid(feature), "\(comment) feature \(f) invalid: \(feature)",
             sourceLocation: sourceLocation)
         for (p, rings) in feature.enumerated() {
             for (k, r) in rings.enumerated() {
@@ -111,7 +111,7 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
         #expect(uses[.init(TilePoint(50, 50), TilePoint(100, 50))]?.sorted() == [1, 2])
         #expect(CoverageMeasure.coverage(s.features).overlap == 0)
         #expect(s.features[0][0][0].count == 4 && s.features[1][0][0].count == 4)
-        for f in s.features { #expect(Quantizer.isValidOnGrid(f)) }
+        for f in s.features { #expect(CoverageMeasure.isValidOnGrid(f)) }
     }
 
     @Test func ringOrientationAndStartDoNotMatter() {
@@ -152,7 +152,7 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
             bends: Int.random(in: 2...8, using: &rng),
             amplitude: 10, jitter: 30, islandChance: 0.25, islandRadius: 2...14, rng: &rng)
         let input = CoverageFixtures.shuffledRings(grid, rng: &rng)
-        for f in input { #expect(Quantizer.isValidOnGrid(f), "fixture invalid") }
+        for f in input { #expect(CoverageMeasure.isValidOnGrid(f), "fixture invalid") }
         let s = SharedBorderSimplifier(tolerance: tolerance, clip: clip ? frame : nil).simplify(input)
         expectCoverage(input, s.features, frame: frame, comment: "seed \(seed)")
         // About as few vertices as plain Douglas–Peucker (which fixes no node but breaks the borders): at most 15%
@@ -182,7 +182,7 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
         let s = SharedBorderSimplifier(tolerance: 205).simplify(input)
         #expect(CoverageMeasure.coverage(s.features).overlap == 0)
         #expect(CoverageMeasure.coverage(s.features).covered < CoverageMeasure.coverage(input).covered + 1)
-        for f in s.features { #expect(Quantizer.isValidOnGrid(f)) }
+        for f in s.features { #expect(CoverageMeasure.isValidOnGrid(f)) }
         #expect(s.statistics.verticesRestored > 0)
     }
 
@@ -204,11 +204,11 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
             [TilePoint(102, 0), TilePoint(200, 0), TilePoint(200, 200), TilePoint(102, 200)]
             + right.dropFirst().reversed()
         let input: [CoverageFeature] = [[CoverageFixtures.oriented([left])], [CoverageFixtures.oriented([right])]]
-        for f in input { #expect(Quantizer.isValidOnGrid(f)) }
+        for f in input { #expect(CoverageMeasure.isValidOnGrid(f)) }
         for tolerance in [2.0, 7, 20, 100] {
             let s = SharedBorderSimplifier(tolerance: tolerance).simplify(input)
             #expect(CoverageMeasure.coverage(s.features).overlap == 0, "tolerance \(tolerance)")
-            for f in s.features { #expect(Quantizer.isValidOnGrid(f)) }
+            for f in s.features { #expect(CoverageMeasure.isValidOnGrid(f)) }
             #expect(s.statistics.repairRounds <= 16, "zigzags are restored by halving")
             // The free side's 19 wiggles of ±4 go once the tolerance exceeds them.
             let removed = s.statistics.inputVertices - s.statistics.outputVertices
@@ -227,7 +227,7 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
         ]
         let before = CoverageMeasure.coverage(input).overlap
         let s = SharedBorderSimplifier(tolerance: 8).simplify(input)
-        for f in s.features { #expect(Quantizer.isValidOnGrid(f)) }
+        for f in s.features { #expect(CoverageMeasure.isValidOnGrid(f)) }
         let after = CoverageMeasure.coverage(s.features).overlap
         #expect(abs(after - before) < 0.05 * before)
         #expect(s.statistics.outputVertices < s.statistics.inputVertices / 2)
@@ -271,14 +271,14 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
 /// Hostile and broken input: no trap, no hang, the structure kept, only input points in the output.
 @Suite struct SharedBorderRobustnessTests {
     @Test func coordinatesAtTheClampLimitDoNotOverflow() {
-        let m = Quantizer.coordinateLimit
+        let m: Int32 = (1 << 30) - 1  // the quantizer's clamp limit
         let big = pts([(-m, -m), (0, -m), (m, -m), (m, 0), (m, m), (0, m), (-m, m), (-m, 0)])
         let inner = pts([(-m, -m), (0, -m), (0, 0), (-m, 0)])
         let s = SharedBorderSimplifier(tolerance: 1e9, clip: TileRect.bufferedTile(extent: 4096, buffer: 1e12))
             .simplify([[[big]], [[inner]], [[big.reversed()]]])
         #expect(s.features.count == 3)
         for f in s.features { #expect(f[0][0].count >= 3) }
-        #expect(TileRect.bufferedTile(extent: 4096, buffer: .infinity).maxX == m)
+        #expect(TileRect.bufferedTile(extent: 4096, buffer: .infinity).maxX == .max)
         #expect(TileRect.bufferedTile(extent: 4096, buffer: .nan) == TileRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
     }
 
@@ -309,8 +309,8 @@ private func plainCount(_ input: [CoverageFeature], tolerance: Double) -> Int {
             #expect(s.features.map { $0.map(\.count) } == input.map { $0.map(\.count) })
             // Junctions are input points too (a vertex of one ring put into another's edge).
             #expect(s.features.allSatisfy { $0.allSatisfy { $0.allSatisfy { $0.allSatisfy(points.contains) } } })
-            for (f, feature) in input.enumerated() where Quantizer.isValidOnGrid(feature) {
-                #expect(Quantizer.isValidOnGrid(s.features[f]), "seed \(seed) feature \(f)")
+            for (f, feature) in input.enumerated() where CoverageMeasure.isValidOnGrid(feature) {
+                #expect(CoverageMeasure.isValidOnGrid(s.features[f]), "seed \(seed) feature \(f)")
             }
             #expect(SharedBorderSimplifier(tolerance: tolerance).simplify(input).features.count == input.count)
         }

@@ -1,5 +1,5 @@
 import KartpackTestSupport
-import VectorTile
+import GeometryAlgorithms
 
 /// Coverages on the tile grid for the shared-border tests.
 enum CoverageFixtures {

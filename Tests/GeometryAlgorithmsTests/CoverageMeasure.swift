@@ -1,10 +1,25 @@
-import VectorTile
+import GeometryAlgorithms
 
 /// One feature: polygons, each `[exterior, holes…]`, rings open.
 typealias CoverageFeature = [[[TilePoint]]]
 
 /// Measures a polygon coverage on the tile grid, independently of the simplifier's own code.
 enum CoverageMeasure {
+    /// The validity the tile phase checks after quantization (`VectorTile.Quantizer.isValidOnGrid`), restated
+    /// with `RingValidator`: all rings simple and mutually disjoint (not even touching), each hole inside its
+    /// exterior.
+    static func isValidOnGrid(_ polygons: CoverageFeature) -> Bool {
+        let all = polygons.flatMap { $0 }
+        if all.isEmpty { return true }
+        if RingValidator.hasIntersections(all) { return false }
+        for rings in polygons where rings.count > 1 {
+            for hole in rings.dropFirst() {
+                guard let v = hole.first, RingValidator.locate(v, in: rings[0]) == .inside else { return false }
+            }
+        }
+        return true
+    }
+
     /// Twice the area a feature covers: per polygon |exterior| − Σ |holes| (exact, any ring orientation).
     static func doubledArea(_ f: CoverageFeature) -> Int128 {
         var sum: Int128 = 0

@@ -1,7 +1,7 @@
 import KartpackTestSupport
 import Testing
 
-@testable import VectorTile
+@testable import GeometryAlgorithms
 
 /// The hash table and grid under the shared-border simplifier, against brute force.
 @Suite struct SharedBorderIndexTests {
