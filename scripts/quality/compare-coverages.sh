@@ -22,12 +22,7 @@ mkdir -p "$WORK"
 
 # Inputs: Shapefiles for kartpack, FlatGeobuf in WGS84 for tippecanoe (it reads no Shapefiles).
 cp "$ROOT"/SampleData/forest/avdelningar.{shp,shx,dbf,prj,cpg} "$WORK/"
-if [ ! -f "$WORK/stands.shp" ]; then
-    "$PY" "$ROOT/scripts/bench/make-stands.py" --count 20000 --out "$WORK/stands.geojsons"
-    ogr2ogr -f "ESRI Shapefile" -a_srs EPSG:3006 -lco RESIZE=YES -nln stands "$WORK/stands.shp" \
-        "$WORK/stands.geojsons"
-    rm -f "$WORK/stands.geojsons"
-fi
+[ -f "$WORK/stands.shp" ] || "$PY" "$ROOT/scripts/bench/make-stands.py" --count 20000 --out "$WORK/stands"
 for layer in avdelningar stands; do
     rm -f "$WORK/$layer.fgb"
     ogr2ogr -f FlatGeobuf -t_srs EPSG:4326 -nlt PROMOTE_TO_MULTI "$WORK/$layer.fgb" "$WORK/$layer.shp"
