@@ -80,11 +80,12 @@ public enum PipelineRunner {
 
     /// Checks everything a run needs without building: the spec, files, CRSs, filters, the stylesheet (lint
     /// against the sources' fields, examples). Returns errors and warnings as lines.
-    public static func validate(path: String, overrides: [String]) -> (errors: [String], warnings: [String]) {
+    public static func validate(path: String, overrides: [String]) -> (errors: [String], warnings: [String], notes: [String]) {
         let spec: PipelineSpec
-        do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch { return (error.lines.map { "\(path): \($0)" }, []) }
+        do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch { return (error.lines.map { "\(path): \($0)" }, [], []) }
         var errors = spec.missingFiles().map { "\(path): \($0)" }
         var warnings: [String] = []
+        var notes: [String] = []
         let (_, problems) = compile(spec)
         errors += problems
         var schemas: [LayerSchema] = []
@@ -104,10 +105,15 @@ public enum PipelineRunner {
             var diagnostics = StyleLoader.validate(path: style, inputs: [])
             if let (sheet, _) = try? StyleLoader.load(path: style) { diagnostics += sheet.lint(layers: schemas) }
             for d in diagnostics {
-                if d.severity == .error { errors.append(d.description) } else { warnings.append(d.description) }
+                let line = "\(d.file):\(d.line):\(d.column): \(d.message)"
+                switch d.severity {
+                case .error: errors.append(line)
+                case .warning: warnings.append(line)
+                case .note: notes.append(line)
+                }
             }
         }
-        return (errors, warnings)
+        return (errors, warnings, notes)
     }
 
     /// The fingerprint stored in an existing package, nil when there is none (or no package).

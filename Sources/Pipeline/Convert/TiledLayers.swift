@@ -62,9 +62,10 @@ struct TiledLayers: Sendable {
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
 
-    /// The index of the output layer `name`, created on first use (deterministic: feature order).
+    /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
+    /// use (deterministic: feature order).
     mutating func output(named name: String) -> Int {
-        if let i = outputs.firstIndex(where: { $0.name == name }) { return i }
+        if let i = outputs.firstIndex(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return i }
         outputs.append(OutputLayer(name: name))
         return outputs.count - 1
     }
