@@ -3,29 +3,29 @@ import Shapefile
 
 /// One Shapefile set found by `ShapefileDiscovery`: explicit paths of the `.shp` and its sidecars (any extension
 /// case), and a layer name unique within the import.
-public struct DiscoveredShapefile: Sendable, Hashable {
+package struct DiscoveredShapefile: Sendable, Hashable {
     /// The `.shp` path relative to the searched folder, `/`-separated (the sort key).
-    public var relativePath: String
+    package var relativePath: String
     /// The set's files (absolute, or root-relative as the root was given), grouped by `ShapefileGrouping`.
-    public var files: ShapefileSet
+    package var files: ShapefileSet
     /// The output layer name: the base name, or `base_2`, `_3`, … when an earlier set (in `relativePath` order)
     /// already uses that name, compared ignoring case.
-    public var layerName: String
+    package var layerName: String
     /// Problems with this set: `duplicate_shapefile` (extension-case variants of the same `.shp` that were not
     /// chosen), `duplicate_sidecar`, `layer_renamed`.
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
 
     /// The `.shp` path.
-    public var shp: String { files.shp }
+    package var shp: String { files.shp }
     /// The `.shp` file name without its extension.
-    public var baseName: String { files.baseName }
+    package var baseName: String { files.baseName }
 }
 
 /// What `ShapefileDiscovery` found in a folder tree.
-public struct ShapefileDiscoveryResult: Sendable, Hashable {
+package struct ShapefileDiscoveryResult: Sendable, Hashable {
     /// Every Shapefile set, sorted by `relativePath` in byte order.
-    public var shapefiles: [DiscoveredShapefile]
+    package var shapefiles: [DiscoveredShapefile]
     /// Problems outside any one set, in walk order: `symlink_skipped`, `special_file_skipped`,
     /// `unreadable_folder`, `folder_too_deep`, `unreadable_name`, `orphan_sidecar`.
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
 }

@@ -5,7 +5,7 @@ import KartpackCore
 ///
 /// Exit codes: a hostile or broken archive is 65 (`EX_DATAERR`); a missing or unreadable source is 66
 /// (`EX_NOINPUT`); failing to write the extracted files (disk full, …) is 74 (`EX_IOERR`).
-public enum ImportError: KartpackError, Hashable {
+package enum ImportError: KartpackError, Hashable {
     /// The archive or folder does not exist or cannot be opened (66).
     case sourceUnreadable(path: String, reason: String)
     /// The file is not a zip archive, or its container structure (end record, central directory) is broken or
@@ -26,7 +26,7 @@ public enum ImportError: KartpackError, Hashable {
     case io(path: String, reason: String)
 
     /// The process exit code.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .sourceUnreadable: .noInput
         case .notAZip, .unsafeEntry, .limitExceeded, .corruptEntry, .unsupported: .dataError
@@ -35,7 +35,7 @@ public enum ImportError: KartpackError, Hashable {
     }
 
     /// A stable snake_case reason code for reports.
-    public var code: String {
+    package var code: String {
         switch self {
         case .sourceUnreadable: "source_unreadable"
         case .notAZip: "zip_not_an_archive"
@@ -48,7 +48,7 @@ public enum ImportError: KartpackError, Hashable {
     }
 
     /// A one-line message naming the archive or folder and the entry.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sourceUnreadable(let p, let r): "\(p): \(r)"
         case .notAZip(let a, let r): "\(a): not a usable zip archive: \(r)"

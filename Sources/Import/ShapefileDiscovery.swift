@@ -15,14 +15,14 @@ import Shapefile
 /// - Sidecars without a `.shp` are reported as `orphan_sidecar`.
 /// - Sets are sorted by relative path (byte order). The layer name is the base name; when an earlier set already
 ///   uses it (ignoring case), `_2`, `_3`, … is appended (`layer_renamed`).
-public struct ShapefileDiscovery: Sendable {
+package struct ShapefileDiscovery: Sendable {
     /// The deepest folder nesting searched (the root is depth 0).
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// The most names (files and folders) examined in all.
-    public var maxEntries: Int
+    package var maxEntries: Int
 
     /// Creates a discovery with caps for untrusted folder trees.
-    public init(maxDepth: Int = 32, maxEntries: Int = 100_000) {
+    package init(maxDepth: Int = 32, maxEntries: Int = 100_000) {
         self.maxDepth = maxDepth
         self.maxEntries = maxEntries
     }
@@ -35,7 +35,7 @@ public struct ShapefileDiscovery: Sendable {
 
     /// Walks `root` and returns every Shapefile set. Throws `sourceUnreadable` when `root` is missing or not a
     /// folder, `limitExceeded` over `maxEntries`.
-    public func discover(in root: String) throws(ImportError) -> ShapefileDiscoveryResult {
+    package func discover(in root: String) throws(ImportError) -> ShapefileDiscoveryResult {
         var base = root
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var st = stat()

@@ -34,20 +34,20 @@ import KartpackCore
 ///
 /// Folder names are unified by case: the first spelling of a folder wins, so `Data/a.shp` and `DATA/a.dbf` both
 /// land in `Data/`, as on the case-insensitive file systems the archive was probably made on.
-public struct ZipExtractor: Sendable {
+package struct ZipExtractor: Sendable {
     /// The caps applied.
-    public var limits: ZipLimits
+    package var limits: ZipLimits
     /// Where the private extraction folder is created; nil means `$TMPDIR`, then `/tmp`.
-    public var temporaryDirectory: String?
+    package var temporaryDirectory: String?
 
     /// Creates an extractor.
-    public init(limits: ZipLimits = ZipLimits(), temporaryDirectory: String? = nil) {
+    package init(limits: ZipLimits = ZipLimits(), temporaryDirectory: String? = nil) {
         self.limits = limits
         self.temporaryDirectory = temporaryDirectory
     }
 
     /// Extensions of archives that are never extracted from inside another archive.
-    public static let nestedArchiveExtensions: Set<String> = [
+    package static let nestedArchiveExtensions: Set<String> = [
         "zip", "zipx", "7z", "rar", "tar", "gz", "tgz", "bz2", "tbz", "tbz2", "xz", "txz", "zst", "lz", "lzma",
         "z", "cab", "arj", "lzh",
     ]
@@ -56,7 +56,7 @@ public struct ZipExtractor: Sendable {
     static let chunkSize = 1 << 16
 
     /// Extracts `archivePath`. On any error the temporary folder is already removed.
-    public func extract(_ archivePath: String) throws(ImportError) -> ExtractedArchive {
+    package func extract(_ archivePath: String) throws(ImportError) -> ExtractedArchive {
         let file = try ArchiveFile(path: archivePath)
         let directory = try ZipDirectory.read(file, limits: limits)
         let plan = try makePlan(file: file, directory: directory)

@@ -1,24 +1,24 @@
 /// Caps for extracting an untrusted zip archive (hostile-inputs.md §5 #42). Each is enforced on the bytes really
 /// produced while streaming, never only on what the headers declare.
-public struct ZipLimits: Sendable, Hashable {
+package struct ZipLimits: Sendable, Hashable {
     /// The most bytes all entries may inflate to together (default 2 GiB).
-    public var maxTotalBytes: Int
+    package var maxTotalBytes: Int
     /// The most bytes one entry may inflate to (default 2 GiB, so in practice the total cap).
-    public var maxEntryBytes: Int
+    package var maxEntryBytes: Int
     /// The most central directory entries, folders included (default 10 000).
-    public var maxEntries: Int
+    package var maxEntries: Int
     /// The largest compression ratio (inflated ÷ compressed bytes) allowed per entry and for the whole archive
     /// (default 100).
-    public var maxRatio: Int
+    package var maxRatio: Int
     /// The ratio is only checked once an entry (or the archive) has produced more than this many bytes (default
     /// 1 MiB): small, highly repetitive files such as a `.dbf` padded with blanks compress far better than 100:1
     /// and are harmless.
-    public var ratioGraceBytes: Int
+    package var ratioGraceBytes: Int
     /// The largest central directory read into memory (default 64 MiB; 10 000 ordinary entries need about 1 MiB).
-    public var maxCentralDirectoryBytes: Int
+    package var maxCentralDirectoryBytes: Int
 
     /// Creates limits; the defaults follow hostile-inputs.md (2 GiB total, 10 000 entries, ratio 100).
-    public init(
+    package init(
         maxTotalBytes: Int = 2 << 30, maxEntryBytes: Int = 2 << 30, maxEntries: Int = 10_000, maxRatio: Int = 100,
         ratioGraceBytes: Int = 1 << 20, maxCentralDirectoryBytes: Int = 64 << 20
     ) {

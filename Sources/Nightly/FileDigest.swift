@@ -1,26 +1,26 @@
 import Glibc
 
 /// The size and SHA-256 of one file, as listed in run reports.
-public struct FileDigest: Sendable, Hashable, Codable {
+package struct FileDigest: Sendable, Hashable, Codable {
     /// The file's path as it was read.
-    public var path: String
+    package var path: String
     /// Its size in bytes.
-    public var bytes: UInt64
+    package var bytes: UInt64
     /// SHA-256 as 64 lowercase hex digits.
-    public var sha256: String
+    package var sha256: String
 
     /// Creates a record.
-    public init(path: String, bytes: UInt64, sha256: String) {
+    package init(path: String, bytes: UInt64, sha256: String) {
         self.path = path
         self.bytes = bytes
         self.sha256 = sha256
     }
 
     /// Chunk size for streaming reads.
-    public static let chunkSize = 1 << 20
+    package static let chunkSize = 1 << 20
 
     /// Hashes a file in 1 MiB chunks (never loading it whole).
-    public static func sha256(path: String) throws(NightlyError) -> FileDigest {
+    package static func sha256(path: String) throws(NightlyError) -> FileDigest {
         try stream(path: path) { _ in }
     }
 

@@ -4,20 +4,20 @@ import KartpackCore
 /// A hash of everything a nightly job's output depends on, for the up-to-date check: SHA-256 over tagged,
 /// length-prefixed items (what the items are is the caller's: Pipeline hashes a pipeline's spec and inputs).
 /// File names and times are not hashed: only contents.
-public struct Fingerprint: Sendable, Hashable {
+package struct Fingerprint: Sendable, Hashable {
     /// The fingerprint as 64 lowercase hex digits.
-    public var hex: String
+    package var hex: String
     /// Every file read, in hashing order, with its size and own SHA-256 (for the run report).
-    public var inputs: [FileDigest]
+    package var inputs: [FileDigest]
 
     /// Creates a fingerprint from parts.
-    public init(hex: String, inputs: [FileDigest]) {
+    package init(hex: String, inputs: [FileDigest]) {
         self.hex = hex
         self.inputs = inputs
     }
 
     /// One thing hashed: bytes, or a file's contents, each under a tag.
-    public enum Item: Sendable, Hashable {
+    package enum Item: Sendable, Hashable {
         /// Bytes under a tag.
         case bytes(tag: String, [UInt8])
         /// The contents of a file under a tag (a missing file is an error).
@@ -27,7 +27,7 @@ public struct Fingerprint: Sendable, Hashable {
     /// Hashes the items in order: each as its tag, a zero byte, its length as 8 big-endian bytes, then its bytes.
     /// - Throws: `.inputUnreadable` (66) for a missing file, `.inputChanged` (75) for a file that changed while
     ///   being read, `.io` (74) for read errors.
-    public static func compute(_ items: [Item]) throws(NightlyError) -> Fingerprint {
+    package static func compute(_ items: [Item]) throws(NightlyError) -> Fingerprint {
         var builder = Builder()
         for item in items {
             switch item {

@@ -8,29 +8,29 @@ import KartpackJSON
 ///
 /// `level` is `info`, `note`, `warning` or `error`; `code` is the diagnostic's stable code (null for plain
 /// messages); absent values are `null`; `time` is UTC with milliseconds.
-public struct JSONLogFormatter: Sendable {
+package struct JSONLogFormatter: Sendable {
     /// The clock, in seconds since 1970 (replaceable for tests).
-    public let clock: @Sendable () -> Double
+    package let clock: @Sendable () -> Double
 
     /// Creates a formatter reading the system clock.
-    public init() {
+    package init() {
         self.clock = { UTCTimestamp.now() }
     }
 
     /// Creates a formatter reading `clock` (seconds since 1970).
-    public init(clock: @escaping @Sendable () -> Double) {
+    package init(clock: @escaping @Sendable () -> Double) {
         self.clock = clock
     }
 
     /// One line (without the newline) for a diagnostic.
-    public func line(for diagnostic: Diagnostic) -> String {
+    package func line(for diagnostic: Diagnostic) -> String {
         format(
             level: diagnostic.severity.rawValue, code: diagnostic.code, message: diagnostic.message,
             file: diagnostic.file, record: diagnostic.record, offset: diagnostic.offset)
     }
 
     /// One line for a plain message (progress, summary, an error that ends the run).
-    public func line(level: String = "info", message: String, code: String? = nil, file: String? = nil) -> String {
+    package func line(level: String = "info", message: String, code: String? = nil, file: String? = nil) -> String {
         format(level: level, code: code, message: message, file: file, record: nil, offset: nil)
     }
 

@@ -2,7 +2,7 @@ import Glibc
 import KartpackCore
 
 /// Errors of the nightly-operation helpers (lock, disk space, input hashing), each with its exit code.
-public enum NightlyError: KartpackError, Equatable {
+package enum NightlyError: KartpackError, Equatable {
     /// Another run holds the lock next to the output (exit 75). `holder` is the lock file's text
     /// (`pid host started-at`), empty when the holder wrote none.
     case lockHeld(lockPath: String, holder: String)
@@ -19,7 +19,7 @@ public enum NightlyError: KartpackError, Equatable {
 
     /// 75 for a held lock or a changing input, 73 when the lock cannot be made, 74 for space and I/O, 66 for
     /// a missing input.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .lockHeld, .inputChanged: .tempFail
         case .lockFailed: .cantCreate
@@ -29,7 +29,7 @@ public enum NightlyError: KartpackError, Equatable {
     }
 
     /// One line for stderr, naming the file or folder.
-    public var description: String {
+    package var description: String {
         switch self {
         case .lockHeld(let path, let holder):
             let who = Self.describeHolder(holder)

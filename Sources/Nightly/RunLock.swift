@@ -7,25 +7,25 @@ import Glibc
 /// holder writes `pid host started-at` into the file, and a second run reads it back to say who holds the lock.
 /// Releasing (explicitly or when the object dies) removes the file while still holding the lock, and taking the
 /// lock checks that the locked file is still the one at the path, so the removal cannot let two runs in.
-public final class RunLock {
+package final class RunLock {
     /// The lock file's path.
-    public let path: String
+    package let path: String
     /// The text written into the lock file: `pid host started-at`.
-    public let holder: String
+    package let holder: String
     private var fd: Int32
 
     /// The lock path for an output package: `<output>.lock`.
-    public static func lockPath(forOutput output: String) -> String { output + ".lock" }
+    package static func lockPath(forOutput output: String) -> String { output + ".lock" }
 
     /// Takes the lock for `output` without waiting.
     /// - Throws: `.lockHeld` (exit 75) naming the holder when another process holds it; `.lockFailed` (73) when
     ///   the lock file cannot be created (missing or read-only folder).
-    public convenience init(output: String) throws(NightlyError) {
+    package convenience init(output: String) throws(NightlyError) {
         try self.init(lockPath: Self.lockPath(forOutput: output))
     }
 
     /// Takes the lock at `lockPath` without waiting (see `init(output:)`).
-    public init(lockPath: String) throws(NightlyError) {
+    package init(lockPath: String) throws(NightlyError) {
         path = lockPath
         var attempts = 0
         while true {
@@ -69,10 +69,10 @@ public final class RunLock {
     deinit { release() }
 
     /// True while the lock is held.
-    public var isHeld: Bool { fd >= 0 }
+    package var isHeld: Bool { fd >= 0 }
 
     /// Removes the lock file and releases the lock. Safe to call more than once.
-    public func release() {
+    package func release() {
         guard fd >= 0 else { return }
         _ = unlink(path)
         _ = close(fd)

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), streaming: feed bytes with `update` in any pieces, then `finalize` once.
 ///
 /// Hand-written to keep Kartpack free of crypto dependencies; used for input fingerprints, not for security.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -19,22 +19,22 @@ public struct SHA256: Sendable {
     /// Bytes of an incomplete block (fewer than 64).
     private var pending: [UInt8] = []
     /// Total bytes fed so far.
-    public private(set) var byteCount: UInt64 = 0
+    package private(set) var byteCount: UInt64 = 0
     private var finished = false
 
     /// A fresh hash.
-    public init() {
+    package init() {
         pending.reserveCapacity(64)
     }
 
     /// Feeds bytes.
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let array = Array(bytes)
         array.withUnsafeBytes { update($0) }
     }
 
     /// Feeds bytes from a raw buffer (no copy of whole blocks).
-    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
         precondition(!finished, "SHA256.update after finalize")
         byteCount &+= UInt64(buffer.count)
         var offset = 0
@@ -56,13 +56,13 @@ public struct SHA256: Sendable {
     }
 
     /// Feeds the UTF-8 bytes of a string.
-    public mutating func update(_ text: String) {
+    package mutating func update(_ text: String) {
         var t = text
         t.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
     /// Pads, finishes and returns the 32-byte digest. The hash cannot be fed afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         precondition(!finished, "SHA256.finalize called twice")
         let bitLength = byteCount &* 8
         var tail = pending
@@ -87,17 +87,17 @@ public struct SHA256: Sendable {
     }
 
     /// Finishes and returns the digest as 64 lowercase hex digits.
-    public mutating func finalizeHex() -> String { Self.hex(finalize()) }
+    package mutating func finalizeHex() -> String { Self.hex(finalize()) }
 
     /// The digest of `bytes` as lowercase hex.
-    public static func hex(of bytes: some Sequence<UInt8>) -> String {
+    package static func hex(of bytes: some Sequence<UInt8>) -> String {
         var s = SHA256()
         s.update(bytes)
         return s.finalizeHex()
     }
 
     /// Lowercase hex of any bytes.
-    public static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(digest.count * 2)

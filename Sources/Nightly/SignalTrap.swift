@@ -15,9 +15,9 @@ import Synchronization
 ///
 /// Traps may be nested or used from tests in parallel: the previous disposition is restored only when the last
 /// trap for a signal is removed (`uninstall()` or deinit).
-public final class SignalTrap: Sendable {
+package final class SignalTrap: Sendable {
     /// What happens after the cleanups of the first signal.
-    public enum Action: Sendable {
+    package enum Action: Sendable {
         /// Set `cancelled` and let the run stop itself.
         case flag
         /// Exit the process with `128 + signal`.
@@ -40,13 +40,13 @@ public final class SignalTrap: Sendable {
     }
 
     /// Signals caught by this trap.
-    public let signals: [Int32]
+    package let signals: [Int32]
     /// What happens after the first signal.
-    public let action: Action
+    package let action: Action
     private let state = Mutex(State())
 
     /// Installs the trap for `signals` (SIGINT and SIGTERM by default).
-    public init(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) {
+    package init(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) {
         self.signals = signals
         self.action = action
         let id = SignalHub.shared.add(signals: signals) { [weak self] sig in self?.received(sig) }
@@ -54,24 +54,24 @@ public final class SignalTrap: Sendable {
     }
 
     /// Installs a trap (the same as `init`); pair with `remove()`.
-    public static func install(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) -> SignalTrap {
+    package static func install(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) -> SignalTrap {
         SignalTrap(signals: signals, action: action)
     }
 
     deinit { uninstall() }
 
     /// The same as `uninstall()`.
-    public func remove() { uninstall() }
+    package func remove() { uninstall() }
 
     /// True once one of the signals arrived.
-    public var cancelled: Bool { state.withLock { $0.signal != nil } }
+    package var cancelled: Bool { state.withLock { $0.signal != nil } }
 
     /// The first signal received, if any.
-    public var signal: Int32? { state.withLock { $0.signal } }
+    package var signal: Int32? { state.withLock { $0.signal } }
 
     /// The exit code for the first signal: `.interrupted` (130) for SIGINT, `.terminated` (143) for SIGTERM, nil
     /// before any signal (or for another signal: use `128 + signal`).
-    public var exitCode: ExitCode? {
+    package var exitCode: ExitCode? {
         switch signal {
         case SIGINT?: .interrupted
         case SIGTERM?: .terminated
@@ -82,7 +82,7 @@ public final class SignalTrap: Sendable {
     /// Registers a cleanup (e.g. removing a temp file) to run when a signal arrives; returns an id for
     /// `removeCleanup`. A cleanup registered after the signal arrived runs at once.
     @discardableResult
-    public func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Int {
+    package func addCleanup(_ cleanup: @escaping @Sendable () -> Void) -> Int {
         let (id, runNow) = state.withLock { s -> (Int, Bool) in
             let id = s.nextID
             s.nextID += 1
@@ -95,12 +95,12 @@ public final class SignalTrap: Sendable {
     }
 
     /// Forgets a cleanup (its file was published or removed by the normal path).
-    public func removeCleanup(_ id: Int) {
+    package func removeCleanup(_ id: Int) {
         state.withLock { $0.cleanups.removeAll { $0.id == id } }
     }
 
     /// Runs the registered cleanups now (last registered first), once; later ones run as they are registered.
-    public func runCleanups() {
+    package func runCleanups() {
         let pending = state.withLock { s -> [Cleanup] in
             guard !s.cleanedUp else { return [] }
             s.cleanedUp = true
@@ -112,7 +112,7 @@ public final class SignalTrap: Sendable {
     }
 
     /// Blocks until a signal arrived or `seconds` passed; returns whether one arrived (for tests and waits).
-    public func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         let deadline = UTCTimestamp.now() + seconds
         while !cancelled {
             if UTCTimestamp.now() >= deadline { return false }
@@ -125,7 +125,7 @@ public final class SignalTrap: Sendable {
 
     /// Stops listening and, when this was the last trap for a signal, restores its disposition. Safe to call more
     /// than once.
-    public func uninstall() {
+    package func uninstall() {
         let id = state.withLock { s -> Int? in
             defer { s.listener = nil }
             return s.listener

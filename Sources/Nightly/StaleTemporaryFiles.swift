@@ -6,10 +6,10 @@ import Glibc
 /// output's folder and rename it into place; a run killed with SIGKILL or a power cut leaves that file behind.
 /// Only regular files with exactly that name pattern are touched, and only when they are older than the given
 /// age and the process named in the file is no longer alive on this host, so a concurrent run's file is safe.
-public enum StaleTemporaryFiles {
+package enum StaleTemporaryFiles {
     /// Parses a temp name: the target's name and the writer's pid, or nil when `fileName` is not
     /// `<name>.tmp-<pid>-<8 lowercase hex digits>` with a non-empty name.
-    public static func parse(_ fileName: String) -> (target: String, pid: Int32)? {
+    package static func parse(_ fileName: String) -> (target: String, pid: Int32)? {
         let bytes = Array(fileName.utf8)
         // Suffix: "-" + 8 hex digits.
         guard bytes.count > 9 + 6 else { return nil }
@@ -38,7 +38,7 @@ public enum StaleTemporaryFiles {
     /// `target` (a file name such as `forest.pmtiles`) when given. Returns the removed paths, sorted.
     /// - Throws: `.io` (74) when the folder cannot be listed.
     @discardableResult
-    public static func remove(in folder: String, target: String? = nil, olderThan seconds: Double) throws(NightlyError)
+    package static func remove(in folder: String, target: String? = nil, olderThan seconds: Double) throws(NightlyError)
         -> [String]
     {
         let now = UTCTimestamp.now()
@@ -53,7 +53,7 @@ public enum StaleTemporaryFiles {
     /// Removes every temp file of process `pid` (this process by default) in `folder`, whatever its age: the
     /// cleanup a signal handler runs. Returns the removed paths, sorted.
     @discardableResult
-    public static func removeOwn(in folder: String, target: String? = nil, pid: Int32 = getpid()) throws(NightlyError)
+    package static func removeOwn(in folder: String, target: String? = nil, pid: Int32 = getpid()) throws(NightlyError)
         -> [String]
     {
         try sweep(folder: folder) { name, _, owner in

@@ -5,32 +5,32 @@ import Styling
 import Shapefile
 
 /// The outcome of `kartpack import`: the conversion report plus what discovery and extraction noticed.
-public struct ImportResult: Sendable {
+package struct ImportResult: Sendable {
     /// The conversion report (nil when nothing could be converted; then `failure` says why).
-    public var report: ConvertReport?
+    package var report: ConvertReport?
     /// Why nothing was published, when nothing was.
-    public var failure: String?
+    package var failure: String?
     /// Extraction and discovery warnings (skipped entries, renamed layers, orphan sidecars, …).
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
     /// Shapefiles found, with their path inside the export.
-    public var found: [(relativePath: String, layer: String)]
+    package var found: [(relativePath: String, layer: String)]
     /// 0 when nothing was rejected, 65 when any record or file was, or another code for a run that failed.
-    public var exitCode: ExitCode
+    package var exitCode: ExitCode
 }
 
 /// One-off imports of a GIS export (a folder or a `.zip`): every Shapefile set found becomes a layer; a bad file
 /// does not stop the others. Zip files are extracted safely into a private temporary folder that is removed
 /// afterwards.
-public struct Importer {
-    public var export: String
+package struct Importer {
+    package var export: String
     /// Conversion options; `inputs` are filled from what is found.
-    public var options: ConvertOptions
-    public var sourceCRS: String?
-    public var encoding: String?
-    public var limits = ZipLimits()
+    package var options: ConvertOptions
+    package var sourceCRS: String?
+    package var encoding: String?
+    package var limits = ZipLimits()
 
     /// Creates an importer.
-    public init(export: String, options: ConvertOptions, sourceCRS: String?, encoding: String?) {
+    package init(export: String, options: ConvertOptions, sourceCRS: String?, encoding: String?) {
         self.export = export
         self.options = options
         self.sourceCRS = sourceCRS
@@ -38,7 +38,7 @@ public struct Importer {
     }
 
     /// Extracts (for a zip), discovers and converts.
-    public func run(diagnostics: DiagnosticSink, progress: ProgressReporter?,
+    package func run(diagnostics: DiagnosticSink, progress: ProgressReporter?,
                     isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportResult {
         var warnings: [Diagnostic] = []
         var extracted: ExtractedArchive?

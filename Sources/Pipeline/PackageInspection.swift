@@ -4,89 +4,89 @@ import VectorTile
 
 /// The description of a tile package printed by `kartpack inspect OUT.pmtiles|OUT.mbtiles`.
 /// Keys are documented in `docs/inspect.md`.
-public struct PackageInspection: Codable, Sendable {
+package struct PackageInspection: Codable, Sendable {
     /// The PMTiles header (absent for MBTiles).
-    public struct Header: Codable, Sendable {
-        public var specVersion: Int
-        public var rootDirectoryBytes: Int
-        public var metadataBytes: Int
-        public var leafDirectoryBytes: Int
-        public var tileDataBytes: Int
-        public var addressedTiles: Int
-        public var tileEntries: Int
-        public var tileContents: Int
-        public var clustered: Bool
-        public var internalCompression: Int
-        public var tileCompression: Int
-        public var tileType: Int
-        public var minZoom: Int
-        public var maxZoom: Int
-        public var bounds: Bounds
-        public var center: [Double]
+    package struct Header: Codable, Sendable {
+        package var specVersion: Int
+        package var rootDirectoryBytes: Int
+        package var metadataBytes: Int
+        package var leafDirectoryBytes: Int
+        package var tileDataBytes: Int
+        package var addressedTiles: Int
+        package var tileEntries: Int
+        package var tileContents: Int
+        package var clustered: Bool
+        package var internalCompression: Int
+        package var tileCompression: Int
+        package var tileType: Int
+        package var minZoom: Int
+        package var maxZoom: Int
+        package var bounds: Bounds
+        package var center: [Double]
     }
     /// One entry of `vector_layers`.
-    public struct Layer: Codable, Sendable {
-        public var id: String
-        public var fields: [String: String]
-        public var minzoom: Int?
-        public var maxzoom: Int?
+    package struct Layer: Codable, Sendable {
+        package var id: String
+        package var fields: [String: String]
+        package var minzoom: Int?
+        package var maxzoom: Int?
     }
     /// Tiles at one zoom level.
-    public struct Zoom: Codable, Sendable {
-        public var zoom: Int
-        public var tiles: Int
-        public var bytes: Int
+    package struct Zoom: Codable, Sendable {
+        package var zoom: Int
+        package var tiles: Int
+        package var bytes: Int
     }
     /// A tile and its compressed size.
-    public struct TileSize: Codable, Sendable {
-        public var tile: String
-        public var bytes: Int
+    package struct TileSize: Codable, Sendable {
+        package var tile: String
+        package var bytes: Int
     }
 
-    public var kartpack: String
-    public var path: String
-    public var format: String
-    public var fileBytes: Int
-    public var header: Header?
+    package var kartpack: String
+    package var path: String
+    package var format: String
+    package var fileBytes: Int
+    package var header: Header?
     /// Metadata values as text (non-string JSON values as compact JSON).
-    public var metadata: [String: String]
-    public var layers: [Layer]
-    public var zooms: [Zoom]
-    public var tiles: Int
-    public var largestTiles: [TileSize]
+    package var metadata: [String: String]
+    package var layers: [Layer]
+    package var zooms: [Zoom]
+    package var tiles: Int
+    package var largestTiles: [TileSize]
 }
 
 /// One decoded tile, printed by `kartpack inspect PACKAGE --tile Z/X/Y`.
-public struct TileInspection: Encodable, Sendable {
+package struct TileInspection: Encodable, Sendable {
     /// A decoded feature.
-    public struct Feature: Encodable, Sendable {
-        public var id: UInt64?
-        public var type: String
-        public var properties: [String: JSONScalar]
+    package struct Feature: Encodable, Sendable {
+        package var id: UInt64?
+        package var type: String
+        package var properties: [String: JSONScalar]
         /// Parts (points, lines or rings) as `[x, y]` pairs: tile coordinates, or longitude/latitude with `--wgs84`.
-        public var geometry: [[[Double]]]
+        package var geometry: [[[Double]]]
         /// For polygons: whether each part is an exterior ring.
-        public var exterior: [Bool]?
+        package var exterior: [Bool]?
     }
     /// A decoded layer.
-    public struct Layer: Encodable, Sendable {
-        public var name: String
-        public var version: Int
-        public var extent: Int
-        public var features: [Feature]
+    package struct Layer: Encodable, Sendable {
+        package var name: String
+        package var version: Int
+        package var extent: Int
+        package var features: [Feature]
     }
-    public var tile: String
-    public var bytes: Int
-    public var coordinates: String
-    public var layers: [Layer]
-    public var warnings: [String]
+    package var tile: String
+    package var bytes: Int
+    package var coordinates: String
+    package var layers: [Layer]
+    package var warnings: [String]
 }
 
 /// A property value written as plain JSON.
-public enum JSONScalar: Encodable, Sendable, Hashable {
+package enum JSONScalar: Encodable, Sendable, Hashable {
     case string(String), int(Int64), uint(UInt64), double(Double), bool(Bool)
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .string(let s): try c.encode(s)
@@ -99,13 +99,13 @@ public enum JSONScalar: Encodable, Sendable, Hashable {
 }
 
 /// Errors reading a package for inspection.
-public enum PackageInspectionError: KartpackError {
+package enum PackageInspectionError: KartpackError {
     case notFound(String)
     case unreadable(path: String, reason: String)
     case noSuchTile(String)
     case badTile(tile: String, reason: String)
 
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .notFound: .noInput
         case .unreadable, .badTile: .dataError
@@ -113,7 +113,7 @@ public enum PackageInspectionError: KartpackError {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let p): "\(p): no such file"
         case .unreadable(let p, let r): "\(p): \(r)"

@@ -6,12 +6,12 @@ import VectorTile
 
 /// Reads PMTiles and MBTiles packages for `kartpack inspect`: header, metadata, layers, tiles per zoom, and
 /// single decoded tiles. Every read is bounded; garbage gives an error, never a crash.
-public enum PackageInspector {
+package enum PackageInspector {
     /// True when `path` names a package rather than a Shapefile.
-    public static func isPackage(_ path: String) -> Bool { ArchiveFormat.from(path: path) != nil }
+    package static func isPackage(_ path: String) -> Bool { ArchiveFormat.from(path: path) != nil }
 
     /// Describes a package.
-    public static func inspect(path: String) throws(PackageInspectionError) -> PackageInspection {
+    package static func inspect(path: String) throws(PackageInspectionError) -> PackageInspection {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         do throws(TileArchiveError) {
@@ -117,7 +117,7 @@ public enum PackageInspector {
     }
 
     /// Decodes one tile; geometry in tile coordinates, or longitude/latitude when `wgs84` is set.
-    public static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError) -> TileInspection {
+    package static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError) -> TileInspection {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let archive: any TileArchiveReading
         let compressed: [UInt8]?

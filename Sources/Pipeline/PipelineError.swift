@@ -1,7 +1,7 @@
 import KartpackCore
 
 /// Errors that end a conversion.
-public enum PipelineError: KartpackError {
+package enum PipelineError: KartpackError {
     /// The output exists and `--force` was not given.
     case outputExists(path: String)
     /// The output path or options are unusable.
@@ -19,7 +19,7 @@ public enum PipelineError: KartpackError {
     /// An input cannot be used as the command line asks (e.g. `--layer` for a folder of several Shapefiles).
     case badInput(path: String, reason: String)
 
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .outputExists, .badOutput: .cantCreate
         case .badIDField, .badInput: .usage
@@ -29,7 +29,7 @@ public enum PipelineError: KartpackError {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .outputExists(let p): "\(p): already exists; pass --force to replace it"
         case .badOutput(let p, let r): "\(p): \(r)"

@@ -8,34 +8,34 @@ import Styling
 import TileArchive
 
 /// What `kartpack run --report` writes: the pipeline, its fingerprint, the inputs' digests and the conversion.
-public struct PipelineRunReport: Encodable, Sendable {
-    public var kartpack: String
-    public var pipeline: String
-    public var output: String
+package struct PipelineRunReport: Encodable, Sendable {
+    package var kartpack: String
+    package var pipeline: String
+    package var output: String
     /// SHA-256 over the inputs' bytes, the pipeline, the stylesheet and the Kartpack version.
-    public var fingerprint: String
+    package var fingerprint: String
     /// True when the package was already built from exactly these inputs (nothing was done).
-    public var upToDate: Bool
-    public var dryRun: Bool
-    public var inputs: [FileDigest]
+    package var upToDate: Bool
+    package var dryRun: Bool
+    package var inputs: [FileDigest]
     /// The conversion's report (absent when nothing was built).
-    public var conversion: ConvertReport?
+    package var conversion: ConvertReport?
     /// Wall time per stage in seconds (`validate`, `fingerprint`, `convert`).
-    public var timings: [String: Double]
-    public var exitCode: Int32
+    package var timings: [String: Double]
+    package var exitCode: Int32
 }
 
 /// Turns a pipeline file into conversion options, validates it, and runs it the nightly way: one run at a time per
 /// output (lock), skipped when nothing changed (fingerprint stored in the package metadata), atomic publish, and a
 /// previous package that stays intact on any failure or signal.
-public enum PipelineRunner {
+package enum PipelineRunner {
     /// The metadata key holding the fingerprint of the inputs a package was built from.
-    public static let fingerprintKey = "kartpack_fingerprint"
+    package static let fingerprintKey = "kartpack_fingerprint"
     /// Temporary files of killed runs older than this are removed at start.
     static let staleAfterSeconds = 6.0 * 3600
 
     /// Compiles the spec: filters, stylesheet and clip region into `ConvertOptions`. Problems are collected.
-    public static func compile(_ spec: PipelineSpec) -> (ConvertOptions?, [String]) {
+    package static func compile(_ spec: PipelineSpec) -> (ConvertOptions?, [String]) {
         var problems: [String] = []
         var o = spec.convertOptions
         for (i, s) in spec.sources.enumerated() {
@@ -80,7 +80,7 @@ public enum PipelineRunner {
 
     /// Checks everything a run needs without building: the spec, files, CRSs, filters, the stylesheet (lint
     /// against the sources' fields, examples). Returns errors and warnings as lines.
-    public static func validate(path: String, overrides: [String]) -> (errors: [String], warnings: [String], notes: [String]) {
+    package static func validate(path: String, overrides: [String]) -> (errors: [String], warnings: [String], notes: [String]) {
         let spec: PipelineSpec
         do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch { return (error.lines.map { "\(path): \($0)" }, [], []) }
         var errors = spec.missingFiles().map { "\(path): \($0)" }
@@ -117,7 +117,7 @@ public enum PipelineRunner {
     }
 
     /// The fingerprint stored in an existing package, nil when there is none (or no package).
-    public static func storedFingerprint(of output: String) -> String? {
+    package static func storedFingerprint(of output: String) -> String? {
         guard FileManager.default.fileExists(atPath: output) else { return nil }
         if output.lowercased().hasSuffix(".mbtiles") {
             return try? MBTilesReader(path: output).metadataValue(fingerprintKey)
@@ -126,7 +126,7 @@ public enum PipelineRunner {
     }
 
     /// Runs a pipeline. Returns the report; throws for configuration, lock, disk and conversion errors.
-    public static func run(
+    package static func run(
         spec: PipelineSpec, force: Bool, dryRun: Bool, diagnostics: DiagnosticSink, progress: ProgressReporter?,
         isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil
     ) throws -> PipelineRunReport {

@@ -8,7 +8,7 @@ extension PipelineSpec {
     /// for each source (and then the clip file) the files of its Shapefile set as `convert` reads them
     /// (`ShapefileGrouping`): `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg` and the memo file (`.dbt`/`.fpt`, tag `memo`)
     /// where present, each tagged by its extension.
-    public func fingerprintItems(kartpackVersion: String = Kartpack.version) -> [Fingerprint.Item] {
+    package func fingerprintItems(kartpackVersion: String = Kartpack.version) -> [Fingerprint.Item] {
         var items: [Fingerprint.Item] = [
             .bytes(tag: "kartpack-fingerprint", Array("1".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
             .bytes(tag: "spec", Array(canonicalJSON.utf8)),
@@ -26,7 +26,7 @@ extension PipelineSpec {
     }
 
     /// The fingerprint of this pipeline's output.
-    public func fingerprint(kartpackVersion: String = Kartpack.version) throws(NightlyError) -> Fingerprint {
+    package func fingerprint(kartpackVersion: String = Kartpack.version) throws(NightlyError) -> Fingerprint {
         try Fingerprint.compute(fingerprintItems(kartpackVersion: kartpackVersion))
     }
 

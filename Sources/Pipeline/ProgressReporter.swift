@@ -2,19 +2,19 @@ import Foundation
 
 /// A progress line on stderr with counts and an ETA, redrawn in place at most a few times a second.
 /// Created only when stderr is a terminal; otherwise the pipeline is quiet.
-public final class ProgressReporter {
+package final class ProgressReporter {
     private var lastDraw = 0.0
     private var stageStart = Date().timeIntervalSince1970
     private var stage = ""
     private var drawn = false
 
     /// Creates a reporter, or nil when stderr is not a terminal (or `enabled` is false).
-    public static func forStandardError(enabled: Bool = true) -> ProgressReporter? {
+    package static func forStandardError(enabled: Bool = true) -> ProgressReporter? {
         enabled && isatty(2) == 1 ? ProgressReporter() : nil
     }
 
     /// Updates the line: `stage: done/total (percent), ETA`.
-    public func update(_ stage: String, done: Int, total: Int?) {
+    package func update(_ stage: String, done: Int, total: Int?) {
         let now = Date().timeIntervalSince1970
         if stage != self.stage {
             self.stage = stage
@@ -37,7 +37,7 @@ public final class ProgressReporter {
     }
 
     /// Clears the line.
-    public func finish() {
+    package func finish() {
         if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         drawn = false
     }

@@ -3,18 +3,18 @@ import KartpackCore
 /// One feature as the Shapefile reader returns it, for `kartpack inspect --features`: what a differential test
 /// compares with another reader (GDAL's `ogr2ogr -f GeoJSON`). Geometry is in the layer's own CRS, after the
 /// reader's repairs (ring orientation and assignment, closed rings, duplicate points removed), before reprojection.
-public struct FeatureDump: Codable, Sendable, Hashable {
+package struct FeatureDump: Codable, Sendable, Hashable {
     /// The 1-based record number (GDAL's FID + 1).
-    public var record: Int
+    package var record: Int
     /// Attributes by field name; JSON null for null values.
-    public var properties: [String: DumpValue]
+    package var properties: [String: DumpValue]
     /// A GeoJSON geometry object.
-    public var geometry: DumpGeometry
+    package var geometry: DumpGeometry
     /// Codes of the diagnostics about this record (repairs, coercions, warnings), sorted, without repeats.
-    public var codes: [String]
+    package var codes: [String]
 
     /// Builds the dump of a feature.
-    public init(_ feature: Feature, codes: [String]) {
+    package init(_ feature: Feature, codes: [String]) {
         record = feature.provenance.record
         var p: [String: DumpValue] = [:]
         for (k, v) in zip(feature.properties.keys, feature.properties.values) { p[k] = DumpValue(v) }
@@ -25,13 +25,13 @@ public struct FeatureDump: Codable, Sendable, Hashable {
 }
 
 /// A record the reader skipped, with its reason code.
-public struct SkippedRecordDump: Codable, Sendable, Hashable {
-    public var record: Int
-    public var code: String
+package struct SkippedRecordDump: Codable, Sendable, Hashable {
+    package var record: Int
+    package var code: String
 }
 
 /// An attribute value as JSON: string, integer, number, boolean or null.
-public enum DumpValue: Codable, Sendable, Hashable {
+package enum DumpValue: Codable, Sendable, Hashable {
     case string(String)
     case int(Int64)
     case double(Double)
@@ -49,7 +49,7 @@ public enum DumpValue: Codable, Sendable, Hashable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null
@@ -64,7 +64,7 @@ public enum DumpValue: Codable, Sendable, Hashable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .string(let s): try c.encode(s)
@@ -77,16 +77,16 @@ public enum DumpValue: Codable, Sendable, Hashable {
 }
 
 /// GeoJSON coordinates: a position `[x, y]` or a list of coordinates.
-public indirect enum DumpCoordinates: Codable, Sendable, Hashable {
+package indirect enum DumpCoordinates: Codable, Sendable, Hashable {
     case position([Double])
     case list([DumpCoordinates])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let p = try? c.decode([Double].self) { self = .position(p) } else { self = .list(try c.decode([DumpCoordinates].self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .position(let p): try c.encode(p)
@@ -96,9 +96,9 @@ public indirect enum DumpCoordinates: Codable, Sendable, Hashable {
 }
 
 /// A GeoJSON geometry (`type` and `coordinates`, x/y only).
-public struct DumpGeometry: Codable, Sendable, Hashable {
-    public var type: String
-    public var coordinates: DumpCoordinates
+package struct DumpGeometry: Codable, Sendable, Hashable {
+    package var type: String
+    package var coordinates: DumpCoordinates
 
     init(_ g: Geometry) {
         func position(_ i: Int) -> DumpCoordinates { .position([g.xy[2 * i], g.xy[2 * i + 1]]) }

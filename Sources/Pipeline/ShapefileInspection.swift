@@ -5,95 +5,95 @@ import Shapefile
 
 /// The JSON description of one Shapefile layer printed by `kartpack inspect --format json`.
 /// The key set is stable and documented in `docs/inspect.md`; new keys may be added, none renamed.
-public struct LayerInspection: Codable, Sendable, Hashable {
+package struct LayerInspection: Codable, Sendable, Hashable {
     /// A field as reported by inspect.
-    public struct Field: Codable, Sendable, Hashable {
-        public var name: String
-        public var type: String
-        public var dbfType: String?
-        public var width: Int
-        public var decimals: Int
+    package struct Field: Codable, Sendable, Hashable {
+        package var name: String
+        package var type: String
+        package var dbfType: String?
+        package var width: Int
+        package var decimals: Int
     }
     /// A CRS as reported by inspect.
-    public struct CRS: Codable, Sendable, Hashable {
-        public var name: String
-        public var epsg: Int?
-        public var origin: String
-        public var geographic: Bool
+    package struct CRS: Codable, Sendable, Hashable {
+        package var name: String
+        package var epsg: Int?
+        package var origin: String
+        package var geographic: Bool
         /// PROJ's identification confidence (0…100) for `epsg`.
-        public var confidence: Int?
+        package var confidence: Int?
     }
     /// An encoding as reported by inspect.
-    public struct Encoding: Codable, Sendable, Hashable {
-        public var name: String
-        public var origin: String
-        public var detail: String?
+    package struct Encoding: Codable, Sendable, Hashable {
+        package var name: String
+        package var origin: String
+        package var detail: String?
     }
     /// A warning or error with its stable code.
-    public struct Message: Codable, Sendable, Hashable {
-        public var severity: String
-        public var code: String
-        public var message: String
-        public var record: Int?
+    package struct Message: Codable, Sendable, Hashable {
+        package var severity: String
+        package var code: String
+        package var message: String
+        package var record: Int?
         /// How many times this code occurred in the layer (samples are limited).
-        public var count: Int
+        package var count: Int
     }
 
-    public var path: String
-    public var name: String
-    public var shapeType: String?
-    public var geometryKind: String?
+    package var path: String
+    package var name: String
+    package var shapeType: String?
+    package var geometryKind: String?
     /// Index entries in the file (records read). For a rejected file, the records it still holds by its `.shx`, a
     /// scan of its `.shp` or its `.dbf` header (see `recordsSource`), all counted as `skipped.file_rejected`.
-    public var records: Int
+    package var records: Int
     /// Where `records` comes from: `shx`, `shp` (index rebuilt from the `.shp`), `dbf`, or `unknown` (a rejected
     /// file none of whose files can be counted).
-    public var recordsSource: String
+    package var recordsSource: String
     /// Records that became features.
-    public var features: Int
-    public var nullShapes: Int
-    public var deletedRecords: Int
-    public var dbfRecords: Int?
+    package var features: Int
+    package var nullShapes: Int
+    package var deletedRecords: Int
+    package var dbfRecords: Int?
     /// Records not turned into features, by reason code.
-    public var skipped: [String: Int]
+    package var skipped: [String: Int]
     /// Features repaired, by kind.
-    public var repaired: [String: Int]
+    package var repaired: [String: Int]
     /// Attribute values stored as null because they could not be parsed, by reason.
-    public var coercedToNull: [String: Int]
+    package var coercedToNull: [String: Int]
     /// Bounds of the geometry read, in the layer's own CRS.
-    public var bounds: Bounds?
+    package var bounds: Bounds?
     /// The same bounds transformed to WGS84 longitude/latitude.
-    public var boundsWGS84: Bounds?
-    public var crs: CRS?
-    public var encoding: Encoding?
-    public var fields: [Field]
-    public var warnings: [Message]
+    package var boundsWGS84: Bounds?
+    package var crs: CRS?
+    package var encoding: Encoding?
+    package var fields: [Field]
+    package var warnings: [Message]
     /// Problems that make this layer unusable (rejected file, unknown CRS).
-    public var errors: [Message]
+    package var errors: [Message]
     /// With `--features`: every feature read, in record order (nil otherwise).
-    public var featureDump: [FeatureDump]?
+    package var featureDump: [FeatureDump]?
     /// With `--features`: every record that did not become a feature, with its reason (nil otherwise).
-    public var skippedRecords: [SkippedRecordDump]?
+    package var skippedRecords: [SkippedRecordDump]?
 }
 
 /// The whole `inspect --format json` document.
-public struct InspectionReport: Codable, Sendable {
-    public var kartpack: String
-    public var layers: [LayerInspection]
+package struct InspectionReport: Codable, Sendable {
+    package var kartpack: String
+    package var layers: [LayerInspection]
     /// Exit code for the run: 0, or 65 when a layer had errors.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         layers.contains { !$0.errors.isEmpty } ? ExitCode.dataError.rawValue : 0
     }
 }
 
 /// Options for inspecting Shapefiles.
-public struct InspectOptions: Sendable {
-    public var sourceCRS: String?
-    public var encoding: String?
+package struct InspectOptions: Sendable {
+    package var sourceCRS: String?
+    package var encoding: String?
     /// Also list every feature and skipped record (`--features`).
-    public var features: Bool
+    package var features: Bool
     /// Creates options.
-    public init(sourceCRS: String? = nil, encoding: String? = nil, features: Bool = false) {
+    package init(sourceCRS: String? = nil, encoding: String? = nil, features: Bool = false) {
         self.sourceCRS = sourceCRS
         self.encoding = encoding
         self.features = features
@@ -101,9 +101,9 @@ public struct InspectOptions: Sendable {
 }
 
 /// Describes Shapefiles: reads every record (streaming) to count what is there and what is wrong.
-public enum ShapefileInspector {
+package enum ShapefileInspector {
     /// Inspects a `.shp` or every Shapefile in a folder. Throws only when `path` itself is unusable.
-    public static func inspect(path: String, options: InspectOptions) throws -> InspectionReport {
+    package static func inspect(path: String, options: InspectOptions) throws -> InspectionReport {
         let sets = try ShapefileLocator.shapefiles(at: path)
         var layers: [LayerInspection] = []
         for set in sets {
@@ -113,7 +113,7 @@ public enum ShapefileInspector {
     }
 
     /// Inspects one Shapefile set; every problem ends up in the result, never thrown.
-    public static func inspect(set: ShapefileSet, options: InspectOptions) -> LayerInspection {
+    package static func inspect(set: ShapefileSet, options: InspectOptions) -> LayerInspection {
         // The feature dump needs every diagnostic to tell each record's codes.
         let sink = DiagnosticSink(sampleLimit: options.features ? Int.max : 5)
         var result = LayerInspection(

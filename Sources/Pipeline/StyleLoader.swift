@@ -4,13 +4,13 @@ import Shapefile
 import Styling
 
 /// A stylesheet that could not be used (exit 78).
-public struct StyleLoadError: KartpackError {
-    public var path: String
-    public var diagnostics: [StyleDiagnostic]
-    public var reason: String?
+package struct StyleLoadError: KartpackError {
+    package var path: String
+    package var diagnostics: [StyleDiagnostic]
+    package var reason: String?
 
-    public var exitCode: ExitCode { .config }
-    public var description: String {
+    package var exitCode: ExitCode { .config }
+    package var description: String {
         if let reason { return "\(path): \(reason)" }
         let errors = diagnostics.filter { $0.severity == .error }
         return errors.map(\.description).joined(separator: "\n") + "\n\(path): \(errors.count) error(s) in the stylesheet"
@@ -18,12 +18,12 @@ public struct StyleLoadError: KartpackError {
 }
 
 /// Reads and parses `.kss` stylesheets.
-public enum StyleLoader {
+package enum StyleLoader {
     /// Largest stylesheet accepted.
     static let maxBytes = 4 << 20
 
     /// Parses the sheet at `path`; errors throw, warnings are returned.
-    public static func load(path: String) throws(StyleLoadError) -> (Stylesheet, [StyleDiagnostic]) {
+    package static func load(path: String) throws(StyleLoadError) -> (Stylesheet, [StyleDiagnostic]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw StyleLoadError(path: path, diagnostics: [], reason: "cannot read the stylesheet")
         }
@@ -42,7 +42,7 @@ public enum StyleLoader {
 
     /// Checks a sheet: parse diagnostics, lint against the layers of `inputs` (Shapefiles or folders; their
     /// schemas only, no records read), and the sheet's `@example` blocks.
-    public static func validate(path: String, inputs: [String]) -> [StyleDiagnostic] {
+    package static func validate(path: String, inputs: [String]) -> [StyleDiagnostic] {
         let sheet: Stylesheet
         var out: [StyleDiagnostic]
         do {

@@ -4,29 +4,29 @@ import Styling
 import TileArchive
 
 /// One input of a conversion.
-public struct ConvertInput: Sendable {
+package struct ConvertInput: Sendable {
     /// Path of the `.shp`.
-    public var path: String
+    package var path: String
     /// Output layer name (defaults to the file's base name).
-    public var layerName: String?
+    package var layerName: String?
     /// CRS definition overriding the `.prj`.
-    public var sourceCRS: String?
+    package var sourceCRS: String?
     /// Attribute encoding overriding `.cpg` and the DBF code page.
-    public var encoding: String?
+    package var encoding: String?
     /// Only records matching these filters are used; the others are counted as rejected (`filtered_out`).
-    public var filter: AttributeFilterList?
+    package var filter: AttributeFilterList?
     /// Attributes kept (case-insensitive); nil keeps all.
-    public var keep: [String]?
+    package var keep: [String]?
     /// Attribute renames (old name, case-insensitive → new name), applied after `keep`.
-    public var rename: [(from: String, to: String)] = []
+    package var rename: [(from: String, to: String)] = []
     /// Zoom range of this input within the conversion's range.
-    public var minZoom: Int?
-    public var maxZoom: Int?
+    package var minZoom: Int?
+    package var maxZoom: Int?
     /// Explicit sidecar files (imports find mixed-case names); nil looks them up next to `path`.
-    public var files: ShapefileSet?
+    package var files: ShapefileSet?
 
     /// Creates an input.
-    public init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
+    package init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
         self.path = path
         self.layerName = layerName
         self.sourceCRS = sourceCRS
@@ -35,63 +35,63 @@ public struct ConvertInput: Sendable {
 }
 
 /// A region the features are clipped to (region packaging): polygons from a Shapefile or a WGS84 box.
-public struct ClipOptions: Sendable {
+package struct ClipOptions: Sendable {
     /// Where the region comes from.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// The union of the polygons of a Shapefile (optionally only the records matching `filter`).
         case polygons(path: String, filter: AttributeFilterList?, sourceCRS: String?)
         /// A longitude/latitude box.
         case bbox(Bounds)
     }
-    public var source: Source
+    package var source: Source
     /// Buffer around the region, in metres.
-    public var buffer: Double
+    package var buffer: Double
 
     /// Creates clip options.
-    public init(source: Source, buffer: Double = 0) {
+    package init(source: Source, buffer: Double = 0) {
         self.source = source
         self.buffer = buffer
     }
 }
 
 /// Everything `kartpack convert` needs. Defaults follow the ecosystem (tippecanoe, GDAL, planetiler).
-public struct ConvertOptions: Sendable {
-    public var inputs: [ConvertInput]
-    public var output: String
-    public var format: ArchiveFormat
-    public var minZoom: Int = 0
-    public var maxZoom: Int = 14
+package struct ConvertOptions: Sendable {
+    package var inputs: [ConvertInput]
+    package var output: String
+    package var format: ArchiveFormat
+    package var minZoom: Int = 0
+    package var maxZoom: Int = 14
     /// Tile extent (MVT grid size).
-    public var extent: Int = 4096
+    package var extent: Int = 4096
     /// Simplification tolerance in tile units (1 = 1/4096 of a tile at extent 4096).
-    public var simplify: Double = 1
+    package var simplify: Double = 1
     /// Clip buffer around each tile, in tile units (80 = 5 screen pixels of a 256-px tile).
-    public var buffer: Double = 80
+    package var buffer: Double = 80
     /// Worker threads for the feature and tile phases.
-    public var threads: Int = 1
+    package var threads: Int = 1
     /// Replace an existing output.
-    public var force: Bool = false
+    package var force: Bool = false
     /// An integer attribute to use as feature id instead of the record number.
-    public var idField: String?
+    package var idField: String?
     /// Largest compressed tile, in bytes.
-    public var maxTileBytes: Int = 500_000
+    package var maxTileBytes: Int = 500_000
     /// Most features in one tile (all layers).
-    public var maxTileFeatures: Int = 200_000
+    package var maxTileFeatures: Int = 200_000
     /// Package metadata.
-    public var name: String?
-    public var description: String?
-    public var attribution: String?
+    package var name: String?
+    package var description: String?
+    package var attribution: String?
     /// Folder for temporary files (default: the output's folder).
-    public var temporaryDirectory: String?
+    package var temporaryDirectory: String?
     /// A stylesheet: class names, zoom ranges, output layers, kept attributes and exclusions per feature.
-    public var style: Stylesheet?
+    package var style: Stylesheet?
     /// Clip every feature to a region.
-    public var clip: ClipOptions?
+    package var clip: ClipOptions?
     /// Extra metadata entries (e.g. the pipeline's input fingerprint), written as strings.
-    public var extraMetadata: [(key: String, value: String)] = []
+    package var extraMetadata: [(key: String, value: String)] = []
 
     /// Creates options with defaults.
-    public init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {
+    package init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {
         self.inputs = inputs
         self.output = output
         self.format = format

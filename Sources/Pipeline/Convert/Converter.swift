@@ -11,7 +11,7 @@ import TileArchive
 /// `TiledLayers` → `OrderPhase` → `TileRuns` → `EncodePhase` → `EncodedTiles` → `PublishPhase.publish`.
 ///
 /// Output bytes do not depend on the thread count.
-public final class Converter {
+package final class Converter {
     let options: ConvertOptions
     let diagnostics: DiagnosticSink
     let progress: ProgressReporter?
@@ -20,7 +20,7 @@ public final class Converter {
     let isCancelled: @Sendable () -> Bool
 
     /// Creates a converter.
-    public init(
+    package init(
         options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
@@ -32,7 +32,7 @@ public final class Converter {
     }
 
     /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
-    public func run() throws -> ConvertReport {
+    package func run() throws -> ConvertReport {
         var clock = StageClock()
         try checkOutput()
         let publisher = PublishPhase(options: options)

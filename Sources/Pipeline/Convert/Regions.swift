@@ -6,12 +6,12 @@ import Shapefile
 import Styling
 
 /// Errors preparing the clip region or the style's ancestor sets.
-public enum RegionError: KartpackError {
+package enum RegionError: KartpackError {
     case emptyRegion(String)
     case unreadable(path: String, reason: String)
 
-    public var exitCode: ExitCode { .dataError }
-    public var description: String {
+    package var exitCode: ExitCode { .dataError }
+    package var description: String {
         switch self {
         case .emptyRegion(let what): "clip region is empty: \(what)"
         case .unreadable(let p, let r): "\(p): \(r)"

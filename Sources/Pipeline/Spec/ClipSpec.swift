@@ -1,9 +1,9 @@
 import KartpackCore
 
 /// The `clip` section: features are cut to an area (plus a buffer) before tiling.
-public struct ClipSpec: Sendable, Hashable {
+package struct ClipSpec: Sendable, Hashable {
     /// The clip area: the polygons of a Shapefile, or a longitude/latitude box.
-    public enum Area: Sendable, Hashable {
+    package enum Area: Sendable, Hashable {
         /// Polygons of the Shapefile at `path` (absolute), optionally only those matching `filter` (stylesheet
         /// selector syntax, kept as text).
         case file(path: String, filter: String?)
@@ -12,12 +12,12 @@ public struct ClipSpec: Sendable, Hashable {
     }
 
     /// What to clip to.
-    public var area: Area
+    package var area: Area
     /// Buffer around the area in metres (default 0).
-    public var buffer: Double
+    package var buffer: Double
 
     /// Creates a clip.
-    public init(area: Area, buffer: Double = 0) {
+    package init(area: Area, buffer: Double = 0) {
         self.area = area
         self.buffer = buffer
     }

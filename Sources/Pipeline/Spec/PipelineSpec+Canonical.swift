@@ -4,7 +4,7 @@ extension PipelineSpec {
     /// The resolved spec as stable JSON text, for fingerprints and `validate --print`: every default filled in,
     /// keys sorted, no whitespace, paths written relative to the pipeline's folder (so moving the whole checkout
     /// does not change it), absent optional keys left out. Parsing it back (as the same file) gives this spec.
-    public var canonicalJSON: String { canonicalValue.text(.canonical) }
+    package var canonicalJSON: String { canonicalValue.text(.canonical) }
 
     /// The canonical form as a JSON tree.
     var canonicalValue: JSONValue {

@@ -2,7 +2,7 @@ extension PipelineSpec {
     /// The part of the spec `Converter` already understands: inputs (path, layer, CRS, encoding), zooms, tiling
     /// parameters, limits, output and metadata. Filters, keep/rename, per-layer zooms, the stylesheet and the
     /// clip are not carried by `ConvertOptions` and must be applied by the caller.
-    public var convertOptions: ConvertOptions {
+    package var convertOptions: ConvertOptions {
         let inputs = sources.map { ConvertInput(path: $0.path, layerName: $0.layer, sourceCRS: $0.crs, encoding: $0.encoding) }
         var o = ConvertOptions(inputs: inputs, output: output.path, format: output.format)
         o.minZoom = tiles.minZoom

@@ -5,7 +5,7 @@ import TileArchive
 
 extension PipelineSpec {
     /// The largest pipeline file read (a pipeline is a few kilobytes; this only stops accidents).
-    public static let maxFileBytes = 4 << 20
+    package static let maxFileBytes = 4 << 20
 
     /// How pipeline files are read: strict JSON, a UTF-8 byte-order mark tolerated (editors on Windows write one),
     /// 64 nesting levels, `maxFileBytes`. Repeated keys are kept: the decoder reports them with their path.
@@ -18,14 +18,14 @@ extension PipelineSpec {
     ///
     /// - Parameter overrides: `--set` texts (`tiles.maxZoom=12`), applied in order before validation.
     /// - Throws: every problem at once; exit code `.noInput` when the file cannot be read, `.config` otherwise.
-    public static func load(path: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
+    package static func load(path: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
         let bytes = try readFile(path)
         return try parse(bytes, file: path, overrides: overrides)
     }
 
     /// Parses pipeline text as if read from `file` (whose folder anchors relative paths; a relative `file` is
     /// resolved against the working folder). See `load(path:overrides:)`.
-    public static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
+    package static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
         let document: JSONParsedDocument
         do throws(JSONParseError) {
             document = try JSONParser.parseDocument(bytes, options: jsonOptions)
@@ -50,7 +50,7 @@ extension PipelineSpec {
 
     /// Problems with files the pipeline names (a missing source `.shp`, stylesheet or clip file, an output folder
     /// that does not exist), for `validate` and before a run. Empty when everything is there.
-    public func missingFiles() -> [PipelineSpecIssue] {
+    package func missingFiles() -> [PipelineSpecIssue] {
         var out: [PipelineSpecIssue] = []
         func check(_ path: String, _ at: JSONPath) {
             var st = stat()

@@ -2,32 +2,32 @@
 ///
 /// Build one with `PipelineSpec.load(path:overrides:)` (or `parse`); every problem in the file is reported at
 /// once in a `PipelineSpecError`. `canonicalJSON` gives a stable text of the resolved spec for fingerprints.
-public struct PipelineSpec: Sendable, Hashable {
+package struct PipelineSpec: Sendable, Hashable {
     /// The only format version this build reads.
-    public static let supportedVersion = 1
+    package static let supportedVersion = 1
 
     /// The format version (always `supportedVersion` once parsed).
-    public var version: Int
+    package var version: Int
     /// Absolute path of the pipeline file.
-    public var file: String
+    package var file: String
     /// Absolute folder of the pipeline file; relative paths resolve against it.
-    public var directory: String
+    package var directory: String
     /// The layers, in order (at least one).
-    public var sources: [SourceSpec]
+    package var sources: [SourceSpec]
     /// Absolute path of the `.kss` stylesheet, if any.
-    public var style: String?
+    package var style: String?
     /// The clip area, if any.
-    public var clip: ClipSpec?
+    package var clip: ClipSpec?
     /// Tiling parameters, defaults filled in.
-    public var tiles: TileSpec
+    package var tiles: TileSpec
     /// The package to write.
-    public var output: OutputSpec
+    package var output: OutputSpec
     /// Where the values were in the file (for line:column in messages); not part of the spec's identity.
-    public var locations = SpecLocations()
+    package var locations = SpecLocations()
 
     /// Creates a spec from parts (no validation; use `load` or `parse` for files). A relative `file` is resolved
     /// against the working folder.
-    public init(
+    package init(
         file: String, sources: [SourceSpec], style: String? = nil, clip: ClipSpec? = nil, tiles: TileSpec = TileSpec(),
         output: OutputSpec
     ) {
@@ -46,10 +46,10 @@ public struct PipelineSpec: Sendable, Hashable {
     static let keys = ["version", "sources", "style", "clip", "tiles", "output"]
 
     /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
-    public func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }
+    package func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }
 
     /// Every file the pipeline reads, absolute: each source's `.shp`, the stylesheet, the clip file.
-    public var inputFiles: [String] {
+    package var inputFiles: [String] {
         var out = sources.map(\.path)
         if let style { out.append(style) }
         if let clip, case .file(let p, _) = clip.area { out.append(p) }

@@ -4,17 +4,17 @@ import KartpackCore
 ///
 /// Parsing collects all problems rather than stopping at the first, so `kartpack validate` can list them.
 /// The exit code is `.config` (78), or `.noInput` (66) when the pipeline file itself cannot be read.
-public struct PipelineSpecError: KartpackError, Sendable, Equatable {
+package struct PipelineSpecError: KartpackError, Sendable, Equatable {
     /// The pipeline file, as given.
-    public var file: String
+    package var file: String
     /// Every problem, section by section (version, tiles, sources, style, clip, output), in file order within
     /// each section; `--set` problems first.
-    public var issues: [PipelineSpecIssue]
+    package var issues: [PipelineSpecIssue]
     /// `.config`, or `.noInput` for an unreadable pipeline file.
-    public var exitCode: ExitCode
+    package var exitCode: ExitCode
 
     /// Creates an error.
-    public init(file: String, issues: [PipelineSpecIssue], exitCode: ExitCode = .config) {
+    package init(file: String, issues: [PipelineSpecIssue], exitCode: ExitCode = .config) {
         self.file = file
         self.issues = issues
         self.exitCode = exitCode
@@ -22,7 +22,7 @@ public struct PipelineSpecError: KartpackError, Sendable, Equatable {
 
     /// One line per issue: `forest-plan.json:7:37: sources[1].minzom: unknown key; did you mean minZoom?`,
     /// `forest-plan.json:3:14: expected ...` for a syntax error, no line for a value `--set` wrote.
-    public var description: String {
+    package var description: String {
         issues.map { issue in
             if let line = issue.line, let column = issue.column {
                 var shown = issue
@@ -34,5 +34,5 @@ public struct PipelineSpecError: KartpackError, Sendable, Equatable {
     }
 
     /// The issue messages as printed (without the file), for tests and reports.
-    public var lines: [String] { issues.map(\.description) }
+    package var lines: [String] { issues.map(\.description) }
 }

@@ -3,19 +3,19 @@ import KartpackJSON
 import KartpackJSON
 
 /// One problem found in a pipeline file: where (JSON path, and the line and column in the file) and what.
-public struct PipelineSpecIssue: Sendable, Hashable, CustomStringConvertible {
+package struct PipelineSpecIssue: Sendable, Hashable, CustomStringConvertible {
     /// The JSON path of the offending value (`sources[1].minzom`); the root for file-level problems.
-    public var path: JSONPath
+    package var path: JSONPath
     /// What is wrong, e.g. `unknown key; did you mean minZoom?`.
-    public var message: String
+    package var message: String
     /// 1-based line in the file (of a syntax error, or of the value the issue is about); nil for values that
     /// `--set` wrote.
-    public var line: Int?
+    package var line: Int?
     /// 1-based column in the file, in characters.
-    public var column: Int?
+    package var column: Int?
 
     /// Creates an issue.
-    public init(path: JSONPath, message: String, line: Int? = nil, column: Int? = nil) {
+    package init(path: JSONPath, message: String, line: Int? = nil, column: Int? = nil) {
         self.path = path
         self.message = message
         self.line = line
@@ -24,7 +24,7 @@ public struct PipelineSpecIssue: Sendable, Hashable, CustomStringConvertible {
 
     /// `3:14: sources[1].minzom: unknown key`, `3:14: expected ',' or '}'`, `sources[1].minzom: …` for a value
     /// `--set` wrote, or the bare message at the root.
-    public var description: String {
+    package var description: String {
         let p = path.description
         let located = p.isEmpty ? message : "\(p): \(message)"
         if let line, let column { return "\(line):\(column): \(located)" }
@@ -35,7 +35,7 @@ public struct PipelineSpecIssue: Sendable, Hashable, CustomStringConvertible {
 /// Where the values of a pipeline file are, so every issue can name its line and column.
 ///
 /// Not part of a spec's identity: two specs that differ only in layout are equal.
-public struct SpecLocations: Sendable, Hashable {
+package struct SpecLocations: Sendable, Hashable {
     private let values: [JSONValueLocation]
     /// Paths whose values came from `--set` (they have no place in the file).
     private let overridden: [JSONPath]
@@ -64,6 +64,6 @@ public struct SpecLocations: Sendable, Hashable {
         }
     }
 
-    public static func == (a: SpecLocations, b: SpecLocations) -> Bool { true }
-    public func hash(into hasher: inout Hasher) {}
+    package static func == (a: SpecLocations, b: SpecLocations) -> Bool { true }
+    package func hash(into hasher: inout Hasher) {}
 }

@@ -1,27 +1,27 @@
 /// One entry of `sources`: a Shapefile that becomes one layer of the package.
-public struct SourceSpec: Sendable, Hashable {
+package struct SourceSpec: Sendable, Hashable {
     /// Absolute path of the `.shp` (relative paths in the file are resolved against the pipeline's folder).
-    public var path: String
+    package var path: String
     /// Layer name in the package (default: the file's base name).
-    public var layer: String
+    package var layer: String
     /// CRS overriding the `.prj`: `EPSG:3006`, a PROJ string or WKT.
-    public var crs: String?
+    package var crs: String?
     /// Attribute encoding overriding the `.cpg` and the DBF code page.
-    public var encoding: String?
+    package var encoding: String?
     /// Attribute filter in the stylesheet selector syntax (`[BESTTYP != "Myr"][AREAL > 0.5]`), kept as text;
     /// the caller compiles it with the Styling module.
-    public var filter: String?
+    package var filter: String?
     /// Attributes to keep (source names), in the order given; nil keeps every attribute.
-    public var keep: [String]?
+    package var keep: [String]?
     /// Attribute renames, sorted by source name (their order has no meaning).
-    public var rename: [AttributeRename]
+    package var rename: [AttributeRename]
     /// Lowest zoom for this layer; nil follows `tiles.minZoom`.
-    public var minZoom: Int?
+    package var minZoom: Int?
     /// Highest zoom for this layer; nil follows `tiles.maxZoom`.
-    public var maxZoom: Int?
+    package var maxZoom: Int?
 
     /// Creates a source.
-    public init(
+    package init(
         path: String, layer: String, crs: String? = nil, encoding: String? = nil, filter: String? = nil,
         keep: [String]? = nil, rename: [AttributeRename] = [], minZoom: Int? = nil, maxZoom: Int? = nil
     ) {
@@ -38,14 +38,14 @@ public struct SourceSpec: Sendable, Hashable {
 
     /// The zooms this layer is written at: its own range intersected with the package's. Validation guarantees
     /// the intersection is not empty.
-    public func zoomRange(within tiles: TileSpec) -> ClosedRange<Int> {
+    package func zoomRange(within tiles: TileSpec) -> ClosedRange<Int> {
         let lo = max(minZoom ?? tiles.minZoom, tiles.minZoom)
         let hi = min(maxZoom ?? tiles.maxZoom, tiles.maxZoom)
         return lo...max(lo, hi)
     }
 
     /// The name an attribute is written under (after `rename`).
-    public func outputName(of attribute: String) -> String {
+    package func outputName(of attribute: String) -> String {
         rename.first { $0.from == attribute }?.to ?? attribute
     }
 
