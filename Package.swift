@@ -92,7 +92,11 @@ package.targets += [
     .executableTarget(
         name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
 ]
+package.targets += [
+    .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
+]
 package.products += [
+    .executable(name: "FuzzZip", targets: ["FuzzZip"]),
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
 ]

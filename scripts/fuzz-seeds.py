@@ -11,6 +11,8 @@ shapefile/  One input per Shapefile bundle in the FuzzShapefile framing: a flag 
             and slightly broken variants of each hostile-input class.
 package/    Small PMTiles archives made by `kartpack convert` at zoom 12 from sample layers, one MBTiles file, a
             raw MVT tile and a gzip tile taken from them, and broken variants.
+zip/        Small GIS-export zips of sample layers: stored and deflated entries, folders, mixed-case names,
+            a data descriptor, a comment, a nested zip, names that try to leave the folder, truncated copies.
 
 Pure Python (no GDAL); deterministic: the same inputs give the same bytes.
 """
@@ -393,6 +395,56 @@ def uncompressed_pmtiles(data):
     return bytes(header) + root + meta + tiles
 
 
+def zip_seeds():
+    """Zip archives as exports arrive; fixed timestamps so the bytes are the same on every run."""
+    import io
+    import zipfile
+
+    def archive(entries, compression=zipfile.ZIP_DEFLATED, comment=b""):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", compression=compression) as z:
+            z.comment = comment
+            for name, data in entries:
+                info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+                info.compress_type = compression
+                info.external_attr = 0o644 << 16
+                z.writestr(info, data)
+        return buf.getvalue()
+
+    layer = []
+    for ext in ("shp", "shx", "dbf", "prj", "cpg"):
+        with open(os.path.join(FOREST, f"fornminnen.{ext}"), "rb") as f:
+            layer.append((f"fornminnen.{ext}", f.read()))
+    seeds = {
+        "deflated.zip": archive(layer),
+        "stored.zip": archive(layer, zipfile.ZIP_STORED),
+        "folders.zip": archive([(f"Export/Data/{n}", d) for n, d in layer], comment=b"export"),
+        "mixed-case.zip": archive([(n.replace("fornminnen", "Fornminnen").replace(".dbf", ".DBF"), d) for n, d in layer]),
+        "nested.zip": archive(layer[:2] + [("inner.zip", archive(layer[2:]))]),
+        "traversal.zip": archive([("../evil.shp", layer[0][1]), ("/abs.dbf", layer[2][1]), ("a/../../b.shx", layer[1][1])]),
+    }
+    # A data descriptor (bit 3), as streaming writers produce: written through a non-seekable stream.
+    class Stream(io.RawIOBase):
+        def __init__(self):
+            self.data = bytearray()
+        def writable(self):
+            return True
+        def write(self, b):
+            self.data += b
+            return len(b)
+    stream = Stream()
+    with zipfile.ZipFile(stream, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, data in layer:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with z.open(info, "w") as w:
+                w.write(data)
+    seeds["data-descriptor.zip"] = bytes(stream.data)
+    seeds["truncated.zip"] = seeds["deflated.zip"][: len(seeds["deflated.zip"]) // 2]
+    seeds["no-central-directory.zip"] = seeds["stored.zip"][: seeds["stored.zip"].rfind(b"PK\x01\x02")]
+    return seeds
+
+
 def write(folder, seeds):
     path = os.path.join(OUT, folder)
     if os.path.isdir(path):
@@ -409,6 +461,7 @@ def main():
         sys.exit(__doc__)
     write("shapefile", shapefile_seeds())
     write("package", package_seeds(sys.argv[1]))
+    write("zip", zip_seeds())
 
 
 if __name__ == "__main__":
