@@ -8,8 +8,6 @@ enum GeometryCheck {
         guard g.xy.count % 2 == 0 else { return "odd coordinate count \(g.xy.count)" }
         guard points > 0 else { return "no points" }
         guard g.isFinite else { return "a non-finite coordinate" }
-        if let z = g.z, z.count != points { return "\(z.count) Z values for \(points) points" }
-        if let m = g.m, m.count != points { return "\(m.count) M values for \(points) points" }
         guard g.partStarts.first == 0 else { return "part starts \(g.partStarts.prefix(4)) do not begin at 0" }
         for i in 1..<max(1, g.partStarts.count) where g.partStarts[i] <= g.partStarts[i - 1] {
             return "part \(i) starts at \(g.partStarts[i]) after \(g.partStarts[i - 1])"

@@ -29,8 +29,6 @@ public enum DouglasPeucker {
         var out = g
         out.xy = xy
         out.partStarts = starts
-        out.z = nil
-        out.m = nil
         return out
     }
 

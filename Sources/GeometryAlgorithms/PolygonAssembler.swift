@@ -50,8 +50,8 @@ public enum PolygonAssembler {
         var original: Int
     }
 
-    /// Builds polygons from the rings of one record (`parts` index points in `xy`, with optional Z and M).
-    public static func assemble(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
+    /// Builds polygons from the rings of one record (`parts` index points in `xy`).
+    public static func assemble(xy: [Double], parts: [Range<Int>]) -> GeometryAssembly {
         var repairs: [GeometryRepair] = []
         var rings: [Ring] = []
         var dropped = 0
@@ -151,8 +151,6 @@ public enum PolygonAssembler {
         }
         var out = Geometry(kind: shells.count == 1 ? .polygon : .multiPolygon, xy: [], partStarts: [], polygonStarts: [])
         out.xy.reserveCapacity(xy.count + 2 * closed)
-        var outZ: [Double]? = z.map { _ in [] }
-        var outM: [Double]? = m.map { _ in [] }
         var emitted: [Int] = []
         var reversed = 0
         var duplicates = 0
@@ -176,8 +174,6 @@ public enum PolygonAssembler {
                 previous = p
                 out.xy.append(xy[2 * i])
                 out.xy.append(xy[2 * i + 1])
-                if let z { outZ?.append(z[i]) }
-                if let m { outM?.append(m[i]) }
             }
         }
         for s in shells {
@@ -185,8 +181,6 @@ public enum PolygonAssembler {
             emit(s, shell: true)
             for h in holesOf[s] { emit(h, shell: false) }
         }
-        out.z = outZ
-        out.m = outM
         if emitted != Array(rings.indices) {
             repairs.append(
                 GeometryRepair(

@@ -30,26 +30,21 @@ public enum GeometryFamily: String, Sendable, Hashable, Codable {
 /// - `polygonStarts[j]` is the index of the first *part* (the exterior ring) of polygon `j`; its holes follow
 ///   until the next polygon starts. Empty for non-polygonal kinds.
 /// - Rings are stored closed (first point repeated last), as in Shapefiles and GEOS.
-/// - `z` and `m` hold one value per point when the source had them; they may be dropped at any stage.
+/// - Z and M values of the source are not kept: tiles and packages are two-dimensional.
 public struct Geometry: Sendable, Hashable {
     public var kind: GeometryKind
     public var xy: [Double]
     public var partStarts: [Int32]
     public var polygonStarts: [Int32]
-    public var z: [Double]?
-    public var m: [Double]?
 
     /// Creates a geometry from flat storage; see the type's documentation for the layout.
     public init(
-        kind: GeometryKind, xy: [Double], partStarts: [Int32], polygonStarts: [Int32] = [],
-        z: [Double]? = nil, m: [Double]? = nil
+        kind: GeometryKind, xy: [Double], partStarts: [Int32], polygonStarts: [Int32] = []
     ) {
         self.kind = kind
         self.xy = xy
         self.partStarts = partStarts
         self.polygonStarts = polygonStarts
-        self.z = z
-        self.m = m
     }
 
     /// Number of points over all parts.
@@ -91,14 +86,6 @@ public struct Geometry: Sendable, Hashable {
 
     /// True when every coordinate is finite (no NaN or infinity).
     public var isFinite: Bool { xy.allSatisfy { $0.isFinite } }
-
-    /// A copy without Z and M values.
-    public var droppingZM: Geometry {
-        var g = self
-        g.z = nil
-        g.m = nil
-        return g
-    }
 
     /// A single point.
     public static func point(x: Double, y: Double) -> Geometry {

@@ -100,7 +100,7 @@ extension ShapefileReader {
     private func convert(_ o: SHPObject) -> GeometryAssembly {
         let type = o.nSHPType
         if type == SHPT_NULL { return .skipped(code: "null_geometry", message: "null shape") }
-        guard let (family, hasZ, hasM) = ShapeType.describe(type) else {
+        guard let (family, hasZ, _) = ShapeType.describe(type) else {
             return .skipped(code: "unknown_shape_type", message: "unknown shape type \(type)")
         }
         if family == .multiPatch {
@@ -138,33 +138,22 @@ extension ShapefileReader {
             xy[2 * k] = x
             xy[2 * k + 1] = y
         }
-        let z: [Double]? = zs.map { Array(UnsafeBufferPointer(start: $0, count: n)) }
-        var m: [Double]?
-        if hasM, o.bMeasureIsUsed != 0, let pm = o.padfM {
-            var values = [Double](repeating: .nan, count: n)
-            var any = false
-            for k in 0..<n where pm[k].isFinite && pm[k] >= -1e38 {
-                values[k] = pm[k]
-                any = true
-            }
-            if any { m = values }
-        }
 
         switch family {
         case .point:
             return .built(
-                Geometry(kind: .point, xy: [xy[0], xy[1]], partStarts: [0], z: z.map { [$0[0]] }, m: m.map { [$0[0]] }),
+                Geometry(kind: .point, xy: [xy[0], xy[1]], partStarts: [0]),
                 [])
         case .multiPoint:
-            return .built(Geometry(kind: .multiPoint, xy: xy, partStarts: [0], z: z, m: m), [])
+            return .built(Geometry(kind: .multiPoint, xy: xy, partStarts: [0]), [])
         case .line, .polygon:
             let parts: [Range<Int>]
             switch partRanges(o, vertexCount: n) {
             case .success(let p): parts = p
             case .failure(let why): return .skipped(code: why.code, message: why.message)
             }
-            if family == .polygon { return PolygonAssembler.assemble(xy: xy, z: z, m: m, parts: parts) }
-            return lines(xy: xy, z: z, m: m, parts: parts)
+            if family == .polygon { return PolygonAssembler.assemble(xy: xy, parts: parts) }
+            return lines(xy: xy, parts: parts)
         case .multiPatch:
             return .skipped(code: "unsupported_multipatch", message: "MultiPatch shapes are not supported")
         }
@@ -203,11 +192,9 @@ extension ShapefileReader {
 
     /// Lines from parts: consecutive duplicate points removed (`removed_duplicates`), parts with fewer than 2
     /// distinct points dropped (`dropped_part`).
-    private func lines(xy: [Double], z: [Double]?, m: [Double]?, parts: [Range<Int>]) -> GeometryAssembly {
+    private func lines(xy: [Double], parts: [Range<Int>]) -> GeometryAssembly {
         var g = Geometry(kind: .lineString, xy: [], partStarts: [])
         g.xy.reserveCapacity(xy.count)
-        var gz: [Double]? = z.map { _ in [] }
-        var gm: [Double]? = m.map { _ in [] }
         var removed = 0
         var dropped = 0
         for r in parts {
@@ -220,14 +207,10 @@ extension ShapefileReader {
                 }
                 g.xy.append(xy[2 * i])
                 g.xy.append(xy[2 * i + 1])
-                if let z { gz?.append(z[i]) }
-                if let m { gm?.append(m[i]) }
                 kept += 1
             }
             if kept < 2 {
                 g.xy.removeSubrange(startCount...)
-                gz?.removeLast(kept)
-                gm?.removeLast(kept)
                 dropped += 1
                 removed -= r.count - kept
                 continue
@@ -247,8 +230,6 @@ extension ShapefileReader {
                 GeometryRepair(code: "removed_duplicates", message: "removed \(removed) repeated consecutive point(s)"))
         }
         g.kind = g.partStarts.count == 1 ? .lineString : .multiLineString
-        g.z = gz
-        g.m = gm
         return .built(g, repairs)
     }
 }

@@ -26,8 +26,8 @@ import KartpackCore
 ///   containment and oriented the ESRI way (`PolygonAssembler`); zero-area rings are dropped (`dropped_sliver`).
 /// - File-level warnings that can occur per record (`record_number_mismatch`, `length_mismatch`, `truncated_at`)
 ///   are reported once per file, with a count, when the last record has been read.
-/// - Z and M go to `Geometry.z` / `.m` when the type has them. M values below −10³⁸ (ESRI "no data") become NaN;
-///   when a record has no measured value at all, `m` is nil.
+/// - Z and M values are checked (a non-finite Z rejects the record as `non_finite_coordinate`) but not kept:
+///   tiles are two-dimensional.
 /// - DBF values are read as raw text and parsed strictly without locale (`DBFValueParser`); bad values become null
 ///   and are counted per reason. Deleted rows skip the whole record (`deleted_in_source`).
 /// - Encoding: an explicit `ShapefileReadOptions.encoding` always wins; otherwise the `.cpg`, then the DBF

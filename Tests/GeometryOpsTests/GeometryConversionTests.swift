@@ -31,15 +31,6 @@ import Testing
         }
     }
 
-    @Test func dropsZAndM() throws {
-        let engine = GeometryEngine()
-        var g = Geometry.lines([[0, 0, 1, 1]])
-        g.z = [5, 6]
-        g.m = [7, 8]
-        let back = try #require(try engine.geometry(engine.prepare(g)))
-        #expect(back == g.droppingZM)
-    }
-
     @Test func emptyGeometriesComeBackNil() throws {
         let engine = GeometryEngine()
         for kind in GeometryKind.allCases {

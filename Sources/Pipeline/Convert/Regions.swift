@@ -51,7 +51,7 @@ struct Regions: Sendable {
             let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }
-                var g = f.geometry.droppingZM
+                var g = f.geometry
                 guard transformer.transform(&g.xy) == 0, keep(f.properties, g) else { continue }
                 var ignored = Set<String>()
                 out += AntimeridianStage.apply(g, repairs: &ignored)

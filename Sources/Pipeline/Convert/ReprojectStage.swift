@@ -8,7 +8,7 @@ import Reprojection
 final class ReprojectStage {
     private var transformers: [CRSInfo: CoordinateTransformer] = [:]
 
-    /// Reprojects `g` (Z and M dropped). Records `clipped_polar` in `repairs` when latitudes beyond ±85.0511°
+    /// Reprojects `g`. Records `clipped_polar` in `repairs` when latitudes beyond ±85.0511°
     /// were clamped to the Web Mercator edge; rejects a feature that cannot be transformed or lies wholly beyond.
     func apply(_ g: inout Geometry, from crs: CRSInfo, repairs: inout Set<String>) throws(FeatureIssue) {
         let transformer: CoordinateTransformer
@@ -22,7 +22,6 @@ final class ReprojectStage {
             }
             transformers[crs] = transformer
         }
-        g = g.droppingZM
         let failed = transformer.transform(&g.xy)
         if failed > 0 {
             throw FeatureIssue(
