@@ -18,8 +18,15 @@ public struct PipelineRunReport: Encodable, Sendable {
     public var upToDate: Bool
     public var dryRun: Bool
     public var inputs: [FileDigest]
-    /// The conversion's report (absent when nothing was built).
+    /// The conversion's report (absent when nothing was built; for a build refused before converting it lists
+    /// only the rejected inputs).
     public var conversion: ConvertReport?
+    /// True when a new package was moved into place (false when up to date, a dry run, or refused).
+    public var published: Bool = false
+    /// Layers missing from the package (`"onInputError": "skip"`) or whose rejection stopped the build.
+    public var missingLayers: [MissingLayer] = []
+    /// Why the build was or was not published: rejected inputs, empty layers, record-count guards.
+    public var findings: [PublishFinding] = []
     /// Wall time per stage in seconds (`validate`, `fingerprint`, `convert`).
     public var timings: [String: Double]
     public var exitCode: Int32
@@ -120,9 +127,11 @@ public enum PipelineRunner {
     }
 
     /// Runs a pipeline. Returns the report; throws for configuration, lock, disk and conversion errors.
+    ///
+    /// - Parameter allowPartial: publish even when an input is rejected (as `"onInputError": "skip"`).
     public static func run(
         spec: PipelineSpec, force: Bool, dryRun: Bool, diagnostics: DiagnosticSink, progress: ProgressReporter?,
-        isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil
+        isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false
     ) throws -> PipelineRunReport {
         var timings: [String: Double] = [:]
         var clock = Date()
@@ -136,6 +145,7 @@ public enum PipelineRunner {
         }
         let missing = spec.missingFiles()
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
+        try refuseUnwiredIDFields(spec)
         lap("validate")
 
         let lock = try RunLock(output: spec.output.path)
@@ -158,11 +168,47 @@ public enum PipelineRunner {
 
         options.extraMetadata = [(fingerprintKey, fingerprint.hex)]
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
-        let conversion = try Converter(options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled).run()
+        let names = displayNames(spec)
+        diagnostics.setFileNames(names)
+        let staged = StagedConversion(
+            options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
+            names: names)
+        let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         lap("convert")
-        report.conversion = conversion
+        report.conversion = result.report
+        report.published = result.published
+        report.missingLayers = result.missingLayers
+        report.findings = result.findings
         report.timings = timings
-        report.exitCode = conversion.exitCode
+        report.exitCode = result.exitCode.rawValue
         return report
+    }
+
+    /// How the pipeline's files are named in messages: as written in the pipeline, relative to its folder
+    /// (`data/avdelningar.shp`, `data/avdelningar.dbf`), sidecars included.
+    public static func displayNames(_ spec: PipelineSpec) -> FileDisplayNames {
+        var names = FileDisplayNames()
+        var paths = spec.sources.map(\.path)
+        if let clip = spec.clip, case .file(let p, _) = clip.area { paths.append(p) }
+        for path in paths {
+            names.add(path: path, shownAs: spec.relativePath(path))
+            guard let set = try? ShapefileLocator.shapefiles(at: path).first else { continue }
+            for file in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
+                names.add(path: file, shownAs: spec.relativePath(file))
+            }
+        }
+        return names
+    }
+
+    /// `idField` is read, checked and fingerprinted, but the converter does not take per-layer id schemes yet
+    /// (`FeatureIDScheme`; the wiring is the lead's, see the issue-12 report): refuse rather than ignore it.
+    static func refuseUnwiredIDFields(_ spec: PipelineSpec) throws {
+        let issues = spec.sources.enumerated().compactMap { i, s -> PipelineSpecIssue? in
+            guard s.idField != nil else { return nil }
+            return spec.locations.locate(PipelineSpecIssue(
+                path: JSONPath.root.appending("sources").appending(i).appending("idField"),
+                message: "this build cannot write feature ids from a field yet (the converter does not take FeatureIDScheme); remove idField or use a build that supports it"))
+        }
+        if !issues.isEmpty { throw PipelineSpecError(file: spec.file, issues: issues) }
     }
 }

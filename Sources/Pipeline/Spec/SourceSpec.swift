@@ -19,6 +19,18 @@ public struct SourceSpec: Sendable, Hashable {
     public var minZoom: Int?
     /// Highest zoom for this layer; nil follows `tiles.maxZoom`.
     public var maxZoom: Int?
+    /// The attribute whose value is the feature id (integer fields as they are, character fields hashed:
+    /// `FeatureIDScheme`); nil numbers features by record.
+    public var idField: String?
+    /// What happens to a missing or repeated id (only with `idField`; nil means `.reject`).
+    public var idPolicy: FeatureIDScheme.Policy?
+    /// The build is not published when this layer has fewer features.
+    public var minFeatures: Int?
+    /// The build is not published when this layer lost more than this share (0–1) of the features it had in the
+    /// previous package; nil follows the top-level `maxShrink`.
+    public var maxShrink: Double?
+    /// A layer without features (after filters, or because its input was rejected) stops the publish.
+    public var requireFeatures: Bool = false
 
     /// Creates a source.
     public init(
@@ -50,5 +62,8 @@ public struct SourceSpec: Sendable, Hashable {
     }
 
     /// Keys accepted in a source.
-    static let keys = ["path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom"]
+    static let keys = [
+        "path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom", "idField", "idPolicy",
+        "minFeatures", "maxShrink", "requireFeatures",
+    ]
 }

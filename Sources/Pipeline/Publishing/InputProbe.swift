@@ -1,0 +1,61 @@
+import Foundation
+import KartpackCore
+import Reprojection
+import Shapefile
+
+/// Opens every input the way the converter does before reading records — finding the Shapefile set, the reader's
+/// header checks (`.shp`, `.shx`, `.dbf`, `.cpg`), the empty-layer rule and the CRS — so a build knows which inputs
+/// will be rejected before it converts anything: under `.fail` it stops at once, under `.skip` the package
+/// metadata can list the missing layers. The converter still decides: a rejection it finds later (while reading
+/// records) is caught after the conversion, before publishing.
+public enum InputProbe {
+    /// An input (or one Shapefile set of a folder input) that will be rejected.
+    public struct Rejection: Sendable, Hashable {
+        /// Index of the input in `ConvertOptions.inputs`.
+        public var input: Int
+        /// The layer name it would have had.
+        public var layer: String
+        /// The `.shp` (or the input path when no set was found), as the converter names it in its report.
+        public var path: String
+        public var code: String
+        public var message: String
+        /// Records in the rejected file, as far as they can be counted (0 when unknown).
+        public var records: Int
+    }
+
+    /// The rejections among `inputs`, in input order.
+    public static func rejections(_ inputs: [ConvertInput]) -> [Rejection] {
+        var out: [Rejection] = []
+        for (k, input) in inputs.enumerated() {
+            let sets: [ShapefileSet]
+            do throws(ShapefileError) {
+                if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
+            } catch {
+                out.append(Rejection(
+                    input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
+                    message: error.description, records: 0))
+                continue
+            }
+            for set in sets {
+                let name = sets.count == 1 ? (input.layerName ?? set.baseName) : set.baseName
+                var records = 0
+                do {
+                    let reader = try ShapefileReader(
+                        files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: DiagnosticSink())
+                    records = reader.stats.recordsInFile
+                    guard records > 0 else {
+                        throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
+                    }
+                    _ = try IsolatedCRS.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+                } catch {
+                    let message = (error as? any KartpackError)?.description ?? "\(error)"
+                    if records == 0 { records = set.probeRecordCount()?.count ?? 0 }
+                    out.append(Rejection(
+                        input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
+                        records: records))
+                }
+            }
+        }
+        return out
+    }
+}
