@@ -169,7 +169,6 @@ public enum PipelineRunner {
         options.extraMetadata = [(fingerprintKey, fingerprint.hex)]
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let names = displayNames(spec)
-        diagnostics.setFileNames(names)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
             names: names)

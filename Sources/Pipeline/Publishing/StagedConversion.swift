@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Shapefile
 
 /// The outcome of a staged conversion: what was converted, whether it was published, and why (not).
 public struct StagedConversionResult: Sendable {
@@ -32,15 +33,31 @@ public struct StagedConversion {
     /// How the inputs are named in messages, the report and the metadata.
     public var names: FileDisplayNames
 
-    /// Creates a staged conversion.
+    /// Creates a staged conversion. Without `names`, files are shown as the inputs give them (`convert`'s command
+    /// line: the sidecars of `data/roads.shp` are `data/roads.dbf`, …).
     public init(
         options: ConvertOptions, policy: InputErrorPolicy, expectations: [LayerExpectation] = [],
-        names: FileDisplayNames = FileDisplayNames()
+        names: FileDisplayNames? = nil
     ) {
         self.options = options
         self.policy = policy
         self.expectations = expectations
-        self.names = names
+        self.names = names ?? Self.namesAsGiven(options.inputs)
+    }
+
+    /// Every file of the inputs' Shapefile sets shown by the path the input gives (so a bare file name in a
+    /// message becomes `data/roads.dbf`).
+    public static func namesAsGiven(_ inputs: [ConvertInput]) -> FileDisplayNames {
+        var names = FileDisplayNames()
+        for input in inputs {
+            let sets = input.files.map { [$0] } ?? ((try? ShapefileLocator.shapefiles(at: input.path)) ?? [])
+            for set in sets {
+                for path in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
+                    names.add(path: path, shownAs: path)
+                }
+            }
+        }
+        return names
     }
 
     /// Probes, converts, checks and publishes (or not). Throws for errors that end any run (bad output, I/O,
@@ -50,6 +67,7 @@ public struct StagedConversion {
     ) throws -> StagedConversionResult {
         let target = options.output
         try Self.checkTarget(target, force: options.force)
+        diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: target)
 
         let predicted = InputProbe.rejections(options.inputs)

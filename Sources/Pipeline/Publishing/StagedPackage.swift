@@ -2,7 +2,7 @@ import Glibc
 import KartpackCore
 
 /// The file a build is converted into before the publish decision: `<name>.tmp-<pid>-<8 hex>` next to the target
-/// (the name `StaleTemporaryFiles` recognises, so a killed run's file is removed by a later run). `publish`
+/// (the name `StaleTemporaryFiles` recognises, so a file a killed run left is removed by a later run). `publish`
 /// renames it over the target (atomic; an existing target is replaced only with `overwrite`) and fsyncs the folder;
 /// `discard` (or deinit) removes it. Until `publish`, the target is not touched.
 final class StagedPackage {
@@ -11,30 +11,25 @@ final class StagedPackage {
     private let folder: String
     private var done = false
 
-    /// Reserves the staging name (an empty file created with `O_EXCL`; the converter replaces it).
+    /// Chooses a staging name no file has. Nothing is created: the converter's writer creates the file (and
+    /// removes its own temporary file on failure), so a run killed before writing leaves nothing behind.
     init(target: String) throws(PublishError) {
         self.target = target
         let slash = target.lastIndex(of: "/")
         let folder = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         self.folder = folder.isEmpty ? "/" : folder
-        var attempt = 0
-        while true {
+        let prefix = slash == nil ? "" : (self.folder == "/" ? "/" : self.folder + "/")
+        for _ in 0..<32 {
             let hex = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            let suffix = String(repeating: "0", count: 8 - hex.count) + hex
-            let candidate = (slash == nil ? "" : self.folder == "/" ? "/" : self.folder + "/")
-                + "\(name).tmp-\(getpid())-\(suffix)"
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                close(fd)
+            let candidate = prefix + "\(name).tmp-\(getpid())-" + String(repeating: "0", count: 8 - hex.count) + hex
+            var st = stat()
+            if lstat(candidate, &st) != 0 && errno == ENOENT {
                 path = candidate
                 return
             }
-            let e = errno
-            attempt += 1
-            if e == EEXIST && attempt < 32 { continue }
-            throw .cannotStage(path: candidate, reason: String(cString: strerror(e)))
         }
+        throw .cannotStage(path: target, reason: "no free temporary name next to it")
     }
 
     deinit { discard() }
