@@ -348,7 +348,7 @@ struct SpecDecoder {
             path: path, layer: layer, crs: crs, encoding: encoding, filter: filter, keep: keep, rename: rename,
             minZoom: minZoom, maxZoom: maxZoom)
         source.idField = idField
-        source.idPolicy = idPolicy.flatMap(FeatureIDScheme.Policy.init(rawValue:))
+        source.idPolicy = idField == nil ? nil : idPolicy.flatMap(FeatureIDScheme.Policy.init(rawValue:)) ?? .reject
         source.minFeatures = minFeatures
         source.maxShrink = maxShrink
         source.requireFeatures = requireFeatures

@@ -22,7 +22,7 @@ public struct SourceSpec: Sendable, Hashable {
     /// The attribute whose value is the feature id (integer fields as they are, character fields hashed:
     /// `FeatureIDScheme`); nil numbers features by record.
     public var idField: String?
-    /// What happens to a missing or repeated id (only with `idField`; nil means `.reject`).
+    /// What happens to a missing or repeated id: set (default `.reject`) exactly when `idField` is.
     public var idPolicy: FeatureIDScheme.Policy?
     /// The build is not published when this layer has fewer features.
     public var minFeatures: Int?
