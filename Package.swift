@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
+            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -55,6 +55,26 @@ extension GeometryEngine {
         return (x, y)
     }
 
+    /// Where a polygon's label goes: the centre of its maximum inscribed circle (the pole of inaccessibility,
+    /// `GEOSMaximumInscribedCircle_r`, to 1/1000 of the polygon's size), or its point on surface when GEOS gives
+    /// none. Nil when the geometry is empty.
+    public func labelPoint(_ g: EngineGeometry) throws(GeometryError) -> (x: Double, y: Double)? {
+        guard let b = try bounds(g) else { return nil }
+        let size = max(b.maxX - b.minX, b.maxY - b.minY)
+        guard size > 0, g.family == .polygon else { return try pointOnSurface(g) }
+        resetMessages()
+        guard let line = GEOSMaximumInscribedCircle_r(ctx, g.pointer, size / 1000) else { return try pointOnSurface(g) }
+        let circle = EngineGeometry(engine: self, pointer: line)
+        guard let start = GEOSGeomGetStartPoint_r(ctx, circle.pointer) else { return try pointOnSurface(g) }
+        let centre = EngineGeometry(engine: self, pointer: start)
+        var x = 0.0
+        var y = 0.0
+        guard GEOSGeomGetX_r(ctx, centre.pointer, &x) != 0, GEOSGeomGetY_r(ctx, centre.pointer, &y) != 0,
+            x.isFinite, y.isFinite
+        else { return try pointOnSurface(g) }
+        return (x, y)
+    }
+
     // MARK: - Repair
 
     /// Repairs a geometry with GEOS MakeValid, method STRUCTURE, collapsed parts dropped, and keeps only the parts
@@ -75,37 +95,17 @@ extension GeometryEngine {
 
     // MARK: - Simplification
 
-    /// Simplifies with `tolerance` (in the geometry's units, e.g. tile pixels): topology-preserving (TPS, keeps
-    /// holes) when `preserveTopology`, else Douglas–Peucker.
-    ///
-    /// GEOS 3.11 TPS can return invalid polygons (GEOS #857, #1016), so polygonal output is validated; when
-    /// invalid, the simplification is redone at `tolerance / 10`, and if that is still invalid, repaired with
-    /// MakeValid STRUCTURE. `fallback` says which happened. The tolerance must be finite and not negative (an
-    /// infinite one hangs GEOS 3.11).
-    public func simplify(
-        _ g: EngineGeometry, tolerance: Double, preserveTopology: Bool = true
-    ) throws(GeometryError) -> SimplifyResult {
-        try Self.checkParameter(tolerance, "tolerance")
-        guard let family = g.family else { return SimplifyResult(geometry: nil, fallback: .none) }
-        func run(_ t: Double) throws(GeometryError) -> EngineGeometry {
-            resetMessages()
-            if preserveTopology {
-                return try own(GEOSTopologyPreserveSimplify_r(ctx, g.pointer, t), "GEOSTopologyPreserveSimplify")
-            }
-            return try own(GEOSSimplify_r(ctx, g.pointer, t), "GEOSSimplify")
+    // MARK: - Extent
+
+    /// The bounding box (`GEOSGeom_getExtent_r`), nil for an empty geometry.
+    public func bounds(_ g: EngineGeometry) throws(GeometryError) -> Bounds? {
+        guard try !isEmpty(g) else { return nil }
+        var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+        resetMessages()
+        guard GEOSGeom_getExtent_r(ctx, g.pointer, &minX, &minY, &maxX, &maxY) != 0 else {
+            throw failure("GEOSGeom_getExtent")
         }
-        let first = try run(tolerance)
-        guard family == .polygon else {
-            return SimplifyResult(geometry: try keep(first, family: family), fallback: .none)
-        }
-        if try isValid(first) {
-            return SimplifyResult(geometry: try keep(first, family: .polygon), fallback: .none)
-        }
-        let second = try run(tolerance / 10)
-        if try isValid(second) {
-            return SimplifyResult(geometry: try keep(second, family: .polygon), fallback: .reducedTolerance)
-        }
-        return SimplifyResult(geometry: try makeValid(second, family: .polygon), fallback: .madeValid)
+        return Bounds(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     // MARK: - Precision

@@ -11,15 +11,15 @@ public import KartpackCore
 /// the *complement* of the right answer as a valid polygon of the same area (GEOS PR #605): the result must be
 /// valid and its area and first moments must equal those of the input's rings clipped in Swift
 /// (`RectMoments`). When either check fails the polygon is cut with `GEOSIntersection_r` (OverlayNG) against
-/// the rectangle instead, and `fallbackCount` goes up. Input polygons must be valid (repair them first).
+/// the rectangle instead (counted in `fallbackCount`, for tests). Input polygons must be valid (repair them first).
 public final class TileClipper {
     /// The clipping rectangle.
     public let rect: Bounds
     let engine: GeometryEngine
     let prepared: PreparedGeometry
     var moments: RectMomentCalculator
-    /// How many polygons needed the `GEOSIntersection_r` fallback so far.
-    public private(set) var fallbackCount = 0
+    /// How many polygons needed the `GEOSIntersection_r` fallback so far (test instrumentation).
+    private(set) var fallbackCount = 0
 
     /// Prepares `rect` (finite, positive width and height) for clipping on `engine`.
     public init(engine: GeometryEngine, rect: Bounds) throws(GeometryError) {

@@ -16,11 +16,13 @@ public enum PipelineError: KartpackError {
     case interrupted(signal: Int32)
     /// `--id-field` names no integer field of a layer.
     case badIDField(layer: String, field: String, reason: String)
+    /// An input cannot be used as the command line asks (e.g. `--layer` for a folder of several Shapefiles).
+    case badInput(path: String, reason: String)
 
     public var exitCode: ExitCode {
         switch self {
         case .outputExists, .badOutput: .cantCreate
-        case .badIDField: .usage
+        case .badIDField, .badInput: .usage
         case .nothingToWrite: .dataError
         case .tileEncoding, .reconciliationFailed: .software
         case .interrupted(let s): s == 15 ? .terminated : .interrupted
@@ -36,6 +38,7 @@ public enum PipelineError: KartpackError {
         case .reconciliationFailed(let d): "internal error: records do not reconcile (\(d)); nothing was published"
         case .interrupted(let s): "interrupted by signal \(s); nothing was published"
         case .badIDField(let l, let f, let r): "--id-field \(f): \(r) in layer \(l)"
+        case .badInput(let p, let r): "\(p): \(r)"
         }
     }
 }

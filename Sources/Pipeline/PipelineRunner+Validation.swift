@@ -64,11 +64,16 @@ extension PipelineRunner {
     /// files, filters (their syntax, and that they name fields the source has), `keep`, `rename` and `idField`
     /// against the source's fields, each source's headers, CRS and records (as a run would reject it), the
     /// stylesheet (lint against the sources' fields, examples). Returns errors and warnings as lines.
-    public static func validate(path: String, overrides: [String]) -> (errors: [String], warnings: [String]) {
+    public static func validate(
+        path: String, overrides: [String]
+    ) -> (errors: [String], warnings: [String], notes: [String]) {
         let spec: PipelineSpec
-        do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch { return (error.lines.map { "\(path): \($0)" }, []) }
+        do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch {
+            return (error.lines.map { "\(path): \($0)" }, [], [])
+        }
         var issues = spec.missingFiles()
         var warnings: [String] = []
+        var notes: [String] = []
         let (_, problems) = compileIssues(spec)
         issues += problems
         let names = displayNames(spec)
@@ -77,7 +82,11 @@ extension PipelineRunner {
             let at = JSONPath.root.appending("sources").appending(i)
             var input = ConvertInput(path: s.path, layerName: s.layer, sourceCRS: s.crs, encoding: s.encoding)
             input.files = try? ShapefileLocator.shapefiles(at: s.path).first
-            let rejections = InputProbe.rejections([input])
+            input.minZoom = s.minZoom
+            input.maxZoom = s.maxZoom
+            var probe = spec.convertOptions
+            probe.inputs = [input]
+            let rejections = InputProbe.rejections(probe)
             for r in rejections {
                 issues.append(spec.locations.locate(PipelineSpecIssue(
                     path: at.appending("path"), message: names.rewrite("\(names.name(r.path)): \(r.message)"))))
@@ -106,17 +115,21 @@ extension PipelineRunner {
             var diagnostics = StyleLoader.validate(path: style, inputs: [])
             if let sheet { diagnostics += sheet.lint(layers: schemas) }
             for d in diagnostics {
-                if d.severity != .error {
-                    warnings.append(d.description)
-                } else if sheet != nil {
+                let line = "\(d.file):\(d.line):\(d.column): \(d.message)"
+                switch d.severity {
+                case .note: notes.append(line)
+                case .warning: warnings.append(line)
+                case .error:
                     // A stylesheet that does not load at all is already an issue of `compileIssues`.
-                    issues.append(spec.locations.locate(
-                        PipelineSpecIssue(path: JSONPath.root.appending("style"), message: d.description)))
+                    if sheet != nil {
+                        issues.append(spec.locations.locate(
+                            PipelineSpecIssue(path: JSONPath.root.appending("style"), message: line)))
+                    }
                 }
             }
         }
         let errors = issues.isEmpty ? [] : PipelineSpecError(file: path, issues: issues).description.lines
-        return (errors, warnings)
+        return (errors, warnings, notes)
     }
 
     /// Problems of a source's attribute settings against the fields its `.dbf` has.

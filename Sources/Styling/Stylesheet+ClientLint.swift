@@ -22,9 +22,9 @@ extension ClientFieldKind {
 }
 
 extension Stylesheet {
-    /// Warnings (`client_cannot_test`) for every selector a MapLibre client cannot test from the tiles for some
-    /// class at some zoom (see `ClientCascade`): the client then draws those features as the sheet says only when
-    /// the package carries the selector's match flag. Layers are `layers` when given, else every layer the sheet
+    /// Notes (`client_cannot_test`) for every selector a MapLibre client cannot test from the tiles for some
+    /// class at some zoom (see `ClientCascade`): `convert` writes the selector's match flag into the tiles so the
+    /// client still draws those features as the sheet says; a package built by another tool lacks it. Layers are `layers` when given, else every layer the sheet
     /// names. One warning per selector, at its position, naming the reason and the classes concerned.
     public func clientLint(layers: [LayerSchema]) -> [StyleDiagnostic] {
         var names: [(String, [String: ClientFieldKind])] = layers.map { schema in
@@ -71,10 +71,10 @@ extension Stylesheet {
             case .astralSuffix: why = "a '$=' suffix with characters outside the Basic Multilingual Plane"
             }
             return StyleDiagnostic(
-                .warning, code: "client_cannot_test", file: file, at: f.location,
-                "a MapLibre client cannot test '\(f.text)' itself: \(why); features of class "
-                    + f.classes.joined(separator: ", ")
-                    + " that match it are drawn as the sheet says only with the match flag '\(key)' in the tiles")
+                .note, code: "client_cannot_test", file: file, at: f.location,
+                "a MapLibre client cannot test '\(f.text)' itself: \(why); convert writes the match flag '\(key)' "
+                    + "into the tiles so that features of class " + f.classes.joined(separator: ", ")
+                    + " that match it are drawn as the sheet says")
         }
     }
 }

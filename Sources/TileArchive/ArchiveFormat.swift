@@ -13,11 +13,14 @@ public enum ArchiveFormat: String, Sendable, Hashable, Codable, CaseIterable {
         return nil
     }
 
-    /// The order this format's writer needs its tiles in.
+    /// The order this format's writer needs its tiles in (what its writer's `tileOrder` says).
     public var tileOrder: TileOrder {
         switch self {
         case .pmtiles: .hilbert
         case .mbtiles: .zxy
         }
     }
+
+    /// How this format's writer stores tiles (what its writer's `tileCompression` says).
+    public var tileCompression: TileCompression { .gzip }
 }

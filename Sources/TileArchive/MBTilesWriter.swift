@@ -14,6 +14,8 @@ public final class MBTilesWriter: TileArchiveWriting {
     public let path: String
     /// Always `.zxy`.
     public var tileOrder: TileOrder { .zxy }
+    /// Gzip, as MBTiles clients expect for MVT.
+    public var tileCompression: TileCompression { .gzip }
     /// Always false: every tile is its own row.
     public var deduplicates: Bool { false }
 

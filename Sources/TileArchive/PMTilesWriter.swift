@@ -15,6 +15,8 @@ public final class PMTilesWriter: TileArchiveWriting {
     public let path: String
     /// Always `.hilbert`.
     public var tileOrder: TileOrder { .hilbert }
+    /// Gzip (the header says so).
+    public var tileCompression: TileCompression { .gzip }
     /// Always true: identical blobs are stored once.
     public var deduplicates: Bool { true }
 

@@ -2,7 +2,8 @@ import KartpackCore
 
 /// Builds one MVT layer: feature messages plus the layer's key and value tables.
 ///
-/// - Keys are deduplicated per layer; values per layer by their wire encoding (type + bytes), so `uint` 1 and
+/// - Keys are deduplicated per layer by their UTF-8 bytes (not Swift's canonical equivalence: `é` precomposed and
+///   decomposed are two keys, as two layer names are); values per layer by their wire encoding (type + bytes), so `uint` 1 and
 ///   `double` 1.0 are different values and doubles compare by bit pattern (−0.0 ≠ 0.0, NaNs by payload).
 /// - Table indices are assigned in first-use order, walking features in the order they are added.
 /// - Integers: `.int(v)` with v ≥ 0 and `.uint(v)` are written as `uint_value`, negative `.int(v)` as
@@ -27,7 +28,7 @@ public struct MVTLayerBuilder: Sendable {
     /// The key table, in first-use order.
     public private(set) var keys: [String] = []
 
-    private var keyIndex: [String: UInt32] = [:]
+    private var keyIndex: [[UInt8]: UInt32] = [:]
     private var valueIndex: [ValueKey: UInt32] = [:]
     /// Encoded `Value` message bodies, in first-use order.
     private var values: [[UInt8]] = []
@@ -116,10 +117,11 @@ public struct MVTLayerBuilder: Sendable {
     }
 
     private mutating func internKey(_ key: String) -> UInt32 {
-        if let i = keyIndex[key] { return i }
+        let bytes = Array(key.utf8)
+        if let i = keyIndex[bytes] { return i }
         let i = UInt32(truncatingIfNeeded: keys.count)
         keys.append(key)
-        keyIndex[key] = i
+        keyIndex[bytes] = i
         return i
     }
 
@@ -129,7 +131,7 @@ public struct MVTLayerBuilder: Sendable {
         let i = UInt32(truncatingIfNeeded: values.count)
         var w = ProtobufWriter()
         switch key {
-        case .string(let s): w.writeStringField(1, s)
+        case .string(let s): w.writeBytesField(1, s)
         case .double(let bits): w.writeFixed64Field(3, bits)
         case .uint(let u): w.writeVarintField(5, u)
         case .sint(let s): w.writeSignedVarintField(6, s)
@@ -142,7 +144,7 @@ public struct MVTLayerBuilder: Sendable {
 
     /// The identity of a value on the wire: field type plus payload.
     private enum ValueKey: Hashable {
-        case string(String)
+        case string([UInt8])
         case double(UInt64)
         case uint(UInt64)
         case sint(Int64)
@@ -150,7 +152,7 @@ public struct MVTLayerBuilder: Sendable {
 
         init(_ v: PropertyValue) {
             switch v {
-            case .string(let s): self = .string(s)
+            case .string(let s): self = .string(Array(s.utf8))
             case .double(let d): self = .double(d.bitPattern)
             case .uint(let u): self = .uint(u)
             case .int(let i): self = i >= 0 ? .uint(UInt64(i)) : .sint(i)

@@ -81,6 +81,24 @@ struct ParsedArguments {
     /// True when a flag was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
+    /// True when `--help` or `-h` is given as an option, not as the value of another option
+    /// (`--name --help` names a package "--help") and not after `--`.
+    static func asksForHelp(_ arguments: [String], options: [OptionSpec]) -> Bool {
+        var takesValue = Set<String>()
+        for o in options where o.kind != .flag {
+            takesValue.insert("--" + o.name)
+            if let c = o.short { takesValue.insert("-\(c)") }
+        }
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            if arg == "--" { return false }
+            if arg == "--help" || arg == "-h" { return true }
+            i += takesValue.contains(arg) ? 2 : 1
+        }
+        return false
+    }
+
     /// The value of a single-valued option.
     func value(_ name: String) -> String? { values[name]?.last }
 
@@ -121,7 +139,8 @@ func helpText(usage: String, summary: String, options: [OptionSpec], footer: Str
     if !options.isEmpty {
         s += "\noptions:\n"
         for o in options {
-            let left = o.kind == .flag ? "--\(o.name)" : "--\(o.name) \(o.valueName)"
+            let long = o.kind == .flag ? "--\(o.name)" : "--\(o.name) \(o.valueName)"
+            let left = o.short.map { "-\($0), " + long } ?? long
             s += "  " + left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + o.help + "\n"
         }
     }

@@ -8,6 +8,8 @@ protocol Command {
     static var summary: String { get }
     /// Full help text.
     static var help: String { get }
+    /// The options it declares (`--help` is every command's own).
+    static var options: [OptionSpec] { get }
     /// Parses and validates the arguments (usage errors throw).
     init(arguments: [String]) throws(UsageError)
     /// Runs the command.

@@ -64,7 +64,7 @@ func runMain() -> Int32 {
         return ExitCode.usage.rawValue
     }
     args.removeFirst()
-    if args.contains("--help") || args.contains("-h") {
+    if ParsedArguments.asksForHelp(args, options: type.options) {
         Console.out(type.help, terminator: "")
         return 0
     }

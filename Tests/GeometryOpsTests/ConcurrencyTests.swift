@@ -15,9 +15,9 @@ import Testing
             let s = 1 + Double(i % 7)
             let fixed = try engine.makeValid(engine.prepare(TestShapes.bowtie(scale: s)), family: .polygon)
             if let fixed { out.append(try engine.area(fixed)) }
-            let disc = try engine.prepare(SimplifyTests.discWithHoles())
-            if let simplified = try engine.simplify(disc, tolerance: s).geometry,
-                let clipped = try clipper.clip(simplified),
+            let disc = try engine.prepare(TestShapes.discWithHoles())
+            if let grown = try engine.buffer(disc, distance: s),
+                let clipped = try clipper.clip(grown),
                 let snapped = try engine.snapToGrid(clipped, gridSize: 1),
                 let g = try engine.geometry(snapped)
             {

@@ -60,6 +60,15 @@ enum TestShapes {
         }
         return inside
     }
+
+    /// A wobbly disc of radius about 100 with two round holes (400 + 2 × 60 vertices).
+    static func discWithHoles() -> Geometry {
+        let radii = (0..<400).map { 100 + 0.3 * sin(Double($0) * 1.7) }
+        let shell = starRing(cx: 0, cy: 0, radii: radii)
+        let hole1 = starRing(cx: -40, cy: 0, radii: Array(repeating: 15, count: 60)).reversedPairs()
+        let hole2 = starRing(cx: 40, cy: 10, radii: Array(repeating: 20, count: 60)).reversedPairs()
+        return .polygons([[shell, hole1, hole2]])
+    }
 }
 
 /// The shared deterministic generator.

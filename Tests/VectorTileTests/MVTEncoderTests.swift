@@ -164,3 +164,22 @@ import VectorTile
         #expect(geometry.point(4) == geometry.point(0))  // rings are closed again
     }
 }
+
+@Suite struct MVTByteComparisonTests {
+    @Test func keysAndStringValuesCompareByBytesNotCanonicalEquivalence() throws {
+        let composed = "\u{E9}"  // é
+        let decomposed = "e\u{301}"  // e + combining acute: equal as Swift Strings, different bytes
+        #expect(composed == decomposed)
+        var layer = MVTLayerBuilder(name: "t")
+        var a = Properties()
+        a.append(composed, .string(composed))
+        var b = Properties()
+        b.append(decomposed, .string(decomposed))
+        layer.addFeature(id: 1, type: .point, geometry: [9, 2, 2], properties: a)
+        layer.addFeature(id: 2, type: .point, geometry: [9, 4, 4], properties: b)
+        #expect(layer.keys.map { Array($0.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        #expect(layer.valueCount == 2)
+        let decoded = try MVTDecoder().decode(try encodeTile([layer])).layers[0].features
+        #expect(decoded.map { Array($0.properties.keys[0].utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+    }
+}

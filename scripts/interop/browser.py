@@ -201,14 +201,16 @@ async function run() {
     const feats = map.queryRenderedFeatures();
     const seen = {};
     const rendered = [];
+    const symbolCounts = {};
     for (const f of feats) {
       const key = f.layer.id + "|" + f.sourceLayer + "|" + f.id;
+      if (f.layer.type === "symbol") symbolCounts[key] = (symbolCounts[key] || 0) + 1;
       if (seen[key]) continue;
       seen[key] = true;
       rendered.push({layer: f.layer.id, type: f.layer.type, sourceLayer: f.sourceLayer, id: f.id,
                      properties: f.properties, values: evaluated(f)});
     }
-    out.views.push({name: v.name, zoom: map.getZoom(), rendered: rendered,
+    out.views.push({name: v.name, zoom: map.getZoom(), rendered: rendered, symbolCounts: symbolCounts,
                     png: map.getCanvas().toDataURL("image/png")});
   }
   await fetch("/result", {method: "POST", body: JSON.stringify(out)});

@@ -3,8 +3,9 @@ import KartpackCore
 import Reprojection
 import Shapefile
 
-/// Opens every input the way the converter does before reading records — finding the Shapefile set, the reader's
-/// header checks (`.shp`, `.shx`, `.dbf`, `.cpg`), the empty-layer rule and the CRS — so a build knows which inputs
+/// Opens every input the way the converter's `ReadPhase` does before reading records — finding the Shapefile set,
+/// the reader's header checks (`.shp`, `.shx`, `.dbf`, `.cpg`), the empty-layer rule, the CRS and the zoom range —
+/// so a build knows which inputs
 /// will be rejected before it converts anything: under `.fail` it stops at once, under `.skip` the package
 /// metadata can list the missing layers. The converter still decides: a rejection it finds later (while reading
 /// records) is caught after the conversion, before publishing.
@@ -23,10 +24,10 @@ public enum InputProbe {
         public var records: Int
     }
 
-    /// The rejections among `inputs`, in input order.
-    public static func rejections(_ inputs: [ConvertInput]) -> [Rejection] {
+    /// The rejections among the inputs of `options`, in input order.
+    public static func rejections(_ options: ConvertOptions) -> [Rejection] {
         var out: [Rejection] = []
-        for (k, input) in inputs.enumerated() {
+        for (k, input) in options.inputs.enumerated() {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
                 if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
@@ -37,7 +38,7 @@ public enum InputProbe {
                 continue
             }
             for set in sets {
-                let name = sets.count == 1 ? (input.layerName ?? set.baseName) : set.baseName
+                let name = input.layerName(for: set, setCount: sets.count)
                 var records = 0
                 do {
                     let reader = try ShapefileReader(
@@ -46,7 +47,16 @@ public enum InputProbe {
                     guard records > 0 else {
                         throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
                     }
-                    _ = try IsolatedCRS.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+                    _ = try IsolatedCRS.resolve(
+                        prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+                    let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
+                    let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
+                    guard lo <= hi else {
+                        throw InputRejection(
+                            code: "empty_zoom_range",
+                            message: "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
+                                + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
+                    }
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     if records == 0 { records = set.probeRecordCount()?.count ?? 0 }

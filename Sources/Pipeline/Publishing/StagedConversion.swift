@@ -70,7 +70,7 @@ public struct StagedConversion {
         diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: target)
 
-        let predicted = InputProbe.rejections(options.inputs)
+        let predicted = InputProbe.rejections(options)
         var missing = predicted.map(missingLayer)
         if policy == .fail, !predicted.isEmpty {
             // Nothing will be published: say why at once instead of converting the other inputs first.
@@ -181,7 +181,7 @@ public struct StagedConversion {
         _ rejections: [InputProbe.Rejection], warnings: [(code: String, count: Int)]
     ) -> ConvertReport {
         let inputs = rejections.map { r in
-            Converter.rejectedInput(
+            ReadPhase.rejected(
                 path: names.name(r.path), layer: r.layer, records: r.records, error: names.rewrite(r.message), code: r.code)
         }
         var rejected: [String: Int] = [:]

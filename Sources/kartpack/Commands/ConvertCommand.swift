@@ -14,12 +14,13 @@ struct ConvertCommand: Command {
         helpText(
             usage: "kartpack convert INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [options]",
             summary: """
-                Reprojects each input to Web Mercator, cuts it into MVT tiles for every zoom (simplified with
-                GEOS, clipped to each tile plus a buffer, repaired where needed) and writes one layer per input
-                into a PMTiles v3 (default) or MBTiles 1.3 package. The output is written to a temporary file and
-                renamed into place only when complete. A folder input adds every Shapefile in it. When any input is
-                rejected nothing is published (exit 65) unless --allow-partial is given; then the other layers are
-                written and the metadata key kartpack_missing_layers lists the missing ones.
+                Reprojects each input to Web Mercator, cuts it into MVT tiles for every zoom (clipped to each tile
+                plus a buffer with GEOS, simplified with Douglas-Peucker, repaired on the tile grid where needed)
+                and writes one layer per input into a PMTiles v3 (default) or MBTiles 1.3 package. The output is
+                written to a temporary file and renamed into place only when complete. A folder input adds every
+                Shapefile in it (--layer then needs a folder of one Shapefile). When any input is rejected nothing
+                is published (exit 65) unless --allow-partial is given; then the other layers are written and the
+                metadata key kartpack_missing_layers lists the missing ones.
                 """,
             options: options,
             footer: "See docs/convert.md for the pipeline, the tile limits strategy and the report format.")

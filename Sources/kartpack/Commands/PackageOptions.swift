@@ -25,7 +25,7 @@ enum PackageOptions {
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
-        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (default: publish nothing, exit 65); the package lists the missing layers in kartpack_missing_layers"),
+        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
     ]
 

@@ -11,7 +11,7 @@ struct RunCommand: Command {
         OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
         OptionSpec(name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
-        OptionSpec(name: "allow-partial", kind: .flag, help: "publish even when an input is rejected (as \"onInputError\": \"skip\"); the package lists the missing layers"),
+        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr", valueName: "text|json"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),

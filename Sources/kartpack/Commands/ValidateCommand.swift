@@ -51,7 +51,8 @@ struct ValidateCommand: Command {
             return .noInput
         }
         if path.lowercased().hasSuffix(".json") {
-            let (errors, warnings) = PipelineRunner.validate(path: path, overrides: overrides)
+            let (errors, warnings, notes) = PipelineRunner.validate(path: path, overrides: overrides)
+            for n in notes { Console.out("note: \(n)") }
             for w in warnings { Console.out("warning: \(w)") }
             for e in errors { Console.out("error: \(e)") }
             Console.out("\(path): \(errors.count) error(s), \(warnings.count) warning(s)")

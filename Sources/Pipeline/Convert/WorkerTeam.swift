@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// The state is created on the worker's own thread and never leaves it, so C handles are never shared. With
 /// one thread the work runs inline on the caller's thread. Results do not depend on the thread count: outputs are
-/// stored by input index.
+/// stored by input index. `submit` returns at once, so the caller can read the next batch while the workers
+/// process this one (a queue of one batch in flight); `collect` waits for it.
 final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
     private final class Shared: Sendable {
         let inputs = Mutex<[Input]>([])
@@ -55,23 +56,43 @@ final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
         }
     }
 
+    private var pending: [Input]?
+
     /// Processes a batch; returns one output per input, in input order.
     func process(_ inputs: [Input]) -> [Output] {
-        if threads == 1 {
-            if inlineState == nil { inlineState = makeState() }
-            return inputs.map { input in work(&inlineState!, input) }
-        }
+        submit(inputs)
+        return collect() ?? []
+    }
+
+    /// Starts a batch on the workers and returns at once (with one thread, the batch waits for `collect`). A
+    /// batch still in flight is collected first and its outputs dropped: call `collect` before the next `submit`.
+    func submit(_ inputs: [Input]) {
+        if pending != nil { _ = collect() }
+        pending = inputs
+        guard threads > 1 else { return }
         shared.inputs.withLock { $0 = inputs }
         shared.outputs.withLock { $0 = Array(repeating: nil, count: inputs.count) }
         shared.next.store(0, ordering: .releasing)
         for s in shared.start { s.signal() }
+    }
+
+    /// Waits for the batch in flight; its outputs in input order, or nil when none was submitted.
+    func collect() -> [Output]? {
+        guard let inputs = pending else { return nil }
+        pending = nil
+        if threads == 1 {
+            var state = inlineState ?? makeState()
+            defer { inlineState = state }
+            return inputs.map { input in work(&state, input) }
+        }
         for _ in 0..<threads { shared.done.wait() }
-        return shared.outputs.withLock { outs in outs.map { $0! } }
+        return shared.outputs.withLock { outs in outs.compactMap { $0 } }
     }
 
     /// Stops the worker threads (their states are released on their own threads).
     func shutdown() {
         guard threads > 1, !shared.stop.load(ordering: .acquiring) else { return }
+        if pending != nil { _ = collect() }
         shared.stop.store(true, ordering: .releasing)
         for s in shared.start { s.signal() }
         for _ in 0..<threads { shared.done.wait() }

@@ -18,13 +18,16 @@ final class LayerContext: Sendable {
     let zooms: ClosedRange<Int>
     /// The stylesheet compiled for this layer, if any.
     let matcher: LayerStyleMatcher?
+    /// The client's view of the sheet for this layer, when some of its rules need per-feature match flags.
+    let clientCascade: ClientCascade?
     /// Polygons per ancestor selector (raw value of `AncestorSelectorID`), for descendant selectors.
     let ancestors: [Int: SharedPolygons]
     /// The region to clip to, if any.
     let clip: SharedPolygons?
 
     init(index: Int, name: String, crs: CRSInfo, zooms: ClosedRange<Int>, matcher: LayerStyleMatcher?,
-         ancestors: [Int: SharedPolygons], clip: SharedPolygons?) {
+         clientCascade: ClientCascade?, ancestors: [Int: SharedPolygons], clip: SharedPolygons?) {
+        self.clientCascade = clientCascade
         self.index = index
         self.name = name
         self.crs = crs
@@ -45,4 +48,8 @@ struct StyledFeature: Sendable {
     var zooms: ClosedRange<Int>
     /// The class per zoom of `zooms` (index 0 = `zooms.lowerBound`).
     var classes: [String?]
+    /// The client match flags per zoom of `zooms` (`ClientCascade.flags`); empty when there are none.
+    var flags: [[String]] = []
+    /// Whether the style labels the feature, per zoom of `zooms`; empty when it never does.
+    var labelled: [Bool] = []
 }

@@ -1,12 +1,22 @@
 import KartpackCore
-import VectorTile
 
-/// Features that cross the antimeridian (±180°): after projection their coordinates jump by almost a whole
-/// world width between consecutive vertices. Each part is made continuous ("unwrapped") and the geometry is
-/// returned together with a copy shifted by one world width, so each side is tiled where it lies; tiles beyond
-/// the world are never generated, and clipping cuts each copy at the world's edge.
-enum Antimeridian {
+/// Stage 2 of the feature chain: features that cross the antimeridian (±180°). After projection their coordinates
+/// jump by almost a whole world width between consecutive vertices. Each part is made continuous ("unwrapped") and
+/// the geometry is returned together with a copy shifted by one world width, so each side is tiled where it lies;
+/// tiles beyond the world are never generated, and clipping cuts each copy at the world's edge.
+///
+/// It runs before anything that compares the feature with other shapes (region clip, descendant selectors,
+/// bounds): those see the unwrapped copies, and region polygons are unwrapped the same way.
+enum AntimeridianStage {
     static let worldWidth = 2 * SphericalMercator.halfWorld
+
+    /// The copies to tile: `[g]` when it does not cross; the unwrapped geometry and its shifted copy (with
+    /// `antimeridian_split` in `repairs`) when it does.
+    static func apply(_ g: Geometry, repairs: inout Set<String>) -> [Geometry] {
+        guard let copies = unwrap(g) else { return [g] }
+        repairs.insert("antimeridian_split")
+        return copies
+    }
 
     /// Unwraps parts whose consecutive vertices jump by more than half a world; returns nil when no part does.
     static func unwrap(_ g: Geometry) -> [Geometry]? {

@@ -2,24 +2,48 @@ import Foundation
 import KartpackCore
 import KartpackJSON
 import TileArchive
-import VectorTile
 
-extension Converter {
-    /// Writes every tile in archive order and publishes the package atomically (the writer's temp file is removed
-    /// on any failure, and a previous package at the target stays untouched).
-    func write(tiles: [Int: [EncodedTile]], zooms: ClosedRange<Int>, state: State, stats: [Int: ZoomStats]) throws -> ArchiveSummary {
+/// Phase 5 of `convert`: the archive format, chosen before anything is read. Its declared tile order drives the
+/// order phase and its tile compression the encode phase; at the end its writer takes every tile in archive order
+/// and the metadata, verifies, and publishes atomically. The writer's temporary file exists only while tiles are
+/// written; nothing is visible at the output path before, and a failure leaves a previous package untouched.
+final class PublishPhase {
+    private let options: ConvertOptions
+
+    init(options: ConvertOptions) {
+        self.options = options
+    }
+
+    /// The order the format's writer needs.
+    var tileOrder: TileOrder { options.format.tileOrder }
+    /// How the format's writer stores tiles.
+    var tileCompression: TileCompression { options.format.tileCompression }
+
+    /// The writer, with its temporary file next to the output (or in `options.temporaryDirectory`).
+    private func makeWriter() throws -> any TileArchiveWriting {
         let writer: any TileArchiveWriting
         switch options.format {
         case .pmtiles:
-            writer = try PMTilesWriter(path: options.output, overwrite: options.force, temporaryDirectory: options.temporaryDirectory)
+            writer = try PMTilesWriter(
+                path: options.output, overwrite: options.force, temporaryDirectory: options.temporaryDirectory)
         case .mbtiles:
             writer = try MBTilesWriter(path: options.output, overwrite: options.force)
         }
+        precondition(writer.tileOrder == tileOrder && writer.tileCompression == tileCompression)
+        return writer
+    }
+
+    /// Writes every tile (zoom by zoom, each in archive order) and the metadata, and publishes.
+    func publish(
+        _ tiles: EncodedTiles, zooms: ClosedRange<Int>, metadata: ArchiveMetadata, progress: ProgressReporter?,
+        checkCancelled: () throws -> Void
+    ) throws -> ArchiveSummary {
+        let writer = try makeWriter()
         do {
-            let total = tiles.values.reduce(0) { $0 + $1.count }
+            let total = tiles.count
             var done = 0
             for z in zooms {
-                for t in tiles[z] ?? [] {
+                for t in tiles.byZoom[z] ?? [] {
                     try writer.write(z: t.tile.z, x: t.tile.x, y: t.tile.y, data: t.bytes)
                     done += 1
                     if done % 256 == 0 {
@@ -30,20 +54,24 @@ extension Converter {
             }
             progress?.finish()
             try checkCancelled()
-            return try writer.finish(metadata: metadata(state: state, stats: stats))
+            return try writer.finish(metadata: metadata)
         } catch {
             writer.abort()
             throw error
         }
     }
+}
 
-    /// Package metadata: TileJSON keys, `vector_layers` with typed fields, and a deterministic summary of the run
-    /// (counts only: no times, hosts or absolute paths).
-    func metadata(state: State, stats: [Int: ZoomStats]) -> ArchiveMetadata {
+/// The package metadata of a run: TileJSON keys, `vector_layers` with typed fields, and a deterministic summary
+/// (counts only: no times, hosts or absolute paths).
+struct PackageMetadata {
+    let options: ConvertOptions
+
+    func make(_ tiled: TiledLayers, stats: [Int: ZoomStats]) -> ArchiveMetadata {
         let base = ((options.output as NSString).lastPathComponent as NSString).deletingPathExtension
         var bounds: GeoBounds?
         var center: GeoCenter?
-        let d = state.dataBounds
+        let d = tiled.dataBounds
         if !d.isEmpty {
             let sw = SphericalMercator.unproject(x: d.minX, y: d.minY)
             let ne = SphericalMercator.unproject(x: d.maxX, y: d.maxY)
@@ -53,18 +81,20 @@ extension Converter {
             let c = SphericalMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
             center = GeoCenter(longitude: c.longitude, latitude: c.latitude, zoom: options.maxZoom)
         }
-        let outputs = state.outputs.filter { !$0.records.isEmpty }
+        let outputs = tiled.written
         let vectorLayers = outputs.map { l in
             var fields = l.fields.map { VectorLayerField(name: $0.name, type: VectorFieldType($0.type)) }
             if l.hasClass && !fields.contains(where: { $0.name == "class" }) {
                 fields.append(VectorLayerField(name: "class", type: .string))
             }
+            for k in l.flagKeys where !fields.contains(where: { $0.name == k }) {
+                fields.append(VectorLayerField(name: k, type: .boolean))
+            }
             return VectorLayerInfo(id: l.name, fields: fields, minZoom: options.minZoom, maxZoom: options.maxZoom)
         }
         var inputs: [(key: String, value: JSONValue)] = []
-        for l in state.inputs {
-            let r = l.report
-            inputs.append((l.name, .object([
+        for r in tiled.inputs where r.error == nil {
+            inputs.append((r.layer, .object([
                 ("records", .int(Int64(r.records))),
                 ("written", .int(Int64(r.written))),
                 ("rejected", Self.counts(r.rejected)),
@@ -101,35 +131,5 @@ extension Converter {
 
     static func counts(_ d: [String: Int]) -> JSONValue {
         .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
-    }
-
-    func makeReport(state: State, stats: [Int: ZoomStats], summary: ArchiveSummary?, started: Date) -> ConvertReport {
-        let inputs = state.reports
-        var rejected: [String: Int] = [:]
-        var repaired: [String: Int] = [:]
-        for i in inputs {
-            rejected.add(i.rejected)
-            repaired.add(i.repaired)
-        }
-        let zooms = stats.keys.sorted().compactMap { z -> ConvertReport.Zoom? in
-            guard let s = stats[z] else { return nil }
-            return ConvertReport.Zoom(
-                zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
-                dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
-        }
-        for z in zooms where z.tilesOverLimit > 0 {
-            diagnostics.report(Diagnostic(.warning, code: "tile_over_limit",
-                "\(z.tilesOverLimit) tiles at max zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at max zoom"))
-        }
-        var warnings: [String: Int] = [:]
-        for (code, n) in diagnostics.counts { warnings[code] = n }
-        let exit: ExitCode = state.rejectedInputs.isEmpty && summary != nil ? .success : .dataError
-        return ConvertReport(
-            kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
-            featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },
-            rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary?.addressedTiles ?? 0,
-            tileContents: summary?.tileContents ?? 0, bytes: Int(summary?.fileBytes ?? 0),
-            seconds: (Date().timeIntervalSince(started) * 1000).rounded() / 1000, timings: state.timings, warnings: warnings,
-            exitCode: exit.rawValue, published: summary != nil)
     }
 }

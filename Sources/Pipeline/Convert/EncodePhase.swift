@@ -1,42 +1,24 @@
 import Dispatch
 import Foundation
-import Gzip
 import KartpackCore
 import Synchronization
+import TileArchive
 import VectorTile
 
-/// A feature's attributes, stored once however many tiles it touches.
-struct FeatureRecord: Sendable {
-    var id: UInt64?
-    var properties: Properties
-    var rank: UInt64
-    /// Style class per zoom from `classBaseZoom` (empty when the feature has no class at any zoom).
-    var classes: [String?] = []
-    var classBaseZoom = 0
-
-    /// The attributes written at zoom `z`: the properties plus `class` when the style gives one there.
-    func properties(atZoom z: Int) -> Properties {
-        let i = z - classBaseZoom
-        guard i >= 0, i < classes.count, let c = classes[i] else { return properties }
-        var p = properties
-        p["class"] = .string(c)
-        return p
-    }
-}
-
-/// A piece of one feature in one tile, with everything needed to sort it into archive order.
-struct PlacedPiece: Sendable {
-    var key: UInt64
-    var layer: Int32
-    var feature: Int32
-    var piece: TilePiece
-}
-
-/// A finished tile: gzip-compressed MVT bytes.
+/// A finished tile: MVT bytes in the archive's tile compression.
 struct EncodedTile: Sendable {
     var tile: TileCoordinate
     var bytes: [UInt8]
     var features: Int
+}
+
+/// What the encode phase hands the publish phase: tiles per zoom (in archive order) and per-zoom statistics.
+struct EncodedTiles: Sendable {
+    var byZoom: [Int: [EncodedTile]]
+    var stats: [Int: ZoomStats]
+
+    /// Tiles in all.
+    var count: Int { byZoom.values.reduce(0) { $0 + $1.count } }
 }
 
 /// Per-zoom statistics of the tile phase.
@@ -50,7 +32,8 @@ struct ZoomStats: Sendable {
     var overLimit = 0
 }
 
-/// Groups pieces by tile, encodes MVT tiles per zoom level, and enforces the tile limits.
+/// Phase 4 of `convert`: encodes the MVT tiles of each zoom level (in parallel), checks each with the bounded
+/// decoder, compresses it as the archive does, and enforces the tile limits.
 ///
 /// Limits strategy (deterministic and zoom-level consistent): each feature has a fixed pseudo-random rank. When
 /// any tile of zoom z exceeds `maxTileBytes` (compressed) or `maxTileFeatures`, a rank cut-off is lowered for the
@@ -58,27 +41,22 @@ struct ZoomStats: Sendable {
 /// from the max zoom down and the cut-off only ever decreases, so a feature shown at zoom z is shown at every
 /// higher zoom. At the max zoom nothing is dropped (every feature must appear there); a tile over a limit is
 /// written anyway and counted in `tilesOverLimit` with a warning.
-struct TileAssembler {
+struct EncodePhase {
     var layerNames: [String]
     var extent: Int
     var maxTileBytes: Int
     var maxTileFeatures: Int
     var threads: Int
     var maxZoom: Int
+    /// The archive's tile compression (the writer's declaration).
+    var compression: TileCompression
 
     /// Encodes every zoom, from `maxZoom` down; returns tiles per zoom (in `pieces` order) and statistics.
-    func assemble(
-        pieces: [PlacedPiece], records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
-    ) throws -> (tiles: [Int: [EncodedTile]], stats: [Int: ZoomStats]) {
-        // Pieces are sorted by archive key (zoom-major in both orders), so each tile is one contiguous run.
-        var runsByZoom: [Int: [Range<Int>]] = [:]
-        var start = 0
-        while start < pieces.count {
-            var end = start + 1
-            while end < pieces.count && pieces[end].key == pieces[start].key { end += 1 }
-            runsByZoom[pieces[start].piece.tile.z, default: []].append(start..<end)
-            start = end
-        }
+    func run(
+        _ ordered: TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
+    ) throws -> EncodedTiles {
+        let pieces = ordered.pieces
+        let runsByZoom = ordered.byZoom
         var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
         var cutoff = UInt64.max
@@ -135,7 +113,7 @@ struct TileAssembler {
             stats[z] = s
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
         }
-        return (tiles, stats)
+        return EncodedTiles(byZoom: tiles, stats: stats)
     }
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
@@ -201,7 +179,7 @@ struct TileAssembler {
             // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
             // UTF-8) with our own bounded decoder before it is written.
             _ = try MVTDecoder().decode(raw)
-            return EncodedTile(tile: tile, bytes: try Gzip.compress(raw), features: count)
+            return EncodedTile(tile: tile, bytes: try compression.compress(raw), features: count)
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
         }

@@ -4,7 +4,6 @@ import KartpackCore
 import Reprojection
 import Shapefile
 import Styling
-import VectorTile
 
 /// Errors preparing the clip region or the style's ancestor sets.
 public enum RegionError: KartpackError {
@@ -20,30 +19,49 @@ public enum RegionError: KartpackError {
     }
 }
 
-extension Converter {
-    /// Reads polygons of a Shapefile in Web Mercator metres, with their properties, keeping the records `keep`
-    /// accepts. Runs on the calling thread with its own GEOS and PROJ contexts.
-    func readPolygons(
+/// The polygons features are compared with before the feature phase: the clip region and the style's ancestor
+/// sets (descendant selectors), in Web Mercator metres, unwrapped at the antimeridian like the features are.
+/// Read once, on the calling thread, with its own GEOS and PROJ contexts; workers build their own GEOS indexes.
+struct Regions: Sendable {
+    /// The region every feature is clipped to, if any.
+    var clip: SharedPolygons?
+    /// Polygons per ancestor selector (raw value of `AncestorSelectorID`).
+    var ancestors: [Int: SharedPolygons] = [:]
+
+    /// No clip, no ancestors.
+    init() {}
+
+    /// Reads the clip region and the ancestor sets `options` and `classifier` need.
+    init(options: ConvertOptions, classifier: StyleClassifier?, diagnostics: DiagnosticSink) throws {
+        clip = try options.clip.map { try Self.clipRegion($0) }
+        if let classifier, !classifier.ancestorSelectors.isEmpty {
+            ancestors = try Self.ancestorSets(classifier, inputs: options.inputs, diagnostics: diagnostics)
+        }
+    }
+
+    /// Reads polygons of a Shapefile in Web Mercator metres, keeping the records `keep` accepts; a polygon crossing
+    /// the antimeridian comes as its copies on both sides.
+    static func readPolygons(
         path: String, sourceCRS: String?, encoding: String?, keep: (Properties, Geometry) -> Bool
     ) throws -> [Geometry] {
-        let sets = try ShapefileLocator.shapefiles(at: path)
         var out: [Geometry] = []
-        for set in sets {
-            let reader = try ShapefileReader(path: set.shp, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
-            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj)
+        for set in try ShapefileLocator.shapefiles(at: path) {
+            let reader = try ShapefileReader(files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
+            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj ?? set.shp)
             let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }
                 var g = f.geometry.droppingZM
                 guard transformer.transform(&g.xy) == 0, keep(f.properties, g) else { continue }
-                out.append(g)
+                var ignored = Set<String>()
+                out += AntimeridianStage.apply(g, repairs: &ignored)
             }
         }
         return out
     }
 
     /// The clip region as one valid (multi)polygon in metres, grown by the buffer.
-    func clipRegion(_ clip: ClipOptions) throws -> SharedPolygons {
+    static func clipRegion(_ clip: ClipOptions) throws -> SharedPolygons {
         let engine = GeometryEngine()
         var shape: EngineGeometry
         var latitude = 0.0
@@ -88,28 +106,43 @@ extension Converter {
     }
 
     /// Polygons per ancestor selector of the style (for descendant selectors such as `fastigheter avdelningar`),
-    /// read from the inputs whose layer name the selector names. A chained selector's set holds only polygons
-    /// inside its parent's set.
-    func ancestorSets() throws -> [Int: SharedPolygons] {
-        guard let classifier, !classifier.ancestorSelectors.isEmpty else { return [:] }
+    /// read from the inputs whose layer name the selector names (the read phase's naming rule). A chained
+    /// selector's set holds only polygons inside its parent's set; polygons that cannot be tested are left out
+    /// and counted in an `ancestor_lookup_failed` warning.
+    static func ancestorSets(
+        _ classifier: StyleClassifier, inputs: [ConvertInput], diagnostics: DiagnosticSink
+    ) throws -> [Int: SharedPolygons] {
         let engine = GeometryEngine()
         var sets: [Int: SharedPolygons] = [:]
         var indexes: [Int: PolygonIndex] = [:]
         for selector in classifier.ancestorSelectors {
             var polys: [Geometry] = []
-            for input in options.inputs {
-                for set in (input.files.map { [$0] } ?? (try? ShapefileLocator.shapefiles(at: input.path)) ?? []) {
-                    let name = input.layerName ?? set.baseName
-                    guard selector.isLayer(name) else { continue }
+            var failed = 0
+            for input in inputs {
+                // An input that cannot be listed is rejected by the read phase, with its reason.
+                guard let found = try? input.files.map({ [$0] }) ?? ShapefileLocator.shapefiles(at: input.path) else {
+                    continue
+                }
+                for set in found where selector.isLayer(input.layerName(for: set, setCount: found.count)) {
                     polys += try readPolygons(path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding) { p, g in
                         guard selector.matches(properties: p) else { return false }
                         guard let parent = selector.parent else { return true }
-                        guard let index = indexes[parent.rawValue],
-                            let pt = try? engine.pointOnSurface(engine.prepare(g))
-                        else { return false }
-                        return ((try? index.containing(x: pt.x, y: pt.y)) ?? []).isEmpty == false
+                        guard let index = indexes[parent.rawValue] else { return false }
+                        do throws(GeometryError) {
+                            guard let pt = try engine.pointOnSurface(engine.prepare(g)) else { return false }
+                            return try !index.containing(x: pt.x, y: pt.y).isEmpty
+                        } catch {
+                            failed += 1
+                            return false
+                        }
                     }
                 }
+            }
+            if failed > 0 {
+                diagnostics.report(
+                    Diagnostic(
+                        .warning, code: "ancestor_lookup_failed",
+                        "\(failed) polygons could not be tested against the parent of selector \(selector.id.rawValue); left out of its set"))
             }
             var b = Bounds.empty
             for p in polys { if let pb = p.bounds { b.include(pb) } }

@@ -1,0 +1,140 @@
+/// Simplifies the polygons of one layer in one tile so that neighbours keep exactly the same simplified border:
+/// a coverage (forest stands, parcels) stays free of gaps and overlaps at every zoom.
+///
+/// Input: per feature, its polygons, each an exterior ring followed by its holes, quantized to the tile grid and
+/// not simplified; rings are open (a closing duplicate and consecutive duplicates are removed here). Edges along
+/// the buffered clip rectangle are part of the rings. Output: the same structure (same features, polygons and
+/// rings, each ring in its input orientation, possibly starting at another vertex), each ring a subsequence of its
+/// input vertices plus the junction points of step 1.
+///
+/// The algorithm (topological simplification, as mapshaper and tippecanoe's `--detect-shared-borders` do it):
+/// 1. **Junctions.** A vertex lying exactly inside another ring's edge (a T-junction, or partly collinear
+///    borders) is inserted into that edge (`JunctionNoding`).
+/// 2. **Nodes and arcs.** A vertex is a node when its occurrences in all rings have other than two distinct
+///    neighbours (mapshaper's rule), when a ring turns back at it, or where a border meets the clip rectangle
+///    (a vertex on its edges with a ring edge leaving them, and its corners). Rings are cut at nodes into arcs;
+///    each arc is stored once in a canonical direction (the smaller first two points), so rings that share a
+///    border use the same arc in opposite directions. A ring without nodes is one closed arc from its smallest
+///    point (`ArcGraph`).
+/// 3. **Simplify arcs.** Douglas–Peucker on every arc once, with `tolerance` in tile units, its end nodes fixed
+///    and ties broken by position along the canonical direction (nearest the span's middle, then first); a
+///    closed arc keeps its start and the point farthest from it (`ArcDouglasPeucker`).
+/// 4. **Keep the topology.** Removed vertices are put back into the arcs until no ring has collapsed (fewer
+///    than 3 points, zero area) or flipped, no simplified segment crosses or touches another except at a shared
+///    end point, and no kept point ends up on the other side of a simplified border (a small island swallowed).
+///    The vertex farthest from the offending chord is restored first; since it goes back into the shared arc,
+///    both neighbours get it (`TopologyRepair`).
+/// 5. **Rebuild** every ring from its arcs' kept points.
+///
+/// Guarantees: rings that share a border in the input share the identical simplified border; features whose
+/// interiors did not overlap do not overlap afterwards; when the input passes `Quantizer.isValidOnGrid` per
+/// feature, so does the output. Crossings already in the input are kept, not repaired. Deterministic and
+/// independent of the order of features and rings (every choice is by distance, then by point order); hash maps
+/// keyed by point and uniform grids make it O(n log n) in the tile's vertex count, plus the Douglas–Peucker cost
+/// per arc.
+public struct SharedBorderSimplifier: Sendable {
+    /// One feature: polygons, each `[exterior, holes…]`, each ring an open list of tile points.
+    public typealias Polygons = [[[TilePoint]]]
+
+    /// Douglas–Peucker tolerance in tile units; 0 or less returns the input unchanged.
+    public var tolerance: Double
+    /// The buffered clip rectangle the pieces were cut to (where borders meet it, vertices are nodes), or nil.
+    public var clip: TileRect?
+
+    /// Creates a simplifier.
+    public init(tolerance: Double, clip: TileRect? = nil) {
+        self.tolerance = tolerance
+        self.clip = clip
+    }
+
+    /// Simplifies the polygons of one layer in one tile together (`features[f]` is feature `f`'s polygons).
+    public func simplify(_ features: [Polygons]) -> SharedBorderResult {
+        var stats = SharedBorderStatistics()
+        var rings: [[TilePoint]] = []
+        for polygons in features {
+            for rs in polygons {
+                for r in rs {
+                    let ring = Self.cleaned(r)
+                    stats.inputVertices += ring.count
+                    if ring.count < 3 { stats.unsimplifiedRings += 1 }
+                    rings.append(ring)
+                }
+            }
+        }
+        guard tolerance > 0, tolerance.isFinite else {
+            stats.outputVertices = stats.inputVertices
+            return SharedBorderResult(features: Self.rebuild(features, rings: rings), statistics: stats)
+        }
+        stats.junctionsInserted = JunctionNoding.insertJunctions(&rings)
+        let graph = ArcGraph(rings: rings, clip: clip)
+        stats.nodes = graph.nodes.count
+        stats.arcs = graph.arcCount
+        stats.sharedArcs = graph.useCount.count { $0 > 1 }
+        var repair = TopologyRepair(graph: graph, kept: ArcDouglasPeucker.keptFlags(graph, tolerance: tolerance))
+        repair.run()
+        stats.verticesRestored = repair.restored
+        stats.repairRounds = repair.rounds
+        var out: [[TilePoint]] = []
+        out.reserveCapacity(rings.count)
+        for r in rings.indices {
+            out.append(graph.uses(ofRing: r).map(repair.outline) ?? rings[r])
+            stats.outputVertices += out[r].count
+        }
+        return SharedBorderResult(features: Self.rebuild(features, rings: out), statistics: stats)
+    }
+
+    /// `ring` without consecutive duplicates and without a closing duplicate.
+    private static func cleaned(_ ring: [TilePoint]) -> [TilePoint] {
+        var out: [TilePoint] = []
+        out.reserveCapacity(ring.count)
+        for p in ring where out.last != p { out.append(p) }
+        while out.count > 1, out.last == out.first { out.removeLast() }
+        return out
+    }
+
+    /// `features`' structure filled with `rings`, in flattening order.
+    private static func rebuild(_ features: [Polygons], rings: [[TilePoint]]) -> [Polygons] {
+        var next = 0
+        return features.map { polygons in
+            polygons.map { rs in
+                rs.map { _ in
+                    defer { next += 1 }
+                    return rings[next]
+                }
+            }
+        }
+    }
+}
+
+/// The result of `SharedBorderSimplifier.simplify(_:)`.
+public struct SharedBorderResult: Sendable, Hashable {
+    /// The simplified features, in the input's structure.
+    public var features: [SharedBorderSimplifier.Polygons]
+    /// What the simplifier did.
+    public var statistics: SharedBorderStatistics
+}
+
+/// Counts from one `SharedBorderSimplifier.simplify(_:)` call.
+public struct SharedBorderStatistics: Sendable, Hashable {
+    /// Ring vertices in (after duplicate removal).
+    public var inputVertices = 0
+    /// Ring vertices out.
+    public var outputVertices = 0
+    /// Distinct nodes (fixed points where borders meet or reach the clip rectangle).
+    public var nodes = 0
+    /// Distinct arcs, each simplified once.
+    public var arcs = 0
+    /// Arcs used by more than one ring (shared borders).
+    public var sharedArcs = 0
+    /// Vertices inserted where one ring's vertex lay inside another ring's edge.
+    public var junctionsInserted = 0
+    /// Vertices put back to keep rings valid and borders from crossing or swallowing points.
+    public var verticesRestored = 0
+    /// Rounds of the topology check (1 when simplification broke nothing).
+    public var repairRounds = 0
+    /// Rings with fewer than 3 distinct points, passed through unchanged.
+    public var unsimplifiedRings = 0
+
+    /// Creates empty statistics.
+    public init() {}
+}

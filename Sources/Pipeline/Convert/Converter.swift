@@ -1,0 +1,162 @@
+import Foundation
+import KartpackCore
+import Styling
+import TileArchive
+
+/// Runs `kartpack convert`: Shapefiles → reprojected, simplified, clipped MVT tiles → PMTiles or MBTiles, as a
+/// chain of phases with typed hand-offs:
+///
+/// `PublishPhase` (the archive format, chosen first: it declares tile order and compression) ·
+/// `ReadPhase` (Shapefile sets → streamed batches) → `FeaturePhase` (the per-worker `FeatureChain`) →
+/// `TiledLayers` → `OrderPhase` → `TileRuns` → `EncodePhase` → `EncodedTiles` → `PublishPhase.publish`.
+///
+/// Output bytes do not depend on the thread count.
+public final class Converter {
+    let options: ConvertOptions
+    let diagnostics: DiagnosticSink
+    let progress: ProgressReporter?
+    let classifier: StyleClassifier?
+    /// Checked between batches and tiles; a true value stops the run (nothing is published).
+    let isCancelled: @Sendable () -> Bool
+
+    /// Creates a converter.
+    public init(
+        options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.options = options
+        self.diagnostics = diagnostics
+        self.progress = progress
+        self.isCancelled = isCancelled
+        classifier = options.style.map(StyleClassifier.init(sheet:))
+    }
+
+    /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
+    public func run() throws -> ConvertReport {
+        var clock = StageClock()
+        try checkOutput()
+        let publisher = PublishPhase(options: options)
+        let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
+        let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
+        let tiled = try FeaturePhase(
+            options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
+        ).run(read)
+        try check(tiled, clock: clock)
+        clock.lap("features")
+
+        let ordered = OrderPhase(order: publisher.tileOrder).run(tiled.pieces)
+        clock.lap("sort")
+        try checkCancelled()
+        let zooms = options.minZoom...options.maxZoom
+        let encoder = EncodePhase(
+            layerNames: tiled.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
+            maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
+            compression: publisher.tileCompression)
+        let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
+        progress?.finish()
+        try checkCancelled()
+        clock.lap("encode")
+
+        let metadata = PackageMetadata(options: options).make(tiled, stats: encoded.stats)
+        let summary = try publisher.publish(
+            encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
+        clock.lap("write")
+        return ConvertReport(run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+    }
+
+    /// Refuses to go on when nothing can be written, and checks the reconciliation identity of every input.
+    private func check(_ tiled: TiledLayers, clock: StageClock) throws {
+        let failed = tiled.inputs.filter { $0.error != nil }
+        guard failed.count < tiled.inputs.count else {
+            throw PipelineError.nothingToWrite(
+                reasons: ["every input was rejected"] + failed.compactMap(\.error),
+                report: ConvertReport(
+                    run: tiled, stats: [:], summary: nil, options: options, clock: clock, diagnostics: diagnostics))
+        }
+        for r in tiled.inputs where r.error == nil {
+            let accounted = r.written + r.rejected.values.reduce(0, +)
+            guard accounted == r.records else {
+                throw PipelineError.reconciliationFailed(
+                    detail: "\(r.path): \(r.records) records read, \(r.written) written + \(accounted - r.written) rejected")
+            }
+        }
+        guard !tiled.written.isEmpty else {
+            throw PipelineError.nothingToWrite(
+                reasons: ["no feature was written (see the rejected counts)"],
+                report: ConvertReport(
+                    run: tiled, stats: [:], summary: nil, options: options, clock: clock, diagnostics: diagnostics))
+        }
+    }
+
+    func checkCancelled() throws {
+        if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+    }
+
+    /// Refuses an existing output without `--force` before any work is done.
+    private func checkOutput() throws {
+        let fm = FileManager.default
+        let dir = (options.output as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+            throw PipelineError.badOutput(path: options.output, reason: "folder \(dir) does not exist")
+        }
+        if fm.fileExists(atPath: options.output, isDirectory: &isDir) {
+            if isDir.boolValue { throw PipelineError.badOutput(path: options.output, reason: "is a folder") }
+            if !options.force { throw PipelineError.outputExists(path: options.output) }
+        }
+    }
+}
+
+/// Wall time per stage, in seconds (rounded to milliseconds), for reports.
+struct StageClock: Sendable {
+    private(set) var timings: [String: Double] = [:]
+    private var clock = Date()
+    let started = Date()
+
+    /// Ends a stage: records the time since the previous one.
+    mutating func lap(_ stage: String) {
+        timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
+        clock = Date()
+    }
+
+    /// Seconds since the clock was made.
+    var elapsed: Double { (Date().timeIntervalSince(started) * 1000).rounded() / 1000 }
+}
+
+extension ConvertReport {
+    /// The report of a run (`summary` nil when nothing was published).
+    init(
+        run tiled: TiledLayers, stats: [Int: ZoomStats], summary: ArchiveSummary?, options: ConvertOptions,
+        clock: StageClock, diagnostics: DiagnosticSink
+    ) {
+        let inputs = tiled.inputs
+        var rejected: [String: Int] = [:]
+        var repaired: [String: Int] = [:]
+        for i in inputs {
+            rejected.add(i.rejected)
+            repaired.add(i.repaired)
+        }
+        let zooms = stats.keys.sorted().compactMap { z -> ConvertReport.Zoom? in
+            guard let s = stats[z] else { return nil }
+            return ConvertReport.Zoom(
+                zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
+                dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
+        }
+        for z in zooms where z.tilesOverLimit > 0 {
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "tile_over_limit",
+                    "\(z.tilesOverLimit) tiles at max zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at max zoom"))
+        }
+        var warnings: [String: Int] = [:]
+        for (code, n) in diagnostics.counts { warnings[code] = n }
+        let anyRejected = inputs.contains { $0.error != nil }
+        let exit: ExitCode = !anyRejected && summary != nil ? .success : .dataError
+        self.init(
+            kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
+            featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },
+            rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary?.addressedTiles ?? 0,
+            tileContents: summary?.tileContents ?? 0, bytes: Int(summary?.fileBytes ?? 0), seconds: clock.elapsed,
+            timings: clock.timings, warnings: warnings, exitCode: exit.rawValue, published: summary != nil)
+    }
+}

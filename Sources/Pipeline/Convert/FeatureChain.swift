@@ -1,0 +1,150 @@
+import GeometryOps
+import KartpackCore
+import Styling
+
+/// One feature handed to a worker.
+struct FeatureJob: Sendable {
+    var context: LayerContext
+    var feature: Feature
+}
+
+/// The per-worker chain of the feature phase, in this order:
+///
+/// 1. `ReprojectStage`: source CRS → Web Mercator (PROJ), polar check;
+/// 2. `AntimeridianStage`: unwrap features crossing ±180° into copies on each side;
+/// 3. `RepairStage`: into GEOS once per copy, polygons made valid;
+/// 4. `ClipStage`: cut to the clip region (when there is one);
+/// 5. `ClassifyStage`: the stylesheet's class, zooms, layer and kept attributes;
+/// 6. `TileStage`: pieces per tile and zoom.
+///
+/// Created on its worker's thread and never shared: it owns that worker's GEOS engine and PROJ transformers.
+final class FeatureChain {
+    private let engine = GeometryEngine()
+    private let reproject = ReprojectStage()
+    private let repair: RepairStage
+    private let clip: ClipStage
+    private let classify: ClassifyStage
+    private let tiles: TileStage
+
+    init(parameters: TilingParameters) {
+        repair = RepairStage(engine: engine)
+        clip = ClipStage(engine: engine)
+        classify = ClassifyStage(engine: engine)
+        tiles = TileStage(engine: engine, parameters: parameters)
+    }
+
+    /// Runs one feature through every stage.
+    func process(_ job: FeatureJob) -> TiledFeature {
+        do throws(FeatureIssue) {
+            return .tiled(try run(job))
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    /// One antimeridian copy inside GEOS, clipped, with its extent.
+    private struct Copy {
+        var handle: EngineGeometry
+        var bounds: Bounds
+    }
+
+    private func run(_ job: FeatureJob) throws(FeatureIssue) -> TiledFeature.Tiling {
+        let ctx = job.context
+        let family = job.feature.geometry.kind.family
+        var tiling = TiledFeature.Tiling(zooms: ctx.zooms)
+        var g = job.feature.geometry
+        try reproject.apply(&g, from: ctx.crs, repairs: &tiling.repairs)
+        let unwrapped = AntimeridianStage.apply(g, repairs: &tiling.repairs)
+
+        // Points stay in Swift unless a region clips them.
+        if family == .point {
+            var points = g
+            if let region = ctx.clip {
+                guard let b = g.bounds, let (clipped, _) = try clip.apply(
+                    repair.apply(g, repairs: &tiling.repairs), bounds: b, family: .point, region: region),
+                    let inside = try swiftGeometry(clipped, family: .point)
+                else { throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region") }
+                points = inside
+            }
+            tiling.bounds = points.bounds ?? .empty
+            if let matcher = ctx.matcher {
+                let styled = try classify.apply(
+                    job.feature, context: ctx, matcher: matcher,
+                    pointOnSurface: { () throws(GeometryError) in try self.engine.pointOnSurface(self.engine.prepare(points)) },
+                    warnings: &tiling.warnings)
+                tiling.zooms = styled.zooms
+                tiling.styled = styled
+            }
+            tiles.tilePoints(points, zooms: tiling.zooms, into: &tiling)
+            tiling.collapsedAt.sort()
+            return tiling
+        }
+
+        var copies: [Copy] = []
+        for part in unwrapped {
+            guard let b = part.bounds else { continue }
+            let handle = try repair.apply(part, repairs: &tiling.repairs)
+            if let region = ctx.clip {
+                guard let (clipped, cb) = try clip.apply(handle, bounds: b, family: family, region: region) else { continue }
+                copies.append(Copy(handle: clipped, bounds: cb))
+            } else {
+                copies.append(Copy(handle: handle, bounds: b))
+            }
+        }
+        guard let first = copies.first else {
+            if ctx.clip != nil {
+                throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region")
+            }
+            throw FeatureIssue(code: "empty_geometry", message: "geometry has no coordinates")
+        }
+        for c in copies { tiling.bounds.include(c.bounds) }
+        if let matcher = ctx.matcher {
+            let styled = try classify.apply(
+                job.feature, context: ctx, matcher: matcher,
+                pointOnSurface: { () throws(GeometryError) in try self.engine.pointOnSurface(first.handle) },
+                warnings: &tiling.warnings)
+            tiling.zooms = styled.zooms
+            tiling.styled = styled
+        }
+        // Collapsed at a zoom only when no copy has anything there.
+        var collapsed: Set<Int>?
+        for c in copies {
+            let here = try tiles.tileShape(c.handle, bounds: c.bounds, family: family, zooms: tiling.zooms, into: &tiling)
+            collapsed = collapsed.map { $0.intersection(here) } ?? here
+        }
+        tiling.collapsedAt = (collapsed ?? []).sorted()
+        if unwrapped.count > 1 { tiling.pieces.sort { $0.tile < $1.tile } }
+        if family == .polygon, let labelled = tiling.styled?.labelled, !labelled.isEmpty {
+            tiling.labelPieces = try labelPieces(copies.map(\.handle), zooms: tiling.zooms, labelled: labelled)
+        }
+        return tiling
+    }
+
+    /// One point piece per labelled zoom at the polygon's label point (the first copy whose point lies in the
+    /// world), in the tile that contains it.
+    private func labelPieces(
+        _ handles: [EngineGeometry], zooms: ClosedRange<Int>, labelled: [Bool]
+    ) throws(FeatureIssue) -> [TilePiece] {
+        do throws(GeometryError) {
+            let h = SphericalMercator.halfWorld
+            for handle in handles {
+                guard let p = try engine.labelPoint(handle), abs(p.x) < h, abs(p.y) < h else { continue }
+                return zooms.compactMap { z in
+                    guard labelled[z - zooms.lowerBound] else { return nil }
+                    return tiles.pointPiece(x: p.x, y: p.y, zoom: z)
+                }
+            }
+            return []
+        } catch {
+            throw FeatureIssue(code: error.diagnosticCode, message: error.description)
+        }
+    }
+
+    private func swiftGeometry(_ h: EngineGeometry, family: GeometryFamily) throws(FeatureIssue) -> Geometry? {
+        do throws(GeometryError) {
+            return try engine.geometry(h, family: family)
+        } catch {
+            throw FeatureIssue(code: error.diagnosticCode, message: error.description)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import KartpackCore
+import Shapefile
+
+/// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
+/// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
+///
+/// Reading overlaps processing: while the workers cut one batch, the next is read, and the previous batch's
+/// results are added while the workers are busy with the next (one batch in flight).
+struct FeaturePhase {
+    /// Features handed to the workers at once.
+    static let batchSize = 256
+
+    let options: ConvertOptions
+    let diagnostics: DiagnosticSink
+    let progress: ProgressReporter?
+    let isCancelled: @Sendable () -> Bool
+
+    /// Reads, processes and collects every layer of `read`.
+    func run(_ read: ReadPhase) throws -> TiledLayers {
+        let parameters = TilingParameters(
+            minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
+            simplify: options.simplify)
+        let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
+            threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
+            work: { chain, job in chain.process(job) })
+        defer { team.shutdown() }
+        var tiled = TiledLayers()
+        tiled.inputs = try read.run { layer in
+            let start = tiled.checkpoint()
+            do {
+                var intake = LayerIntake(layer: layer, idField: options.idField, diagnostics: diagnostics)
+                let total = layer.reader.stats.recordsInFile
+                var current = try layer.nextBatch(size: Self.batchSize)
+                if let current { team.submit(current) }
+                while let batch = current {
+                    if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+                    let next = try layer.nextBatch(size: Self.batchSize)
+                    let results = team.collect() ?? []
+                    if let next { team.submit(next) }
+                    for (job, result) in zip(batch, results) { intake.add(job, result, to: &tiled) }
+                    progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
+                    current = next
+                }
+                return intake.finish()
+            } catch {
+                // A file that fails half-way leaves nothing in the package.
+                tiled.rollback(to: start)
+                throw error
+            }
+        }
+        progress?.finish()
+        return tiled
+    }
+}
+
+/// Adds one layer's results to the `TiledLayers`: counts, diagnostics, feature records, pieces. The bookkeeping
+/// of one input file, from its first result to its report.
+struct LayerIntake {
+    let layer: SourceLayer
+    let idField: String?
+    let diagnostics: DiagnosticSink
+    private var written = 0
+    private var rejected: [String: Int] = [:]
+    private var repaired: [String: Int] = [:]
+    private var classes: [String: Int] = [:]
+    private var seenIDs = Set<UInt64>()
+    private var duplicateIDs = 0
+    private var missingIDs = 0
+
+    init(layer: SourceLayer, idField: String?, diagnostics: DiagnosticSink) {
+        self.layer = layer
+        self.idField = idField
+        self.diagnostics = diagnostics
+    }
+
+    /// Adds one feature's result.
+    mutating func add(_ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers) {
+        let file = layer.fileName
+        let record = job.feature.provenance.record
+        let tiling: TiledFeature.Tiling
+        switch result {
+        case .rejected(let issue):
+            rejected[issue.code, default: 0] += 1
+            diagnostics.report(Diagnostic(.warning, code: issue.code, issue.message, file: file, record: record))
+            return
+        case .tiled(let t):
+            tiling = t
+        }
+        for w in tiling.warnings {
+            diagnostics.report(Diagnostic(.warning, code: w.code, w.message, file: file, record: record))
+        }
+        let top = tiling.zooms.upperBound
+        guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
+            rejected["collapsed_at_max_zoom", default: 0] += 1
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "collapsed_at_max_zoom", "geometry has nothing left at zoom \(top)", file: file,
+                    record: record))
+            return
+        }
+        written += 1
+        // Counted per feature: one feature repaired in many tiles counts once per kind.
+        for kind in tiling.repairs.sorted() {
+            repaired[kind, default: 0] += 1
+            diagnostics.report(Diagnostic(.note, code: kind, "geometry repaired (\(kind))", file: file, record: record))
+        }
+        tiled.dataBounds.include(tiling.bounds)
+
+        let styled = tiling.styled
+        var properties = job.feature.properties
+        if let keep = styled?.keep { properties = ReadPhase.keeping(properties, keep) }
+        let classes = styled?.classes ?? []
+        let topClass = classes.last ?? nil
+        if let c = topClass { self.classes[c, default: 0] += 1 }
+        let id = featureID(job.feature)
+        let out = tiled.output(named: styled?.layer ?? layer.name)
+        let featureIndex = tiled.outputs[out].records.count
+        let rank = FeatureRank.rank(layer: out, feature: featureIndex)
+        let base = tiling.zooms.lowerBound
+        let flags = styled?.flags ?? []
+        let fields = styled?.keep.map { ReadPhase.keeping(layer.fields, $0) } ?? layer.fields
+        tiled.outputs[out].records.append(
+            FeatureRecord(
+                id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
+                flags: flags, classBaseZoom: base))
+        tiled.outputs[out].note(
+            family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
+            collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
+            zooms: tiling.zooms)
+        for p in tiling.pieces {
+            tiled.pieces.append(PlacedPiece(layer: Int32(out), feature: Int32(featureIndex), piece: p))
+        }
+        guard !tiling.labelPieces.isEmpty else { return }
+        // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
+        let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
+        let labelIndex = tiled.outputs[labels].records.count
+        var labelRecord = tiled.outputs[out].records[featureIndex]
+        labelRecord.rank = rank
+        tiled.outputs[labels].records.append(labelRecord)
+        // Its classes count at the zooms it is labelled at (where the point is written).
+        let labelled = styled?.labelled ?? []
+        let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }
+        tiled.outputs[labels].note(
+            family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
+            flagKeys: tiled.outputs[out].flagKeys, zooms: tiling.zooms)
+        for p in tiling.labelPieces {
+            tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
+        }
+    }
+
+    /// The feature's id: the record number, or the value of the id field (nil, counted, when it has none).
+    private mutating func featureID(_ feature: Feature) -> UInt64? {
+        guard let field = idField else { return UInt64(feature.provenance.record) }
+        guard let id = LayerIntake.featureID(feature.properties, field: field) else {
+            missingIDs += 1
+            return nil
+        }
+        if !seenIDs.insert(id).inserted { duplicateIDs += 1 }
+        return id
+    }
+
+    /// The layer's report, with the id-field warnings.
+    func finish() -> ConvertReport.Input {
+        var r = layer.finish()
+        r.written = written
+        r.rejected.add(rejected)
+        r.repaired.add(repaired)
+        r.classes = classes
+        if missingIDs > 0, let field = idField {
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "missing_id",
+                    "\(missingIDs) features have no usable non-negative integer in id field \(field); written without id",
+                    file: layer.fileName))
+        }
+        if duplicateIDs > 0, let field = idField {
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "duplicate_id",
+                    "\(duplicateIDs) features repeat an id already used in id field \(field); MVT ids should be unique per layer",
+                    file: layer.fileName))
+        }
+        return r
+    }
+
+    /// A feature id from an attribute: a non-negative integer (or integral double), else nil.
+    static func featureID(_ properties: Properties, field: String) -> UInt64? {
+        let lower = field.lowercased()
+        guard let i = properties.keys.firstIndex(where: { $0.lowercased() == lower }) else { return nil }
+        switch properties.values[i] {
+        case .int(let v) where v >= 0: return UInt64(v)
+        case .uint(let v): return v
+        case .double(let v) where v >= 0 && v < 1.8e19 && v.rounded() == v: return UInt64(v)
+        case .string(let s): return UInt64(s.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+}
+
+extension OutputLayer {
+    /// Notes what one more feature brings to the layer's metadata: geometry family, fields (first-seen order),
+    /// classes (at its top zoom and per zoom it is written at), flag fields, zoom range.
+    mutating func note(
+        family: GeometryFamily, fields: [FieldDefinition], classes: [String?], base: Int, collapsedAt: [Int],
+        flagKeys: [String], zooms: ClosedRange<Int>
+    ) {
+        for f in fields where !self.fields.contains(where: { $0.name == f.name }) { self.fields.append(f) }
+        if self.family == nil { self.family = family }
+        if let c = classes.last ?? nil { self.classes[c, default: 0] += 1 }
+        if classes.contains(where: { $0 != nil }) { hasClass = true }
+        for (i, c) in classes.enumerated() {
+            guard let c, !collapsedAt.contains(base + i) else { continue }
+            classesByZoom[base + i, default: [:]][c, default: 0] += 1
+        }
+        for k in flagKeys where !self.flagKeys.contains(k) { self.flagKeys.append(k) }
+        self.zooms = self.zooms.map { min($0.lowerBound, zooms.lowerBound)...max($0.upperBound, zooms.upperBound) } ?? zooms
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import KartpackCore
+import Reprojection
+import Shapefile
+import Styling
+
+/// One Shapefile set opened by the read phase: its reader, the layer name, what the workers need to know about it
+/// (`LayerContext`), and the counts of its report so far.
+final class SourceLayer {
+    let input: ConvertInput
+    let set: ShapefileSet
+    let name: String
+    let reader: ShapefileReader
+    let context: LayerContext
+    /// The output layer's fields from this input (after `keep` and `rename`).
+    let fields: [FieldDefinition]
+    /// The counts so far (records, filtered, read-time skips and repairs come in `finish`).
+    var report: ConvertReport.Input
+
+    init(
+        input: ConvertInput, set: ShapefileSet, name: String, reader: ShapefileReader, context: LayerContext,
+        report: ConvertReport.Input
+    ) {
+        self.input = input
+        self.set = set
+        self.name = name
+        self.reader = reader
+        self.context = context
+        self.report = report
+        fields = ReadPhase.outputFields(reader.schema.fields, input: input)
+    }
+
+    /// The file name, for diagnostics.
+    var fileName: String { (set.shp as NSString).lastPathComponent }
+
+    /// The next features (up to `size`) that pass the input's filter, with `keep` and `rename` applied; records
+    /// the filter leaves out are counted as `filtered_out`. Nil at the end of the file.
+    func nextBatch(size: Int) throws -> [FeatureJob]? {
+        var batch: [FeatureJob] = []
+        batch.reserveCapacity(size)
+        while batch.count < size, var feature = try reader.next() {
+            if let filter = input.filter, !filter.matches(feature.properties) {
+                report.rejected["filtered_out", default: 0] += 1
+                continue
+            }
+            feature.properties = ReadPhase.transformAttributes(feature.properties, input: input)
+            batch.append(FeatureJob(context: context, feature: feature))
+        }
+        return batch.isEmpty ? nil : batch
+    }
+
+    /// The report once every record was read: the reader's own counts added.
+    func finish() -> ConvertReport.Input {
+        let stats = reader.stats
+        var r = report
+        r.records = stats.recordsInFile
+        r.rejected.add(stats.skipped)
+        r.repaired.add(stats.repaired)
+        r.coercedToNull = stats.coercedToNull
+        return r
+    }
+}
+
+/// Phase 1 of `convert`: opens every input's Shapefile sets in command-line order — reader, CRS (untrusted
+/// `.prj` text in a child process), zoom range, style matcher — and hands each to the feature phase, which
+/// streams its batches. A set that cannot be opened, or fails while it is read, becomes a rejected input; the
+/// run goes on with the others.
+struct ReadPhase {
+    let options: ConvertOptions
+    let diagnostics: DiagnosticSink
+    let classifier: StyleClassifier?
+    let regions: Regions
+
+    /// Calls `body` for every set that opens (in order) and returns every input's report in command-line order,
+    /// rejected ones included. `body` returns the finished report of its layer; an error it throws (other than
+    /// a `PipelineError`, which ends the run) rejects that input.
+    func run(_ body: (SourceLayer) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
+        var reports: [ConvertReport.Input] = []
+        var opened = 0
+        for input in options.inputs {
+            let sets: [ShapefileSet]
+            do throws(ShapefileError) {
+                if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
+            } catch {
+                // The error's text names the file.
+                diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
+                reports.append(
+                    Self.rejected(
+                        path: input.path, layer: input.layerName ?? "", records: 0, error: error.description,
+                        code: error.inputErrorCode))
+                continue
+            }
+            if sets.count > 1, let name = input.layerName {
+                throw PipelineError.badInput(
+                    path: input.path,
+                    reason: "--layer \(name) names one layer, but the folder holds \(sets.count) Shapefiles")
+            }
+            for set in sets {
+                let name = input.layerName(for: set, setCount: sets.count)
+                var recordsInFile = 0
+                do {
+                    let layer = try open(set, name: name, input: input, index: opened, records: &recordsInFile)
+                    reports.append(try body(layer))
+                    opened += 1
+                } catch let e as PipelineError {
+                    throw e
+                } catch {
+                    let message = (error as? any KartpackError)?.description ?? "\(error)"
+                    diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                    // A set the reader refused still counts its records (from the .shx, .shp or .dbf).
+                    let records = recordsInFile > 0 ? recordsInFile : (set.probeRecordCount()?.count ?? 0)
+                    reports.append(
+                        Self.rejected(
+                            path: set.shp, layer: name, records: records, error: message, code: error.inputErrorCode))
+                }
+            }
+        }
+        return reports
+    }
+
+    /// Opens one set: reader, CRS, zoom range, the style compiled for its layer, id-field checks.
+    private func open(
+        _ set: ShapefileSet, name: String, input: ConvertInput, index: Int, records: inout Int
+    ) throws -> SourceLayer {
+        let reader = try ShapefileReader(
+            files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
+        records = reader.stats.recordsInFile
+        guard records > 0 else {
+            // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).
+            throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
+        }
+        let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+        let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
+        let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
+        guard lo <= hi else {
+            throw InputRejection(
+                code: "empty_zoom_range",
+                message: "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
+                    + "the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
+        }
+        if let field = options.idField {
+            guard let f = reader.schema.fields.first(where: { $0.name.lowercased() == field.lowercased() }) else {
+                throw PipelineError.badIDField(
+                    layer: name, field: field,
+                    reason: "no such field (fields: \(reader.schema.fields.map(\.name).joined(separator: ", ")))")
+            }
+            guard f.type == .integer else {
+                throw PipelineError.badIDField(layer: name, field: field, reason: "field is \(f.type.rawValue), not an integer")
+            }
+        }
+        var cascade: ClientCascade?
+        if let sheet = options.style {
+            let kinds = Dictionary(
+                Self.outputFields(reader.schema.fields, input: input).map { ($0.name, ClientFieldKind($0.type)) },
+                uniquingKeysWith: { a, _ in a })
+            let c = ClientCascade(sheet: sheet, layer: name, fieldKinds: kinds)
+            if !c.flagKeys.isEmpty { cascade = c }
+        }
+        let context = LayerContext(
+            index: index, name: name, crs: crs, zooms: lo...hi,
+            matcher: classifier?.matcher(layer: name, fields: reader.schema.fields), clientCascade: cascade,
+            ancestors: regions.ancestors, clip: regions.clip)
+        let report = ConvertReport.Input(
+            path: set.shp, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
+            written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
+        return SourceLayer(input: input, set: set, name: name, reader: reader, context: context, report: report)
+    }
+
+    /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so
+    /// files balance one level up.
+    static func rejected(path: String, layer: String, records: Int, error: String, code: String) -> ConvertReport.Input {
+        ConvertReport.Input(
+            path: path, layer: layer, crs: nil, encoding: nil, records: records, written: 0,
+            rejected: records > 0 ? ["file_rejected": records] : [:], repaired: [:], coercedToNull: [:],
+            classes: [:], error: error, errorCode: code)
+    }
+
+    /// The input's `keep` and `rename` applied to a record's attributes.
+    static func transformAttributes(_ p: Properties, input: ConvertInput) -> Properties {
+        var out = p
+        if let keep = input.keep { out = keeping(out, keep) }
+        guard !input.rename.isEmpty else { return out }
+        var renamed = Properties()
+        for (k, v) in zip(out.keys, out.values) {
+            let lower = k.lowercased()
+            renamed.append(input.rename.first { $0.from.lowercased() == lower }?.to ?? k, v)
+        }
+        return renamed
+    }
+
+    /// The fields the output layer gets from an input (after `keep` and `rename`).
+    static func outputFields(_ fields: [FieldDefinition], input: ConvertInput) -> [FieldDefinition] {
+        var out = fields
+        if let keep = input.keep { out = keeping(out, keep) }
+        return out.map { f in
+            var f = f
+            if let r = input.rename.first(where: { $0.from.lowercased() == f.name.lowercased() }) { f.name = r.to }
+            return f
+        }
+    }
+
+    static func keeping(_ p: Properties, _ names: [String]) -> Properties {
+        let wanted = Set(names.map { $0.lowercased() })
+        var out = Properties()
+        for (k, v) in zip(p.keys, p.values) where wanted.contains(k.lowercased()) { out.append(k, v) }
+        return out
+    }
+
+    static func keeping(_ fields: [FieldDefinition], _ names: [String]) -> [FieldDefinition] {
+        let wanted = Set(names.map { $0.lowercased() })
+        return fields.filter { wanted.contains($0.name.lowercased()) }
+    }
+}
+
+extension ConvertInput {
+    /// The layer name of one of this input's sets: `layerName` when the input is one set, else the file's base
+    /// name. The one rule the read phase and the style's ancestor sets share.
+    func layerName(for set: ShapefileSet, setCount: Int) -> String {
+        setCount == 1 ? (layerName ?? set.baseName) : set.baseName
+    }
+}

@@ -1,0 +1,224 @@
+import GeometryAlgorithms
+import GeometryOps
+import KartpackCore
+import VectorTile
+
+/// The last stage of the feature chain: cuts one feature (Web Mercator metres) into MVT pieces for every tile it
+/// touches at every zoom.
+///
+/// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) piece, so the
+/// cost grows with the data and the tiles it touches, not with their product. At each tile the piece is
+/// simplified with a tolerance of `simplify` tile units (Douglas–Peucker), quantized to the integer grid,
+/// re-validated there (repaired with GEOS when rounding broke a ring) and encoded. A piece that does not change
+/// from one zoom to the next (a feature inside one tile) is copied out of GEOS once. One per worker thread: it
+/// uses the worker's GEOS engine.
+final class TileStage {
+    let engine: GeometryEngine
+    let parameters: TilingParameters
+
+    init(engine: GeometryEngine, parameters: TilingParameters) {
+        self.engine = engine
+        self.parameters = parameters
+    }
+
+    /// Tiles a geometry that has not been through GEOS yet (tests and points); polygons are made valid first.
+    func tile(_ geometry: Geometry, zooms: ClosedRange<Int>) -> TiledFeature {
+        var tiling = TiledFeature.Tiling(zooms: zooms)
+        do throws(FeatureIssue) {
+            if geometry.kind.family == .point {
+                tilePoints(geometry, zooms: zooms, into: &tiling)
+            } else {
+                let h = try RepairStage(engine: engine).apply(geometry, repairs: &tiling.repairs)
+                guard let b = geometry.bounds else { return .tiled(tiling) }
+                let collapsed = try tileShape(h, bounds: b, family: geometry.kind.family, zooms: zooms, into: &tiling)
+                tiling.collapsedAt = collapsed.sorted()
+            }
+            return .tiled(tiling)
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    // MARK: Points (no GEOS needed)
+
+    /// Adds the point pieces of `g` at every zoom; zooms where no point lies in any tile are collapsed.
+    func tilePoints(_ g: Geometry, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
+        for z in zooms {
+            var byTile: [TileCoordinate: [TilePoint]] = [:]
+            var order: [TileCoordinate] = []
+            for i in 0..<g.pointCount {
+                let p = g.point(i)
+                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: parameters.bufferMetres(zoom: z))
+                guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { continue }
+                for t in range {
+                    guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
+                    let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
+                    var clamped = false
+                    guard let tp = q.snap(x: p.x, y: p.y, clamped: &clamped) else { continue }
+                    if byTile[t] == nil { order.append(t) }
+                    byTile[t, default: []].append(tp)
+                }
+            }
+            if order.isEmpty { tiling.collapsedAt.append(z) }
+            for t in order.sorted() {
+                tiling.pieces.append(TilePiece(tile: t, type: .point, commands: MVTGeometryEncoder.points(byTile[t] ?? [])))
+            }
+        }
+    }
+
+    /// A one-point piece in the tile of zoom `z` that owns (x, y) (no buffer), nil outside the world.
+    func pointPiece(x: Double, y: Double, zoom z: Int) -> TilePiece? {
+        guard let range = SphericalMercator.tileRange(covering: Bounds(minX: x, minY: y, maxX: x, maxY: y), zoom: z),
+            let tile = range.first(where: { _ in true })
+        else { return nil }
+        var clamped = false
+        guard let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+            .snap(x: x, y: y, clamped: &clamped)
+        else { return nil }
+        return TilePiece(tile: tile, type: .point, commands: MVTGeometryEncoder.points([p]))
+    }
+
+    // MARK: Lines and polygons
+
+    /// Adds the pieces of one valid line or polygon geometry (one antimeridian copy) with extent `bounds`, in
+    /// tile order, and returns the zooms where this copy leaves nothing (the caller keeps the zooms where no copy
+    /// has anything).
+    @discardableResult
+    func tileShape(
+        _ handle: EngineGeometry, bounds: Bounds, family: GeometryFamily, zooms: ClosedRange<Int>,
+        into tiling: inout TiledFeature.Tiling
+    ) throws(FeatureIssue) -> Set<Int> {
+        do throws(GeometryError) {
+            var pieces: [TilePiece] = []
+            var collapsed = Set<Int>()
+            var producedAtMax = false
+            var stack: [(TileCoordinate, EngineGeometry, Bounds)] = []
+            let z0 = zooms.lowerBound
+            // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
+            guard
+                let range = SphericalMercator.tileRange(
+                    covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0)
+            else { return [] }
+            for t in Array(range).reversed() { stack.append((t, handle, bounds)) }
+            var copied = CopiedPiece()
+            while let (tile, parentPiece, parentBounds) = stack.popLast() {
+                let rect = parameters.bufferedBounds(of: tile)
+                guard rect.intersects(parentBounds) else { continue }
+                let piece: EngineGeometry
+                let pieceBounds: Bounds
+                if rect.contains(parentBounds) {
+                    piece = parentPiece
+                    pieceBounds = parentBounds
+                } else {
+                    guard let clipped = try engine.clip(parentPiece, to: rect) else { continue }
+                    piece = clipped
+                    pieceBounds = parentBounds.intersection(rect)
+                }
+                if let encoded = try encode(
+                    copied.geometry(of: piece, family: family, engine: engine), family: family, tile: tile,
+                    repairs: &tiling.repairs)
+                {
+                    pieces.append(encoded)
+                    if tile.z == zooms.upperBound { producedAtMax = true }
+                } else {
+                    collapsed.insert(tile.z)
+                }
+                if tile.z < zooms.upperBound {
+                    for child in tile.children.reversed() { stack.append((child, piece, pieceBounds)) }
+                }
+            }
+            if !producedAtMax, let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound) {
+                pieces.append(fallback)
+                tiling.repairs.insert("tiny_feature_kept")
+                collapsed.remove(zooms.upperBound)
+            }
+            // Collapsed means no piece at all at that zoom.
+            let produced = Set(pieces.map(\.tile.z))
+            pieces.sort { $0.tile < $1.tile }
+            tiling.pieces += pieces
+            return collapsed.subtracting(produced)
+        } catch {
+            throw FeatureIssue(code: error.diagnosticCode, message: error.description)
+        }
+    }
+
+    /// The Swift copy of the last piece converted: a piece that is its parent's (a feature inside one tile at
+    /// several zooms) is not copied out of GEOS again.
+    private struct CopiedPiece {
+        var handle: EngineGeometry?
+        var geometry: Geometry?
+
+        mutating func geometry(
+            of piece: EngineGeometry, family: GeometryFamily, engine: GeometryEngine
+        ) throws(GeometryError) -> Geometry? {
+            if let handle, handle === piece { return geometry }
+            handle = piece
+            geometry = try engine.geometry(piece, family: family)
+            return geometry
+        }
+    }
+
+    /// Simplifies, quantizes, re-validates and encodes one clipped piece; nil when nothing is left.
+    private func encode(
+        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<String>
+    ) throws(GeometryError) -> TilePiece? {
+        guard let full else { return nil }
+        let tolerance = parameters.simplify * parameters.unit(zoom: tile.z)
+        // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
+        let g = DouglasPeucker.simplified(full, tolerance: tolerance)
+        let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+        if family == .line {
+            let commands = quantizer.quantizeLines(g).commands
+            return commands.isEmpty ? nil : TilePiece(tile: tile, type: .lineString, commands: commands)
+        }
+        var q = quantizer.quantizePolygons(g)
+        if q.needsRepair {
+            // Rounding broke a ring: repair on the integer grid, then quantize again.
+            guard let repaired = try repairOnGrid(q) else { return nil }
+            // GEOS made it valid on the grid; the quantizer's check is stricter than OGC (rings touching at a
+            // point are flagged), so the repaired result is kept as it is.
+            q = Quantizer().quantizePolygons(repaired)
+            repairs.insert("grid_repair")
+        }
+        let commands = MVTGeometryEncoder.polygons(q.polygons)
+        return commands.isEmpty ? nil : TilePiece(tile: tile, type: .polygon, commands: commands)
+    }
+
+    /// Makes quantized polygons valid on the integer grid (GEOS setPrecision with grid 1, which keeps the output
+    /// valid), returning tile-coordinate geometry.
+    private func repairOnGrid(_ q: QuantizedPolygons) throws(GeometryError) -> Geometry? {
+        var polys: [[[Double]]] = []
+        for poly in q.polygons {
+            polys.append(poly.map { ring in
+                var xy: [Double] = []
+                xy.reserveCapacity(ring.count * 2 + 2)
+                for p in ring { xy += [Double(p.x), Double(p.y)] }
+                if let f = ring.first { xy += [Double(f.x), Double(f.y)] }
+                return xy
+            })
+        }
+        guard !polys.isEmpty else { return nil }
+        let h = try engine.prepare(Geometry.polygons(polys))
+        let valid = try engine.isValid(h) ? h : try engine.makeValid(h, family: .polygon)
+        guard let valid, let snapped = try engine.snapToGrid(valid, gridSize: 1) else { return nil }
+        return try engine.geometry(snapped, family: .polygon)
+    }
+
+    /// A minimal stand-in for a feature too small for the max-zoom grid, so no feature disappears at max zoom:
+    /// a one-unit square (polygons) or segment (lines) at a point on the feature.
+    private func tinyFeaturePiece(_ h: EngineGeometry, family: GeometryFamily, zoom z: Int) throws(GeometryError) -> TilePiece? {
+        guard let p = try engine.pointOnSurface(h),
+            let range = SphericalMercator.tileRange(covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
+            let tile = range.first(where: { _ in true })
+        else { return nil }
+        let q = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+        var clamped = false
+        guard let a = q.snap(x: p.x, y: p.y, clamped: &clamped) else { return nil }
+        if family == .line {
+            return TilePiece(tile: tile, type: .lineString, commands: MVTGeometryEncoder.lines([[a, TilePoint(a.x + 1, a.y)]]))
+        }
+        // Positive area in y-down tile coordinates: clockwise on screen.
+        let ring = [a, TilePoint(a.x + 1, a.y), TilePoint(a.x + 1, a.y + 1), TilePoint(a.x, a.y + 1)]
+        return TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]]))
+    }
+}

@@ -1,0 +1,105 @@
+import KartpackCore
+import Shapefile
+
+/// A feature's attributes, stored once however many tiles it touches.
+struct FeatureRecord: Sendable {
+    var id: UInt64?
+    var properties: Properties
+    /// The thinning rank (`FeatureRank`): lower ranks are kept longer when tiles are over their limits.
+    var rank: UInt64
+    /// Style class per zoom from `classBaseZoom` (empty when the feature has no class at any zoom).
+    var classes: [String?] = []
+    /// Client match flags per zoom from `classBaseZoom` (empty when there are none).
+    var flags: [[String]] = []
+    var classBaseZoom = 0
+
+    /// The attributes written at zoom `z`: the properties plus `class` and the match flags (as `true`) where the
+    /// style gives them there.
+    func properties(atZoom z: Int) -> Properties {
+        let i = z - classBaseZoom
+        let c = i >= 0 && i < classes.count ? classes[i] : nil
+        let f = i >= 0 && i < flags.count ? flags[i] : []
+        guard c != nil || !f.isEmpty else { return properties }
+        var p = properties
+        if let c { p["class"] = .string(c) }
+        for key in f { p[key] = .bool(true) }
+        return p
+    }
+}
+
+/// A piece of one feature in one tile, with what orders it in the archive: the tile's sort key in the writer's
+/// tile order (set by `OrderPhase`), then the output layer, then the feature.
+struct PlacedPiece: Sendable {
+    var key: UInt64 = 0
+    var layer: Int32
+    var feature: Int32
+    var piece: TilePiece
+}
+
+/// One MVT layer of the package; several inputs may feed it (style `layer:`).
+struct OutputLayer: Sendable {
+    var name: String
+    var fields: [FieldDefinition] = []
+    var records: [FeatureRecord] = []
+    var family: GeometryFamily?
+    /// Features per class at their highest zoom.
+    var classes: [String: Int] = [:]
+    /// Features per class at each zoom they are written at (collapsed zooms left out).
+    var classesByZoom: [Int: [String: Int]] = [:]
+    var hasClass = false
+    /// The client match flags features of this layer may carry (Boolean fields).
+    var flagKeys: [String] = []
+    /// The zooms features of this layer are written at (nil until the first feature).
+    var zooms: ClosedRange<Int>?
+}
+
+/// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature
+/// order, not yet in tile order), every input's report in command-line order, and the data's extent.
+struct TiledLayers: Sendable {
+    var outputs: [OutputLayer] = []
+    var pieces: [PlacedPiece] = []
+    var inputs: [ConvertReport.Input] = []
+    /// Extent of everything written, in Web Mercator metres.
+    var dataBounds = Bounds.empty
+
+    /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
+    /// use (deterministic: feature order).
+    mutating func output(named name: String) -> Int {
+        if let i = outputs.firstIndex(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return i }
+        outputs.append(OutputLayer(name: name))
+        return outputs.count - 1
+    }
+
+    /// The output layers that hold features.
+    var written: [OutputLayer] { outputs.filter { !$0.records.isEmpty } }
+
+    /// Where an input started: what `rollback` restores when the input is rejected half-way.
+    struct Checkpoint {
+        fileprivate var pieces: Int
+        /// The output layers without their records (copying those would double the memory of a big layer).
+        fileprivate var outputs: [OutputLayer]
+        fileprivate var recordCounts: [Int]
+        fileprivate var dataBounds: Bounds
+    }
+
+    func checkpoint() -> Checkpoint {
+        Checkpoint(
+            pieces: pieces.count,
+            outputs: outputs.map { l in
+                var l = l
+                l.records = []
+                return l
+            }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds)
+    }
+
+    /// Forgets everything added since `c`: a file rejected while it was read leaves nothing in the package.
+    mutating func rollback(to c: Checkpoint) {
+        pieces.removeSubrange(c.pieces...)
+        var restored = c.outputs
+        for i in restored.indices {
+            restored[i].records = Array(outputs[i].records.prefix(c.recordCounts[i]))
+        }
+        outputs = restored
+        dataBounds = c.dataBounds
+    }
+}

@@ -1,0 +1,54 @@
+import KartpackTestSupport
+import Testing
+
+@testable import GeometryAlgorithms
+
+/// The hash table and grid under the shared-border simplifier, against brute force.
+@Suite struct SharedBorderIndexTests {
+    @Test func pointTableNumbersKeysInFirstInsertionOrder() {
+        var rng = SplitMix64(seed: 5)
+        var table = PointTable(capacity: 4)  // grows many times
+        var reference: [UInt64: Int32] = [:]
+        var order: [UInt64] = []
+        for _ in 0..<20_000 {
+            let p = TilePoint(Int32.random(in: -3000...3000, using: &rng), Int32.random(in: -50...50, using: &rng))
+            let key = PointTable.key(p)
+            let (id, inserted) = table.insert(key)
+            if let known = reference[key] {
+                #expect(!inserted && id == known)
+            } else {
+                #expect(inserted && Int(id) == order.count)
+                reference[key] = id
+                order.append(key)
+            }
+        }
+        #expect(table.count == order.count)
+        for (i, key) in order.enumerated() { #expect(table.id(key) == Int32(i)) }
+        #expect(table.id(PointTable.key(TilePoint(9999, 9999))) == nil)
+        // Extreme coordinates and id pairs do not collide.
+        #expect(PointTable.key(TilePoint(-1, 0)) != PointTable.key(TilePoint(0, -1)))
+        #expect(PointTable.key(Int32(1), Int32(2)) != PointTable.key(Int32(2), Int32(1)))
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func cellGridFindsEveryOverlappingBox(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        func box(maxSize: Int32) -> GridBox {
+            let a = TilePoint(Int32.random(in: -100...4200, using: &rng), Int32.random(in: -100...4200, using: &rng))
+            let b = TilePoint(
+                a.x + Int32.random(in: -maxSize...maxSize, using: &rng),
+                a.y + Int32.random(in: -maxSize...maxSize, using: &rng))
+            return GridBox(a, b)
+        }
+        // Mostly short boxes, a few long ones, some points.
+        let boxes = (0..<3000).map { k in box(maxSize: k % 100 == 0 ? 3000 : k % 3 == 0 ? 0 : 20) }
+        let queries = (0..<500).map { _ in box(maxSize: 60) }
+        let grid = CellGrid(boxes: boxes, queries: queries)
+        for q in queries {
+            var found = Set<Int32>()
+            grid.forEachCell(in: q) { _, items in for i in items where boxes[Int(i)].intersects(q) { found.insert(i) } }
+            let expected = Set(boxes.indices.filter { boxes[$0].intersects(q) }.map { Int32($0) })
+            #expect(found == expected)
+        }
+    }
+}
