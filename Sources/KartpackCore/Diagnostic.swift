@@ -54,6 +54,7 @@ public final class DiagnosticSink: Sendable {
         var samplesPerCode: [String: Int] = [:]
     }
     private let state = Mutex(State())
+    private let names = Mutex(FileDisplayNames())
     /// How many samples are kept per code.
     public let sampleLimit: Int
     private let echo: (@Sendable (Diagnostic) -> Void)?
@@ -64,17 +65,30 @@ public final class DiagnosticSink: Sendable {
         self.echo = echo
     }
 
-    /// Records a diagnostic.
-    public func report(_ d: Diagnostic) {
+    /// From now on, diagnostics name files as `names` says (see `FileDisplayNames.relabel`): set by the
+    /// command that knows how the user named its inputs (a pipeline's paths, the path inside a zip).
+    public func setFileNames(_ names: FileDisplayNames) {
+        self.names.withLock { $0 = names }
+    }
+
+    /// The names diagnostics are shown with.
+    public var fileNames: FileDisplayNames { names.withLock { $0 } }
+
+    /// Records a diagnostic (its code is counted; the first `sampleLimit` per code are kept and echoed, with
+    /// their files named as `setFileNames` says).
+    public func report(_ diagnostic: Diagnostic) {
         let keep = state.withLock { s -> Bool in
-            s.counts[d.code, default: 0] += 1
-            let n = s.samplesPerCode[d.code, default: 0]
+            s.counts[diagnostic.code, default: 0] += 1
+            let n = s.samplesPerCode[diagnostic.code, default: 0]
             guard n < sampleLimit else { return false }
-            s.samplesPerCode[d.code] = n + 1
-            s.samples.append(d)
+            s.samplesPerCode[diagnostic.code] = n + 1
             return true
         }
-        if keep { echo?(d) }
+        guard keep else { return }
+        let names = self.names.withLock { $0 }
+        let d = names.relabel(diagnostic)
+        state.withLock { $0.samples.append(d) }
+        echo?(d)
     }
 
     /// Counts per code, sorted by code.

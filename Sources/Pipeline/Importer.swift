@@ -10,6 +10,12 @@ package struct ImportResult: Sendable {
     package var report: ConvertReport?
     /// Why nothing was published, when nothing was.
     package var failure: String?
+    /// True when the package was written.
+    package var published: Bool = false
+    /// Layers missing from the package (`--allow-partial`) or whose rejection stopped the import.
+    package var missingLayers: [MissingLayer] = []
+    /// Rejected inputs (errors without `--allow-partial`, warnings with it).
+    package var findings: [PublishFinding] = []
     /// Extraction and discovery warnings (skipped entries, renamed layers, orphan sidecars, …).
     package var warnings: [Diagnostic]
     /// Shapefiles found, with their path inside the export.
@@ -18,9 +24,10 @@ package struct ImportResult: Sendable {
     package var exitCode: ExitCode
 }
 
-/// One-off imports of a GIS export (a folder or a `.zip`): every Shapefile set found becomes a layer; a bad file
-/// does not stop the others. Zip files are extracted safely into a private temporary folder that is removed
-/// afterwards.
+/// One-off imports of a GIS export (a folder or a `.zip`): every Shapefile set found becomes a layer. A bad file
+/// does not stop the others from being read and reported, but the package is published only when every set could
+/// be read, unless `policy` is `.skip` (`--allow-partial`). Zip files are extracted safely into a private temporary
+/// folder that is removed afterwards; messages name files by their path inside the export.
 package struct Importer {
     package var export: String
     /// Conversion options; `inputs` are filled from what is found.
@@ -28,6 +35,8 @@ package struct Importer {
     package var sourceCRS: String?
     package var encoding: String?
     package var limits = ZipLimits()
+    /// What a rejected set does: publish nothing (`.fail`, the default) or the other layers (`.skip`).
+    package var policy: InputErrorPolicy = .fail
 
     /// Creates an importer.
     package init(export: String, options: ConvertOptions, sourceCRS: String?, encoding: String?) {
@@ -61,7 +70,7 @@ package struct Importer {
         for w in warnings { diagnostics.report(w) }
         let found = discovery.shapefiles.map { ($0.relativePath, $0.layerName) }
         guard !discovery.shapefiles.isEmpty else {
-            return ImportResult(report: nil, failure: "no Shapefile found in \(export)", warnings: warnings,
+            return ImportResult(report: nil, failure: "nothing to write: no Shapefile found in \(export)", warnings: warnings,
                                 found: [], exitCode: .dataError)
         }
         var o = options
@@ -70,26 +79,45 @@ package struct Importer {
             i.files = d.files
             return i
         }
+        // Paths inside a temporary extraction folder mean nothing afterwards: name files by their path inside the
+        // export, in messages, the report and the package metadata.
+        let names = Self.displayNames(root: root, shapefiles: discovery.shapefiles)
         do {
-            var report = try Converter(options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled).run()
-            // Paths inside a temporary extraction folder mean nothing afterwards: show them relative to the export.
-            for (k, d) in discovery.shapefiles.enumerated() where k < report.inputs.count {
-                report.inputs[k].path = d.relativePath
-            }
+            let staged = StagedConversion(options: o, policy: policy, names: names)
+            let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
             // Null shapes, deleted rows and records the user's filters leave out are counted, not errors.
             let notErrors = ShapefileStats.informationalSkipCodes.union(Self.userChoiceSkipCodes)
-            let anyRejected = report.inputs.contains { i in
+            let anyRejected = result.report.inputs.contains { i in
                 i.error != nil || i.rejected.contains { $0.value > 0 && !notErrors.contains($0.key) }
             }
-            return ImportResult(report: report, failure: nil, warnings: warnings, found: found,
-                                exitCode: anyRejected ? .dataError : .success)
-        } catch PipelineError.nothingToWrite(let reasons, var report) {
-            for (k, d) in discovery.shapefiles.enumerated() where k < report.inputs.count {
-                report.inputs[k].path = d.relativePath
-            }
-            return ImportResult(report: report, failure: reasons.joined(separator: "; "), warnings: warnings,
+            let failure = result.published
+                ? nil
+                : "\(result.missingLayers.count) of \(found.count) Shapefiles rejected; nothing was published (pass --allow-partial to publish the others)"
+            var out = ImportResult(
+                report: result.report, failure: failure, warnings: warnings, found: found,
+                exitCode: anyRejected || !result.published ? .dataError : .success)
+            out.published = result.published
+            out.missingLayers = result.missingLayers
+            out.findings = result.findings
+            return out
+        } catch PipelineError.nothingToWrite(let reasons, let report) {
+            return ImportResult(report: report, failure: "nothing to write: " + reasons.joined(separator: "; "), warnings: warnings,
                                 found: found, exitCode: .dataError)
         }
+    }
+
+    /// Every file of the found sets named by its path relative to `root`, and the root itself removed from paths.
+    static func displayNames(root: String, shapefiles: [DiscoveredShapefile]) -> FileDisplayNames {
+        var names = FileDisplayNames()
+        names.add(folder: root, shownAs: "")
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        for d in shapefiles {
+            let f = d.files
+            for path in [f.shp, f.shx, f.dbf, f.prj, f.cpg, f.memo].compactMap({ $0 }) {
+                names.add(path: path, shownAs: path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
+            }
+        }
+        return names
     }
 
     /// Skip codes of records the user's own filter, clip or stylesheet leaves out.

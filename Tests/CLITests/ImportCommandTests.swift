@@ -23,11 +23,19 @@ import Testing
         let export = dir.file("export")
         try copyLayer("vagar", to: export + "/Data", name: "vagar")
         try copyLayer("fornminnen", to: export + "/Data/Sub", name: "Fornminnen", upper: true)
-        // A set without .prj: rejected, the others still packaged.
+        // A set without .prj: rejected, so nothing is published by default; with --allow-partial the others are.
         try copyLayer("hansyn", to: export + "/broken", name: "hansyn")
         try FileManager.default.removeItem(atPath: export + "/broken/hansyn.prj")
         let out = dir.file("x.pmtiles")
-        let r = try runKartpack(["import", export, "-o", out, "--max-zoom", "12", "--report", dir.file("r.json")])
+        let refused = try runKartpack(["import", export, "-o", out, "--max-zoom", "12"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stdout.contains("REJECTED: missing_prj"))
+        #expect(refused.stderr.contains("broken/hansyn.shp"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was published"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let r = try runKartpack([
+            "import", export, "-o", out, "--max-zoom", "12", "--report", dir.file("r.json"), "--allow-partial",
+        ])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.stdout.contains("Data/Sub/Fornminnen.SHP"))
         #expect(r.stdout.contains("REJECTED: missing_prj"))

@@ -1,5 +1,6 @@
 """`kartpack convert` command-line behaviour: exit codes (0, 64, 65, 73), --force, a missing .prj with and without
 --source-crs, and no temporary files left behind after success or failure."""
+import json
 import shutil
 import subprocess
 
@@ -93,10 +94,17 @@ def test_missing_prj_is_rejected_and_source_crs_fixes_it(kartpack, tmp_path):
 
 
 def test_one_rejected_input_of_two(kartpack, tmp_path):
-    """A rejected input fails the run (65) but the others are still written, and the report says which failed."""
+    """A rejected input fails the run (65) and publishes nothing; with --allow-partial the others are written and
+    the metadata lists the missing layer. Either way the report says which input failed."""
     shp = without_prj(tmp_path)
     out = tmp_path / "both.pmtiles"
-    run = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], out, *ARGS, expect=65)
+    refused = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], out, *ARGS, expect=65)
+    assert str(shp) in refused.stderr, refused.stderr
+    assert not out.exists()
+    assert refused.report["published"] is False
+    assert [(i["layer"], i["errorCode"]) for i in refused.report["inputs"]] == [("fornminnen", "missing_prj")]
+    assert leftovers(tmp_path) == []
+    run = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], out, *ARGS, "--allow-partial", expect=65)
     assert str(shp) in run.stderr, run.stderr
     assert run.report["exitCode"] == 65
     by_layer = {i["layer"]: i for i in run.report["inputs"]}
@@ -108,12 +116,14 @@ def test_one_rejected_input_of_two(kartpack, tmp_path):
         assert i["records"] == i["written"] + sum(i["rejected"].values()), i
     archive = read_pmtiles(out)
     assert [l["id"] for l in archive.metadata["vector_layers"]] == ["vagar"]
+    assert [m["layer"] for m in json.loads(archive.metadata["kartpack_missing_layers"])] == ["fornminnen"]
     assert leftovers(tmp_path) == []
 
 
 def test_report_inputs_follow_command_line_order(kartpack, tmp_path):
     shp = without_prj(tmp_path)
-    run = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], tmp_path / "o.pmtiles", *ARGS, expect=65)
+    run = run_convert(kartpack, [shp, SAMPLE_DIR / "vagar.shp"], tmp_path / "o.pmtiles", *ARGS, "--allow-partial",
+                      expect=65)
     assert [i["layer"] for i in run.report["inputs"]] == ["fornminnen", "vagar"]
 
 

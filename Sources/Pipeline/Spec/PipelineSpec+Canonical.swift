@@ -39,6 +39,9 @@ extension PipelineSpec {
         if let v = output.description { o.append(("description", .string(v))) }
         if let v = output.attribution { o.append(("attribution", .string(v))) }
         top.append(("output", .object(o)))
+        // Keys added after the first release are written only when set, so older canonical forms stay as they were.
+        if onInputError != .fail { top.append(("onInputError", .string(onInputError.rawValue))) }
+        if let v = maxShrink { top.append(("maxShrink", .double(v))) }
         return .object(top)
     }
 
@@ -51,6 +54,13 @@ extension PipelineSpec {
         if !s.rename.isEmpty { m.append(("rename", .object(s.rename.map { ($0.from, .string($0.to)) }))) }
         if let v = s.minZoom { m.append(("minZoom", .int(Int64(v)))) }
         if let v = s.maxZoom { m.append(("maxZoom", .int(Int64(v)))) }
+        if let v = s.idField {
+            m.append(("idField", .string(v)))
+            m.append(("idPolicy", .string((s.idPolicy ?? .reject).rawValue)))
+        }
+        if let v = s.minFeatures { m.append(("minFeatures", .int(Int64(v)))) }
+        if let v = s.maxShrink { m.append(("maxShrink", .double(v))) }
+        if s.requireFeatures { m.append(("requireFeatures", .bool(true))) }
         return .object(m)
     }
 }

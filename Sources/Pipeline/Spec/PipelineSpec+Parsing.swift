@@ -33,7 +33,8 @@ extension PipelineSpec {
             throw PipelineSpecError(
                 file: file, issues: [PipelineSpecIssue(path: .root, message: error.message, line: error.line, column: error.column)])
         }
-        let (overridden, overrideIssues, setPaths) = SpecOverride.apply(overrides, to: document.value)
+        var (overridden, overrideIssues, setPaths) = SpecOverride.apply(overrides, to: document.value)
+        overridden = SpecOverride.formatFollowingPath(overridden, setPaths: setPaths)
         let locations = SpecLocations(document: document, overridden: setPaths)
         let absolute = SpecPaths.absolute(file, base: SpecPaths.currentDirectory())
         var decoder = SpecDecoder(file: absolute)
@@ -141,9 +142,14 @@ struct SpecDecoder {
         let clip = decodeClip(top)
         let output = decodeOutput(top)
 
+        let onInputError = reader.choice(top, "onInputError", InputErrorPolicy.allCases.map(\.rawValue))
+        let maxShrink = reader.double(top, "maxShrink", in: 0...1)
+
         guard let sources, let output else { return nil }
         var spec = PipelineSpec(file: file, sources: sources, style: style, clip: clip, tiles: tiles, output: output)
         spec.version = PipelineSpec.supportedVersion
+        spec.onInputError = onInputError.flatMap(InputErrorPolicy.init(rawValue:)) ?? .fail
+        spec.maxShrink = maxShrink
         return spec
     }
 
@@ -326,12 +332,27 @@ struct SpecDecoder {
                 "the layer's zooms \(lo)–\(hi) are outside tiles.minZoom–tiles.maxZoom (\(tiles.minZoom)–\(tiles.maxZoom)); the layer would be empty")
         }
 
+        let idField = reader.string(o, "idField")
+        let idPolicy = reader.choice(o, "idPolicy", FeatureIDScheme.Policy.allCases.map(\.rawValue))
+        if idPolicy != nil && !o.has("idField") {
+            reader.report(p.appending("idPolicy"), "only allowed with idField (record numbers are never missing or repeated)")
+        }
+        let minFeatures = reader.int(o, "minFeatures", in: 0...Int(Int32.max))
+        let maxShrink = reader.double(o, "maxShrink", in: 0...1)
+        let requireFeatures = reader.bool(o, "requireFeatures") ?? false
+
         guard let path, let layer else { return nil }
         // Renames do not depend on their order: keep them sorted so that equal files give equal specs.
         rename.sort { Array($0.from.utf8).lexicographicallyPrecedes(Array($1.from.utf8)) }
-        return SourceSpec(
+        var source = SourceSpec(
             path: path, layer: layer, crs: crs, encoding: encoding, filter: filter, keep: keep, rename: rename,
             minZoom: minZoom, maxZoom: maxZoom)
+        source.idField = idField
+        source.idPolicy = idField == nil ? nil : idPolicy.flatMap(FeatureIDScheme.Policy.init(rawValue:)) ?? .reject
+        source.minFeatures = minFeatures
+        source.maxShrink = maxShrink
+        source.requireFeatures = requireFeatures
+        return source
     }
 
     // MARK: clip

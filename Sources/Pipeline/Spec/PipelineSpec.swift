@@ -22,6 +22,11 @@ package struct PipelineSpec: Sendable, Hashable {
     package var tiles: TileSpec
     /// The package to write.
     package var output: OutputSpec
+    /// What a rejected input does: `.fail` publishes nothing (the default), `.skip` publishes the other layers and
+    /// lists the missing ones in the package metadata.
+    package var onInputError: InputErrorPolicy = .fail
+    /// The default of every source's `maxShrink` (nil: no shrink guard).
+    package var maxShrink: Double?
     /// Where the values were in the file (for line:column in messages); not part of the spec's identity.
     package var locations = SpecLocations()
 
@@ -43,7 +48,7 @@ package struct PipelineSpec: Sendable, Hashable {
     }
 
     /// Keys accepted at the top level.
-    static let keys = ["version", "sources", "style", "clip", "tiles", "output"]
+    static let keys = ["version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink"]
 
     /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
     package func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }
@@ -54,5 +59,14 @@ package struct PipelineSpec: Sendable, Hashable {
         if let style { out.append(style) }
         if let clip, case .file(let p, _) = clip.area { out.append(p) }
         return out
+    }
+
+    /// Each source's record-count guards, `maxShrink` defaulting to the top-level value.
+    package var expectations: [LayerExpectation] {
+        sources.enumerated().map { i, s in
+            LayerExpectation(
+                layer: s.layer, source: "sources[\(i)]", minFeatures: s.minFeatures, maxShrink: s.maxShrink ?? maxShrink,
+                requireFeatures: s.requireFeatures)
+        }
     }
 }

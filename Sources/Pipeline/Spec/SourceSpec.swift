@@ -19,6 +19,18 @@ package struct SourceSpec: Sendable, Hashable {
     package var minZoom: Int?
     /// Highest zoom for this layer; nil follows `tiles.maxZoom`.
     package var maxZoom: Int?
+    /// The attribute whose value is the feature id (integer fields as they are, character fields hashed:
+    /// `FeatureIDScheme`); nil numbers features by record.
+    package var idField: String?
+    /// What happens to a missing or repeated id: set (default `.reject`) exactly when `idField` is.
+    package var idPolicy: FeatureIDScheme.Policy?
+    /// The build is not published when this layer has fewer features.
+    package var minFeatures: Int?
+    /// The build is not published when this layer lost more than this share (0–1) of the features it had in the
+    /// previous package; nil follows the top-level `maxShrink`.
+    package var maxShrink: Double?
+    /// A layer without features (after filters, or because its input was rejected) stops the publish.
+    package var requireFeatures: Bool = false
 
     /// Creates a source.
     package init(
@@ -50,5 +62,8 @@ package struct SourceSpec: Sendable, Hashable {
     }
 
     /// Keys accepted in a source.
-    static let keys = ["path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom"]
+    static let keys = [
+        "path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom", "idField", "idPolicy",
+        "minFeatures", "maxShrink", "requireFeatures",
+    ]
 }

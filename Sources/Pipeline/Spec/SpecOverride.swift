@@ -36,6 +36,23 @@ enum SpecOverride {
         return (doc, issues, paths)
     }
 
+    /// `--set output.path=x.mbtiles` means "write an MBTiles file there": when `output.path` was set but
+    /// `output.format` was not (nor `output` as a whole), a `format` the file gives is dropped so that the format
+    /// follows the new path's extension. A format given with `--set` still has to match.
+    static func formatFollowingPath(_ document: JSONValue, setPaths: [JSONPath]) -> JSONValue {
+        let output = JSONPath.root.appending("output")
+        let path = output.appending("path")
+        let format = output.appending("format")
+        guard setPaths.contains(path),
+            !setPaths.contains(where: { $0 == format || $0 == output || $0 == .root })
+        else { return document }
+        guard case .object(var top) = document, let i = top.firstIndex(where: { $0.key == "output" }),
+            case .object(let members) = top[i].value
+        else { return document }
+        top[i].value = .object(members.filter { $0.key != "format" })
+        return .object(top)
+    }
+
     /// A `--set` value: JSON when the whole text is a JSON value (nested at most 32 levels), nil otherwise.
     static func jsonValue(_ text: String) -> JSONValue? {
         var options = PipelineSpec.jsonOptions

@@ -112,6 +112,27 @@ struct SpecReader {
         return d
     }
 
+    /// A boolean.
+    mutating func bool(_ object: SpecObject, _ key: String) -> Bool? {
+        guard let v = object.value(key) else { return nil }
+        guard case .bool(let b) = v else {
+            report(object.path.appending(key), "expected true or false, got \(Self.describe(v))")
+            return nil
+        }
+        return b
+    }
+
+    /// One of `choices` (a string, case-sensitive).
+    mutating func choice(_ object: SpecObject, _ key: String, _ choices: [String]) -> String? {
+        guard let s = string(object, key) else { return nil }
+        guard choices.contains(s) else {
+            let listed = choices.map { JSONWriter.quoted($0) }.joined(separator: ", ")
+            report(object.path.appending(key), "expected one of \(listed), got \(JSONWriter.quoted(s))")
+            return nil
+        }
+        return s
+    }
+
     /// A string; empty (or blank) strings are reported when `nonEmpty`.
     mutating func string(_ object: SpecObject, _ key: String, nonEmpty: Bool = true) -> String? {
         guard let v = object.value(key) else { return nil }

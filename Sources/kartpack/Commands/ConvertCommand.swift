@@ -18,7 +18,9 @@ struct ConvertCommand: Command {
                 plus a buffer with GEOS, simplified with Douglas-Peucker, repaired on the tile grid where needed)
                 and writes one layer per input into a PMTiles v3 (default) or MBTiles 1.3 package. The output is
                 written to a temporary file and renamed into place only when complete. A folder input adds every
-                Shapefile in it (--layer then needs a folder of one Shapefile).
+                Shapefile in it (--layer then needs a folder of one Shapefile). When any input is rejected nothing
+                is published (exit 65) unless --allow-partial is given; then the other layers are written and the
+                metadata key kartpack_missing_layers lists the missing ones.
                 """,
             options: options,
             footer: "See docs/convert.md for the pipeline, the tile limits strategy and the report format.")
@@ -28,6 +30,7 @@ struct ConvertCommand: Command {
     let reportPath: String?
     let quiet: Bool
     let stylePath: String?
+    let policy: InputErrorPolicy
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -48,6 +51,7 @@ struct ConvertCommand: Command {
         reportPath = p.value("report")
         quiet = p.flag("quiet")
         stylePath = p.value("style")
+        policy = PackageOptions.policy(p)
     }
 
     func run() throws -> ExitCode {
@@ -61,12 +65,11 @@ struct ConvertCommand: Command {
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
         let signals = SignalTrap()
         defer { signals.uninstall() }
-        let converter = Converter(
-            options: convert, diagnostics: PackageOptions.sink(quiet: quiet),
-            progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
-        let report: ConvertReport
+        let result: StagedConversionResult
         do {
-            report = try converter.run()
+            result = try StagedConversion(options: convert, policy: policy).run(
+                diagnostics: PackageOptions.sink(quiet: quiet),
+                progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
         } catch PipelineError.nothingToWrite(let reasons, let failed) {
             // Nothing is published, but the report still says why.
             if let reportPath, !PackageOptions.writeReport(failed, to: reportPath) { return .ioError }
@@ -75,6 +78,13 @@ struct ConvertCommand: Command {
         } catch PipelineError.interrupted {
             Console.error("interrupted; nothing was published")
             return signals.exitCode ?? .interrupted
+        }
+        let report = result.report
+        PackageOptions.printFindings(result.findings, quiet: quiet)
+        if !result.published {
+            if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+            Console.error("nothing was published; \(convert.output) is untouched")
+            return result.exitCode
         }
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         if !quiet { Console.out(ConvertSummary.text(report), terminator: "") }

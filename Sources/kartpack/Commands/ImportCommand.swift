@@ -14,9 +14,11 @@ struct ImportCommand: Command {
             summary: """
                 Finds every Shapefile set in the export (nested folders, any case of the extensions), converts each
                 good one into a layer and prints a table: file, records, written, rejected, CRS, encoding, problems.
-                A bad file does not stop the others. Zip files are extracted into a private temporary folder with
-                caps on entries, sizes and compression ratio; traversal names, links and nested archives are refused.
-                Exit 0 when nothing was rejected, 65 when any file or record was.
+                A bad file does not stop the others from being read, but the package is published only when every
+                set could be read (with --allow-partial, the others are published and kartpack_missing_layers lists
+                the rest). Messages name files by their path inside the export. Zip files are extracted into a
+                private temporary folder with caps on entries, sizes and compression ratio; traversal names, links
+                and nested archives are refused. Exit 0 when nothing was rejected, 65 when any file or record was.
                 """,
             options: options,
             footer: "See docs/import.md.")
@@ -29,6 +31,7 @@ struct ImportCommand: Command {
     let stylePath: String?
     let sourceCRS: String?
     let encoding: String?
+    let policy: InputErrorPolicy
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -40,6 +43,7 @@ struct ImportCommand: Command {
         stylePath = p.value("style")
         sourceCRS = p.value("source-crs")
         encoding = p.value("encoding")
+        policy = PackageOptions.policy(p)
     }
 
     func run() throws -> ExitCode {
@@ -51,7 +55,8 @@ struct ImportCommand: Command {
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
         let signals = SignalTrap()
         defer { signals.uninstall() }
-        let importer = Importer(export: export, options: convert, sourceCRS: sourceCRS, encoding: encoding)
+        var importer = Importer(export: export, options: convert, sourceCRS: sourceCRS, encoding: encoding)
+        importer.policy = policy
         let result: ImportResult
         do {
             result = try importer.run(
@@ -63,8 +68,9 @@ struct ImportCommand: Command {
         }
         if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         if let report = result.report { Console.out(Self.table(report), terminator: "") }
-        if let failure = result.failure { Console.error("nothing to write: \(failure)") }
-        if let report = result.report, result.failure == nil, !quiet {
+        PackageOptions.printFindings(result.findings, quiet: quiet)
+        if let failure = result.failure { Console.error(failure) }
+        if let report = result.report, result.published, !quiet {
             Console.out("wrote \(report.output): \(report.tiles) tiles, \(ConvertSummary.bytes(report.bytes))")
         }
         return result.exitCode

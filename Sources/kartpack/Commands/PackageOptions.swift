@@ -25,6 +25,7 @@ enum PackageOptions {
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
+        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
     ]
 
@@ -73,6 +74,16 @@ enum PackageOptions {
             } else {
                 Console.error("\(d.severity.rawValue): \(d.formatted)")
             }
+        }
+    }
+
+    /// `--allow-partial` as a policy.
+    static func policy(_ p: ParsedArguments) -> InputErrorPolicy { p.flag("allow-partial") ? .skip : .fail }
+
+    /// Prints why a build was (not) published: one line per finding on stderr (errors even when quiet).
+    static func printFindings(_ findings: [PublishFinding], quiet: Bool) {
+        for f in findings where f.severity == .error || !quiet {
+            Console.error("\(f.severity.rawValue): \(f.description)")
         }
     }
 

@@ -11,6 +11,7 @@ struct RunCommand: Command {
         OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
         OptionSpec(name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
+        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr", valueName: "text|json"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
@@ -24,7 +25,11 @@ struct RunCommand: Command {
                 once), and skips the build when the package already holds the fingerprint of these exact inputs,
                 pipeline, stylesheet and Kartpack version. Otherwise it checks free disk space, builds into a temporary
                 file and publishes it atomically; on any failure or SIGINT/SIGTERM the previous package is untouched
-                (exit 130/143 for signals).
+                (exit 130/143 for signals). A package is complete or not published: when any input is rejected, or a
+                layer breaks its minFeatures/maxShrink/requireFeatures guard, nothing is published and the run exits
+                65, the report and log saying which input or layer and why. With --allow-partial (or "onInputError":
+                "skip") the other layers are published and the metadata key kartpack_missing_layers lists the
+                missing ones (still exit 65).
                 """,
             options: options,
             footer: "The pipeline format is documented in Pipelines/README.md; exit codes in the README.")
@@ -38,6 +43,7 @@ struct RunCommand: Command {
     let json: Bool
     let threads: Int?
     let quiet: Bool
+    let allowPartial: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -50,13 +56,16 @@ struct RunCommand: Command {
         json = try p.choice("log-format", ["text", "json"], default: "text") == "json"
         threads = try p.int("threads", in: 1...256)
         quiet = p.flag("quiet")
+        allowPartial = p.flag("allow-partial")
     }
 
     func run() throws -> ExitCode {
         let formatter = JSONLogFormatter()
-        func log(_ message: String, level: String = "info") {
-            if json { Console.errRaw(formatter.line(level: level, message: message) + "\n") } else if !quiet || level == "error" {
-                Console.error(message)
+        func log(_ message: String, level: String = "info", code: String? = nil, file: String? = nil) {
+            if json {
+                Console.errRaw(formatter.line(level: level, message: message, code: code, file: file) + "\n")
+            } else if !quiet || level == "error" {
+                Console.error(level == "info" ? message : "\(level): " + (file.map { "\($0): " } ?? "") + message)
             }
         }
         var spec: PipelineSpec
@@ -73,7 +82,7 @@ struct RunCommand: Command {
             report = try PipelineRunner.run(
                 spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
                 progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled },
-                threads: threads)
+                threads: threads, allowPartial: allowPartial)
         } catch PipelineError.interrupted {
             log("interrupted; the previous package is untouched", level: "error")
             return signals.exitCode ?? .interrupted
@@ -85,11 +94,20 @@ struct RunCommand: Command {
             return e.exitCode
         }
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        for f in report.findings {
+            log(f.message, level: f.severity.rawValue, code: f.code, file: f.file)
+        }
         if report.upToDate {
             log("\(spec.output.path) is up to date (fingerprint \(report.fingerprint.prefix(12))); nothing to do")
         } else if report.dryRun {
             log("dry run: would build \(spec.output.path) from \(report.inputs.count) files (fingerprint \(report.fingerprint.prefix(12)))")
+        } else if report.conversion != nil, !report.published {
+            let errors = report.findings.filter { $0.severity == .error }.count
+            log("nothing was published (\(errors) problem(s) above); \(spec.output.path) is untouched", level: "error")
         } else if let c = report.conversion {
+            if !report.missingLayers.isEmpty {
+                log("published without \(report.missingLayers.map(\.layer).joined(separator: ", ")) (listed in kartpack_missing_layers)", level: "warning")
+            }
             if json {
                 log("wrote \(c.output): \(c.tiles) tiles, \(c.bytes) bytes; \(c.featuresWritten) of \(c.featuresRead) features written")
             } else if !quiet {

@@ -9,7 +9,7 @@ struct StyleCommand: Command {
     static let summary = "write a MapLibre GL style (+ sprites) for a package from a stylesheet"
     static let options: [OptionSpec] = [
         OptionSpec(name: "package", kind: .value, help: "the package the style draws (.pmtiles or .mbtiles)", valueName: "OUT.pmtiles"),
-        OptionSpec(name: "output", kind: .value, help: "the style file to write; sprites and glyphs go next to it", valueName: "DIR/style.json", short: "o"),
+        OptionSpec(name: "output", kind: .value, help: "the style file to write; sprites and glyphs go next to it (missing folders are created)", valueName: "DIR/style.json", short: "o"),
         OptionSpec(name: "base-url", kind: .value, help: "the URL the style's folder is served from: sprite, glyph and PMTiles URLs become absolute under it", valueName: "URL"),
         OptionSpec(name: "url", kind: .value, help: "source URL written into the style (default pmtiles:// + the package's path, under --base-url)", valueName: "URL"),
         OptionSpec(name: "tiles-url", kind: .value, help: "a tiles URL template for the source, e.g. https://host/t/{z}/{x}/{y}.pbf (needed for MBTiles)", valueName: "TEMPLATE"),
@@ -68,7 +68,10 @@ struct StyleCommand: Command {
         options.tilesURL = tilesURL
         options.spriteURL = spriteURL
         let folder = (output as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if let problem = Self.makeFolder(folder) {
+            Console.error("error: -o \(output): \(problem)")
+            return .cantCreate
+        }
         let result: StyleExportResult
         do {
             result = try StyleExport.write(sheet: sheet, packagePath: package, stylePath: output, options: options)
@@ -86,5 +89,36 @@ struct StyleCommand: Command {
             "wrote \(result.files.count) files in \(folderText) (\(result.stylePath) and its sprite and glyphs): "
                 + "\(result.layerCount) style layers, source \(result.sourceURL)")
         return result.issues.isEmpty ? .success : .software
+    }
+
+    /// Creates the output folder and its missing parents; a message naming the part that is in the way (a file
+    /// where a folder should be) or the reason, nil when the folder exists or was made.
+    static func makeFolder(_ folder: String) -> String? {
+        guard !folder.isEmpty else { return nil }
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: folder, isDirectory: &isDir) {
+            return isDir.boolValue ? nil : "\(folder) is a file, not a folder"
+        }
+        var ancestor = (folder as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty, ancestor != "/", !fm.fileExists(atPath: ancestor, isDirectory: &isDir) {
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        if !ancestor.isEmpty, fm.fileExists(atPath: ancestor, isDirectory: &isDir), !isDir.boolValue {
+            return "cannot create the folder \(folder): \(ancestor) is a file, not a folder"
+        }
+        if mkdirs(folder) != 0 {
+            return "cannot create the folder \(folder): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
+    /// `mkdir -p`: 0, or -1 with `errno` set.
+    private static func mkdirs(_ path: String) -> Int32 {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) { return isDir.boolValue ? 0 : -1 }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, mkdirs(parent) != 0 { return -1 }
+        return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : -1
     }
 }

@@ -1,0 +1,29 @@
+/// One reason a build was or was not published: a rejected input, a layer without features, a record-count
+/// guard. Errors stop the publish (the previous package stays byte-identical); warnings are reported.
+package struct PublishFinding: Codable, Sendable, Hashable, CustomStringConvertible {
+    /// `error` refuses the publish; `warning` does not.
+    package enum Severity: String, Codable, Sendable, Hashable { case warning, error }
+
+    package var severity: Severity
+    /// A reason code: the input's rejection code (`bad_dbf_header`, …), `no_features`, `too_few_features` or
+    /// `layer_shrank` (docs/diagnostics.md, "Publishing").
+    package var code: String
+    /// The layer concerned.
+    package var layer: String
+    /// The input file as the user named it, when one is concerned.
+    package var file: String?
+    /// What happened, ending in the code in brackets.
+    package var message: String
+
+    /// Creates a finding.
+    package init(_ severity: Severity, code: String, layer: String, file: String?, message: String) {
+        self.severity = severity
+        self.code = code
+        self.layer = layer
+        self.file = file
+        self.message = message
+    }
+
+    /// `file: message`, or just the message.
+    package var description: String { file.map { "\($0): \(message)" } ?? message }
+}
