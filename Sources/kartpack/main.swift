@@ -29,6 +29,9 @@ func helperExecutable() -> String {
 }
 
 func runMain() -> Int32 {
+    // Closed descriptors 0-2 are filled with /dev/null before anything is opened (so no package or input can get
+    // descriptor 1), and SIGPIPE is ignored: console failures become exit 74/141 at the end, never a trap.
+    StandardStreams.protectDescriptors()
     var args = Array(CommandLine.arguments.dropFirst())
     // Hidden: resolve an untrusted .prj from stdin in this short-lived child process (see IsolatedCRS).
     if args.first == "__resolve-crs" {
@@ -84,4 +87,10 @@ func runMain() -> Int32 {
     }
 }
 
-exit(runMain())
+let status = runMain()
+let final = StandardStreams.exitCode(after: status)
+if final != status, StandardStreams.failure(of: .output) != nil, let why = StandardStreams.failureSummary() {
+    // stderr may still work when stdout failed: say why the exit code is not 0.
+    StandardStreams.write("kartpack: cannot write the output (\(why)); the command's work is done\n", to: .error)
+}
+exit(final)
