@@ -33,9 +33,11 @@ func runMain() -> Int32 {
     // descriptor 1), and SIGPIPE is ignored: console failures become exit 74/141 at the end, never a trap.
     StandardStreams.protectDescriptors()
     var args = Array(CommandLine.arguments.dropFirst())
-    // Hidden: resolve an untrusted .prj from stdin in this short-lived child process (see IsolatedCRS).
+    // Hidden: resolve an untrusted .prj (or a user-given CRS text) from stdin in this short-lived child process (see IsolatedCRS).
     if args.first == "__resolve-crs" {
-        return IsolatedCRS.serveChild(prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil)
+        let override = args.count >= 2 && args[1] == "--override"
+        return IsolatedCRS.serveChild(
+            prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil, override: override)
     }
     // Untrusted .prj files are parsed in a child process of this same binary.
     IsolatedCRS.helperExecutable = helperExecutable()
