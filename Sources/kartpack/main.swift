@@ -43,12 +43,13 @@ func runMain() -> Int32 {
     IsolatedCRS.helperExecutable = helperExecutable()
     // A write beyond a file-size limit must fail with EFBIG (a clear I/O error), not kill the process.
     signal(SIGXFSZ, SIG_IGN)
-    // A parent (cron, a test runner) may have left SIGINT/SIGTERM blocked; the mask is inherited across exec and
+    // A parent (cron, a test runner) may have left SIGINT/SIGTERM/SIGHUP blocked; the mask is inherited across exec and
     // would silently defeat the cleanup on those signals. Unblock them before any thread starts.
     var signals = sigset_t()
     sigemptyset(&signals)
     sigaddset(&signals, SIGINT)
     sigaddset(&signals, SIGTERM)
+    sigaddset(&signals, SIGHUP)
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     guard let first = args.first else {
         Console.error("no command given")
