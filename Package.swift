@@ -57,7 +57,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "kartpack", dependencies: ["Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling"]),
+            name: "kartpack",
+            dependencies: [
+                "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling",
+                "Shapefile", "Import",
+            ]),
 
         // Tests.
         .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),

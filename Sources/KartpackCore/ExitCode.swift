@@ -9,7 +9,11 @@ public enum ExitCode: Int32, Sendable, Hashable, Codable {
     case ioError = 74
     case tempFail = 75
     case config = 78
+    /// SIGHUP (the terminal or session went away): handled like SIGTERM, exit 128 + 1.
+    case hangup = 129
     case interrupted = 130
+    /// A reader closed the pipe stdout writes to (what a process killed by SIGPIPE would report).
+    case brokenPipe = 141
     case terminated = 143
 }
 

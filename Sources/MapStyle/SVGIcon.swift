@@ -1,17 +1,17 @@
 import Foundation
+import KartpackCore
 import SVGRaster
 
 /// SVG icon files named in a sheet (`icon: url("icons/pit.svg")`), read and drawn with librsvg.
 enum SVGIcon {
     /// The file's bytes.
     static func bytes(path: String) throws(MapStyleError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .badRequest("icon \(path): cannot read the file")
+        // Never blocks on a FIFO named like an icon; only regular files are read.
+        do throws(FileAccessError) {
+            return try RegularFile.read(path, maxBytes: SVGRasterizer.maxBytes)
+        } catch {
+            throw .badRequest("icon \(path): \(error.reason)")
         }
-        guard data.count <= SVGRasterizer.maxBytes else {
-            throw .badRequest("icon \(path): larger than \(SVGRasterizer.maxBytes) bytes")
-        }
-        return [UInt8](data)
     }
 
     /// The icon fitted into a `side`-pixel square (aspect kept).

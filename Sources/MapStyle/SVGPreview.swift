@@ -88,12 +88,24 @@ public enum SVGPreview {
             throw .toolMissing(
                 tool: "rsvg-convert", hint: "install librsvg2-bin (apt-get install librsvg2-bin) or write .svg output")
         }
-        let svgPath = pngPath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).svg"
+        // rsvg-convert writes a temporary PNG that is renamed into place: a FIFO at the path is refused first and
+        // never opened, and a reader never sees half a picture.
+        do throws(FileAccessError) {
+            try RegularFile.checkWritable(pngPath)
+        } catch {
+            throw .cannotWrite(path: pngPath, reason: error.reason)
+        }
+        let (folder, name) = RegularFile.split(pngPath)
+        let svgPath = folder + "/" + TemporaryName.make(for: name + ".svg", pid: getpid())
+        let pngTemporary = folder + "/" + TemporaryName.make(for: name, pid: getpid())
         try FileOutput.write(Array(svg.utf8), to: svgPath)
-        defer { try? FileManager.default.removeItem(atPath: svgPath) }
+        defer {
+            try? FileManager.default.removeItem(atPath: svgPath)
+            try? FileManager.default.removeItem(atPath: pngTemporary)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-f", "png", "-o", pngPath, svgPath]
+        process.arguments = ["-f", "png", "-o", pngTemporary, svgPath]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -108,6 +120,9 @@ public enum SVGPreview {
             throw .toolFailed(
                 tool: "rsvg-convert", status: process.terminationStatus,
                 message: String(decoding: message, as: UTF8.self).trimmingSpaces)
+        }
+        guard rename(pngTemporary, pngPath) == 0 else {
+            throw .cannotWrite(path: pngPath, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 import KartpackJSON
 public import TileArchive
 
@@ -89,13 +90,14 @@ public struct SpriteSheet: Sendable {
     }
 }
 
-/// Writes whole files atomically (a temporary file renamed into place).
+/// Writes whole files atomically (a temporary file renamed into place); a FIFO, device, folder or symbolic link at
+/// the path is refused, never written through (`RegularFile`).
 enum FileOutput {
     static func write(_ bytes: [UInt8], to path: String) throws(MapStyleError) {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        do throws(FileAccessError) {
+            try RegularFile.write(bytes, to: path)
         } catch {
-            throw .cannotWrite(path: path, reason: error.localizedDescription)
+            throw .cannotWrite(path: path, reason: error.reason)
         }
     }
 }

@@ -30,7 +30,8 @@ package struct FileDigest: Sendable, Hashable, Codable {
     static func stream(
         path: String, expectSize: ((UInt64) -> Void)? = nil, _ visit: (UnsafeRawBufferPointer) -> Void
     ) throws(NightlyError) -> FileDigest {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO swapped in for an input must not block the open (it is refused below).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .inputUnreadable(path: path, errno: errno) }
         defer { _ = close(fd) }
         var st = stat()

@@ -1,4 +1,5 @@
 import Glibc
+import KartpackCore
 
 /// An exclusive lock that keeps two runs of one pipeline from writing the same output at once.
 ///
@@ -14,8 +15,12 @@ package final class RunLock {
     package let holder: String
     private var fd: Int32
 
-    /// The lock path for an output package: `<output>.lock`.
-    package static func lockPath(forOutput output: String) -> String { output + ".lock" }
+    /// The lock path for an output package: `<output>.lock` (a shortened stem for names near NAME_MAX, so a
+    /// 255-byte output name still gets a lock; `TemporaryName.lockName`).
+    package static func lockPath(forOutput output: String) -> String {
+        guard let slash = output.lastIndex(of: "/") else { return TemporaryName.lockName(for: output) }
+        return String(output[...slash]) + TemporaryName.lockName(for: String(output[output.index(after: slash)...]))
+    }
 
     /// Takes the lock for `output` without waiting.
     /// - Throws: `.lockHeld` (exit 75) naming the holder when another process holds it; `.lockFailed` (73) when

@@ -73,6 +73,8 @@ final class SignalHub: Sendable {
     func add(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) -> Int {
         state.withLock { s in
             for sig in signals where !s.previous.contains(where: { $0.signal == sig }) {
+                // `nohup` starts a job with SIGHUP ignored so it survives the terminal: keep it that way.
+                if sig == SIGHUP, Self.isIgnored(sig) { continue }
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = signalHubHandler
                 sigemptyset(&action.sa_mask)
@@ -98,6 +100,14 @@ final class SignalHub: Sendable {
                 return true
             }
         }
+    }
+
+    /// True when the signal's current disposition is SIG_IGN.
+    static func isIgnored(_ sig: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(sig, nil, &current) == 0 else { return false }
+        let handler = current.__sigaction_handler.sa_handler
+        return handler.map { unsafeBitCast($0, to: Int.self) == 1 } ?? false
     }
 
     private func drain() {

@@ -2,7 +2,7 @@ import Glibc
 import KartpackCore
 import Synchronization
 
-/// Catches SIGINT and SIGTERM so a run can remove its temporary files and exit 130 / 143 instead of dying
+/// Catches SIGINT, SIGTERM and SIGHUP so a run can remove its temporary files and exit 130 / 143 instead of dying
 /// with half-written files next to the output.
 ///
 /// Installing a trap replaces the signals' default action (which would kill the process) with a handler that
@@ -43,18 +43,23 @@ package final class SignalTrap: Sendable {
     package let signals: [Int32]
     /// What happens after the first signal.
     package let action: Action
+    /// Set when the first signal arrives (after `cancelled` turns true), so long loops stop within a second.
+    package let cancellation: CancellationFlag?
     private let state = Mutex(State())
 
-    /// Installs the trap for `signals` (SIGINT and SIGTERM by default).
-    package init(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) {
+    /// Installs the trap for `signals` (SIGINT, SIGTERM and SIGHUP by default; a lost terminal or session stops a
+    /// run the same clean way as SIGTERM). `cancels` is set on the first signal: pass `.process` from a command so
+    /// the geometry loops of the run notice it.
+    package init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], action: Action = .flag, cancels: CancellationFlag? = nil) {
         self.signals = signals
         self.action = action
+        self.cancellation = cancels
         let id = SignalHub.shared.add(signals: signals) { [weak self] sig in self?.received(sig) }
         state.withLock { $0.listener = id }
     }
 
     /// Installs a trap (the same as `init`); pair with `remove()`.
-    package static func install(signals: [Int32] = [SIGINT, SIGTERM], action: Action = .flag) -> SignalTrap {
+    package static func install(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], action: Action = .flag) -> SignalTrap {
         SignalTrap(signals: signals, action: action)
     }
 
@@ -69,12 +74,13 @@ package final class SignalTrap: Sendable {
     /// The first signal received, if any.
     package var signal: Int32? { state.withLock { $0.signal } }
 
-    /// The exit code for the first signal: `.interrupted` (130) for SIGINT, `.terminated` (143) for SIGTERM, nil
-    /// before any signal (or for another signal: use `128 + signal`).
+    /// The exit code for the first signal: `.interrupted` (130) for SIGINT, `.terminated` (143) for SIGTERM,
+    /// `.hangup` (129) for SIGHUP, nil before any signal (or for another signal: use `128 + signal`).
     package var exitCode: ExitCode? {
         switch signal {
         case SIGINT?: .interrupted
         case SIGTERM?: .terminated
+        case SIGHUP?: .hangup
         default: nil
         }
     }
@@ -142,6 +148,7 @@ package final class SignalTrap: Sendable {
             defer { s.cleanups = [] }
             return (s.received, s.cleanups)
         }
+        cancellation?.cancel()
         for c in cleanups.reversed() { c.run() }
         state.withLock { $0.cleanupsFinished = true }
         if action == .cleanupAndExit || count > 1 { _exit(128 + sig) }

@@ -1,37 +1,20 @@
 import Glibc
+import KartpackCore
 
 /// Finds and removes temporary files that earlier, killed runs left next to their output.
 ///
 /// The package writers (`TileArchive.AtomicFile`) stage a package as `<name>.tmp-<pid>-<8 hex digits>` in the
 /// output's folder and rename it into place; a run killed with SIGKILL or a power cut leaves that file behind.
-/// Only regular files with exactly that name pattern are touched, and only when they are older than the given
-/// age and the process named in the file is no longer alive on this host, so a concurrent run's file is safe.
+/// Only regular files with exactly that name pattern (`TemporaryName`) are touched, and only when the process
+/// named in the file is no longer alive on this host — and either they are older than the given age
+/// (`remove(in:target:olderThan:)`, for other outputs' files) or the caller holds the output's lock
+/// (`removeAbandoned`), so a concurrent run's file is safe.
 package enum StaleTemporaryFiles {
-    /// Parses a temp name: the target's name and the writer's pid, or nil when `fileName` is not
-    /// `<name>.tmp-<pid>-<8 lowercase hex digits>` with a non-empty name.
+    /// Parses a temp name: the stem of the target's name (the name itself unless it is near NAME_MAX, see
+    /// `TemporaryName`) and the writer's pid, or nil when `fileName` is not `<stem>.tmp-<pid>-<8 hex digits>`
+    /// (optionally with SQLite's `-journal`/`-wal`/`-shm`).
     package static func parse(_ fileName: String) -> (target: String, pid: Int32)? {
-        let bytes = Array(fileName.utf8)
-        // Suffix: "-" + 8 hex digits.
-        guard bytes.count > 9 + 6 else { return nil }
-        let hex = bytes[(bytes.count - 8)...]
-        guard bytes[bytes.count - 9] == UInt8(ascii: "-"),
-            hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-        else { return nil }
-        // Before it: ".tmp-" + decimal pid.
-        var i = bytes.count - 10
-        var digits = 0
-        while i >= 0, (0x30...0x39).contains(bytes[i]) {
-            digits += 1
-            i -= 1
-        }
-        guard digits >= 1, digits <= 10, i >= 5 else { return nil }
-        let marker = Array(".tmp-".utf8)
-        guard Array(bytes[(i - 4)...i]) == marker else { return nil }
-        let targetEnd = i - 4
-        guard targetEnd > 0 else { return nil }
-        let pidText = String(decoding: bytes[(i + 1)..<(i + 1 + digits)], as: UTF8.self)
-        guard let pid = Int32(pidText), pid > 0 else { return nil }
-        return (String(decoding: bytes[..<targetEnd], as: UTF8.self), pid)
+        TemporaryName.parse(fileName).map { ($0.stem, $0.pid) }
     }
 
     /// Removes stale temp files in `folder` older than `olderThan` seconds whose writer is gone; only those of
@@ -42,8 +25,9 @@ package enum StaleTemporaryFiles {
         -> [String]
     {
         let now = UTCTimestamp.now()
+        let stem = target.map { TemporaryName.stem(for: $0) }
         return try sweep(folder: folder) { name, st, pid in
-            if let target, name != target { return false }
+            if let stem, name != stem { return false }
             let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
             guard now - mtime >= seconds else { return false }
             return pid != getpid() && !isAlive(pid)
@@ -56,9 +40,22 @@ package enum StaleTemporaryFiles {
     package static func removeOwn(in folder: String, target: String? = nil, pid: Int32 = getpid()) throws(NightlyError)
         -> [String]
     {
-        try sweep(folder: folder) { name, _, owner in
-            if let target, name != target { return false }
+        let stem = target.map { TemporaryName.stem(for: $0) }
+        return try sweep(folder: folder) { name, _, owner in
+            if let stem, name != stem { return false }
             return owner == pid
+        }
+    }
+
+    /// Removes, whatever their age, the temp files of the outputs named `targets` (file names such as
+    /// `forest.pmtiles`, plus their `.data` scratch files) whose writer process is no longer alive on this host.
+    /// Call it while holding the outputs' `RunLock`: every Kartpack writer of those outputs takes that lock, so
+    /// their temporaries left in `folder` can only come from runs that were killed. Returns the removed paths.
+    @discardableResult
+    package static func removeAbandoned(in folder: String, targets: [String]) throws(NightlyError) -> [String] {
+        let stems = Set(targets.flatMap { [TemporaryName.stem(for: $0), TemporaryName.stem(for: $0 + ".data")] })
+        return try sweep(folder: folder) { name, _, pid in
+            stems.contains(name) && pid != getpid() && !isAlive(pid)
         }
     }
 

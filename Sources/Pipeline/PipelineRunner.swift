@@ -74,6 +74,9 @@ package enum PipelineRunner {
         defer { lock.release() }
         let folder = (spec.output.path as NSString).deletingLastPathComponent
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
+        // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
+        try StaleTemporaryFiles.removeAbandoned(
+            in: folder.isEmpty ? "." : folder, targets: [SpecPaths.fileName(spec.output.path)])
 
         let fingerprint = try spec.fingerprint()
         lap("fingerprint")

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 
 /// A progress line on stderr with counts and an ETA, redrawn in place at most a few times a second.
 /// Created only when stderr is a terminal; otherwise the pipeline is quiet.
@@ -32,13 +33,13 @@ package final class ProgressReporter {
                 line += ", ETA \(Self.duration(eta))"
             }
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        StandardStreams.write("\r\u{1B}[K" + line, to: .error)
         drawn = true
     }
 
     /// Clears the line.
     package func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardStreams.write("\r\u{1B}[K", to: .error) }
         drawn = false
     }
 

@@ -8,8 +8,15 @@ package struct StyleLoadError: KartpackError {
     package var path: String
     package var diagnostics: [StyleDiagnostic]
     package var reason: String?
+    /// 78 for a sheet with errors; 66 when it cannot be read (missing, a FIFO), 74 for an I/O failure.
+    package var exitCode: ExitCode = .config
 
-    package var exitCode: ExitCode { .config }
+    package init(path: String, diagnostics: [StyleDiagnostic], reason: String?, exitCode: ExitCode = .config) {
+        self.path = path
+        self.diagnostics = diagnostics
+        self.reason = reason
+        self.exitCode = exitCode
+    }
     package var description: String {
         if let reason { return "\(path): \(reason)" }
         let errors = diagnostics.filter { $0.severity == .error }
@@ -24,13 +31,15 @@ package enum StyleLoader {
 
     /// Parses the sheet at `path`; errors throw, warnings are returned.
     package static func load(path: String) throws(StyleLoadError) -> (Stylesheet, [StyleDiagnostic]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw StyleLoadError(path: path, diagnostics: [], reason: "cannot read the stylesheet")
+        // O_NONBLOCK + fstat: a FIFO or device named like a stylesheet is refused, never waited on.
+        let data: [UInt8]
+        do throws(FileAccessError) {
+            data = try RegularFile.read(path, maxBytes: maxBytes)
+        } catch {
+            throw StyleLoadError(path: path, diagnostics: [], reason: "cannot read the stylesheet: \(error.reason)",
+                                 exitCode: error.exitCode == .ioError ? .ioError : .noInput)
         }
-        guard data.count <= maxBytes else {
-            throw StyleLoadError(path: path, diagnostics: [], reason: "stylesheet larger than \(maxBytes) bytes")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw StyleLoadError(path: path, diagnostics: [], reason: "stylesheet is not valid UTF-8")
         }
         let (sheet, diagnostics) = Stylesheet.parse(text, file: path)

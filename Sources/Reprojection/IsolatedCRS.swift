@@ -3,13 +3,15 @@ import KartpackCore
 import KartpackJSON
 import Synchronization
 
-/// Resolves the CRS of an untrusted `.prj` in a short-lived child process with a time limit, so a `.prj` that
-/// crashes or hangs PROJ 9.1 (hostile-inputs.md §4 #40) rejects one file instead of taking the run down.
+/// Resolves the CRS of an untrusted `.prj`, and every CRS text the user gave (`--source-crs`, a pipeline's
+/// `"crs"`), in a short-lived child process with a time limit, so a text that crashes or hangs PROJ 9.1
+/// (hostile-inputs.md §4 #40; `+nadgrids=` at a FIFO) rejects one file or option instead of taking the run down.
 ///
-/// The child (`kartpack __resolve-crs`) parses the sanitized WKT and builds the transformations to WGS 84 and
-/// Web Mercator — the calls known to crash or recurse — and prints the resulting `CRSInfo` as JSON. The parent
-/// then rebuilds the CRS from that vetted definition. Overrides typed by the user (`--source-crs`) are trusted and
-/// resolved in-process. Without a helper executable (library use, unit tests) the sanitized in-process path is used.
+/// The child (`kartpack __resolve-crs [--override] [--file F]`) sanitizes the text (`WKTSanitizer` for `.prj`
+/// files, `CRSOverrideSanitizer` for overrides), parses it and builds the transformations to WGS 84 and Web
+/// Mercator — the calls known to crash, recurse or block — and prints the resulting `CRSInfo` as JSON. The parent
+/// then rebuilds the CRS from that vetted definition. Without a helper executable (library use, unit tests) the
+/// same sanitized path runs in-process.
 public enum IsolatedCRS {
     private static let helper = Mutex<String?>(nil)
     private static let cache = Mutex<[String: Result<CRSInfo, ProjectionError>]>([:])
@@ -27,14 +29,55 @@ public enum IsolatedCRS {
     public static func resolve(
         prjText: String?, override: String?, prjFile: String?, helper: String? = helperExecutable
     ) throws(ProjectionError) -> CRSInfo {
-        guard override == nil, let prjText, let exe = helper else {
+        guard let exe = helper, override != nil || prjText != nil else {
             return try CRSResolver.resolve(prjText: prjText, override: override, prjFile: prjFile)
         }
-        let key = exe + "\u{0}" + prjText
+        let request: Request = override.map { .override($0) } ?? .prj(prjText ?? "", file: prjFile)
+        let key = exe + "\u{0}" + request.key
         if let cached = cache.withLock({ $0[key] }) { return try cached.get() }
-        let result = runChild(exe, prjText: prjText, prjFile: prjFile)
+        let result = runChild(exe, request: request)
         cache.withLock { $0[key] = result }
         return try result.get()
+    }
+
+    /// What a child is asked to resolve.
+    enum Request {
+        case prj(String, file: String?)
+        case override(String)
+
+        var key: String {
+            switch self {
+            case .prj(let text, _): "prj\u{0}" + text
+            case .override(let text): "option\u{0}" + text
+            }
+        }
+        var text: String {
+            switch self {
+            case .prj(let t, _), .override(let t): t
+            }
+        }
+        var arguments: [String] {
+            switch self {
+            case .prj(_, let file): file.map { ["--file", $0] } ?? []
+            case .override: ["--override"]
+            }
+        }
+
+        /// The in-process answer (when the helper cannot start).
+        func resolveHere() throws(ProjectionError) -> CRSInfo {
+            switch self {
+            case .prj(let text, let file): try CRSResolver.resolve(prjText: text, override: nil, prjFile: file)
+            case .override(let text): try CRSResolver.resolve(prjText: nil, override: text, prjFile: nil)
+            }
+        }
+
+        /// The error for a child that crashed, hung or said nothing.
+        func failure(_ reason: String) -> ProjectionError {
+            switch self {
+            case .prj(_, let file): .hostilePrj(file: file, reason: reason + " on this .prj")
+            case .override(let text): .badOverride(text: text, detail: reason + " on it")
+            }
+        }
     }
 
     /// What the child prints: `{"crs": {...}}`, or `{"error": "...", "failure": {...}}` where `failure` is the
@@ -85,10 +128,10 @@ public enum IsolatedCRS {
         init() {}
     }
 
-    private static func runChild(_ exe: String, prjText: String, prjFile: String?) -> Result<CRSInfo, ProjectionError> {
+    private static func runChild(_ exe: String, request: Request) -> Result<CRSInfo, ProjectionError> {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["__resolve-crs"] + (prjFile.map { ["--file", $0] } ?? [])
+        p.arguments = ["__resolve-crs"] + request.arguments
         let input = Pipe()
         let output = Pipe()
         p.standardInput = input
@@ -98,11 +141,9 @@ public enum IsolatedCRS {
         p.terminationHandler = { _ in done.signal() }
         do { try p.run() } catch {
             // The helper cannot start (e.g. under valgrind): the sanitized in-process path is the remaining defence.
-            return Result { () throws(ProjectionError) -> CRSInfo in
-                try CRSResolver.resolve(prjText: prjText, override: nil, prjFile: prjFile)
-            }
+            return Result { () throws(ProjectionError) -> CRSInfo in try request.resolveHere() }
         }
-        input.fileHandleForWriting.write(Data(prjText.utf8))
+        writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(request.text.utf8))
         try? input.fileHandleForWriting.close()
         // Read concurrently so a full pipe can never block the child.
         let box = Mutex(Data())
@@ -117,29 +158,64 @@ public enum IsolatedCRS {
             kill(p.processIdentifier, SIGKILL)
             done.wait()
             reader.wait()
-            return .failure(.hostilePrj(file: prjFile, reason: "PROJ did not finish within \(Int(timeout)) s on this .prj"))
+            return .failure(request.failure("PROJ did not finish within \(Int(timeout)) s"))
         }
         reader.wait()
         if p.terminationReason == .uncaughtSignal {
-            return .failure(.hostilePrj(file: prjFile, reason: "PROJ crashed on this .prj (signal \(p.terminationStatus))"))
+            return .failure(request.failure("PROJ crashed (signal \(p.terminationStatus))"))
         }
         let data = box.withLock { $0 }
         guard let answer = Answer(text: String(decoding: data, as: UTF8.self)) else {
-            return .failure(.hostilePrj(file: prjFile, reason: "the CRS helper gave no answer (exit \(p.terminationStatus))"))
+            return .failure(request.failure("the CRS helper gave no answer (exit \(p.terminationStatus))"))
         }
         if let crs = answer.crs { return .success(crs) }
         if let failure = answer.failure { return .failure(failure) }
-        return .failure(.unparseablePrj(file: prjFile, detail: answer.error ?? "unknown error"))
+        switch request {
+        case .prj(_, let file): return .failure(.unparseablePrj(file: file, detail: answer.error ?? "unknown error"))
+        case .override(let text): return .failure(.badOverride(text: text, detail: answer.error ?? "unknown error"))
+        }
     }
 
-    /// The child's side: reads `.prj` text from stdin, resolves it and builds its transformations, prints an
-    /// `Answer`. Returns the process exit code.
-    public static func serveChild(prjFile: String?) -> Int32 {
+    /// Writes to a pipe whose reader may already be gone (a crashed child): `EPIPE` is ignored, and the SIGPIPE it
+    /// raises is blocked on this thread and consumed, so it can never kill the parent.
+    private static func writeIgnoringBrokenPipe(_ fd: Int32, _ bytes: [UInt8]) {
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        var brokenPipe = false
+        bytes.withUnsafeBytes { raw in
+            guard var p = raw.baseAddress else { return }
+            var left = raw.count
+            while left > 0 {
+                let n = write(fd, p, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    brokenPipe = errno == EPIPE
+                    return
+                }
+                p += n
+                left -= n
+            }
+        }
+        if brokenPipe {
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&block, nil, &zero)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+
+    /// The child's side: reads `.prj` text (or, with `override`, the user's CRS text) from stdin, resolves it and
+    /// builds its transformations, prints an `Answer`. Returns the process exit code.
+    public static func serveChild(prjFile: String?, override: Bool = false) -> Int32 {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let text = String(decoding: data, as: UTF8.self)
         var answer = Answer()
         do {
-            let crs = try CRSResolver.resolve(prjText: text, override: nil, prjFile: prjFile)
+            let crs = try override
+                ? CRSResolver.resolve(prjText: nil, override: text, prjFile: nil)
+                : CRSResolver.resolve(prjText: text, override: nil, prjFile: prjFile)
             _ = try CoordinateTransformer(from: crs, to: .wgs84)
             _ = try CoordinateTransformer(from: crs, to: .webMercator)
             answer.crs = crs
@@ -147,7 +223,7 @@ public enum IsolatedCRS {
             answer.error = error.description
             answer.failure = error
         }
-        FileHandle.standardOutput.write(Data(answer.json.text(.compact).utf8))
+        StandardStreams.write(answer.json.text(.compact), to: .output)
         return answer.crs == nil ? ExitCode.dataError.rawValue : 0
     }
 }

@@ -46,9 +46,10 @@ extension ProjContext {
         return (crs, sanitized)
     }
 
-    /// Builds a CRS from text the user typed (`--source-crs`): any definition PROJ accepts ("EPSG:3006", a PROJ
-    /// string, WKT, PROJJSON, a URN) or an exact CRS name ("WGS 84"). The user is trusted, so this goes through
-    /// `proj_create`, with network access off as on every context.
+    /// Builds a CRS from text the user typed (`--source-crs`, a pipeline's `"crs"`): any definition PROJ accepts
+    /// ("EPSG:3006", a PROJ string, WKT, PROJJSON, a URN) or an exact CRS name ("WGS 84"). The text is checked by
+    /// `CRSOverrideSanitizer` first (no file paths, no `+init=`, WKT cleaned like a `.prj`), then goes through
+    /// `proj_create`, with network access off and file access limited to proj-data as on every context.
     ///
     /// - A bare number is an EPSG code: `4326` means `EPSG:4326` (PROJ would look it up as a name).
     /// - A PROJ string without `+type=crs` gets it appended, as `cs2cs` does.
@@ -57,7 +58,8 @@ extension ProjContext {
     func crsFromOverride(_ text: String) throws(ProjectionError) -> (ProjObject, definition: String) {
         let trimmed = text.trimmedWhitespace
         guard !trimmed.isEmpty else { throw .badOverride(text: text, detail: "it is empty") }
-        var definition = trimmed
+        // Checked like a .prj: no file paths, +init=, URLs; WKT cleaned by WKTSanitizer (CRSOverrideSanitizer).
+        var definition = try CRSOverrideSanitizer.sanitize(trimmed)
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
             definition = "EPSG:" + trimmed
         }
@@ -212,5 +214,25 @@ extension String {
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
+    }
+}
+
+extension ProjContext {
+    /// Builds `definition` with `proj_create` **without** the sanitizers and sets up its transformation to WGS 84;
+    /// true when both succeed. Only for tests that prove the file API (`ProjFileAccess`) on its own: never call it
+    /// with text from a user or a file.
+    func buildsTransformBypassingSanitizers(_ definition: String) -> Bool {
+        clearMessages()
+        guard let created = proj_create(raw, definition) else { return false }
+        let crs = ProjObject(created, context: self)
+        guard let wgs84 = crsFromEPSG(4326),
+            let op = proj_create_crs_to_crs_from_pj(raw, crs.raw, wgs84.raw, nil, nil)
+        else { return false }
+        let operation = ProjObject(op, context: self)
+        var xy = [18.0, 59.0]
+        _ = xy.withUnsafeMutableBufferPointer { b in
+            proj_trans_generic(operation.raw, PJ_FWD, b.baseAddress, 16, 1, b.baseAddress! + 1, 16, 1, nil, 0, 0, nil, 0, 0)
+        }
+        return true
     }
 }

@@ -1,4 +1,5 @@
 internal import CProj
+import Glibc
 
 /// Owns one `PJ_CONTEXT`, set up the way Kartpack needs every context to be:
 ///
@@ -7,6 +8,8 @@ internal import CProj
 /// - the network turned off (`proj_context_set_enable_network(ctx, 0)`, checked), whatever `PROJ_NETWORK` says;
 /// - the search path pinned to the directory holding `proj.db`, so a bare grid name can only resolve inside
 ///   proj-data (not `~/.local/share/proj` or the working directory);
+/// - a file API (`ProjFileAccess`) that lets PROJ read regular files inside that directory only: a path in a CRS
+///   text (`+nadgrids=/tmp/fifo`) is refused by PROJ's own file layer, and nothing is ever written;
 /// - a clear error, never a crash, when `proj.db` cannot be found.
 ///
 /// A context belongs to one thread; it is not `Sendable`. It is destroyed in `deinit`, after every `ProjObject`
@@ -20,6 +23,8 @@ final class ProjContext {
     private(set) var droppedMessages = 0
     /// The directory holding `proj.db`.
     private(set) var dataDirectory = ""
+    /// The file API's user data (the allowed directory), freed after the context.
+    private var fileAccess: UnsafeMutablePointer<CChar>?
 
     private static let maxMessages = 16
     private static let maxMessageLength = 400
@@ -56,11 +61,16 @@ final class ProjContext {
         guard proj_context_get_database_path(c) != nil else {
             throw .projDatabaseMissing(detail: logText(or: "proj.db not found in \(dir)"))
         }
+        guard let access = ProjFileAccess.install(on: c, allowing: dir) else {
+            throw .projSetupFailed(detail: "PROJ refused the file API that limits it to \(dir)")
+        }
+        fileAccess = access
         clearMessages()
     }
 
     deinit {
         proj_context_destroy(raw)
+        if let fileAccess { free(fileAccess) }
     }
 
     /// True when PROJ would use the network (it never should).

@@ -1,6 +1,8 @@
 import Glibc
+import KartpackCore
 
-/// A file published atomically: bytes go to `name.tmp-<pid>-<rand>` in the destination folder, and `publish()`
+/// A file published atomically: bytes go to `name.tmp-<pid>-<rand>` in the destination folder (a shortened stem
+/// for names near NAME_MAX, `TemporaryName`), and `publish()`
 /// fsyncs it, renames it over the target and fsyncs the folder.
 ///
 /// Until `publish()` succeeds the target is untouched; on `discard()` (or when the object dies unpublished)
@@ -15,6 +17,11 @@ public final class AtomicFile {
     public let temporaryPath: String
     /// Whether an existing target may be replaced.
     public let overwrite: Bool
+    /// Suffixes of files that belong to the target and must not outlive its replacement, e.g. SQLite's `-wal`,
+    /// `-shm` and `-journal`: a stale write-ahead log next to a new MBTiles file makes SQLite read it as
+    /// "malformed". Regular files with these names are removed right before the rename; anything else there (a
+    /// folder, a FIFO) makes the publish fail, since SQLite would trip over it.
+    public let staleSidecarSuffixes: [String]
     private let directory: String
     private var fd: Int32
     private var state = State.open
@@ -22,13 +29,21 @@ public final class AtomicFile {
     /// Creates the temp file (`O_CREAT | O_EXCL`, mode 0644 minus umask) next to `targetPath`.
     /// - Throws: `.targetExists` when the target exists and `overwrite` is false; `.cannotCreate` when the temp
     ///   file cannot be made (missing or read-only folder).
-    public init(targetPath: String, overwrite: Bool) throws(TileArchiveError) {
+    public init(targetPath: String, overwrite: Bool, staleSidecarSuffixes: [String] = []) throws(TileArchiveError) {
         let (directory, name) = POSIXFile.split(targetPath)
         guard !name.isEmpty, name != ".", name != ".." else { throw .cannotCreate(path: targetPath, errno: EISDIR) }
         if !overwrite && POSIXFile.exists(targetPath) { throw .targetExists(path: targetPath) }
+        // Refused before any work: something other than a regular file at the target or a sidecar name.
+        for path in [targetPath] + staleSidecarSuffixes.map({ targetPath + $0 }) {
+            var st = stat()
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                throw .cannotCreate(path: path, errno: (st.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EEXIST)
+            }
+        }
+        self.staleSidecarSuffixes = staleSidecarSuffixes
         var attempt = 0
         while true {
-            let candidate = (directory == "/" ? "/" : directory + "/") + name + ".tmp" + POSIXFile.uniqueSuffix()
+            let candidate = (directory == "/" ? "/" : directory + "/") + TemporaryName.make(for: name, pid: getpid())
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 self.fd = fd
@@ -74,6 +89,15 @@ public final class AtomicFile {
     }
 
     private func moveIntoPlace() throws(TileArchiveError) {
+        for suffix in staleSidecarSuffixes {
+            let path = targetPath + suffix
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { throw .cannotCreate(path: path, errno: EEXIST) }
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .io(operation: "remove the stale \(suffix) file", path: path, errno: errno)
+            }
+        }
         if overwrite {
             guard rename(temporaryPath, targetPath) == 0 else {
                 throw .io(operation: "rename to \(targetPath)", path: temporaryPath, errno: errno)

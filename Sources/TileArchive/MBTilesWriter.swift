@@ -32,7 +32,8 @@ public final class MBTilesWriter: TileArchiveWriting {
     /// - Throws: `.targetExists` or `.cannotCreate` (exit code 73); `.sqlite` when SQLite cannot set up.
     public init(path: String, overwrite: Bool = false) throws(TileArchiveError) {
         self.path = path
-        output = try AtomicFile(targetPath: path, overwrite: overwrite)
+        // A -wal/-shm/-journal left by a reader of the previous file would be applied to the new one.
+        output = try AtomicFile(targetPath: path, overwrite: overwrite, staleSidecarSuffixes: ["-wal", "-shm", "-journal"])
         do throws(SQLiteError) {
             let db = try SQLiteConnection(path: output.temporaryPath, mode: .readWriteCreate)
             connection = db

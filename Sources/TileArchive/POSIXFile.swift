@@ -99,13 +99,6 @@ enum POSIXFile {
         return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
     }
 
-    /// `-<pid>-<8 random hex digits>`, the unique part of temp names.
-    static func uniqueSuffix() -> String {
-        let r = UInt32.random(in: 0...UInt32.max)
-        let hex = String(r, radix: 16)
-        return "-\(getpid())-" + String(repeating: "0", count: 8 - hex.count) + hex
-    }
-
     /// The size of an open file, and whether it is a regular file.
     static func fileStatus(fd: Int32, path: String) throws(TileArchiveError) -> (size: UInt64, isRegular: Bool) {
         var st = Glibc.stat()

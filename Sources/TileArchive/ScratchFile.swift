@@ -1,4 +1,5 @@
 import Glibc
+import KartpackCore
 
 /// An anonymous scratch file for tile data: created and immediately unlinked, so nothing is left behind even
 /// after a crash. Appends are buffered; reads see buffered bytes too.
@@ -17,7 +18,7 @@ final class ScratchFile {
     init(directory: String, name: String) throws(TileArchiveError) {
         var attempt = 0
         while true {
-            let candidate = (directory == "/" ? "/" : directory + "/") + name + ".tmp" + POSIXFile.uniqueSuffix()
+            let candidate = (directory == "/" ? "/" : directory + "/") + TemporaryName.make(for: name, pid: getpid())
             let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 {
                 if unlink(candidate) != 0 {

@@ -1,20 +1,24 @@
 import Foundation
+import KartpackCore
 
 /// Writes to stdout/stderr. Results go to stdout, diagnostics to stderr.
+///
+/// Every write goes through `StandardStreams`: a closed, full or broken stream never traps; `main` turns a failed
+/// write into exit 74 (141 for a broken pipe) after the command's work is done.
 enum Console {
     /// Prints a line (or text) to stdout.
     static func out(_ text: String, terminator: String = "\n") {
-        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+        StandardStreams.write(text + terminator, to: .output)
     }
 
     /// Prints a line to stderr, prefixed with `kartpack: `.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("kartpack: " + text + "\n").utf8))
+        StandardStreams.write("kartpack: " + text + "\n", to: .error)
     }
 
     /// Prints raw text to stderr (progress lines).
     static func errRaw(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.write(text, to: .error)
     }
 
     /// True when stderr is a terminal (progress is shown only then).

@@ -29,21 +29,27 @@ func helperExecutable() -> String {
 }
 
 func runMain() -> Int32 {
+    // Closed descriptors 0-2 are filled with /dev/null before anything is opened (so no package or input can get
+    // descriptor 1), and SIGPIPE is ignored: console failures become exit 74/141 at the end, never a trap.
+    StandardStreams.protectDescriptors()
     var args = Array(CommandLine.arguments.dropFirst())
-    // Hidden: resolve an untrusted .prj from stdin in this short-lived child process (see IsolatedCRS).
+    // Hidden: resolve an untrusted .prj (or a user-given CRS text) from stdin in this short-lived child process (see IsolatedCRS).
     if args.first == "__resolve-crs" {
-        return IsolatedCRS.serveChild(prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil)
+        let override = args.count >= 2 && args[1] == "--override"
+        return IsolatedCRS.serveChild(
+            prjFile: args.count >= 3 && args[1] == "--file" ? args[2] : nil, override: override)
     }
     // Untrusted .prj files are parsed in a child process of this same binary.
     IsolatedCRS.helperExecutable = helperExecutable()
     // A write beyond a file-size limit must fail with EFBIG (a clear I/O error), not kill the process.
     signal(SIGXFSZ, SIG_IGN)
-    // A parent (cron, a test runner) may have left SIGINT/SIGTERM blocked; the mask is inherited across exec and
+    // A parent (cron, a test runner) may have left SIGINT/SIGTERM/SIGHUP blocked; the mask is inherited across exec and
     // would silently defeat the cleanup on those signals. Unblock them before any thread starts.
     var signals = sigset_t()
     sigemptyset(&signals)
     sigaddset(&signals, SIGINT)
     sigaddset(&signals, SIGTERM)
+    sigaddset(&signals, SIGHUP)
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     guard let first = args.first else {
         Console.error("no command given")
@@ -84,4 +90,10 @@ func runMain() -> Int32 {
     }
 }
 
-exit(runMain())
+let status = runMain()
+let final = StandardStreams.exitCode(after: status)
+if final != status, StandardStreams.failure(of: .output) != nil, let why = StandardStreams.failureSummary() {
+    // stderr may still work when stdout failed: say why the exit code is not 0.
+    StandardStreams.write("kartpack: cannot write the output (\(why)); the command's work is done\n", to: .error)
+}
+exit(final)

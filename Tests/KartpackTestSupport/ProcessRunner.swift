@@ -40,3 +40,11 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
 public func runKartpack(_ arguments: [String], currentDirectory: String? = nil) throws -> ProcessResult {
     try runProcess(RepositoryPaths.kartpackBinary, arguments, currentDirectory: currentDirectory)
 }
+
+/// Runs a `/bin/sh -c` script with `$KP` set to the `kartpack` executable (for redirections such as `>&-`,
+/// `> /dev/full` or a pipe closed early, which `Process` cannot express).
+public func runShell(_ script: String, currentDirectory: String? = nil) throws -> ProcessResult {
+    var env = ProcessInfo.processInfo.environment
+    env["KP"] = RepositoryPaths.kartpackBinary
+    return try runProcess("/bin/sh", ["-c", script], environment: env, currentDirectory: currentDirectory)
+}

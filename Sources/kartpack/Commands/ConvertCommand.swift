@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Nightly
 import Pipeline
+import Shapefile
 
 /// `kartpack convert`: Shapefiles → a PMTiles or MBTiles vector-tile package.
 struct ConvertCommand: Command {
@@ -61,23 +62,48 @@ struct ConvertCommand: Command {
             for m in missing { Console.error("\(m): no such file or folder") }
             return .noInput
         }
+        // So is a folder without any Shapefile (exit 66, as documented for no_shapefile).
+        for input in convert.inputs {
+            do throws(ShapefileError) {
+                _ = try ShapefileLocator.shapefiles(at: input.path)
+            } catch where error.code == "no_shapefile" {
+                Console.error(error.description)
+                return .noInput
+            } catch {}
+        }
         var convert = self.convert
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
-        let signals = SignalTrap()
+        var inputs = RunGuard.shapefileInputs(convert.inputs.map(\.path))
+        if let stylePath { inputs.append(OutputCollision.Role(stylePath, as: "stylesheet")) }
+        inputs += (convert.style?.referencedFiles ?? []).map { OutputCollision.Role($0, as: "icon") }
+        var outputs = [OutputCollision.Role(convert.output, as: "output package")]
+        if let reportPath { outputs.append(OutputCollision.Role(reportPath, as: "--report")) }
+        try RunGuard.check(outputs: outputs, inputs: inputs + [
+            OutputCollision.Role(RunLock.lockPath(forOutput: convert.output), as: "output's lock file"),
+        ])
+        RunGuard.sweep(smallOutputs: reportPath.map { [$0] } ?? [])
+        let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
+        // Two runs writing one package take turns (exit 75), as `run` does.
+        let lock = try RunGuard.lock(output: convert.output, temporaryDirectory: convert.temporaryDirectory)
+        defer { lock.release() }
         let result: StagedConversionResult
         do {
             result = try StagedConversion(options: convert, policy: policy).run(
                 diagnostics: PackageOptions.sink(quiet: quiet),
                 progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
-        } catch PipelineError.nothingToWrite(let reasons, let failed) {
+        } catch PipelineError.nothingToWrite(let reasons, let failed) where !signals.cancelled {
             // Nothing is published, but the report still says why.
             if let reportPath, !PackageOptions.writeReport(failed, to: reportPath) { return .ioError }
             Console.error("nothing to write: " + reasons.joined(separator: "; "))
-            return .dataError
-        } catch PipelineError.interrupted {
-            Console.error("interrupted; nothing was published")
-            return signals.exitCode ?? .interrupted
+            return PackageOptions.environmentFailure(in: failed) ?? .dataError
+        } catch {
+            // A signal wins over whatever the interrupted work threw on its way out.
+            if signals.cancelled {
+                Console.error("interrupted; nothing was published")
+                return signals.exitCode ?? .interrupted
+            }
+            throw error
         }
         let report = result.report
         PackageOptions.printFindings(result.findings, quiet: quiet)
@@ -88,6 +114,6 @@ struct ConvertCommand: Command {
         }
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         if !quiet { Console.out(ConvertSummary.text(report), terminator: "") }
-        return ExitCode(rawValue: report.exitCode) ?? .software
+        return PackageOptions.environmentFailure(in: report) ?? ExitCode(rawValue: report.exitCode) ?? .software
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
 import Nightly
+import Import
 import Pipeline
 
 /// `kartpack import`: every Shapefile set in a GIS export (folder or .zip) becomes a layer of one package.
@@ -53,18 +54,45 @@ struct ImportCommand: Command {
         }
         var convert = self.convert
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
-        let signals = SignalTrap()
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: export, isDirectory: &isFolder)
+        var inputs = isFolder.boolValue
+            ? RunGuard.filesBelow(export, role: "file of the export") : [OutputCollision.Role(export, as: "export")]
+        if let stylePath { inputs.append(OutputCollision.Role(stylePath, as: "stylesheet")) }
+        inputs += (convert.style?.referencedFiles ?? []).map { OutputCollision.Role($0, as: "icon") }
+        inputs.append(OutputCollision.Role(RunLock.lockPath(forOutput: convert.output), as: "output's lock file"))
+        var outputs = [OutputCollision.Role(convert.output, as: "output package")]
+        if let reportPath { outputs.append(OutputCollision.Role(reportPath, as: "--report")) }
+        try RunGuard.check(outputs: outputs, inputs: inputs)
+        RunGuard.sweep(smallOutputs: reportPath.map { [$0] } ?? [])
+        // Extraction folders of imports that were killed (their owner provably gone) are removed.
+        for path in ExtractionFolders.removeAbandoned(parent: convert.temporaryDirectory) {
+            Console.error("removed \(path), left by an import that was killed")
+        }
+        let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
+        let lock = try RunGuard.lock(output: convert.output, temporaryDirectory: convert.temporaryDirectory)
+        defer { lock.release() }
         var importer = Importer(export: export, options: convert, sourceCRS: sourceCRS, encoding: encoding)
         importer.policy = policy
-        let result: ImportResult
+        var result: ImportResult
         do {
             result = try importer.run(
                 diagnostics: PackageOptions.sink(quiet: quiet), progress: ProgressReporter.forStandardError(enabled: !quiet),
                 isCancelled: { signals.cancelled })
-        } catch PipelineError.interrupted {
+        } catch {
+            if signals.cancelled {
+                Console.error("interrupted; nothing was published")
+                return signals.exitCode ?? .interrupted
+            }
+            throw error
+        }
+        if signals.cancelled {
             Console.error("interrupted; nothing was published")
             return signals.exitCode ?? .interrupted
+        }
+        if let report = result.report, let failure = PackageOptions.environmentFailure(in: report) {
+            result.exitCode = failure
         }
         if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         if let report = result.report { Console.out(Self.table(report), terminator: "") }

@@ -87,15 +87,31 @@ enum PackageOptions {
         }
     }
 
-    /// Writes a report as sorted, pretty JSON; false (with a message) when it cannot be written.
+    /// Writes a report as sorted, pretty JSON, atomically; false (with a message) when it cannot be written. A FIFO
+    /// or device at the path is refused, never written through (the path was checked before the run, too).
     static func writeReport(_ report: some Encodable, to path: String) -> Bool {
         do {
             let text = try InspectRendering.json(report)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try RegularFile.write(text, to: path)
             return true
+        } catch let error as FileAccessError {
+            Console.error("cannot write report \(error)")
+            return false
         } catch {
-            Console.error("cannot write report \(path): \(error.localizedDescription)")
+            Console.error("cannot write report \(path): \(error)")
             return false
         }
+    }
+
+    /// The signal trap of a packaging command: SIGINT, SIGTERM and SIGHUP set the process's cancellation flag
+    /// (`CancellationFlag.process`), which the geometry loops poll, so one heavy feature cannot delay the stop.
+    static func signalTrap() -> SignalTrap {
+        SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP], cancels: .process)
+    }
+
+    /// 74 when an input was rejected because of the machine, not the data (EMFILE, an I/O error).
+    static func environmentFailure(in report: ConvertReport) -> ExitCode? {
+        let codes: Set<String> = ["io_error", "too_many_open_files"]
+        return report.inputs.contains { $0.errorCode.map(codes.contains) ?? false } ? .ioError : nil
     }
 }

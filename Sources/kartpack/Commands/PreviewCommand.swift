@@ -70,6 +70,12 @@ struct PreviewCommand: Command {
     func run() throws -> ExitCode {
         let (sheet, warnings) = try StyleLoader.load(path: sheetPath)
         for w in warnings { Console.error(w.description) }
+        var outputs = [OutputCollision.Role(output, as: "preview (-o)")]
+        if let features { outputs.append(OutputCollision.Role(features, as: "--features")) }
+        let inputs = [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
+            + sheet.referencedFiles.map { OutputCollision.Role($0, as: "icon") }
+        try RunGuard.check(outputs: outputs, inputs: inputs)
+        RunGuard.sweep(smallOutputs: outputs.map(\.path))
         var options = SVGPreviewOptions()
         options.legend = legend
         options.reportFeatures = features != nil
@@ -78,18 +84,18 @@ struct PreviewCommand: Command {
             try SVGPreview.rasterize(svg: result.svg, to: output)
         } else {
             do {
-                try Data(result.svg.utf8).write(to: URL(fileURLWithPath: output))
+                try RegularFile.write(result.svg, to: output)
             } catch {
-                Console.error("\(output): \(error.localizedDescription)")
-                return .cantCreate
+                Console.error(error.description)
+                return error.exitCode
             }
         }
         if let features {
             do {
-                try Data(StyleJSON.pretty(.array(result.features)).utf8).write(to: URL(fileURLWithPath: features))
+                try RegularFile.write(StyleJSON.pretty(.array(result.features)), to: features)
             } catch {
-                Console.error("\(features): \(error.localizedDescription)")
-                return .cantCreate
+                Console.error(error.description)
+                return error.exitCode
             }
         }
         Console.out("wrote \(output): \(result.width)x\(result.height) px from zoom \(result.sourceZoom) tiles")

@@ -75,7 +75,22 @@ struct RunCommand: Command {
             for line in error.lines { log("\(path): \(line)", level: "error") }
             return error.exitCode
         }
-        let signals = SignalTrap()
+        // Outputs must be regular files (or not exist yet) and none may be an input of the pipeline (exit 73/64).
+        var inputs = RunGuard.shapefileInputs(spec.sources.map(\.path), role: "source")
+        if let style = spec.style { inputs.append(OutputCollision.Role(style, as: "stylesheet")) }
+        if let clip = spec.clip, case .file(let p, _) = clip.area { inputs += RunGuard.shapefileInputs([p], role: "clip file") }
+        inputs.append(OutputCollision.Role(path, as: "pipeline file"))
+        inputs.append(OutputCollision.Role(RunLock.lockPath(forOutput: spec.output.path), as: "output's lock file"))
+        var outputs = [OutputCollision.Role(spec.output.path, as: "output package")]
+        if let reportPath { outputs.append(OutputCollision.Role(reportPath, as: "--report")) }
+        do {
+            try RunGuard.check(outputs: outputs, inputs: inputs)
+        } catch let e as any KartpackError {
+            log(e.description, level: "error")
+            return e.exitCode
+        }
+        RunGuard.sweep(smallOutputs: reportPath.map { [$0] } ?? [])
+        let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
         let report: PipelineRunReport
         do {
@@ -83,6 +98,10 @@ struct RunCommand: Command {
                 spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
                 progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled },
                 threads: threads, allowPartial: allowPartial)
+        } catch _ where signals.cancelled {
+            // Whatever the interrupted work threw on its way out, the signal is the reason.
+            log("interrupted; the previous package is untouched", level: "error")
+            return signals.exitCode ?? .interrupted
         } catch PipelineError.interrupted {
             log("interrupted; the previous package is untouched", level: "error")
             return signals.exitCode ?? .interrupted
@@ -114,6 +133,7 @@ struct RunCommand: Command {
                 Console.out(ConvertSummary.text(c), terminator: "")
             }
         }
+        if let c = report.conversion, let failure = PackageOptions.environmentFailure(in: c) { return failure }
         return ExitCode(rawValue: report.exitCode) ?? .software
     }
 }

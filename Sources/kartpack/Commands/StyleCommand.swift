@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import MapStyle
 import Pipeline
+import Styling
 
 /// `kartpack style`: the client's MapLibre style (and pattern sprites) from the same stylesheet.
 struct StyleCommand: Command {
@@ -72,6 +73,7 @@ struct StyleCommand: Command {
             Console.error("error: -o \(output): \(problem)")
             return .cantCreate
         }
+        try checkFiles(sheet: sheet, folder: folder)
         let result: StyleExportResult
         do {
             result = try StyleExport.write(sheet: sheet, packagePath: package, stylePath: output, options: options)
@@ -120,5 +122,21 @@ struct StyleCommand: Command {
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path, mkdirs(parent) != 0 { return -1 }
         return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : -1
+    }
+
+    /// The style and its sprite files must not replace the sheet, its icons or the package (exit 64), nor write
+    /// through a FIFO or device (73); stale temporaries of killed runs are removed.
+    private func checkFiles(sheet: Stylesheet, folder: String) throws {
+        func inFolder(_ name: String) -> String {
+            folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+        }
+        let sprites = ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"].map {
+            OutputCollision.Role(inFolder($0), as: "sprite file")
+        }
+        let outputs = [OutputCollision.Role(output, as: "style (-o)")] + sprites
+        let inputs = [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
+            + sheet.referencedFiles.map { OutputCollision.Role($0, as: "icon") }
+        try RunGuard.check(outputs: outputs, inputs: inputs)
+        RunGuard.sweep(smallOutputs: outputs.map(\.path))
     }
 }
