@@ -20,7 +20,7 @@ struct FeaturePhase {
     func run(_ read: ReadPhase) throws -> TiledLayers {
         let parameters = TilingParameters(
             minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
-            simplify: options.simplify)
+            simplify: options.simplify, sharedBorders: options.sharedBorders)
         let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
