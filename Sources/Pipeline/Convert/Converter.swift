@@ -67,15 +67,17 @@ package final class Converter {
         return ConvertReport(run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
     }
 
-    /// The `max-points` limit of each output layer: a limit naming the layer, else the general one for point layers
-    /// (label layers, `X_labels` next to a polygon layer `X`, follow their polygons and get none).
+    /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the
+    /// general one for point layers (label layers, `X_labels` next to a polygon layer `X`, follow their polygons and
+    /// get none).
     static func maxPoints(_ limits: [(layer: String?, limit: Int)], outputs: [OutputLayer]) -> [Int?] {
-        guard !limits.isEmpty else { return [] }
+        guard !limits.isEmpty || outputs.contains(where: { $0.maxPoints != nil }) else { return [] }
         let polygonLayers = Set(outputs.filter { $0.family == .polygon }.map(\.name))
         return outputs.map { o in
             if let named = limits.last(where: { $0.layer.map { $0.utf8.elementsEqual(o.name.utf8) } ?? false }) {
                 return named.limit
             }
+            if let fromStyle = o.maxPoints { return fromStyle }
             let isLabels = o.name.hasSuffix("_labels") && polygonLayers.contains(String(o.name.dropLast(7)))
             guard o.family == .point, !isLabels else { return nil }
             return limits.last { $0.layer == nil }?.limit
@@ -164,7 +166,7 @@ extension ConvertReport {
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "tile_over_limit",
-                    "\(z.tilesOverLimit) tiles at max zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at max zoom"))
+                    "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at a feature's highest zoom"))
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }

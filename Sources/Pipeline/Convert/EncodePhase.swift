@@ -42,7 +42,7 @@ struct ZoomStats: Sendable {
 ///    simplified together (`SharedBorderPass`), so neighbours keep identical borders.
 /// 2. **`max-points`**: in a layer with a limit N, each tile (of the zoom) keeps the N points that come first in
 ///    the drop order (`FeatureOrder`) among those lying in it; since a tile at z + 1 holds a subset of its parent's
-///    points, a point kept at z is kept at z + 1.
+///    points, a point kept at z is kept at z + 1. Not at a feature's highest zoom, where every feature is written.
 /// 3. **Limits** (deterministic and zoom-level consistent): when a tile is over `maxTileBytes` (compressed) or
 ///    `maxTileFeatures`, the cut-off of the drop order (`FeatureOrder`: by spacing, size, priority or rank) is
 ///    lowered for the whole zoom, so every tile drops by the same rule. The cut-off that fits is searched per
@@ -50,7 +50,8 @@ struct ZoomStats: Sendable {
 ///    size and the tile's compression ratio (no compression during the search); the zoom is then encoded and
 ///    compressed once and checked again. The cut-off only decreases from the max zoom down, so a feature shown
 ///    at zoom z is shown at every higher zoom. At the max zoom nothing is dropped (every feature must appear
-///    there); a tile over a limit is written anyway and counted in `tilesOverLimit` with a warning.
+///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
+///    written anyway and counted in `tilesOverLimit` with a warning.
 struct EncodePhase {
     var layerNames: [String]
     var extent: Int
@@ -67,16 +68,19 @@ struct EncodePhase {
     /// Most points per tile, per output layer (nil: no limit).
     var maxPoints: [Int?] = []
 
-    /// Which features a zoom writes: `position < cutoff` and not left out by `max-points`.
+    /// Which features a zoom writes: every feature at its highest zoom (the package's or its layer's max zoom),
+    /// else those with `position < cutoff` not left out by `max-points`.
     private struct Selection: Sendable {
+        var zoom: Int
         var cutoff: Int32
         var order: FeatureOrder?
         /// Per layer, per feature: left out by `max-points` at this zoom (empty when no layer has a limit).
         var excluded: [[Bool]] = []
 
         func keeps(layer l: Int, feature f: Int) -> Bool {
-            if !excluded.isEmpty, !excluded[l].isEmpty, excluded[l][f] { return false }
             guard let order else { return true }
+            if Int(order.topZoom[l][f]) <= zoom { return true }
+            if !excluded.isEmpty, !excluded[l].isEmpty, excluded[l][f] { return false }
             return order.position[l][f] < cutoff
         }
     }
@@ -111,7 +115,7 @@ struct EncodePhase {
                     s.sharedBorderFallbacks += r.fallbacks
                 }
             }
-            var selection = Selection(cutoff: cutoff, order: order)
+            var selection = Selection(zoom: z, cutoff: cutoff, order: order)
             if anyMaxPoints {
                 selection.order = makeOrder()
                 selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: makeOrder())
@@ -141,7 +145,8 @@ struct EncodePhase {
                 selection.cutoff = cutoff
                 encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
             }
-            if z == maxZoom { s.overLimit = encoded.count { isOverLimit($0) } }
+            // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
+            s.overLimit = encoded.count { isOverLimit($0) }
             count(runs, pieces: pieces, selection: selection, reason: reason, into: &s)
             encoded.removeAll { $0.features == 0 }
             for t in encoded {
@@ -168,6 +173,7 @@ struct EncodePhase {
         for run in runs {
             for p in pieces[run] where seen.insert(Int64(p.layer) << 32 | Int64(p.feature)).inserted {
                 let (l, f) = (Int(p.layer), Int(p.feature))
+                if selection.keeps(layer: l, feature: f) { continue }
                 if !selection.excluded.isEmpty, !selection.excluded[l].isEmpty, selection.excluded[l][f] {
                     byMaxPoints += 1
                 } else if let order = selection.order, order.position[l][f] >= selection.cutoff {
@@ -186,12 +192,14 @@ struct EncodePhase {
         var excluded = order.position.map { _ in [Bool]() }
         for (l, limit) in maxPoints.enumerated() {
             guard let limit, l < excluded.count else { continue }
+            // A point at its highest zoom is always written and does not count.
             excluded[l] = [Bool](repeating: false, count: order.position[l].count)
             // The layer's features present at this zoom, in drop order.
             var present: [Int32] = []
             var seen = [Bool](repeating: false, count: order.position[l].count)
             for run in runs {
-                for p in pieces[run] where Int(p.layer) == l && !seen[Int(p.feature)] {
+                for p in pieces[run]
+                where Int(p.layer) == l && !seen[Int(p.feature)] && Int(order.topZoom[l][Int(p.feature)]) > z {
                     seen[Int(p.feature)] = true
                     present.append(p.feature)
                 }

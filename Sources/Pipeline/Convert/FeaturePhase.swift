@@ -116,6 +116,7 @@ struct LayerIntake {
         let id = featureID(job.feature)
         let out = tiled.output(named: styled?.layer ?? layer.name)
         let featureIndex = tiled.outputs[out].records.count
+        if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
         let rank = FeatureRank.rank(layer: out, feature: featureIndex)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []

@@ -80,7 +80,8 @@ struct FeatureAnchor: Sendable, Hashable {
 /// `spacing` (the default) is a nested grid: on the 2ᵏ × 2ᵏ grid of the world, each occupied cell has one winner
 /// (the feature of highest priority: the priority attribute, else the pseudo-random rank); a feature's level is
 /// the coarsest k at which it wins its cell (a winner at k wins again at every finer level, since its cell there
-/// holds a subset of the features). Features are ordered by (level, priority): keeping the first n keeps one
+/// holds a subset of the features). Features are ordered by level, then by a second hash (not by priority, which
+/// would favour the winners of crowded cells): keeping the first n keeps one
 /// feature per cell of some level everywhere, so the densest areas are thinned first, tiles across a seam get the
 /// same density and isolated features are kept longest. Features at the very same point never win and go first.
 ///
@@ -89,11 +90,14 @@ struct FeatureAnchor: Sendable, Hashable {
 struct FeatureOrder: Sendable {
     var position: [[Int32]]
     var anchors: [[FeatureAnchor]]
+    /// Each feature's highest zoom (where nothing of it is dropped).
+    var topZoom: [[Int8]]
     /// One more than the largest position: the cut-off that keeps everything.
     var end: Int32
 
     init(pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int, options: ThinningOptions) {
-        let anchors = Self.anchors(pieces: pieces, records: records, extent: extent)
+        let (anchors, topZoom) = Self.anchors(pieces: pieces, records: records, extent: extent)
+        self.topZoom = topZoom
         let sizes = options.mode == .smallest ? Self.sizes(pieces: pieces, records: records) : nil
         self.anchors = anchors
         // Flatten every feature that is not a label copy of an earlier layer's feature.
@@ -131,8 +135,12 @@ struct FeatureOrder: Sendable {
         var order = byImportance
         if options.mode == .spacing {
             let levels = Self.levels(flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
+            // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
+            // features where they are dense, so ordering by it would favour dense areas again.
+            let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)][Int($0.feature)].rank) }
             order = flat.indices.sorted { a, b in
-                levels[a] != levels[b] ? levels[a] < levels[b] : importance[a] < importance[b]
+                if levels[a] != levels[b] { return levels[a] < levels[b] }
+                return shuffle[a] != shuffle[b] ? shuffle[a] < shuffle[b] : importance[a] < importance[b]
             }
         } else if options.mode == .random {
             order = flat.indices.sorted { a, b in
@@ -175,8 +183,11 @@ struct FeatureOrder: Sendable {
         return level
     }
 
-    /// Each feature's anchor: the first vertex of its first piece at its highest zoom, on the 2³⁰ world grid.
-    static func anchors(pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int) -> [[FeatureAnchor]] {
+    /// Each feature's anchor (the first vertex of its first piece at its highest zoom, on the 2³⁰ world grid) and
+    /// that zoom.
+    static func anchors(
+        pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int
+    ) -> ([[FeatureAnchor]], [[Int8]]) {
         var anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
         var zoom = records.map { [Int8](repeating: -1, count: $0.count) }
         let extentBits = extent.trailingZeroBitCount
@@ -196,7 +207,7 @@ struct FeatureOrder: Sendable {
             }
             anchors[l][f] = FeatureAnchor(x: scaled(gx), y: scaled(gy))
         }
-        return anchors
+        return (anchors, zoom)
     }
 
     /// Each feature's size at its highest zoom, in units of the 2³⁰ world grid: polygon area (summed over its
