@@ -123,8 +123,8 @@ struct ReadPhase {
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
                 reports.append(
                     Self.rejected(
-                        path: input.path, layer: input.layerName ?? "", records: 0, error: error.description,
-                        code: error.inputErrorCode))
+                        path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
+                        error: error.description, code: error.inputErrorCode))
                 continue
             }
             if sets.count > 1, let name = input.layerName {
@@ -144,11 +144,10 @@ struct ReadPhase {
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
-                    // A set the reader refused still counts its records (from the .shx, .shp or .dbf).
-                    let records = recordsInFile > 0 ? recordsInFile : (set.probeRecordCount()?.count ?? 0)
                     reports.append(
                         Self.rejected(
-                            path: set.shp, layer: name, records: records, error: message, code: error.inputErrorCode))
+                            path: set.shp, layer: name, records: Self.recordCount(set, counted: recordsInFile),
+                            error: message, code: error.inputErrorCode))
                 }
             }
         }
@@ -205,12 +204,22 @@ struct ReadPhase {
     }
 
     /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so
-    /// files balance one level up.
-    static func rejected(path: String, layer: String, records: Int, error: String, code: String) -> ConvertReport.Input {
+    /// files balance one level up; `records.source` says where the count comes from.
+    static func rejected(
+        path: String, layer: String, records: (count: Int, source: String), error: String, code: String
+    ) -> ConvertReport.Input {
         ConvertReport.Input(
-            path: path, layer: layer, crs: nil, encoding: nil, records: records, written: 0,
-            rejected: records > 0 ? ["file_rejected": records] : [:], repaired: [:], coercedToNull: [:],
-            classes: [:], error: error, errorCode: code)
+            path: path, layer: layer, crs: nil, encoding: nil, records: records.count, written: 0,
+            rejected: records.count > 0 ? ["file_rejected": records.count] : [:], repaired: [:], coercedToNull: [:],
+            classes: [:], error: error, errorCode: code, recordsSource: records.source)
+    }
+
+    /// The records of a rejected set: what the reader counted before it failed (`counted` > 0), else what the
+    /// `.shx`, `.shp` or `.dbf` can still tell, else 0 and `unknown`.
+    static func recordCount(_ set: ShapefileSet, counted: Int) -> (count: Int, source: String) {
+        if counted > 0 { return (counted, "reader") }
+        guard let probe = set.probeRecordCount() else { return (0, "unknown") }
+        return (probe.count, probe.source.rawValue)
     }
 
     /// The input's `keep` and `rename` applied to a record's attributes.
