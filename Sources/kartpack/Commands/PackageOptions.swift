@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Nightly
 import Pipeline
+import Reprojection
 import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
@@ -82,6 +83,17 @@ enum PackageOptions {
             } else {
                 Console.error("\(d.severity.rawValue): \(d.formatted)")
             }
+        }
+    }
+
+    /// A `--source-crs` PROJ cannot use is a usage error (64) said once, before any input is opened (in the same
+    /// isolated child process as `.prj` files).
+    static func checkSourceCRS(_ text: String?) throws(UsageError) {
+        guard let text else { return }
+        do throws(ProjectionError) {
+            _ = try IsolatedCRS.resolve(prjText: nil, override: text, prjFile: nil)
+        } catch {
+            throw UsageError(message: error.description)
         }
     }
 
