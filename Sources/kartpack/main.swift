@@ -1,6 +1,5 @@
 import Foundation
 import KartpackCore
-import Pipeline
 import Reprojection
 
 /// Every subcommand, in the order `kartpack --help` lists them.

@@ -1,5 +1,3 @@
-import KartpackCore
-
 /// The outcome of `kartpack convert`: what `--report FILE.json` holds and the end-of-run summary shows.
 /// Keys are documented in `docs/convert.md`.
 package struct ConvertReport: Codable, Sendable {

@@ -1,7 +1,5 @@
 import GeometryOps
 import KartpackCore
-import Styling
-
 /// One feature handed to a worker.
 struct FeatureJob: Sendable {
     var context: LayerContext

@@ -1,7 +1,5 @@
 import Foundation
 import KartpackCore
-import Shapefile
-
 /// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
 /// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
 ///

@@ -1,6 +1,4 @@
 import KartpackCore
-import Shapefile
-
 /// A feature's attributes, stored once however many tiles it touches.
 struct FeatureRecord: Sendable {
     var id: UInt64?
