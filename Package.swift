@@ -98,11 +98,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// MapKit adapter for KartpackKit: only where MapKit exists (Apple platforms); Linux CI never builds it.
-#if canImport(Darwin)
-package.targets.append(.target(name: "KartpackKitMapKit", dependencies: ["KartpackKit"]))
-package.products.append(.library(name: "KartpackKitMapKit", targets: ["KartpackKitMapKit"]))
-#endif
 
 // Fuzzing (docs/fuzzing.md, scripts/fuzz): libFuzzer targets when built with `-sanitize=fuzzer,address
 // -DKARTPACK_FUZZING`, plain replayers of their input files in a normal build.

@@ -25,8 +25,8 @@ struct QueryCommand: Command {
                 (pieces from several tiles joined by feature id), cut to the region unless --whole. With --max N at
                 most N features, spread evenly: a fixed quadtree per tile ranks them, so the choice is the same on
                 every run and a feature chosen in a region stays chosen in any smaller region that holds it.
-                geojson prints a FeatureCollection (properties carry `layer`); text prints one line per feature:
-                layer, id, class, geometry type and positions, first position. Exit 64 for a bad request, 65 for a
+                geojson prints a FeatureCollection (properties carry `layer`); text prints one tab-separated line
+                per feature: layer, id, class, geometry type, parts, positions, first position. Exit 64 for a bad request, 65 for a
                 damaged package, 66 when it cannot be opened.
                 """,
             options: options, footer: "See docs/kartpack-kit.md.")
