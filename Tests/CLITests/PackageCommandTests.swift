@@ -74,19 +74,20 @@ import Testing
             #expect((region["bounds"] as? [Double])?.count == 4)
             #expect(region["minZoom"] as? Int == 8 && region["maxZoom"] as? Int == 13)
             #expect((region["fingerprint"] as? String)?.count == 64)
-            #expect(((region["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "avdelningar" })
+            #expect(((region["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "kommuner" })
         }
+        #expect(list.contains { r in ((r["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "avdelningar" } })
         #expect(list.first { $0["id"] as? String == "2460" }?["name"] as? String == "Vännäs")
 
         // The same region by `convert --clip`: byte for byte the package's file.
         let data = dir.file("data")
         let single = dir.file("single.pmtiles")
         let c = try runKartpack(
-            Self.layers.map { "\(data)/\($0).shp" } + [
+            ["convert"] + Self.layers.map { "\(data)/\($0).shp" } + [
                 "--style", dir.file("forest.kss"), "--min-zoom", "8", "--max-zoom", "13", "--name", "Vännäs",
                 "--attribution", "Synthetic", "--clip", "\(data)/kommuner.shp:[KOMMUNKOD = \"2460\"]",
                 "--clip-buffer", "50", "-o", single, "--quiet",
-            ].reduce(into: ["convert"]) { $0.append($1) })
+            ])
         #expect(c.status == 0, "\(c.stderr)")
         #expect(try sha256(single) == (try sha256(out + "/2460.pmtiles")))
 
@@ -113,7 +114,7 @@ import Testing
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("r.json")))) as? [String: Any])
         let statuses = ((report["regions"] as? [[String: Any]]) ?? []).map { "\($0["id"] ?? "")=\($0["status"] ?? "")" }
-        #expect(statuses == ["2404=up-to-date", "2409=built", "2460=up-to-date", "2480=up-to-date"])
+        #expect(statuses.sorted() == ["2404=up-to-date", "2409=built", "2460=up-to-date", "2480=up-to-date"])
         #expect(try regions(out).map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
         #expect(try runKartpack(["verify", out]).status == 0)
     }
