@@ -6,6 +6,8 @@ import Styling
 struct FeatureJob: Sendable {
     var context: LayerContext
     var feature: Feature
+    /// The feature's MVT id (`FeatureIDScheme`), given in file order by the read phase.
+    var id: UInt64
 }
 
 /// The per-worker chain of the feature phase, in this order:

@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Nightly
 import Pipeline
+import Reprojection
 import Styling
 import TileArchive
 
@@ -16,7 +17,8 @@ enum PackageOptions {
         OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
         OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(name: "id-field", kind: .value, help: "integer attribute to use as feature id (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-field", kind: .value, help: "attribute whose value is the feature id: integers as they are, text hashed (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-policy", kind: .value, help: "a missing or repeated id: reject the file, skip the feature, or use its record number (default reject)", valueName: "reject|skip|record"),
         OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
         OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
@@ -49,6 +51,13 @@ enum PackageOptions {
         o.buffer = try p.double("buffer", in: 0...2048) ?? 80
         o.threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         o.idField = p.value("id-field")
+        if let policy = p.value("id-policy") {
+            guard let parsed = FeatureIDScheme.Policy(rawValue: policy) else {
+                throw UsageError(message: "--id-policy must be reject, skip or record, not '\(policy)'")
+            }
+            guard o.idField != nil else { throw UsageError(message: "--id-policy needs --id-field") }
+            o.idPolicy = parsed
+        }
         o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
         o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
         o.name = p.value("name")
@@ -108,6 +117,17 @@ enum PackageOptions {
             } else {
                 Console.error("\(d.severity.rawValue): \(d.formatted)")
             }
+        }
+    }
+
+    /// A `--source-crs` PROJ cannot use is a usage error (64) said once, before any input is opened (in the same
+    /// isolated child process as `.prj` files).
+    static func checkSourceCRS(_ text: String?) throws(UsageError) {
+        guard let text else { return }
+        do throws(ProjectionError) {
+            _ = try IsolatedCRS.resolve(prjText: nil, override: text, prjFile: nil)
+        } catch {
+            throw UsageError(message: error.description)
         }
     }
 
