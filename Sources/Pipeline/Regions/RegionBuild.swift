@@ -44,12 +44,12 @@ struct RegionBuild {
                 tiled.inputs.append(report)
             case .layer(let pre):
                 let context = pre.layer.context.clipped(to: clip)
-                var intake = LayerIntake(layer: pre.layer, idField: options.idField, diagnostics: diagnostics)
+                var intake = LayerIntake(layer: pre.layer, diagnostics: diagnostics)
                 let indexes = routed[layerIndex]
                 for (n, i) in indexes.enumerated() {
                     if n % 256 == 0, isCancelled() { throw PipelineError.interrupted(signal: 0) }
                     let f = pre.features[i]
-                    let job = FeatureJob(context: context, feature: f.job.feature)
+                    let job = FeatureJob(context: context, feature: f.job.feature, id: f.job.id)
                     intake.add(job, chain.process(job, projected: f.repairs), to: &tiled)
                 }
                 var report = intake.finish()

@@ -85,7 +85,6 @@ extension RegionPackageOptions {
         let outputPath = JSONPath.root.appending("output").appending("path")
         let missing = spec.missingFiles().filter { $0.path != outputPath }
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
-        try PipelineRunner.refuseUnwiredIDFields(spec)
         if spec.clip != nil {
             throw PipelineSpecError(file: spec.file, issues: [
                 PipelineSpecIssue(
