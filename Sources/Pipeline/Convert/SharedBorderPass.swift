@@ -8,9 +8,10 @@ import VectorTile
 /// `TileStage` leaves polygon pieces clipped and quantized but unsimplified when this pass is on; this pass decodes
 /// their commands back into rings, simplifies every polygon piece of a layer at once with the tile's buffered clip
 /// rectangle (where borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and encodes
-/// them again. A piece whose result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so
-/// this is only a guard) keeps its unsimplified rings and is counted in `fallbacks`. Deterministic: the simplifier
-/// does not depend on the order of features, and pieces of a tile are in (layer, feature) order.
+/// them again. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
+/// only a guard), every piece of that layer in that tile keeps its unsimplified rings (counted in `fallbacks`).
+/// Deterministic: the simplifier does not depend on the order of features, and pieces of a tile are in (layer,
+/// feature) order.
 struct SharedBorderPass: Sendable {
     /// Douglas–Peucker tolerance in tile units.
     var tolerance: Double
@@ -48,12 +49,12 @@ struct SharedBorderPass: Sendable {
         let input = indices.map { PolygonCommands.decode(pieces[$0].piece.commands) }
         let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input)
         result.verticesIn += out.statistics.inputVertices
+        // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
+        // to its unsimplified rings, so that neighbours still share their borders.
+        let valid = out.features.allSatisfy { Quantizer.isValidOnGrid($0) }
+        if !valid { result.fallbacks += indices.count }
         for (k, i) in indices.enumerated() {
-            var polygons = out.features[k]
-            if !Quantizer.isValidOnGrid(polygons) {
-                polygons = input[k]
-                result.fallbacks += 1
-            }
+            let polygons = valid ? out.features[k] : input[k]
             let commands = MVTGeometryEncoder.polygons(polygons)
             result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
             result.commands.append((i, commands.isEmpty ? pieces[i].piece.commands : commands))
