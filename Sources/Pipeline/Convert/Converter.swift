@@ -35,16 +35,20 @@ package final class Converter {
     package func run() throws -> ConvertReport {
         var clock = StageClock()
         try checkOutput()
+        try ScratchPlace(options: options).checkBeforeRun(
+            shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
+            budget: options.memoryBudget)
         let publisher = PublishPhase(options: options)
         let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
         let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
-        let tiled = try FeaturePhase(
+        var tiled = try FeaturePhase(
             options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
         ).run(read)
         try check(tiled, clock: clock)
         clock.lap("features")
 
-        let ordered = OrderPhase(order: publisher.tileOrder).run(tiled.pieces)
+        let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
+        defer { ordered.close() }
         clock.lap("sort")
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
@@ -53,6 +57,9 @@ package final class Converter {
             maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
             compression: publisher.tileCompression)
         let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
+        let sort = ConvertReport.Sort(
+            budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes))
+        ordered.close()
         progress?.finish()
         try checkCancelled()
         clock.lap("encode")
@@ -61,7 +68,11 @@ package final class Converter {
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
-        return ConvertReport(run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+        var report = ConvertReport(
+            run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+        report.sort = sort
+        report.peakRSSBytes = PeakMemory.residentBytes()
+        return report
     }
 
     /// Refuses to go on when nothing can be written, and checks the reconciliation identity of every input.

@@ -55,15 +55,14 @@ struct EncodePhase {
     func run(
         _ ordered: TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
     ) throws -> EncodedTiles {
-        let pieces = ordered.pieces
-        let runsByZoom = ordered.byZoom
         var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
         var cutoff = UInt64.max
         // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
         var reason: String?
         for z in zooms.reversed() {
-            let runs = runsByZoom[z] ?? []
+            // One zoom's pieces at a time (merged from the sort runs when they were spilled).
+            let (pieces, runs) = try ordered.zoom(z)
             var s = ZoomStats()
             var encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
             var attempt = 0

@@ -25,7 +25,7 @@ struct FeaturePhase {
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
         defer { team.shutdown() }
-        var tiled = TiledLayers()
+        var tiled = TiledLayers(pieces: PieceSpool(options: options))
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {
@@ -39,6 +39,7 @@ struct FeaturePhase {
                     let results = team.collect() ?? []
                     if let next { team.submit(next) }
                     for (job, result) in zip(batch, results) { intake.add(job, result, to: &tiled) }
+                    try tiled.pieces.spillIfOverBudget()
                     progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
                     current = next
                 }

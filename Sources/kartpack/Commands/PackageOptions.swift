@@ -24,6 +24,8 @@ enum PackageOptions {
         OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)", valueName: "SIZE"),
+        OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
@@ -51,8 +53,19 @@ enum PackageOptions {
         o.description = p.value("description")
         o.attribution = p.value("attribution")
         o.temporaryDirectory = p.value("temp-dir")
+        o.memoryBudget = try memoryBudget(p) ?? MemoryBudget.defaultBytes
+        o.scratchDirectory = p.value("scratch")
         o.force = p.flag("force")
         return o
+    }
+
+    /// `--memory-budget SIZE`, nil when not given.
+    static func memoryBudget(_ p: ParsedArguments) throws(UsageError) -> Int? {
+        guard let text = p.value("memory-budget") else { return nil }
+        guard let n = MemoryBudget.parse(text) else {
+            throw UsageError(message: "--memory-budget '\(text)' is not a size from 64K to 1T (e.g. 512M, 2G, 1.5GiB)")
+        }
+        return n
     }
 
     /// Loads `--style` into the options (warnings printed unless quiet).
