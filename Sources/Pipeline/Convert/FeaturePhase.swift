@@ -38,8 +38,10 @@ struct FeaturePhase {
                     let next = try layer.nextBatch(size: Self.batchSize)
                     let results = team.collect() ?? []
                     if let next { team.submit(next) }
-                    for (job, result) in zip(batch, results) { intake.add(job, result, to: &tiled) }
-                    try tiled.pieces.spillIfOverBudget()
+                    for (job, result) in zip(batch, results) {
+                        intake.add(job, result, to: &tiled)
+                        try tiled.pieces.spillIfOverBudget()
+                    }
                     progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
                     current = next
                 }

@@ -30,7 +30,7 @@ struct PieceSpool: Sendable {
         self.scratch = scratch
     }
 
-    /// Adds a piece (spilled later, at `spillIfOverBudget`, so a batch is never cut in two).
+    /// Adds a piece (spilled later, at `spillIfOverBudget` after each feature, so a feature is never cut in two).
     mutating func append(_ p: PlacedPiece) {
         pieces.append(p)
         heldBytes += Self.bytes(of: p)

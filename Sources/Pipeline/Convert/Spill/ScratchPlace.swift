@@ -18,7 +18,8 @@ struct ScratchPlace: Sendable {
     init(options: ConvertOptions) {
         let (dir, name) = RegularFile.split(options.output)
         folder = options.scratchDirectory ?? options.temporaryDirectory ?? (dir.isEmpty ? "." : dir)
-        outputName = name
+        // A staged build writes to the output's temporary name: the sweep knows the scratch by the output's.
+        outputName = TemporaryName.parse(name)?.stem ?? name
     }
 
     init(folder: String, outputName: String, compress: Bool = true) {
