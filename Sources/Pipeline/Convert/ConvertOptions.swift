@@ -24,6 +24,10 @@ package struct ConvertInput: Sendable {
     package var maxZoom: Int?
     /// Explicit sidecar files (imports find mixed-case names); nil looks them up next to `path`.
     package var files: ShapefileSet?
+    /// The attribute whose value is the feature id (overrides `ConvertOptions.idField`); nil uses that default.
+    package var idField: String?
+    /// What a missing or repeated id does (overrides `ConvertOptions.idPolicy`).
+    package var idPolicy: FeatureIDScheme.Policy?
 
     /// Creates an input.
     package init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
@@ -71,8 +75,11 @@ package struct ConvertOptions: Sendable {
     package var threads: Int = 1
     /// Replace an existing output.
     package var force: Bool = false
-    /// An integer attribute to use as feature id instead of the record number.
+    /// The attribute whose value is every input's feature id (integer fields as they are, character fields
+    /// hashed: `FeatureIDScheme`), unless an input names its own; nil numbers features by record.
     package var idField: String?
+    /// What a missing or repeated id does, unless an input says otherwise.
+    package var idPolicy: FeatureIDScheme.Policy = .reject
     /// Largest compressed tile, in bytes.
     package var maxTileBytes: Int = 500_000
     /// Most features in one tile (all layers).

@@ -1,6 +1,4 @@
 import KartpackCore
-import Shapefile
-
 /// A feature's attributes, stored once however many tiles it touches.
 struct FeatureRecord: Sendable {
     var id: UInt64?
@@ -62,6 +60,8 @@ struct TiledLayers: Sendable {
     var inputs: [ConvertReport.Input] = []
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
+    /// How each read input layer numbered its features, in input order (`kartpack_ids`).
+    var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
     /// Empty layers whose pieces go to `pieces` (by default a spool that never spills).
     init(pieces: PieceSpool = PieceSpool()) { self.pieces = pieces }

@@ -2,6 +2,8 @@ import Foundation
 import KartpackCore
 import Nightly
 import Pipeline
+import Reprojection
+import Styling
 import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
@@ -15,7 +17,8 @@ enum PackageOptions {
         OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
         OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(name: "id-field", kind: .value, help: "integer attribute to use as feature id (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-field", kind: .value, help: "attribute whose value is the feature id: integers as they are, text hashed (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-policy", kind: .value, help: "a missing or repeated id: reject the file, skip the feature, or use its record number (default reject)", valueName: "reject|skip|record"),
         OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
         OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
@@ -24,6 +27,9 @@ enum PackageOptions {
         OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(name: "clip", kind: .value, help: "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD = \"2404\"]) before tiling", valueName: "REGIONS.shp[:FILTER]"),
+        OptionSpec(name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling", valueName: "W,S,E,N"),
+        OptionSpec(name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)", valueName: "METRES"),
         OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)", valueName: "SIZE"),
         OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
@@ -47,6 +53,13 @@ enum PackageOptions {
         o.buffer = try p.double("buffer", in: 0...2048) ?? 80
         o.threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         o.idField = p.value("id-field")
+        if let policy = p.value("id-policy") {
+            guard let parsed = FeatureIDScheme.Policy(rawValue: policy) else {
+                throw UsageError(message: "--id-policy must be reject, skip or record, not '\(policy)'")
+            }
+            guard o.idField != nil else { throw UsageError(message: "--id-policy needs --id-field") }
+            o.idPolicy = parsed
+        }
         o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
         o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
         o.name = p.value("name")
@@ -56,6 +69,7 @@ enum PackageOptions {
         o.memoryBudget = try memoryBudget(p) ?? MemoryBudget.defaultBytes
         o.scratchDirectory = p.value("scratch")
         o.force = p.flag("force")
+        o.clip = try clip(p)
         return o
     }
 
@@ -66,6 +80,35 @@ enum PackageOptions {
             throw UsageError(message: "--memory-budget '\(text)' is not a size from 64K to 1T (e.g. 512M, 2G, 1.5GiB)")
         }
         return n
+    }
+
+    /// `--clip REGIONS.shp[:FILTER]` or `--bbox W,S,E,N`, grown by `--clip-buffer`.
+    static func clip(_ p: ParsedArguments) throws(UsageError) -> ClipOptions? {
+        let buffer = try p.double("clip-buffer", in: 0...1_000_000)
+        switch (p.value("clip"), p.value("bbox")) {
+        case (nil, nil):
+            if buffer != nil { throw UsageError(message: "--clip-buffer needs --clip or --bbox") }
+            return nil
+        case (.some, .some):
+            throw UsageError(message: "give --clip or --bbox, not both")
+        case (nil, let box?):
+            return ClipOptions(source: .bbox(try ExtractCommand.bbox(box, option: "--bbox")), buffer: buffer ?? 0)
+        case (let text?, nil):
+            // A filter starts with `[`: `regions.shp:[ID = "12"]`. A path may hold colons of its own.
+            var path = text
+            var filter: AttributeFilterList?
+            if let r = text.range(of: ":[") {
+                path = String(text[..<r.lowerBound])
+                let source = String(text[text.index(after: r.lowerBound)...])
+                let (parsed, problems) = AttributeFilterList.parse(source, file: "--clip")
+                if let bad = problems.first(where: { $0.severity == .error }) {
+                    throw UsageError(message: "--clip filter: \(bad.message) (column \(bad.column))")
+                }
+                filter = parsed
+            }
+            guard !path.isEmpty else { throw UsageError(message: "--clip needs REGIONS.shp[:FILTER]") }
+            return ClipOptions(source: .polygons(path: path, filter: filter, sourceCRS: nil), buffer: buffer ?? 0)
+        }
     }
 
     /// Loads `--style` into the options (warnings printed unless quiet).
@@ -87,6 +130,17 @@ enum PackageOptions {
             } else {
                 Console.error("\(d.severity.rawValue): \(d.formatted)")
             }
+        }
+    }
+
+    /// A `--source-crs` PROJ cannot use is a usage error (64) said once, before any input is opened (in the same
+    /// isolated child process as `.prj` files).
+    static func checkSourceCRS(_ text: String?) throws(UsageError) {
+        guard let text else { return }
+        do throws(ProjectionError) {
+            _ = try IsolatedCRS.resolve(prjText: nil, override: text, prjFile: nil)
+        } catch {
+            throw UsageError(message: error.description)
         }
     }
 
