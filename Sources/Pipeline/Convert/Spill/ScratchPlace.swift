@@ -37,11 +37,11 @@ struct ScratchPlace: Sendable {
             compress: compress)
     }
 
-    /// A run of pieces that hold `heldBytes` in memory takes at most half of that on disk (varints instead of
-    /// 32-bit commands and no per-piece headers; measured: a quarter to a fifth). Refuses (exit 74) when the
-    /// folder has less free than that plus the margin.
+    /// A run of pieces that hold `heldBytes` in memory takes at most a quarter of that on disk (varints instead
+    /// of 32-bit commands, no per-piece headers, deflate; measured on 100k stands: a twentieth). Refuses (exit 74)
+    /// when the folder has less free than that plus the margin.
     func checkSpace(forRunOf heldBytes: Int, store: SortRunStore) throws(SpillError) {
-        let needed = UInt64(heldBytes / 2) + Self.margin
+        let needed = UInt64(heldBytes / 4) + Self.margin
         let free: UInt64
         do { free = try DiskSpace.available(at: folder) } catch { return }
         guard free >= needed else {
@@ -49,13 +49,14 @@ struct ScratchPlace: Sendable {
         }
     }
 
-    /// What the runs of a conversion may need at most, from the inputs' `.shp` bytes: pieces take about 8 bytes
-    /// of memory per `.shp` byte per zoom level at most (measured on stands, roads and the samples: 1–6) and runs
-    /// half of that.
+    /// About what the pieces and runs of a conversion need, from the inputs' `.shp` bytes: pieces take about 2
+    /// bytes of memory per `.shp` byte per zoom level (100k stands at z6–14: 1.7) and runs an eighth of that
+    /// (measured: a twentieth). Only an estimate: a polygon covering many tiles at the max zoom has far more
+    /// pieces than its `.shp` bytes say; each run checks the free space again before it is written.
     static func estimate(shpBytes: UInt64, zooms: Int) -> (held: UInt64, scratch: UInt64) {
-        let held = shpBytes.multipliedReportingOverflow(by: UInt64(max(1, zooms)) * 8)
+        let held = shpBytes.multipliedReportingOverflow(by: UInt64(max(1, zooms)) * 2)
         let h = held.overflow ? UInt64.max / 2 : held.partialValue
-        return (h, h / 2)
+        return (h, h / 8)
     }
 
     /// The check before the run: when the inputs are big enough to spill under `budget`, the folder must exist,
