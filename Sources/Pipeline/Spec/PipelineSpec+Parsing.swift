@@ -144,13 +144,27 @@ struct SpecDecoder {
 
         let onInputError = reader.choice(top, "onInputError", InputErrorPolicy.allCases.map(\.rawValue))
         let maxShrink = reader.double(top, "maxShrink", in: 0...1)
+        let memoryBudget = decodeMemoryBudget(top)
 
         guard let sources, let output else { return nil }
         var spec = PipelineSpec(file: file, sources: sources, style: style, clip: clip, tiles: tiles, output: output)
         spec.version = PipelineSpec.supportedVersion
         spec.onInputError = onInputError.flatMap(InputErrorPolicy.init(rawValue:)) ?? .fail
         spec.maxShrink = maxShrink
+        spec.memoryBudget = memoryBudget
         return spec
+    }
+
+    /// `"memoryBudget"`: a byte count or a size text (`MemoryBudget.parse`).
+    private mutating func decodeMemoryBudget(_ top: SpecObject) -> Int? {
+        guard let v = top.value("memoryBudget") else { return nil }
+        if case .string(let text) = v {
+            if let n = MemoryBudget.parse(text) { return n }
+            reader.report(
+                top.path.appending("memoryBudget"), "expected a size from 64K to 1T such as \"512M\" or \"2G\", got \"\(text)\"")
+            return nil
+        }
+        return reader.int(top, "memoryBudget", in: MemoryBudget.minimumBytes...(1 << 40))
     }
 
     private mutating func checkVersion(_ document: JSONValue) -> Bool {
