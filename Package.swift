@@ -7,7 +7,9 @@ let package = Package(
     name: "Kartpack",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "kartpack", targets: ["kartpack"])
+        .executable(name: "kartpack", targets: ["kartpack"]),
+        // The client library for offline iOS/macOS apps: Foundation + zlib only (scripts/check-kit-graph.py).
+        .library(name: "KartpackKit", targets: ["KartpackKit"]),
     ],
     targets: [
         // C libraries from Debian -dev packages.
@@ -43,7 +45,13 @@ let package = Package(
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Styling", "VectorTile", "TileArchive", "Gzip",
                 "Glyphs", "SVGRaster",
             ]),
-        .target(name: "TileArchive", dependencies: ["KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
+        // PMTiles reader/writer and the archive vocabulary, free of SQLite; TileArchive adds MBTiles and re-exports it.
+        .target(name: "PMTiles", dependencies: ["KartpackCore", "KartpackJSON", "Gzip"]),
+        .target(name: "TileArchive", dependencies: ["PMTiles", "KartpackCore", "KartpackJSON", "SQLiteStore", "Gzip"]),
+        // Client library (docs/kartpack-kit.md): open packages, query features, client styles, catalogs.
+        .target(
+            name: "KartpackKit",
+            dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip"]),
         // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
         // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
@@ -60,7 +68,7 @@ let package = Package(
             name: "kartpack",
             dependencies: [
                 "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling",
-                "Shapefile", "Import",
+                "Shapefile", "Import", "KartpackKit",
             ]),
 
         // Tests.
@@ -79,13 +87,17 @@ let package = Package(
                 "Glyphs", "SVGRaster", "KartpackTestSupport",
             ]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
-        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(
+            name: "KartpackKitTests",
+            dependencies: ["KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "KartpackTestSupport"]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
 
 // Fuzzing (docs/fuzzing.md, scripts/fuzz): libFuzzer targets when built with `-sanitize=fuzzer,address
 // -DKARTPACK_FUZZING`, plain replayers of their input files in a normal build.

@@ -10,6 +10,9 @@ echo "== swift build" >&2
 swift build
 export KARTPACK_BIN="$(swift build --show-bin-path)/kartpack"
 
+echo "== KartpackKit dependency graph (no GEOS/PROJ/shapelib/SQLite)" >&2
+/usr/bin/python3 scripts/check-kit-graph.py
+
 echo "== swift test" >&2
 swift test
 

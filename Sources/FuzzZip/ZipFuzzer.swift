@@ -1,8 +1,6 @@
 import FuzzSupport
 import Foundation
 import Import
-import KartpackCore
-
 /// The zip fuzz target: every input is a `.zip` handed to the import's extractor (the most hostile-input parser:
 /// central directory, local headers, ZIP64, data descriptors, deflate, names, Zip Slip, case folding), with small
 /// caps so a run stays fast, then the Shapefile discovery walks what was extracted.

@@ -3,8 +3,6 @@ import KartpackCore
 import KartpackJSON
 public import Styling
 public import TileArchive
-import VectorTile
-
 /// Where the client finds the tiles.
 public enum TileSourceURL: Sendable, Hashable {
     /// A `url` (TileJSON, or `pmtiles://` + the archive's URL for the PMTiles protocol).

@@ -1,5 +1,4 @@
 import KartpackCore
-import KartpackJSON
 import TileArchive
 import VectorTile
 

@@ -1,6 +1,4 @@
 import Foundation
-import Styling
-
 /// Draws fill-pattern tiles (`PatternSpec`) as RGBA images: lines or dots in one colour, on the pattern's
 /// background or transparent. A tile is `tileSide` pixels at 1× (two spacings), lines and dots repeat every
 /// `tileSide / 2`, so tiles join seamlessly; 4×4 samples per pixel, so 1× and 2× images show the same picture.

@@ -1,5 +1,3 @@
-import Styling
-
 /// SVG `<pattern>` definitions drawn like the sprite tiles (`PatternRaster`): the same period, line width, dot
 /// radius, colour and background. Only `<rect>`, `<line>` and `<circle>` elements are used.
 enum SVGPattern {

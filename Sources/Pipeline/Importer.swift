@@ -1,7 +1,6 @@
 import Foundation
 import Import
 import KartpackCore
-import Styling
 import Shapefile
 
 /// The outcome of `kartpack import`: the conversion report plus what discovery and extraction noticed.

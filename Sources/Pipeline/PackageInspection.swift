@@ -1,7 +1,5 @@
 import Foundation
 import KartpackCore
-import VectorTile
-
 /// The description of a tile package printed by `kartpack inspect OUT.pmtiles|OUT.mbtiles`.
 /// Keys are documented in `docs/inspect.md`.
 package struct PackageInspection: Codable, Sendable {

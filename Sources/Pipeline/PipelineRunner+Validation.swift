@@ -23,6 +23,8 @@ extension PipelineRunner {
             o.inputs[i].rename = s.rename.map { ($0.from, $0.to) }
             o.inputs[i].minZoom = s.minZoom
             o.inputs[i].maxZoom = s.maxZoom
+            o.inputs[i].idField = s.idField
+            o.inputs[i].idPolicy = s.idPolicy
             if let text = s.filter {
                 o.inputs[i].filter = filter(text, at: sources.appending(i).appending("filter"), in: spec, issues: &issues)
             }
@@ -103,9 +105,9 @@ extension PipelineRunner {
                 do {
                     _ = try CoordinateTransformer(from: crs, to: .webMercator)
                 } catch {
-                    let message = (error as? any KartpackError)?.description ?? "\(error)"
                     issues.append(spec.locations.locate(PipelineSpecIssue(
-                        path: at.appending("path"), message: names.rewrite("\(names.name(s.path)): \(message)"))))
+                        path: at.appending("path"),
+                        message: names.rewrite("\(names.name(s.path)): \(error.description)"))))
                 }
             }
             issues += fieldIssues(s, fields: reader.schema.fields, at: at).map(spec.locations.locate)

@@ -67,7 +67,6 @@ package enum PipelineRunner {
         guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
         let missing = spec.missingFiles()
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
-        try refuseUnwiredIDFields(spec)
         lap("validate")
 
         let lock = try RunLock(output: spec.output.path)
@@ -122,17 +121,5 @@ package enum PipelineRunner {
             }
         }
         return names
-    }
-
-    /// `idField` is read, checked and fingerprinted, but the converter does not take per-layer id schemes yet
-    /// (`FeatureIDScheme`; the wiring is the lead's, see the issue-12 report): refuse rather than ignore it.
-    static func refuseUnwiredIDFields(_ spec: PipelineSpec) throws {
-        let issues = spec.sources.enumerated().compactMap { i, s -> PipelineSpecIssue? in
-            guard s.idField != nil else { return nil }
-            return spec.locations.locate(PipelineSpecIssue(
-                path: JSONPath.root.appending("sources").appending(i).appending("idField"),
-                message: "this build cannot write feature ids from a field yet (the converter does not take FeatureIDScheme); remove idField or use a build that supports it"))
-        }
-        if !issues.isEmpty { throw PipelineSpecError(file: spec.file, issues: issues) }
     }
 }

@@ -1,5 +1,3 @@
-import KartpackCore
-
 /// Splits a sheet into tokens, reporting unterminated strings and comments, bad escapes and stray characters.
 struct StyleLexer {
     private let scalars: [Unicode.Scalar]

@@ -37,7 +37,7 @@ public final class MBTilesReader {
     }
 
     static func readError(_ e: SQLiteError, _ path: String) -> TileArchiveError {
-        e.isIOError ? .sqlite(e) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
+        e.isIOError ? .sqlite(SQLiteFailure(e)) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
     }
 
     /// Every metadata row, sorted by name (NULL values read as empty text).

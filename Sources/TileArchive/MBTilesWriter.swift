@@ -57,7 +57,7 @@ public final class MBTilesWriter: TileArchiveWriting {
         } catch {
             closeQuietly()
             output.discard()
-            throw .sqlite(error)
+            throw .sqlite(SQLiteFailure(error))
         }
     }
 
@@ -83,7 +83,7 @@ public final class MBTilesWriter: TileArchiveWriting {
             try insert.reset()
             try insert.clearBindings()
         } catch {
-            throw .sqlite(error)
+            throw .sqlite(SQLiteFailure(error))
         }
         lastKey = key
         rows += 1
@@ -151,7 +151,7 @@ public final class MBTilesWriter: TileArchiveWriting {
                 try db.close()
                 connection = nil
             } catch {
-                throw .sqlite(error)
+                throw .sqlite(SQLiteFailure(error))
             }
             try output.publish()
             state = .finished

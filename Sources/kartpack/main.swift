@@ -1,11 +1,16 @@
 import Foundation
 import KartpackCore
-import Pipeline
 import Reprojection
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
-    static var all: [any Command.Type] { [ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self, StyleCommand.self, PreviewCommand.self] }
+    static var all: [any Command.Type] {
+        [
+            ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self,
+            StyleCommand.self, PreviewCommand.self, PackageCommand.self, VerifyCommand.self, ExtractCommand.self,
+            QueryCommand.self,
+        ]
+    }
 }
 
 func mainHelp() -> String {

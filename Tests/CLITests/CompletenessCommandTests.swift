@@ -1,5 +1,4 @@
 import Foundation
-import KartpackJSON
 import KartpackTestSupport
 import Testing
 
@@ -206,6 +205,28 @@ import Testing
         // An existing output is still refused without --force (exit 73), before any work.
         let again = try runKartpack(["convert", "data/vagar.shp", "-o", out], currentDirectory: dir.path)
         #expect(again.status == 73)
+    }
+
+    @Test func rejectedFilesSayWhereTheirRecordCountComesFrom() throws {
+        let dir = try TemporaryDirectory()
+        _ = try makePipeline(dir)
+        // A broken .dbf: the .shx still counts the 129 stands.
+        try breakDBF(dir.file("data/avdelningar.dbf"))
+        // Nothing countable: .shx and .dbf gone, the .shp cut inside its header.
+        let shp = try Data(contentsOf: URL(fileURLWithPath: dir.file("data/vagar.shp")))
+        try shp.prefix(60).write(to: URL(fileURLWithPath: dir.file("data/vagar.shp")))
+        try FileManager.default.removeItem(atPath: dir.file("data/vagar.shx"))
+        try FileManager.default.removeItem(atPath: dir.file("data/vagar.dbf"))
+        let r = try runKartpack(
+            ["convert", "data/avdelningar.shp", "data/vagar.shp", "-o", dir.file("out/c.pmtiles"), "--max-zoom", "10",
+             "--report", dir.file("r.json"), "--quiet"],
+            currentDirectory: dir.path)
+        #expect(r.status == 65, "\(r.stderr)")
+        let inputs = try #require(try json(dir.file("r.json"))["inputs"] as? [[String: Any]])
+        #expect(inputs.count == 2)
+        #expect(inputs[0]["records"] as? Int == 129 && inputs[0]["recordsSource"] as? String == "shx")
+        #expect((inputs[0]["rejected"] as? [String: Int]) == ["file_rejected": 129])
+        #expect(inputs[1]["records"] as? Int == 0 && inputs[1]["recordsSource"] as? String == "unknown")
     }
 
     @Test func everyMessageOfAZipImportNamesThePathInsideTheZip() throws {

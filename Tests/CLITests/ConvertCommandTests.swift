@@ -61,4 +61,17 @@ import Testing
         #expect(r.stderr.contains("nope.shp"))
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.mbtiles")))
     }
+
+    @Test func aSourceCRSPROJCannotUseIsAUsageErrorSaidOnce() throws {
+        let dir = try TemporaryDirectory()
+        let shp = sample("vagar")
+        for command in [["convert", shp], ["import", (shp as NSString).deletingLastPathComponent]] {
+            let r = try runKartpack(command + ["-o", dir.file("x.pmtiles"), "--source-crs", "foo", "--quiet"])
+            #expect(r.status == 64, "\(command[0]): \(r.stderr)")
+            #expect(r.stderr.components(separatedBy: "not a coordinate reference system").count == 2, "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.file("x.pmtiles")))
+        }
+        let bare = try runKartpack(["convert", shp, "-o", dir.file("y.pmtiles"), "--source-crs", "3006", "--quiet"])
+        #expect(bare.status == 0, "\(bare.stderr)")
+    }
 }

@@ -2,11 +2,8 @@ import Foundation
 import GeometryAlgorithms
 import KartpackCore
 import MapStyle
-import Styling
 import Testing
 import TileArchive
-import VectorTile
-
 /// The engine contract for labels once per feature: a point layer `L_labels` with one label point per polygon
 /// feature (its id, attributes and class), in the one tile that contains it.
 @Suite struct LabelLayerTests {

@@ -1,10 +1,7 @@
 import Foundation
 import KartpackCore
 import MapStyle
-import Styling
 import Testing
-import VectorTile
-
 #if canImport(FoundationXML)
     import FoundationXML
 #endif

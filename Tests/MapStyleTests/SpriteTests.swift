@@ -1,6 +1,5 @@
 import Foundation
 import Gzip
-import KartpackJSON
 import MapStyle
 import Styling
 import Testing

@@ -1,9 +1,6 @@
 import Foundation
-import KartpackCore
 import KartpackTestSupport
 import Testing
-import VectorTile
-
 @testable import Pipeline
 
 @Suite struct ConverterTests {

@@ -1,5 +1,4 @@
 import KartpackCore
-import KartpackJSON
 import Testing
 
 @testable import Pipeline

@@ -5,8 +5,6 @@ import KartpackTestSupport
 import Testing
 
 @testable import Import
-@testable import Pipeline
-
 /// One entry for `TestZip.make`: the real data plus overrides that make the archive lie.
 struct TestZipEntry {
     var name: [UInt8]

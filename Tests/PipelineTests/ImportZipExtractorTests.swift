@@ -1,13 +1,10 @@
 import Foundation
 import Glibc
 import Gzip
-import KartpackCore
 import KartpackTestSupport
 import Testing
 
 @testable import Import
-@testable import Pipeline
-
 @Suite struct ImportZipExtractorTests {
     @Test func extractsNestedFoldersAndMixedCaseNamesPrivately() throws {
         let box = try ImportSandbox()

@@ -3,8 +3,6 @@ import KartpackCore
 import Testing
 
 @testable import Nightly
-@testable import Pipeline
-
 @Suite struct NightlyLogTests {
     /// 2026-01-01T02:00:00.123Z
     private let formatter = JSONLogFormatter(clock: { 1_767_232_800.123 })

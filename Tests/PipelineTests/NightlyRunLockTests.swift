@@ -3,8 +3,6 @@ import KartpackTestSupport
 import Testing
 
 @testable import Nightly
-@testable import Pipeline
-
 /// A child process started with its stdout on a pipe; killed (SIGKILL) and reaped when released.
 private final class ChildProcess {
     let process = Process()

@@ -3,8 +3,6 @@ import KartpackTestSupport
 import Testing
 
 @testable import Nightly
-@testable import Pipeline
-
 @Suite struct NightlySHA256Tests {
     @Test func nistVectors() {
         #expect(SHA256.hex(of: Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

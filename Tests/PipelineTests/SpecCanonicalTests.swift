@@ -1,5 +1,4 @@
 import Foundation
-import KartpackCore
 import Testing
 
 @testable import Pipeline

@@ -1,4 +1,3 @@
-import KartpackCore
 import Testing
 
 @testable import Pipeline

@@ -1,8 +1,5 @@
 import KartpackCore
 import Testing
-
-@testable import Pipeline
-
 /// A valid document with `extra` members spliced into the top level and `source` members into the first source.
 private func doc(top: String = "", source: String = "", tiles: String? = nil, output: String = #""path":"o.pmtiles""#) -> String {
     var s = #"{"version":1,"sources":[{"path":"a.shp""# + (source.isEmpty ? "" : "," + source) + "}]"

@@ -1,5 +1,4 @@
 import Foundation
-import KartpackCore
 import KartpackJSON
 import KartpackTestSupport
 import Testing

@@ -2,9 +2,6 @@ import Foundation
 import KartpackCore
 import KartpackTestSupport
 import Testing
-
-@testable import Shapefile
-
 @Suite struct AttributeReadingTests {
     /// Points with one row per value of a single field.
     func fixture(_ field: ShapefileFixture.Field, _ values: [String]) -> ShapefileFixture {

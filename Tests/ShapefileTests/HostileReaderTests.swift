@@ -1,5 +1,4 @@
 import Foundation
-import KartpackCore
 import KartpackTestSupport
 import Testing
 

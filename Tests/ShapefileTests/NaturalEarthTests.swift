@@ -2,9 +2,6 @@ import Foundation
 import KartpackCore
 import KartpackTestSupport
 import Testing
-
-@testable import Shapefile
-
 /// Real files: the Natural Earth samples Debian's python3-geopandas ships.
 @Suite struct NaturalEarthTests {
     static let lowres = RepositoryPaths.geopandasData.appendingPathComponent(

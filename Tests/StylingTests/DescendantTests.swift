@@ -1,4 +1,3 @@
-import KartpackCore
 import Styling
 import Testing
 

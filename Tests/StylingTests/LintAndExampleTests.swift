@@ -1,5 +1,4 @@
 import KartpackCore
-import Styling
 import Testing
 
 @Suite struct LintAndExampleTests {

@@ -2,6 +2,7 @@ import Foundation
 import Gzip
 import KartpackCore
 import Testing
+@testable import PMTiles
 @testable import TileArchive
 
 /// Writes `interop.pmtiles` and `interop.mbtiles` (real gzipped MVT tiles) into `$KARTPACK_INTEROP_DIR` for the

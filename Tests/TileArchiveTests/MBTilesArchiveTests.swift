@@ -2,6 +2,7 @@ import Gzip
 import KartpackCore
 import SQLiteStore
 import Testing
+@testable import PMTiles
 @testable import TileArchive
 
 @Suite struct MBTilesArchiveTests {

@@ -1,6 +1,7 @@
 import Gzip
 import KartpackCore
 import Testing
+@testable import PMTiles
 @testable import TileArchive
 
 @Suite struct PMTilesArchiveTests {

@@ -1,5 +1,6 @@
 import KartpackCore
 import Testing
+@testable import PMTiles
 @testable import TileArchive
 
 @Suite struct PMTilesTileIDTests {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import PMTiles
 @testable import TileArchive
 
 /// A unique temp folder for one test, removed afterwards.

@@ -1,6 +1,5 @@
 import Gzip
 import KartpackCore
-import KartpackJSON
 import Testing
 import TileArchive
 

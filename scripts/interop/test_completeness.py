@@ -1,9 +1,5 @@
 """Issue 12 with independent tools: stable feature ids across a re-export in another record order (GDAL's ogr2ogr
 writes the shuffled copy), the missing-layer metadata and per-layer zoom ranges read with the `pmtiles` package.
-
-Tests marked xfail(strict=True) need the converter wiring described in the issue-12 report (FeatureIDScheme in
-Converter+Reading.swift, per-layer zooms in the metadata); strict, so they fail loudly once the wiring lands and
-the mark must go.
 """
 import hashlib
 import json
@@ -13,9 +9,6 @@ import subprocess
 import pytest
 
 from conftest import SAMPLE_DIR, decode_tile, read_pmtiles, require_tool, run_convert
-
-ENGINE = "needs the converter wiring of the issue-12 report (FeatureIDScheme / per-layer zooms in Converter*)"
-
 
 def export(source: pathlib.Path, folder: pathlib.Path, sql: str) -> pathlib.Path:
     """`source` re-exported by GDAL through an OGR SQL statement (e.g. an `ORDER BY`)."""
@@ -79,7 +72,6 @@ def test_integer_ids_survive_a_shuffled_reexport(kartpack, tmp_path):
     assert plain["original"] != plain["shuffled"]
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE)
 def test_string_ids_survive_a_shuffled_reexport_and_follow_the_documented_hash(kartpack, tmp_path):
     shuffled = shuffled_copy(tmp_path, "fornminnen", "NAMN DESC")
     runs = {}
@@ -92,7 +84,6 @@ def test_string_ids_survive_a_shuffled_reexport_and_follow_the_documented_hash(k
         fid: fid for fid in runs["original"]}
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE)
 def test_pipeline_id_field_is_stable_and_recorded_in_the_metadata(kartpack, tmp_path):
     shuffled = shuffled_copy(tmp_path, "fornminnen", "NAMN DESC")
     results = {}
@@ -131,7 +122,6 @@ def test_missing_layers_are_listed_for_an_independent_reader(kartpack, tmp_path)
     assert [l["id"] for l in metadata["vector_layers"]] == ["avdelningar"]
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE)
 def test_vector_layers_give_each_layer_its_own_zoom_range(kartpack, tmp_path):
     out = tmp_path / "zooms.pmtiles"
     plan = tmp_path / "plan.json"

@@ -24,6 +24,10 @@ package struct ConvertInput: Sendable {
     package var maxZoom: Int?
     /// Explicit sidecar files (imports find mixed-case names); nil looks them up next to `path`.
     package var files: ShapefileSet?
+    /// The attribute whose value is the feature id (overrides `ConvertOptions.idField`); nil uses that default.
+    package var idField: String?
+    /// What a missing or repeated id does (overrides `ConvertOptions.idPolicy`).
+    package var idPolicy: FeatureIDScheme.Policy?
 
     /// Creates an input.
     package init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {
@@ -67,12 +71,22 @@ package struct ConvertOptions: Sendable {
     package var simplify: Double = 1
     /// Clip buffer around each tile, in tile units (80 = 5 screen pixels of a 256-px tile).
     package var buffer: Double = 80
+    /// Simplify the polygons of one layer in one tile together, so shared borders stay shared (docs/map-quality.md);
+    /// false simplifies each polygon on its own.
+    package var sharedBorders: Bool = true
+    /// How zooms over the tile limits are thinned.
+    package var thinning = ThinningOptions()
+    /// Most points per tile: `layer` nil applies to every point layer read from an input (not label layers).
+    package var maxPoints: [(layer: String?, limit: Int)] = []
     /// Worker threads for the feature and tile phases.
     package var threads: Int = 1
     /// Replace an existing output.
     package var force: Bool = false
-    /// An integer attribute to use as feature id instead of the record number.
+    /// The attribute whose value is every input's feature id (integer fields as they are, character fields
+    /// hashed: `FeatureIDScheme`), unless an input names its own; nil numbers features by record.
     package var idField: String?
+    /// What a missing or repeated id does, unless an input says otherwise.
+    package var idPolicy: FeatureIDScheme.Policy = .reject
     /// Largest compressed tile, in bytes.
     package var maxTileBytes: Int = 500_000
     /// Most features in one tile (all layers).

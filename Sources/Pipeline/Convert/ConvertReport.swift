@@ -1,5 +1,3 @@
-import KartpackCore
-
 /// The outcome of `kartpack convert`: what `--report FILE.json` holds and the end-of-run summary shows.
 /// Keys are documented in `docs/convert.md`.
 package struct ConvertReport: Codable, Sendable {
@@ -25,6 +23,10 @@ package struct ConvertReport: Codable, Sendable {
         package var error: String?
         /// The stable reason code of `error` (`missing_prj`, `empty_layer`, `bad_dbf_header`, …).
         package var errorCode: String?
+        /// For a rejected file, where `records` comes from: `reader` (the file opened, then failed), `shx`, `shp`
+        /// (a scan of its record headers) or `dbf` (its header), or `unknown` when no count could be read and
+        /// `records` is 0. Absent for a file that was read.
+        package var recordsSource: String? = nil
     }
     /// Tiles and drops at one zoom level.
     package struct Zoom: Codable, Sendable {
@@ -38,7 +40,8 @@ package struct ConvertReport: Codable, Sendable {
         package var dropped: [String: Int]
         /// Fraction of features kept by the tile-limit thinning at this zoom (1 = all).
         package var keptFraction: Double
-        /// Tiles written above the size or feature limit (only at max zoom, where nothing is dropped).
+        /// Tiles written above the size or feature limit (where nothing is dropped: the max zoom, or features at their
+        /// own highest zoom).
         package var tilesOverLimit: Int
     }
 

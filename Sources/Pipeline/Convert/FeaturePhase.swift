@@ -1,7 +1,5 @@
 import Foundation
 import KartpackCore
-import Shapefile
-
 /// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
 /// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
 ///
@@ -20,7 +18,7 @@ struct FeaturePhase {
     func run(_ read: ReadPhase) throws -> TiledLayers {
         let parameters = TilingParameters(
             minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
-            simplify: options.simplify)
+            simplify: options.simplify, sharedBorders: options.sharedBorders)
         let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
@@ -29,7 +27,7 @@ struct FeaturePhase {
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {
-                var intake = LayerIntake(layer: layer, idField: options.idField, diagnostics: diagnostics)
+                var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
                 let total = layer.reader.stats.recordsInFile
                 var current = try layer.nextBatch(size: Self.batchSize)
                 if let current { team.submit(current) }
@@ -42,6 +40,7 @@ struct FeaturePhase {
                     progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
                     current = next
                 }
+                tiled.idSchemes.append((layer.name, layer.ids.scheme))
                 return intake.finish()
             } catch {
                 // A file that fails half-way leaves nothing in the package.
@@ -58,19 +57,14 @@ struct FeaturePhase {
 /// of one input file, from its first result to its report.
 struct LayerIntake {
     let layer: SourceLayer
-    let idField: String?
     let diagnostics: DiagnosticSink
     private var written = 0
     private var rejected: [String: Int] = [:]
     private var repaired: [String: Int] = [:]
     private var classes: [String: Int] = [:]
-    private var seenIDs = Set<UInt64>()
-    private var duplicateIDs = 0
-    private var missingIDs = 0
 
-    init(layer: SourceLayer, idField: String?, diagnostics: DiagnosticSink) {
+    init(layer: SourceLayer, diagnostics: DiagnosticSink) {
         self.layer = layer
-        self.idField = idField
         self.diagnostics = diagnostics
     }
 
@@ -113,9 +107,10 @@ struct LayerIntake {
         let classes = styled?.classes ?? []
         let topClass = classes.last ?? nil
         if let c = topClass { self.classes[c, default: 0] += 1 }
-        let id = featureID(job.feature)
+        let id = job.id
         let out = tiled.output(named: styled?.layer ?? layer.name)
         let featureIndex = tiled.outputs[out].records.count
+        if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
         let rank = FeatureRank.rank(layer: out, feature: featureIndex)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []
@@ -141,60 +136,24 @@ struct LayerIntake {
         // Its classes count at the zooms it is labelled at (where the point is written).
         let labelled = styled?.labelled ?? []
         let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }
+        // The label layer's zooms are those the point is written at.
+        let labelZooms = tiling.labelPieces.map { Int($0.tile.z) }
         tiled.outputs[labels].note(
             family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
-            flagKeys: tiled.outputs[out].flagKeys, zooms: tiling.zooms)
+            flagKeys: tiled.outputs[out].flagKeys, zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
         for p in tiling.labelPieces {
             tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
         }
     }
 
-    /// The feature's id: the record number, or the value of the id field (nil, counted, when it has none).
-    private mutating func featureID(_ feature: Feature) -> UInt64? {
-        guard let field = idField else { return UInt64(feature.provenance.record) }
-        guard let id = LayerIntake.featureID(feature.properties, field: field) else {
-            missingIDs += 1
-            return nil
-        }
-        if !seenIDs.insert(id).inserted { duplicateIDs += 1 }
-        return id
-    }
-
-    /// The layer's report, with the id-field warnings.
+    /// The layer's report.
     func finish() -> ConvertReport.Input {
         var r = layer.finish()
         r.written = written
         r.rejected.add(rejected)
         r.repaired.add(repaired)
         r.classes = classes
-        if missingIDs > 0, let field = idField {
-            diagnostics.report(
-                Diagnostic(
-                    .warning, code: "missing_id",
-                    "\(missingIDs) features have no usable non-negative integer in id field \(field); written without id",
-                    file: layer.fileName))
-        }
-        if duplicateIDs > 0, let field = idField {
-            diagnostics.report(
-                Diagnostic(
-                    .warning, code: "duplicate_id",
-                    "\(duplicateIDs) features repeat an id already used in id field \(field); MVT ids should be unique per layer",
-                    file: layer.fileName))
-        }
         return r
-    }
-
-    /// A feature id from an attribute: a non-negative integer (or integral double), else nil.
-    static func featureID(_ properties: Properties, field: String) -> UInt64? {
-        let lower = field.lowercased()
-        guard let i = properties.keys.firstIndex(where: { $0.lowercased() == lower }) else { return nil }
-        switch properties.values[i] {
-        case .int(let v) where v >= 0: return UInt64(v)
-        case .uint(let v): return v
-        case .double(let v) where v >= 0 && v < 1.8e19 && v.rounded() == v: return UInt64(v)
-        case .string(let s): return UInt64(s.trimmingCharacters(in: .whitespaces))
-        default: return nil
-        }
     }
 }
 

@@ -1,4 +1,3 @@
-import KartpackCore
 import TileArchive
 
 /// The pieces of a run in archive order, and where each tile's pieces are.

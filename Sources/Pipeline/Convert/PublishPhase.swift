@@ -90,7 +90,10 @@ struct PackageMetadata {
             for k in l.flagKeys where !fields.contains(where: { $0.name == k }) {
                 fields.append(VectorLayerField(name: k, type: .boolean))
             }
-            return VectorLayerInfo(id: l.name, fields: fields, minZoom: options.minZoom, maxZoom: options.maxZoom)
+            // Each layer's own zooms: per-input ranges and the style's zooms narrow them.
+            return VectorLayerInfo(
+                id: l.name, fields: fields, minZoom: l.zooms?.lowerBound ?? options.minZoom,
+                maxZoom: l.zooms?.upperBound ?? options.maxZoom)
         }
         var inputs: [(key: String, value: JSONValue)] = []
         for r in tiled.inputs where r.error == nil {
@@ -126,7 +129,16 @@ struct PackageMetadata {
             name: options.name ?? base, description: description, attribution: options.attribution,
             version: "1.0.0", type: "overlay", bounds: bounds, center: center, minZoom: options.minZoom,
             maxZoom: options.maxZoom, vectorLayers: vectorLayers, generator: Kartpack.generator,
-            extra: [("kartpack", .string(runSummary))] + options.extraMetadata.map { ($0.key, .string($0.value)) })
+            extra: [("kartpack", .string(runSummary))] + idMetadata(tiled)
+                + options.extraMetadata.map { ($0.key, .string($0.value)) })
+    }
+
+    /// `kartpack_ids` when any layer takes its ids from a field (absent when every id is a record number).
+    private func idMetadata(_ tiled: TiledLayers) -> [(key: String, value: JSONValue)] {
+        guard tiled.idSchemes.contains(where: { $0.scheme.kind != .recordNumber }) else { return [] }
+        var seen = Set<String>()
+        let unique = tiled.idSchemes.filter { seen.insert($0.layer).inserted }
+        return [(FeatureIDScheme.metadataKey, .string(FeatureIDScheme.metadataText(unique)))]
     }
 
     static func counts(_ d: [String: Int]) -> JSONValue {

@@ -16,10 +16,13 @@ final class SourceLayer {
     let fields: [FieldDefinition]
     /// The counts so far (records, filtered, read-time skips and repairs come in `finish`).
     var report: ConvertReport.Input
+    /// Gives the features their ids in file order and applies the id policy.
+    private(set) var ids: FeatureIDAssigner
+    private let diagnostics: DiagnosticSink
 
     init(
         input: ConvertInput, set: ShapefileSet, name: String, reader: ShapefileReader, context: LayerContext,
-        report: ConvertReport.Input
+        report: ConvertReport.Input, ids: FeatureIDScheme, diagnostics: DiagnosticSink
     ) {
         self.input = input
         self.set = set
@@ -27,14 +30,18 @@ final class SourceLayer {
         self.reader = reader
         self.context = context
         self.report = report
+        self.ids = FeatureIDAssigner(scheme: ids)
+        self.diagnostics = diagnostics
         fields = ReadPhase.outputFields(reader.schema.fields, input: input)
     }
 
     /// The file name, for diagnostics.
     var fileName: String { (set.shp as NSString).lastPathComponent }
 
-    /// The next features (up to `size`) that pass the input's filter, with `keep` and `rename` applied; records
-    /// the filter leaves out are counted as `filtered_out`. Nil at the end of the file.
+    /// The next features (up to `size`) that pass the input's filter, with their ids (from the attributes as
+    /// read) and with `keep` and `rename` applied; records the filter leaves out are counted as `filtered_out`,
+    /// those the id policy skips as `missing_id` / `duplicate_id`. Nil at the end of the file. Throws an
+    /// `InputRejection` when the id policy rejects the file.
     func nextBatch(size: Int) throws -> [FeatureJob]? {
         var batch: [FeatureJob] = []
         batch.reserveCapacity(size)
@@ -43,10 +50,40 @@ final class SourceLayer {
                 report.rejected["filtered_out", default: 0] += 1
                 continue
             }
+            let record = feature.provenance.record
+            let id: UInt64
+            switch ids.assign(feature.properties, record: record) {
+            case .id(let value):
+                id = value
+            case .fallback(let value, let problem):
+                id = value
+                diagnostics.report(
+                    Diagnostic(
+                        .warning, code: problem.rawValue,
+                        "\(Self.problemText(problem, field: ids.scheme.field)); written with its record number as id",
+                        file: fileName, record: record))
+            case .skip(let problem):
+                report.rejected[problem.rawValue, default: 0] += 1
+                diagnostics.report(
+                    Diagnostic(
+                        .warning, code: problem.rawValue, "\(Self.problemText(problem, field: ids.scheme.field)); skipped",
+                        file: fileName, record: record))
+                continue
+            case .rejectFile(let problem):
+                throw InputRejection(
+                    code: problem.rawValue, message: "\(set.shp): \(ids.rejectionMessage(problem, record: record))")
+            }
             feature.properties = ReadPhase.transformAttributes(feature.properties, input: input)
-            batch.append(FeatureJob(context: context, feature: feature))
+            batch.append(FeatureJob(context: context, feature: feature, id: id))
         }
         return batch.isEmpty ? nil : batch
+    }
+
+    private static func problemText(_ problem: FeatureIDAssigner.Problem, field: String?) -> String {
+        switch problem {
+        case .missingID: "no usable id in field \(field ?? "?")"
+        case .duplicateID: "repeats an id of field \(field ?? "?") already used in the layer"
+        }
     }
 
     /// The report once every record was read: the reader's own counts added.
@@ -86,8 +123,8 @@ struct ReadPhase {
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
                 reports.append(
                     Self.rejected(
-                        path: input.path, layer: input.layerName ?? "", records: 0, error: error.description,
-                        code: error.inputErrorCode))
+                        path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
+                        error: error.description, code: error.inputErrorCode))
                 continue
             }
             if sets.count > 1, let name = input.layerName {
@@ -107,11 +144,10 @@ struct ReadPhase {
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
-                    // A set the reader refused still counts its records (from the .shx, .shp or .dbf).
-                    let records = recordsInFile > 0 ? recordsInFile : (set.probeRecordCount()?.count ?? 0)
                     reports.append(
                         Self.rejected(
-                            path: set.shp, layer: name, records: records, error: message, code: error.inputErrorCode))
+                            path: set.shp, layer: name, records: Self.recordCount(set, counted: recordsInFile),
+                            error: message, code: error.inputErrorCode))
                 }
             }
         }
@@ -138,14 +174,13 @@ struct ReadPhase {
                 message: "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
                     + "the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
         }
-        if let field = options.idField {
-            guard let f = reader.schema.fields.first(where: { $0.name.lowercased() == field.lowercased() }) else {
-                throw PipelineError.badIDField(
-                    layer: name, field: field,
-                    reason: "no such field (fields: \(reader.schema.fields.map(\.name).joined(separator: ", ")))")
-            }
-            guard f.type == .integer else {
-                throw PipelineError.badIDField(layer: name, field: field, reason: "field is \(f.type.rawValue), not an integer")
+        var ids = FeatureIDScheme.recordNumber
+        if let field = input.idField ?? options.idField {
+            do {
+                ids = try FeatureIDScheme.forField(
+                    field, in: reader.schema.fields, policy: input.idPolicy ?? options.idPolicy)
+            } catch {
+                throw PipelineError.badIDField(layer: name, field: field, reason: error.reason)
             }
         }
         var cascade: ClientCascade?
@@ -163,16 +198,28 @@ struct ReadPhase {
         let report = ConvertReport.Input(
             path: set.shp, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
             written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
-        return SourceLayer(input: input, set: set, name: name, reader: reader, context: context, report: report)
+        return SourceLayer(
+            input: input, set: set, name: name, reader: reader, context: context, report: report, ids: ids,
+            diagnostics: diagnostics)
     }
 
     /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so
-    /// files balance one level up.
-    static func rejected(path: String, layer: String, records: Int, error: String, code: String) -> ConvertReport.Input {
+    /// files balance one level up; `records.source` says where the count comes from.
+    static func rejected(
+        path: String, layer: String, records: (count: Int, source: String), error: String, code: String
+    ) -> ConvertReport.Input {
         ConvertReport.Input(
-            path: path, layer: layer, crs: nil, encoding: nil, records: records, written: 0,
-            rejected: records > 0 ? ["file_rejected": records] : [:], repaired: [:], coercedToNull: [:],
-            classes: [:], error: error, errorCode: code)
+            path: path, layer: layer, crs: nil, encoding: nil, records: records.count, written: 0,
+            rejected: records.count > 0 ? ["file_rejected": records.count] : [:], repaired: [:], coercedToNull: [:],
+            classes: [:], error: error, errorCode: code, recordsSource: records.source)
+    }
+
+    /// The records of a rejected set: what the reader counted before it failed (`counted` > 0), else what the
+    /// `.shx`, `.shp` or `.dbf` can still tell, else 0 and `unknown`.
+    static func recordCount(_ set: ShapefileSet, counted: Int) -> (count: Int, source: String) {
+        if counted > 0 { return (counted, "reader") }
+        guard let probe = set.probeRecordCount() else { return (0, "unknown") }
+        return (probe.count, probe.source.rawValue)
     }
 
     /// The input's `keep` and `rename` applied to a record's attributes.

@@ -1,6 +1,4 @@
 import KartpackCore
-import Shapefile
-
 /// A feature's attributes, stored once however many tiles it touches.
 struct FeatureRecord: Sendable {
     var id: UInt64?
@@ -51,6 +49,8 @@ struct OutputLayer: Sendable {
     var flagKeys: [String] = []
     /// The zooms features of this layer are written at (nil until the first feature).
     var zooms: ClosedRange<Int>?
+    /// The stylesheet's `max-points` (the largest any feature of the layer gets), nil for none.
+    var maxPoints: Int?
 }
 
 /// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature
@@ -61,6 +61,8 @@ struct TiledLayers: Sendable {
     var inputs: [ConvertReport.Input] = []
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
+    /// How each read input layer numbered its features, in input order (`kartpack_ids`).
+    var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
     /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
     /// use (deterministic: feature order).

@@ -20,8 +20,10 @@ package enum InputProbe {
         package var path: String
         package var code: String
         package var message: String
-        /// Records in the rejected file, as far as they can be counted (0 when unknown).
+        /// Records in the rejected file, as far as they can be counted, and where the count comes from
+        /// (`ConvertReport.Input.recordsSource`).
         package var records: Int
+        package var recordsSource: String
     }
 
     /// The rejections among the inputs of `options`, in input order.
@@ -34,7 +36,7 @@ package enum InputProbe {
             } catch {
                 out.append(Rejection(
                     input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
-                    message: error.description, records: 0))
+                    message: error.description, records: 0, recordsSource: "unknown"))
                 continue
             }
             for set in sets {
@@ -59,10 +61,10 @@ package enum InputProbe {
                     }
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
-                    if records == 0 { records = set.probeRecordCount()?.count ?? 0 }
+                    let count = ReadPhase.recordCount(set, counted: records)
                     out.append(Rejection(
                         input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
-                        records: records))
+                        records: count.count, recordsSource: count.source))
                 }
             }
         }

@@ -182,7 +182,8 @@ package struct StagedConversion {
     ) -> ConvertReport {
         let inputs = rejections.map { r in
             ReadPhase.rejected(
-                path: names.name(r.path), layer: r.layer, records: r.records, error: names.rewrite(r.message), code: r.code)
+                path: names.name(r.path), layer: r.layer, records: (r.records, r.recordsSource),
+                error: names.rewrite(r.message), code: r.code)
         }
         var rejected: [String: Int] = [:]
         for i in inputs { rejected.add(i.rejected) }

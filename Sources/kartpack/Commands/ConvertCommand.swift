@@ -56,6 +56,7 @@ struct ConvertCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        try PackageOptions.checkSourceCRS(convert.inputs.first?.sourceCRS)
         // A missing input is known before any work: exit 66 and touch nothing.
         let missing = convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
         if !missing.isEmpty {

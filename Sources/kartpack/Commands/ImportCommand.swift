@@ -52,6 +52,7 @@ struct ImportCommand: Command {
             Console.error("\(export): no such file or folder")
             return .noInput
         }
+        try PackageOptions.checkSourceCRS(sourceCRS)
         var convert = self.convert
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
         var isFolder: ObjCBool = false

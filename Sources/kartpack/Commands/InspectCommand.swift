@@ -1,8 +1,6 @@
 import Foundation
 import KartpackCore
 import Pipeline
-import VectorTile
-
 /// `kartpack inspect PATH`: describes Shapefiles (and, later, tile packages).
 struct InspectCommand: Command {
     static let name = "inspect"

@@ -2,6 +2,8 @@ import Foundation
 import KartpackCore
 import Nightly
 import Pipeline
+import Reprojection
+import Styling
 import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
@@ -15,15 +17,23 @@ enum PackageOptions {
         OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
         OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(name: "id-field", kind: .value, help: "integer attribute to use as feature id (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-field", kind: .value, help: "attribute whose value is the feature id: integers as they are, text hashed (default: record number)", valueName: "FIELD"),
+        OptionSpec(name: "id-policy", kind: .value, help: "a missing or repeated id: reject the file, skip the feature, or use its record number (default reject)", valueName: "reject|skip|record"),
         OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
         OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
+        OptionSpec(name: "no-shared-borders", kind: .flag, help: "simplify each polygon on its own instead of each layer's polygons per tile together (borders shared by neighbours stay shared only with the default)"),
+        OptionSpec(name: "thinning", kind: .value, help: "how zooms over the tile limits are thinned: spacing (default: densest areas first, even across tiles), smallest, priority, random (old uniform cut)", valueName: "MODE"),
+        OptionSpec(name: "thin-priority", kind: .value, help: "numeric attribute kept longest by thinning and --max-points, highest first (FIELD:asc: lowest first)", valueName: "FIELD[:asc]"),
+        OptionSpec(name: "max-points", kind: .repeatable, help: "at most N points per tile below the max zoom, spread evenly and nested across zooms; N for every point layer, LAYER=N for one (repeatable)", valueName: "[LAYER=]N"),
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
         OptionSpec(name: "description", kind: .value, help: "package description", valueName: "TEXT"),
         OptionSpec(name: "attribution", kind: .value, help: "package attribution", valueName: "TEXT"),
         OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(name: "clip", kind: .value, help: "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD = \"2404\"]) before tiling", valueName: "REGIONS.shp[:FILTER]"),
+        OptionSpec(name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling", valueName: "W,S,E,N"),
+        OptionSpec(name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)", valueName: "METRES"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
@@ -45,14 +55,78 @@ enum PackageOptions {
         o.buffer = try p.double("buffer", in: 0...2048) ?? 80
         o.threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         o.idField = p.value("id-field")
+        if let policy = p.value("id-policy") {
+            guard let parsed = FeatureIDScheme.Policy(rawValue: policy) else {
+                throw UsageError(message: "--id-policy must be reject, skip or record, not '\(policy)'")
+            }
+            guard o.idField != nil else { throw UsageError(message: "--id-policy needs --id-field") }
+            o.idPolicy = parsed
+        }
         o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
         o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
+        o.sharedBorders = !p.flag("no-shared-borders")
+        if let mode = p.value("thinning") {
+            guard let m = ThinningMode(rawValue: mode) else {
+                throw UsageError(message: "--thinning must be one of \(ThinningMode.allCases.map(\.rawValue).joined(separator: ", ")), not '\(mode)'")
+            }
+            o.thinning.mode = m
+        }
+        if let text = p.value("thin-priority") {
+            guard let (field, ascending) = ThinningOptions.priority(text) else {
+                throw UsageError(message: "--thin-priority needs FIELD, FIELD:asc or FIELD:desc, not '\(text)'")
+            }
+            o.thinning.priorityField = field
+            o.thinning.priorityAscending = ascending
+        }
+        for text in p.values("max-points") {
+            o.maxPoints.append(try maxPoints(text))
+        }
         o.name = p.value("name")
         o.description = p.value("description")
         o.attribution = p.value("attribution")
         o.temporaryDirectory = p.value("temp-dir")
         o.force = p.flag("force")
+        o.clip = try clip(p)
         return o
+    }
+
+    /// One `--max-points` value: `N` or `LAYER=N` (N from 1 to 1,000,000).
+    static func maxPoints(_ text: String) throws(UsageError) -> (layer: String?, limit: Int) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let layer = parts.count == 2 ? String(parts[0]) : nil
+        guard let n = Int(parts.last ?? ""), (1...1_000_000).contains(n), layer.map({ !$0.isEmpty }) ?? true else {
+            throw UsageError(message: "--max-points needs N or LAYER=N with N from 1 to 1000000, not '\(text)'")
+        }
+        return (layer, n)
+    }
+
+    /// `--clip REGIONS.shp[:FILTER]` or `--bbox W,S,E,N`, grown by `--clip-buffer`.
+    static func clip(_ p: ParsedArguments) throws(UsageError) -> ClipOptions? {
+        let buffer = try p.double("clip-buffer", in: 0...1_000_000)
+        switch (p.value("clip"), p.value("bbox")) {
+        case (nil, nil):
+            if buffer != nil { throw UsageError(message: "--clip-buffer needs --clip or --bbox") }
+            return nil
+        case (.some, .some):
+            throw UsageError(message: "give --clip or --bbox, not both")
+        case (nil, let box?):
+            return ClipOptions(source: .bbox(try ExtractCommand.bbox(box, option: "--bbox")), buffer: buffer ?? 0)
+        case (let text?, nil):
+            // A filter starts with `[`: `regions.shp:[ID = "12"]`. A path may hold colons of its own.
+            var path = text
+            var filter: AttributeFilterList?
+            if let r = text.range(of: ":[") {
+                path = String(text[..<r.lowerBound])
+                let source = String(text[text.index(after: r.lowerBound)...])
+                let (parsed, problems) = AttributeFilterList.parse(source, file: "--clip")
+                if let bad = problems.first(where: { $0.severity == .error }) {
+                    throw UsageError(message: "--clip filter: \(bad.message) (column \(bad.column))")
+                }
+                filter = parsed
+            }
+            guard !path.isEmpty else { throw UsageError(message: "--clip needs REGIONS.shp[:FILTER]") }
+            return ClipOptions(source: .polygons(path: path, filter: filter, sourceCRS: nil), buffer: buffer ?? 0)
+        }
     }
 
     /// Loads `--style` into the options (warnings printed unless quiet).
@@ -74,6 +148,17 @@ enum PackageOptions {
             } else {
                 Console.error("\(d.severity.rawValue): \(d.formatted)")
             }
+        }
+    }
+
+    /// A `--source-crs` PROJ cannot use is a usage error (64) said once, before any input is opened (in the same
+    /// isolated child process as `.prj` files).
+    static func checkSourceCRS(_ text: String?) throws(UsageError) {
+        guard let text else { return }
+        do throws(ProjectionError) {
+            _ = try IsolatedCRS.resolve(prjText: nil, override: text, prjFile: nil)
+        } catch {
+            throw UsageError(message: error.description)
         }
     }
 

@@ -2,8 +2,6 @@ import Foundation
 import KartpackCore
 import MapStyle
 import Pipeline
-import VectorTile
-
 /// `kartpack preview`: an SVG (or PNG) picture of a package drawn with a stylesheet.
 struct PreviewCommand: Command {
     static let name = "preview"

@@ -1,7 +1,10 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import Gzip
 public import KartpackCore
-public import SQLiteStore
 
 /// Why writing or reading a tile archive failed.
 public enum TileArchiveError: KartpackError, Sendable {
@@ -29,8 +32,8 @@ public enum TileArchiveError: KartpackError, Sendable {
     case invalidArchive(path: String, reason: String)
     /// The archive feature is not supported by this reader (e.g. brotli or zstd internal compression).
     case unsupported(path: String, reason: String)
-    /// SQLite failed.
-    case sqlite(SQLiteError)
+    /// SQLite failed (MBTiles; the `TileArchive` module makes these from its SQLite errors).
+    case sqlite(SQLiteFailure)
     /// Compressing or decompressing failed.
     case gzip(GzipError, context: String)
     /// The written archive failed its self-check before publishing.
@@ -99,4 +102,41 @@ public enum TileArchiveError: KartpackError, Sendable {
         guard let p = strerror(code) else { return "errno \(code)" }
         return "\(String(cString: p)) (errno \(code))"
     }
+}
+
+/// A failed SQLite call as `TileArchiveError` carries it: SQLite's own error type lives in the SQLite wrapper,
+/// which this C-free module does not depend on (`TileArchive` converts).
+public struct SQLiteFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What the failure means for the exit code.
+    public enum Category: Sendable, Hashable {
+        /// The disk or file system failed (`SQLITE_IOERR*`, `SQLITE_FULL`).
+        case io
+        /// The file could not be opened (`SQLITE_CANTOPEN`).
+        case cantOpen
+        /// Not a database, or corrupt (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
+        case corruptFile
+        /// Anything else (a misuse, a constraint).
+        case other
+    }
+
+    /// The extended result code.
+    public var code: Int32
+    /// What the code means for the exit code.
+    public var category: Category
+    /// The full one-line text (code name, message, statement).
+    public var description: String
+
+    /// Creates a failure.
+    public init(code: Int32, category: Category, description: String) {
+        self.code = code
+        self.category = category
+        self.description = description
+    }
+
+    /// True for failures of the disk or file system.
+    public var isIOError: Bool { category == .io }
+    /// True when the file could not be opened.
+    public var isCantOpen: Bool { category == .cantOpen }
+    /// True when the file is not a database or is corrupt.
+    public var isCorruptFile: Bool { category == .corruptFile }
 }

@@ -1,8 +1,12 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Checked POSIX file calls shared by the writers and readers. Every result is checked; failures become
 /// `TileArchiveError.io` (exit code 74) carrying errno.
-enum POSIXFile {
+package enum POSIXFile {
     /// Writes every byte, retrying on `EINTR` and short writes.
     /// Writes all of `bytes` (typed throws cannot cross `withUnsafeBytes`, so the result is carried out).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(TileArchiveError) {
@@ -16,7 +20,7 @@ enum POSIXFile {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
-            let n = Glibc.write(fd, p, left)
+            let n = write(fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .io(operation: "write", path: path, errno: errno)
@@ -83,11 +87,11 @@ enum POSIXFile {
     }
 
     /// The size of the file at `path`, or nil when it cannot be examined.
-    static func size(of path: String) -> UInt64? {
+    package static func size(of path: String) -> UInt64? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { _ = close(fd) }
-        var st = Glibc.stat()
+        var st = stat()
         guard fstat(fd, &st) == 0 else { return nil }
         return UInt64(max(0, st.st_size))
     }
@@ -101,7 +105,7 @@ enum POSIXFile {
 
     /// The size of an open file, and whether it is a regular file.
     static func fileStatus(fd: Int32, path: String) throws(TileArchiveError) -> (size: UInt64, isRegular: Bool) {
-        var st = Glibc.stat()
+        var st = stat()
         guard fstat(fd, &st) == 0 else { throw .io(operation: "fstat", path: path, errno: errno) }
         return (UInt64(max(0, st.st_size)), (st.st_mode & S_IFMT) == S_IFREG)
     }

@@ -1,8 +1,12 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KartpackCore
 
 /// Tracks which zooms and which tile ranges were written, to derive zooms and bounds.
-struct TileCoverage {
+package struct TileCoverage {
     private(set) var minZoom = Int.max
     private(set) var maxZoom = Int.min
     private var minX = [Int](repeating: Int.max, count: TileCoordinate.maxZoom + 1)
@@ -10,14 +14,17 @@ struct TileCoverage {
     private var maxX = [Int](repeating: Int.min, count: TileCoordinate.maxZoom + 1)
     private var maxY = [Int](repeating: Int.min, count: TileCoordinate.maxZoom + 1)
 
+    /// An empty coverage.
+    package init() {}
+
     /// True before the first tile.
-    var isEmpty: Bool { minZoom > maxZoom }
+    package var isEmpty: Bool { minZoom > maxZoom }
 
     /// The zoom range written (only meaningful when not empty).
-    var zooms: ClosedRange<Int> { isEmpty ? 0...0 : minZoom...maxZoom }
+    package var zooms: ClosedRange<Int> { isEmpty ? 0...0 : minZoom...maxZoom }
 
     /// Records a valid tile.
-    mutating func include(_ key: TileCoordinate) {
+    package mutating func include(_ key: TileCoordinate) {
         minZoom = Swift.min(minZoom, key.z)
         maxZoom = Swift.max(maxZoom, key.z)
         minX[key.z] = Swift.min(minX[key.z], key.x)
@@ -27,7 +34,7 @@ struct TileCoverage {
     }
 
     /// The extent of the tiles at the highest zoom, in degrees (Web Mercator latitude limits), rounded to 1e-7.
-    var geoBounds: GeoBounds {
+    package var geoBounds: GeoBounds {
         guard !isEmpty else { return GeoBounds(west: -180, south: -85.0511287, east: 180, north: 85.0511287) }
         let z = maxZoom
         let n = Double(1 << z)
@@ -39,7 +46,7 @@ struct TileCoverage {
     }
 
     /// Rounds degrees to 7 decimals (the PMTiles header precision), so text output stays short and stable.
-    static func rounded7(_ v: Double) -> Double {
+    package static func rounded7(_ v: Double) -> Double {
         (v * 1e7).rounded(.toNearestOrAwayFromZero) / 1e7
     }
 }

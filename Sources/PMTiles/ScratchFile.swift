@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KartpackCore
 
 /// An anonymous scratch file for tile data: created and immediately unlinked, so nothing is left behind even
@@ -42,7 +46,7 @@ final class ScratchFile {
 
     /// Releases the descriptor (and with it the file's space).
     func release() {
-        if fd >= 0 { _ = Glibc.close(fd) }
+        if fd >= 0 { _ = close(fd) }
         fd = -1
     }
 

@@ -155,7 +155,7 @@ public struct ArchiveMetadata: Sendable {
 
 extension ArchiveMetadata {
     /// Checks the values a writer relies on; `tileZooms` is the zoom range actually written.
-    func validated(tileZooms: ClosedRange<Int>) throws(TileArchiveError) -> ResolvedMetadata {
+    package func validated(tileZooms: ClosedRange<Int>) throws(TileArchiveError) -> ResolvedMetadata {
         let minZoom = self.minZoom ?? tileZooms.lowerBound
         let maxZoom = self.maxZoom ?? tileZooms.upperBound
         guard (0...TileCoordinate.maxZoom).contains(minZoom), (0...TileCoordinate.maxZoom).contains(maxZoom), minZoom <= maxZoom
@@ -189,7 +189,7 @@ extension ArchiveMetadata {
     }
 
     /// `vector_layers` as JSON: each layer's keys sorted, fields in their given order.
-    var vectorLayersJSON: JSONValue {
+    package var vectorLayersJSON: JSONValue {
         .array(
             vectorLayers.map { layer in
                 var members: [(key: String, value: JSONValue)] = []
@@ -204,7 +204,7 @@ extension ArchiveMetadata {
 
     /// Merges standard members with `extra`, sorted by key; a collision is an error.
     /// Compact JSON text of a metadata value; a non-finite number is invalid metadata.
-    static func text(_ value: JSONValue) throws(TileArchiveError) -> String {
+    package static func text(_ value: JSONValue) throws(TileArchiveError) -> String {
         do throws(JSONWriteError) {
             return try value.serialized()
         } catch {
@@ -212,7 +212,7 @@ extension ArchiveMetadata {
         }
     }
 
-    static func sortedObject(
+    package static func sortedObject(
         _ standard: [(key: String, value: JSONValue)], extra: [(key: String, value: JSONValue)]
     ) throws(TileArchiveError) -> JSONValue {
         let standardKeys = Set(standard.map(\.key))
@@ -224,18 +224,18 @@ extension ArchiveMetadata {
 }
 
 /// Metadata after validation, with the zoom range settled.
-struct ResolvedMetadata {
-    var source: ArchiveMetadata
-    var minZoom: Int
-    var maxZoom: Int
+package struct ResolvedMetadata {
+    package var source: ArchiveMetadata
+    package var minZoom: Int
+    package var maxZoom: Int
 
     /// The bounds to write: the given ones, else those of `coverage`.
-    func bounds(_ coverage: TileCoverage) -> GeoBounds {
+    package func bounds(_ coverage: TileCoverage) -> GeoBounds {
         source.bounds ?? coverage.geoBounds
     }
 
     /// The center to write: the given one, else the middle of the bounds at the minimum zoom.
-    func center(_ coverage: TileCoverage) -> GeoCenter {
+    package func center(_ coverage: TileCoverage) -> GeoCenter {
         if let c = source.center { return c }
         let b = bounds(coverage)
         return GeoCenter(

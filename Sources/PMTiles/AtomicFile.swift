@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KartpackCore
 
 /// A file published atomically: bytes go to `name.tmp-<pid>-<rand>` in the destination folder (a shortened stem
