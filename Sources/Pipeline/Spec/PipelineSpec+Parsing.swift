@@ -479,7 +479,10 @@ struct SpecDecoder {
         if !o.has("path") {
             reader.report(p.appending("path"), "missing required key (the .pmtiles or .mbtiles file to write)")
         } else if let raw = reader.string(o, "path") {
-            if let implied = ArchiveFormat.from(path: raw) {
+            if raw.utf8.contains(0) {
+                // No file system name holds a NUL: caught here (exit 78), not as "File exists" at publish.
+                reader.report(p.appending("path"), "holds a NUL byte (\\u0000), which no file name can contain")
+            } else if let implied = ArchiveFormat.from(path: raw) {
                 if let format, format != implied {
                     reader.report(
                         p.appending("format"),
