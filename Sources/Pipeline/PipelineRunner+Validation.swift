@@ -73,11 +73,12 @@ extension PipelineRunner {
         do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch {
             return (error.lines.map { "\(path): \($0)" }, [], [])
         }
-        var issues = spec.missingFiles()
+        // A pipeline with a `regions` section is checked as `kartpack package` runs it.
+        var issues = spec.missingFiles(forPackage: spec.regions != nil)
         var warnings: [String] = []
         var notes: [String] = []
         let (_, problems) = compileIssues(spec)
-        issues += problems
+        issues += problems + regionIssues(spec)
         let names = displayNames(spec)
         var schemas: [LayerSchema] = []
         for (i, s) in spec.sources.enumerated() where FileManager.default.fileExists(atPath: s.path) {

@@ -8,9 +8,15 @@ import Testing
     static let layers = ["kommuner", "fastigheter", "avdelningar", "hansyn", "vagar", "fornminnen"]
 
     /// A pipeline over copies of the sample layers (so a test can change a stand), plus `props.shp`: the
-    /// properties with id field PID = p1…p9.
-    private func setUp(_ dir: TemporaryDirectory) throws -> String {
+    /// properties with id field PID = p1…p9. `extra` is appended to the top-level object (`, "regions": …`); a
+    /// second call in the same folder writes only the pipeline file `name`.
+    func setUp(_ dir: TemporaryDirectory, extra: String = "", name: String = "plan.json") throws -> String {
         let data = dir.file("data")
+        let path = dir.file(name)
+        if FileManager.default.fileExists(atPath: data) {
+            try Data(pipelineText(extra).utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         for layer in Self.layers {
             for ext in ["shp", "shx", "dbf", "prj", "cpg"] {
@@ -26,16 +32,18 @@ import Testing
         #expect(g.status == 0, "\(g.stderr)")
         try FileManager.default.copyItem(
             atPath: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path, toPath: dir.file("forest.kss"))
-        let json = """
-            { "version": 1,
-              "sources": [ \(Self.layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" }"# }.joined(separator: ", ")) ],
-              "style": "forest.kss",
-              "tiles": { "minZoom": 8, "maxZoom": 13 },
-              "output": { "path": "nowhere/plan.pmtiles", "name": "Plan", "attribution": "Synthetic" } }
-            """
-        let path = dir.file("plan.json")
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(pipelineText(extra).utf8).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    private func pipelineText(_ extra: String) -> String {
+        """
+        { "version": 1,
+          "sources": [ \(Self.layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" }"# }.joined(separator: ", ")) ],
+          "style": "forest.kss",
+          "tiles": { "minZoom": 8, "maxZoom": 13 },
+          "output": { "path": "nowhere/plan.pmtiles", "name": "Plan", "attribution": "Synthetic" }\(extra) }
+        """
     }
 
     private func catalog(_ folder: String) throws -> [String: Any] {
@@ -43,7 +51,7 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    private func regions(_ folder: String) throws -> [[String: Any]] {
+    func regions(_ folder: String) throws -> [[String: Any]] {
         try #require(try catalog(folder)["regions"] as? [[String: Any]])
     }
 

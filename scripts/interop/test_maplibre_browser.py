@@ -332,3 +332,34 @@ def test_natural_earth_in_maplibre(kartpack, site, world, version, tmp_path):
            "-o", tmp_path / f"{name}.svg", "--no-legend", "--features", swift)
         looks += json.loads(swift.read_text())
     compare_looks([v for v in result["views"] if v["zoom"] == 4], looks, 60)
+
+
+def test_region_package_in_maplibre(kartpack, site, tmp_path):
+    """One property's package from `kartpack package` (issue 13), styled by `kartpack style`, in MapLibre: no
+    error, no missing image, glyphs from the style's folder, and the property's features drawn."""
+    root, server = site
+    folder = root / "region"
+    folder.mkdir()
+    props = tmp_path / "props.shp"
+    subprocess.run(["ogr2ogr", "-q", "-dialect", "sqlite", "-lco", "ENCODING=UTF-8", "-nln", "props", str(props),
+                    str(ROOT / "SampleData" / "forest" / "fastigheter.shp"), "-sql",
+                    "SELECT geometry, FASTIGHET, 'p' || (rowid + 1) AS PID FROM fastigheter"], check=True)
+    out = folder / "packages"
+    kp(kartpack, "package", ROOT / "Pipelines" / "forest-plan.json", "--regions", props, "--id-field", "PID",
+       "--name-field", "FASTIGHET", "--where", '[PID = "p4"]', "--buffer", "20", "--max-zoom", "13", "-o", out,
+       "--quiet")
+    catalog = json.loads((out / "catalog.json").read_text(encoding="utf-8"))
+    assert [r["id"] for r in catalog["regions"]] == ["p4"]
+    package = out / catalog["regions"][0]["file"]
+    kp(kartpack, "style", SHEET, "--package", package, "-o", folder / "style.json", "--base-url", server.base + "region/")
+    style = json.loads((folder / "style.json").read_text(encoding="utf-8"))
+    w, s, e, n = catalog["regions"][0]["bounds"]
+    views = [{"name": "first", "center": style["center"], "zoom": style["zoom"]}]
+    views += grid_views((w, s, e, n), 13, name="region")[:2]
+    result = browser.render(server, VERSIONS[0], server.base + "region/style.json", views, 1024, 768)
+    assert_clean(result, server, "region")
+    rendered = [r for v in result["views"] for r in v["rendered"]]
+    layers = {r["sourceLayer"] for r in rendered}
+    assert len(rendered) > 20 and {"fastigheter", "avdelningar"} <= layers, (len(rendered), layers)
+    names = {r["properties"].get("FASTIGHET") for r in rendered if r["sourceLayer"] == "fastigheter"}
+    assert catalog["regions"][0]["name"] in names, names

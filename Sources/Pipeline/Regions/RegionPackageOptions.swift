@@ -49,7 +49,8 @@ package struct RegionPackageReport: Encodable, Sendable {
     package struct Region: Encodable, Sendable {
         package var id: String
         package var name: String
-        /// `built`, `up-to-date`, `would-build` (dry run) or `empty` (no feature: left out of the catalog).
+        /// `built`, `up-to-date`, `empty` (no feature: left out of the catalog); in a dry run `new` (not in the
+        /// catalog), `changed` (in it with another fingerprint, or its file damaged) or `up-to-date`.
         package var status: String
         package var file: String?
         package var features: Int
@@ -81,9 +82,13 @@ extension RegionPackageOptions {
     ) throws -> RegionPackageOptions {
         let (compiled, problems) = PipelineRunner.compileIssues(spec)
         guard var convert = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
-        // The pipeline's output path is not written (the packages go to OUTDIR): its folder need not exist.
-        let outputPath = JSONPath.root.appending("output").appending("path")
-        let missing = spec.missingFiles().filter { $0.path != outputPath }
+        // The pipeline's output path is not written (the packages go to OUTDIR): its folder need not exist. The
+        // regions section is not part of what a package is built from (its values are checked by the command, which
+        // may override them, and added to the fingerprint one by one), so it is left out of the pipeline's text:
+        // the same run from flags or from the section gives the same fingerprints.
+        var base = spec
+        base.regions = nil
+        let missing = base.missingFiles(forPackage: true)
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
         if spec.clip != nil {
             throw PipelineSpecError(file: spec.file, issues: [
@@ -95,7 +100,7 @@ extension RegionPackageOptions {
         convert.force = true
         var o = RegionPackageOptions(
             convert: convert, regionsPath: regionsPath, idField: idField, outputFolder: outputFolder)
-        o.settings = ["pipeline " + spec.canonicalJSON]
+        o.settings = ["pipeline " + base.canonicalJSON]
         if let style = spec.style { o.settings.append("style " + ((try? FileDigest.sha256(path: style).sha256) ?? "?")) }
         return o
     }

@@ -94,7 +94,7 @@ package struct RegionPackager {
         if options.dryRun {
             report.regions = regions.enumerated().map { i, r in
                 RegionPackageReport.Region(
-                    id: r.id, name: r.name, status: reuse[i] == nil ? "would-build" : "up-to-date",
+                    id: r.id, name: r.name, status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
                     file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count }, bytes: reuse[i]?.bytes ?? 0,
                     fingerprint: fingerprints[i])
             }

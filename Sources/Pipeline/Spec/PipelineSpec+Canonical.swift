@@ -42,6 +42,7 @@ extension PipelineSpec {
         // Keys added after the first release are written only when set, so older canonical forms stay as they were.
         if onInputError != .fail { top.append(("onInputError", .string(onInputError.rawValue))) }
         if let v = maxShrink { top.append(("maxShrink", .double(v))) }
+        if let r = regions { top.append(("regions", canonical(r))) }
         return .object(top)
     }
 
@@ -52,6 +53,20 @@ extension PipelineSpec {
         if tiles.thinning != .spacing { m.append(("thinning", .string(tiles.thinning.rawValue))) }
         if let v = tiles.thinPriority { m.append(("thinPriority", .string(v))) }
         return m
+    }
+
+    private func canonical(_ r: RegionsSpec) -> JSONValue {
+        var m: [(key: String, value: JSONValue)] = [
+            ("path", .string(relativePath(r.path))), ("idField", .string(r.idField)),
+        ]
+        if let v = r.nameField { m.append(("nameField", .string(v))) }
+        if let v = r.filter { m.append(("filter", .string(v))) }
+        m.append(("buffer", .double(r.buffer)))
+        if let v = r.maxZoom { m.append(("maxZoom", .int(Int64(v)))) }
+        m.append(("output", .string(relativePath(r.output))))
+        if let v = r.sign { m.append(("sign", .string(relativePath(v)))) }
+        if let v = r.signPasswordFile { m.append(("signPasswordFile", .string(relativePath(v)))) }
+        return .object(m)
     }
 
     private func canonical(_ s: SourceSpec) -> JSONValue {

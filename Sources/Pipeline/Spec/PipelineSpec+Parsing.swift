@@ -51,7 +51,11 @@ extension PipelineSpec {
 
     /// Problems with files the pipeline names (a missing source `.shp`, stylesheet or clip file, an output folder
     /// that does not exist), for `validate` and before a run. Empty when everything is there.
-    package func missingFiles() -> [PipelineSpecIssue] {
+    ///
+    /// - Parameter forPackage: check what `kartpack package` needs instead of `run`: the `regions` section's
+    ///   files (region Shapefile, signing key and password file) and the parent of its package folder, not the
+    ///   folder of `output.path` (which `package` does not write).
+    package func missingFiles(forPackage: Bool = false) -> [PipelineSpecIssue] {
         var out: [PipelineSpecIssue] = []
         func check(_ path: String, _ at: JSONPath) {
             var st = stat()
@@ -64,13 +68,23 @@ extension PipelineSpec {
         for (i, s) in sources.enumerated() { check(s.path, JSONPath.root.appending("sources").appending(i).appending("path")) }
         if let style { check(style, JSONPath.root.appending("style")) }
         if let clip, case .file(let p, _) = clip.area { check(p, JSONPath.root.appending("clip").appending("path")) }
-        let folder = SpecPaths.folder(of: output.path)
-        var st = stat()
-        if stat(folder, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
-            out.append(
-                PipelineSpecIssue(
-                    path: JSONPath.root.appending("output").appending("path"),
-                    message: "the folder \(relativePath(folder)) does not exist"))
+        func checkFolder(of path: String, _ at: JSONPath) {
+            let folder = SpecPaths.folder(of: path)
+            var st = stat()
+            if stat(folder, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
+                out.append(PipelineSpecIssue(path: at, message: "the folder \(relativePath(folder)) does not exist"))
+            }
+        }
+        if forPackage {
+            if let r = regions {
+                let at = JSONPath.root.appending("regions")
+                check(r.path, at.appending("path"))
+                if let key = r.sign { check(key, at.appending("sign")) }
+                if let file = r.signPasswordFile { check(file, at.appending("signPasswordFile")) }
+                checkFolder(of: r.output, at.appending("output"))
+            }
+        } else {
+            checkFolder(of: output.path, JSONPath.root.appending("output").appending("path"))
         }
         return out.map(locations.locate)
     }
@@ -145,6 +159,7 @@ struct SpecDecoder {
         let onInputError = reader.choice(top, "onInputError", InputErrorPolicy.allCases.map(\.rawValue))
         let maxShrink = reader.double(top, "maxShrink", in: 0...1)
         let memoryBudget = decodeMemoryBudget(top)
+        let regions = decodeRegions(top, tiles: tiles)
 
         guard let sources, let output else { return nil }
         var spec = PipelineSpec(file: file, sources: sources, style: style, clip: clip, tiles: tiles, output: output)
@@ -152,6 +167,7 @@ struct SpecDecoder {
         spec.onInputError = onInputError.flatMap(InputErrorPolicy.init(rawValue:)) ?? .fail
         spec.maxShrink = maxShrink
         spec.memoryBudget = memoryBudget
+        spec.regions = regions
         return spec
     }
 
@@ -456,6 +472,50 @@ struct SpecDecoder {
             ok = false
         }
         return ok ? Bounds(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3]) : nil
+    }
+
+    // MARK: regions
+
+    private mutating func decodeRegions(_ top: SpecObject, tiles: TileSpec) -> RegionsSpec? {
+        guard let v = top.value("regions") else { return nil }
+        let p = JSONPath.root.appending("regions")
+        guard let o = reader.object(v, at: p, known: RegionsSpec.keys) else { return nil }
+        var path: String?
+        if !o.has("path") {
+            reader.report(p.appending("path"), "missing required key (the polygon .shp, one region per record)")
+        } else if let raw = reader.string(o, "path") {
+            if raw.lowercased().hasSuffix(".shp") {
+                path = resolve(raw)
+            } else {
+                reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
+            }
+        }
+        if !o.has("idField") {
+            reader.report(p.appending("idField"), "missing required key (the field holding each region's id)")
+        }
+        let idField = reader.string(o, "idField")
+        let nameField = reader.string(o, "nameField")
+        let filter = reader.string(o, "filter")
+        let buffer = reader.double(o, "buffer", in: 0...1_000_000) ?? 0
+        let maxZoom = reader.int(o, "maxZoom", in: 0...24)
+        if let maxZoom, maxZoom < tiles.minZoom {
+            reader.report(p.appending("maxZoom"), "\(maxZoom) is below tiles.minZoom \(tiles.minZoom)")
+        }
+        var output: String?
+        if !o.has("output") {
+            reader.report(p.appending("output"), "missing required key (the package folder)")
+        } else if let raw = reader.string(o, "output") {
+            output = resolve(raw)
+        }
+        let sign = reader.string(o, "sign").map(resolve)
+        let passwordFile = reader.string(o, "signPasswordFile").map(resolve)
+        if passwordFile != nil, !o.has("sign") {
+            reader.report(p.appending("signPasswordFile"), "only allowed with sign (the key it unlocks)")
+        }
+        guard let path, let idField, let output else { return nil }
+        return RegionsSpec(
+            path: path, idField: idField, nameField: nameField, filter: filter, buffer: buffer, maxZoom: maxZoom,
+            output: output, sign: sign, signPasswordFile: passwordFile)
     }
 
     // MARK: output

@@ -18,6 +18,8 @@ package struct PipelineSpec: Sendable, Hashable {
     package var style: String?
     /// The clip area, if any.
     package var clip: ClipSpec?
+    /// How `kartpack package` splits the pipeline into regions, if the file says.
+    package var regions: RegionsSpec?
     /// Tiling parameters, defaults filled in.
     package var tiles: TileSpec
     /// The package to write.
@@ -51,7 +53,9 @@ package struct PipelineSpec: Sendable, Hashable {
     }
 
     /// Keys accepted at the top level.
-    static let keys = ["version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink", "memoryBudget"]
+    static let keys = [
+        "version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink", "memoryBudget", "regions",
+    ]
 
     /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
     package func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }

@@ -72,9 +72,12 @@ struct ConvertCommand: Command {
                 return .noInput
             } catch {}
         }
+        var clipInputs: [OutputCollision.Role] = []
+        guard RunGuard.checkClip(convert.clip, inputs: &clipInputs) else { return .noInput }
         var convert = self.convert
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
         var inputs = RunGuard.shapefileInputs(convert.inputs.map(\.path))
+        inputs += clipInputs
         if let stylePath { inputs.append(OutputCollision.Role(stylePath, as: "stylesheet")) }
         inputs += (convert.style?.referencedFiles ?? []).map { OutputCollision.Role($0, as: "icon") }
         var outputs = [OutputCollision.Role(convert.output, as: "output package")]

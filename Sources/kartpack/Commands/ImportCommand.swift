@@ -52,6 +52,8 @@ struct ImportCommand: Command {
             Console.error("\(export): no such file or folder")
             return .noInput
         }
+        var clipInputs: [OutputCollision.Role] = []
+        guard RunGuard.checkClip(convert.clip, inputs: &clipInputs) else { return .noInput }
         try PackageOptions.checkSourceCRS(sourceCRS)
         var convert = self.convert
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
@@ -59,6 +61,7 @@ struct ImportCommand: Command {
         _ = FileManager.default.fileExists(atPath: export, isDirectory: &isFolder)
         var inputs = isFolder.boolValue
             ? RunGuard.filesBelow(export, role: "file of the export") : [OutputCollision.Role(export, as: "export")]
+        inputs += clipInputs
         if let stylePath { inputs.append(OutputCollision.Role(stylePath, as: "stylesheet")) }
         inputs += (convert.style?.referencedFiles ?? []).map { OutputCollision.Role($0, as: "icon") }
         inputs.append(OutputCollision.Role(RunLock.lockPath(forOutput: convert.output), as: "output's lock file"))

@@ -26,7 +26,10 @@ struct PackageCommand: Command {
     ]
     static var help: String {
         helpText(
-            usage: "kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD] [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR",
+            usage: """
+                kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD] [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR
+                       kartpack package PIPELINE.json [OPTIONS]   (with a "regions" section in the pipeline)
+                """,
             summary: """
                 Reads the pipeline's sources once, routes each feature to the regions it touches and writes one
                 package per region into OUTDIR/<id>.pmtiles (or .mbtiles, as the pipeline's output): the features
@@ -38,21 +41,25 @@ struct PackageCommand: Command {
                 that left REGIONS lose their file only after the new catalog is published. A region id that is
                 not a safe file name, or is used twice, is refused (exit 65) naming the record; a region without
                 any feature is left out of the catalog with a warning. If any region fails, nothing is published.
+                The pipeline's "regions" section (Pipelines/README.md) gives the same values as --regions,
+                --id-field, --name-field, --where, --buffer, --max-zoom, -o, --sign and --sign-password-file;
+                a flag overrides the section. --dry-run lists each region as new, changed, up-to-date or
+                removed.
                 """,
             options: options,
             footer: "See docs/regions.md (package, verify, extract) and docs/catalog.md.")
     }
 
     let pipeline: String
-    let regions: String
-    let idField: String
-    let nameField: String?
-    let whereText: String?
-    let buffer: Double
-    let maxZoom: Int?
-    let output: String
-    let sign: String?
-    let passwordFile: String?
+    let regionsFlag: String?
+    let idFieldFlag: String?
+    let nameFieldFlag: String?
+    let whereFlag: String?
+    let bufferFlag: Double?
+    let maxZoomFlag: Int?
+    let outputFlag: String?
+    let signFlag: String?
+    let passwordFileFlag: String?
     let overrides: [String]
     let threads: Int
     let force: Bool
@@ -64,19 +71,15 @@ struct PackageCommand: Command {
         let p = try ParsedArguments(arguments, options: Self.options)
         guard p.positionals.count == 1 else { throw UsageError(message: "package needs exactly one PIPELINE.json") }
         pipeline = p.positionals[0]
-        guard let regions = p.value("regions") else { throw UsageError(message: "package needs --regions REGIONS.shp") }
-        guard let idField = p.value("id-field") else { throw UsageError(message: "package needs --id-field FIELD") }
-        guard let output = p.value("output") else { throw UsageError(message: "package needs -o OUTDIR") }
-        self.regions = regions
-        self.idField = idField
-        self.output = output
-        nameField = p.value("name-field")
-        whereText = p.value("where")
-        buffer = try p.double("buffer", in: 0...1_000_000) ?? 0
-        maxZoom = try p.int("max-zoom", in: 0...24)
-        sign = p.value("sign")
-        passwordFile = p.value("sign-password-file")
-        if passwordFile != nil, sign == nil { throw UsageError(message: "--sign-password-file needs --sign KEY") }
+        regionsFlag = p.value("regions")
+        idFieldFlag = p.value("id-field")
+        outputFlag = p.value("output")
+        nameFieldFlag = p.value("name-field")
+        whereFlag = p.value("where")
+        bufferFlag = try p.double("buffer", in: 0...1_000_000)
+        maxZoomFlag = try p.int("max-zoom", in: 0...24)
+        signFlag = p.value("sign")
+        passwordFileFlag = p.value("sign-password-file")
         overrides = p.values("set")
         threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         force = p.flag("force")
@@ -86,9 +89,8 @@ struct PackageCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        for (path, what) in [(pipeline, "pipeline"), (regions, "--regions")] + (sign.map { [($0, "--sign key")] } ?? [])
-        where !FileManager.default.fileExists(atPath: path) {
-            Console.error("\(path): no such file (\(what))")
+        guard FileManager.default.fileExists(atPath: pipeline) else {
+            Console.error("\(pipeline): no such file (pipeline)")
             return .noInput
         }
         let spec: PipelineSpec
@@ -98,24 +100,45 @@ struct PackageCommand: Command {
             for line in error.lines { Console.error("\(pipeline): \(line)") }
             return error.exitCode
         }
+        // Each value from its flag, else from the pipeline's regions section.
+        let section = spec.regions
+        func required(_ flag: String?, _ fromSection: String?, _ option: String) throws(UsageError) -> String {
+            guard let v = flag ?? fromSection else {
+                throw UsageError(message: "package needs \(option), or a regions section in \(pipeline) (Pipelines/README.md)")
+            }
+            return v
+        }
+        let regions = try required(regionsFlag, section?.path, "--regions REGIONS.shp")
+        let idField = try required(idFieldFlag, section?.idField, "--id-field FIELD")
+        let output = try required(outputFlag, section?.output, "-o OUTDIR")
+        let sign = signFlag ?? section?.sign
+        // The section's password file belongs to the section's key.
+        let passwordFile = passwordFileFlag ?? (signFlag == nil ? section?.signPasswordFile : nil)
+        if passwordFile != nil, sign == nil { throw UsageError(message: "--sign-password-file needs --sign KEY") }
+        let files = [(regions, "--regions"), (sign, "--sign key"), (passwordFile, "--sign-password-file")]
+        for case (let path?, let what) in files where !FileManager.default.fileExists(atPath: path) {
+            Console.error("\(path): no such file (\(what))")
+            return .noInput
+        }
         var o = try RegionPackageOptions.from(spec: spec, regionsPath: regions, idField: idField, outputFolder: output)
-        if let maxZoom {
+        if let maxZoom = maxZoomFlag ?? section?.maxZoom {
             guard maxZoom >= o.convert.minZoom else {
                 Console.error("--max-zoom \(maxZoom) is below the pipeline's minZoom \(o.convert.minZoom)")
                 return .usage
             }
             o.convert.maxZoom = maxZoom
         }
-        o.nameField = nameField
-        if let whereText {
-            let (filter, problems) = AttributeFilterList.parse(whereText, file: "--where")
+        o.nameField = nameFieldFlag ?? section?.nameField
+        if let whereText = whereFlag ?? section?.filter {
+            let what = whereFlag != nil ? "--where" : "\(pipeline): regions.filter"
+            let (filter, problems) = AttributeFilterList.parse(whereText, file: what)
             if let bad = problems.first(where: { $0.severity == .error }) {
-                Console.error("--where: \(bad.message) (column \(bad.column))")
-                return .usage
+                Console.error("\(what): \(bad.message) (column \(bad.column))")
+                return whereFlag != nil ? .usage : .config
             }
             o.filter = filter
         }
-        o.buffer = buffer
+        o.buffer = bufferFlag ?? section?.buffer ?? 0
         o.signKey = sign
         o.signPasswordFile = passwordFile
         o.rebuildAll = force
@@ -140,8 +163,9 @@ struct PackageCommand: Command {
         if !quiet {
             let count = { (s: String) in report.regions.filter { $0.status == s }.count }
             if dryRun {
-                Console.out("dry run: \(count("would-build")) regions would be built, \(count("up-to-date")) are up to date, \(report.removed.count) would be removed")
+                Console.out("dry run: \(count("new") + count("changed")) regions would be built (\(count("new")) new, \(count("changed")) changed), \(count("up-to-date")) are up to date, \(report.removed.count) would be removed; nothing was written")
                 for r in report.regions { Console.out("  \(r.id)\t\(r.status)\t\(r.features) features") }
+                for id in report.removed { Console.out("  \(id)\tremoved") }
             } else {
                 Console.out("\(report.catalog): \(report.regions.count - count("empty")) regions (\(count("built")) built, \(count("up-to-date")) up to date, \(count("empty")) empty, \(report.removed.count) removed)\(report.signed ? ", signed" : "")")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
 import Nightly
+import Pipeline
 import Shapefile
 
 /// The checks every writing command makes before any work (issue 15, "hostile environments"):
@@ -25,6 +26,24 @@ enum RunGuard {
             }
         }
         return out
+    }
+
+    /// The Shapefile a `--clip` reads, if any.
+    static func clipFile(_ clip: ClipOptions?) -> String? {
+        guard let clip, case .polygons(let path, _, _) = clip.source else { return nil }
+        return path
+    }
+
+    /// A `--clip` file is an input like the others: missing, it stops the run before any work (false, exit 66,
+    /// said on stderr); present, its sidecars are added to `inputs` so no output may overwrite them (exit 64).
+    static func checkClip(_ clip: ClipOptions?, inputs: inout [OutputCollision.Role]) -> Bool {
+        guard let path = clipFile(clip) else { return true }
+        guard FileManager.default.fileExists(atPath: path) else {
+            Console.error("\(path): no such file or folder (--clip)")
+            return false
+        }
+        inputs += shapefileInputs([path], role: "--clip file")
+        return true
     }
 
     /// Every regular file below `folder` (not following links), at most `limit`.
