@@ -118,3 +118,8 @@ package.products += [
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
 ]
+// The MapKit adapter of KartpackKit (docs/kartpack-kit.md): only where MapKit exists, so Linux never sees it.
+#if os(macOS) || os(iOS)
+    package.targets.append(.target(name: "KartpackKitMapKit", dependencies: ["KartpackKit"]))
+    package.products.append(.library(name: "KartpackKitMapKit", targets: ["KartpackKitMapKit"]))
+#endif
