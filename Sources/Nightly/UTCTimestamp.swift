@@ -1,9 +1,9 @@
 import Glibc
 
 /// ISO 8601 UTC timestamps (`2026-01-01T02:00:00Z`, or with milliseconds) without Foundation formatters.
-enum UTCTimestamp {
+package enum UTCTimestamp {
     /// Formats seconds since 1970 as `YYYY-MM-DDTHH:MM:SS[.mmm]Z`.
-    static func format(secondsSince1970 t: Double, milliseconds: Bool = false) -> String {
+    package static func format(secondsSince1970 t: Double, milliseconds: Bool = false) -> String {
         // Whole milliseconds first (to the nearest), so 0.123 s is .123 despite binary fractions.
         let totalMs = (t * 1000).rounded()
         let wholeSeconds = milliseconds ? (totalMs / 1000).rounded(.down) : t.rounded(.down)
@@ -24,7 +24,7 @@ enum UTCTimestamp {
     }
 
     /// The current time in seconds since 1970.
-    static func now() -> Double {
+    package static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

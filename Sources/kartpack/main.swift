@@ -4,7 +4,13 @@ import Reprojection
 
 /// Every subcommand, in the order `kartpack --help` lists them.
 enum Commands {
-    static var all: [any Command.Type] { [ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self, StyleCommand.self, PreviewCommand.self, QueryCommand.self] }
+    static var all: [any Command.Type] {
+        [
+            ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self,
+            StyleCommand.self, PreviewCommand.self, PackageCommand.self, VerifyCommand.self, ExtractCommand.self,
+            QueryCommand.self,
+        ]
+    }
 }
 
 func mainHelp() -> String {

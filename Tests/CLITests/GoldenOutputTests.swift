@@ -6,7 +6,9 @@ import Testing
 /// What a user reads, pinned as golden files (`Golden/`): every `--help`, the sample's `inspect --format json`, the
 /// `validate` reports and the sample job's convert report. `KARTPACK_RECORD=1 swift test` rewrites them.
 @Suite struct GoldenOutputTests {
-    static let commands = ["convert", "import", "run", "inspect", "validate", "style", "preview", "query"]
+    static let commands = [
+        "convert", "import", "run", "inspect", "validate", "style", "preview", "package", "verify", "extract", "query",
+    ]
 
     /// Compares with the golden file, machine-specific folders replaced by `<root>` and `<tmp>`.
     private func expectGolden(

@@ -33,14 +33,22 @@ package final class Converter {
 
     /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
     package func run() throws -> ConvertReport {
+        try run {
+            let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
+            let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
+            return try FeaturePhase(
+                options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
+            ).run(read)
+        }
+    }
+
+    /// Converts the `TiledLayers` that `features` makes (the read and feature phases, or a region package's
+    /// routed features: `RegionBuild`) through the order, encode and publish phases.
+    func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
         try checkOutput()
         let publisher = PublishPhase(options: options)
-        let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
-        let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
-        let tiled = try FeaturePhase(
-            options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
-        ).run(read)
+        let tiled = try features()
         try check(tiled, clock: clock)
         clock.lap("features")
 

@@ -33,12 +33,34 @@ final class FeatureChain {
         tiles = TileStage(engine: engine, parameters: parameters)
     }
 
-    /// Runs one feature through every stage.
-    func process(_ job: FeatureJob) -> TiledFeature {
+    /// Runs one feature through every stage. With `projected` (the repairs of an earlier `project`), the
+    /// feature's geometry is already in Web Mercator and stage 1 is skipped.
+    func process(_ job: FeatureJob, projected: Set<String>? = nil) -> TiledFeature {
         do throws(FeatureIssue) {
-            return .tiled(try run(job))
+            return .tiled(try run(job, projected: projected))
         } catch {
             return .rejected(error)
+        }
+    }
+
+    /// Stages 1–3 only, for a read-once region package (`RegionSource`): the geometry in Web Mercator and the
+    /// repairs so far, or the issue a clipped run would reject the feature with before its clip stage.
+    func project(_ job: FeatureJob) -> Result<(Geometry, Set<String>), FeatureIssue> {
+        do throws(FeatureIssue) {
+            var repairs = Set<String>()
+            var g = job.feature.geometry
+            try reproject.apply(&g, from: job.context.crs, repairs: &repairs)
+            var scratch = repairs
+            if g.kind.family == .point {
+                _ = try repair.apply(g, repairs: &scratch)
+            } else {
+                for part in AntimeridianStage.apply(g, repairs: &scratch) where part.bounds != nil {
+                    _ = try repair.apply(part, repairs: &scratch)
+                }
+            }
+            return .success((g, repairs))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -48,12 +70,16 @@ final class FeatureChain {
         var bounds: Bounds
     }
 
-    private func run(_ job: FeatureJob) throws(FeatureIssue) -> TiledFeature.Tiling {
+    private func run(_ job: FeatureJob, projected: Set<String>?) throws(FeatureIssue) -> TiledFeature.Tiling {
         let ctx = job.context
         let family = job.feature.geometry.kind.family
         var tiling = TiledFeature.Tiling(zooms: ctx.zooms)
         var g = job.feature.geometry
-        try reproject.apply(&g, from: ctx.crs, repairs: &tiling.repairs)
+        if let projected {
+            tiling.repairs = projected
+        } else {
+            try reproject.apply(&g, from: ctx.crs, repairs: &tiling.repairs)
+        }
         let unwrapped = AntimeridianStage.apply(g, repairs: &tiling.repairs)
 
         // Points stay in Swift unless a region clips them.

@@ -45,6 +45,18 @@ struct Regions: Sendable {
         path: String, sourceCRS: String?, encoding: String?, keep: (Properties, Geometry) -> Bool
     ) throws -> [Geometry] {
         var out: [Geometry] = []
+        try forEachPolygon(path: path, sourceCRS: sourceCRS, encoding: encoding) { f, g in
+            guard keep(f.properties, g) else { return }
+            out += unwrapped(g)
+        }
+        return out
+    }
+
+    /// Calls `body` with every polygon record of a Shapefile (or folder) and its geometry in Web Mercator metres
+    /// (records that cannot be transformed are left out): the one reading rule of clip regions and region sets.
+    static func forEachPolygon(
+        path: String, sourceCRS: String?, encoding: String?, _ body: (Feature, Geometry) throws -> Void
+    ) throws {
         for set in try ShapefileLocator.shapefiles(at: path) {
             let reader = try ShapefileReader(files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
             let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj ?? set.shp)
@@ -52,12 +64,16 @@ struct Regions: Sendable {
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }
                 var g = f.geometry
-                guard transformer.transform(&g.xy) == 0, keep(f.properties, g) else { continue }
-                var ignored = Set<String>()
-                out += AntimeridianStage.apply(g, repairs: &ignored)
+                guard transformer.transform(&g.xy) == 0 else { continue }
+                try body(f, g)
             }
         }
-        return out
+    }
+
+    /// A polygon in metres as its copies on each side of the antimeridian.
+    static func unwrapped(_ g: Geometry) -> [Geometry] {
+        var ignored = Set<String>()
+        return AntimeridianStage.apply(g, repairs: &ignored)
     }
 
     /// The clip region as one valid (multi)polygon in metres, grown by the buffer.
@@ -72,30 +88,44 @@ struct Regions: Sendable {
         case .polygons(let path, let filter, let crs):
             let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil) { p, _ in filter?.matches(p) ?? true }
             guard !polys.isEmpty else { throw RegionError.emptyRegion("no polygon in \(path) matches") }
-            var rings: [[[Double]]] = []
-            for p in polys {
-                for j in 0..<p.polygonCount {
-                    rings.append(p.partRange(ofPolygon: j).map { part in
-                        let r = p.pointRange(ofPart: part)
-                        return Array(p.xy[2 * r.lowerBound..<2 * r.upperBound])
-                    })
-                }
-            }
-            let raw = try engine.prepare(Geometry.polygons(rings))
-            // STRUCTURE MakeValid unions overlapping parts into one valid region.
-            guard let valid = try engine.makeValid(raw, family: .polygon) else {
-                throw RegionError.emptyRegion("the polygons of \(path) have no area")
-            }
-            shape = valid
-            if let b = polys.first?.bounds {
-                latitude = SphericalMercator.unproject(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2).latitude
+            return try clipRegion(polygons: polys, buffer: clip.buffer, what: path)
+        }
+        return try finish(shape, buffer: clip.buffer, latitude: latitude, engine: engine)
+    }
+
+    /// The clip region of polygons read by `readPolygons` (one region of a region set), grown by `buffer` metres.
+    static func clipRegion(polygons polys: [Geometry], buffer: Double, what path: String) throws -> SharedPolygons {
+        let engine = GeometryEngine()
+        var rings: [[[Double]]] = []
+        for p in polys {
+            for j in 0..<p.polygonCount {
+                rings.append(p.partRange(ofPolygon: j).map { part in
+                    let r = p.pointRange(ofPart: part)
+                    return Array(p.xy[2 * r.lowerBound..<2 * r.upperBound])
+                })
             }
         }
-        if clip.buffer != 0 {
+        let raw = try engine.prepare(Geometry.polygons(rings))
+        // STRUCTURE MakeValid unions overlapping parts into one valid region.
+        guard let valid = try engine.makeValid(raw, family: .polygon) else {
+            throw RegionError.emptyRegion("the polygons of \(path) have no area")
+        }
+        var latitude = 0.0
+        if let b = polys.first?.bounds {
+            latitude = SphericalMercator.unproject(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2).latitude
+        }
+        return try finish(valid, buffer: buffer, latitude: latitude, engine: engine)
+    }
+
+    private static func finish(
+        _ region: EngineGeometry, buffer: Double, latitude: Double, engine: GeometryEngine
+    ) throws -> SharedPolygons {
+        var shape = region
+        if buffer != 0 {
             // Web Mercator stretches distances by 1/cos(latitude): scale the buffer at the region's latitude.
             let scale = 1 / max(0.01, cos(latitude * .pi / 180))
-            guard let grown = try engine.buffer(shape, distance: clip.buffer * scale) else {
-                throw RegionError.emptyRegion("nothing is left after a buffer of \(clip.buffer) m")
+            guard let grown = try engine.buffer(shape, distance: buffer * scale) else {
+                throw RegionError.emptyRegion("nothing is left after a buffer of \(buffer) m")
             }
             shape = grown
         }

@@ -3,6 +3,7 @@ import KartpackCore
 import Nightly
 import Pipeline
 import Reprojection
+import Styling
 import TileArchive
 
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
@@ -26,6 +27,9 @@ enum PackageOptions {
         OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(name: "clip", kind: .value, help: "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD = \"2404\"]) before tiling", valueName: "REGIONS.shp[:FILTER]"),
+        OptionSpec(name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling", valueName: "W,S,E,N"),
+        OptionSpec(name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)", valueName: "METRES"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
@@ -61,7 +65,37 @@ enum PackageOptions {
         o.attribution = p.value("attribution")
         o.temporaryDirectory = p.value("temp-dir")
         o.force = p.flag("force")
+        o.clip = try clip(p)
         return o
+    }
+
+    /// `--clip REGIONS.shp[:FILTER]` or `--bbox W,S,E,N`, grown by `--clip-buffer`.
+    static func clip(_ p: ParsedArguments) throws(UsageError) -> ClipOptions? {
+        let buffer = try p.double("clip-buffer", in: 0...1_000_000)
+        switch (p.value("clip"), p.value("bbox")) {
+        case (nil, nil):
+            if buffer != nil { throw UsageError(message: "--clip-buffer needs --clip or --bbox") }
+            return nil
+        case (.some, .some):
+            throw UsageError(message: "give --clip or --bbox, not both")
+        case (nil, let box?):
+            return ClipOptions(source: .bbox(try ExtractCommand.bbox(box, option: "--bbox")), buffer: buffer ?? 0)
+        case (let text?, nil):
+            // A filter starts with `[`: `regions.shp:[ID = "12"]`. A path may hold colons of its own.
+            var path = text
+            var filter: AttributeFilterList?
+            if let r = text.range(of: ":[") {
+                path = String(text[..<r.lowerBound])
+                let source = String(text[text.index(after: r.lowerBound)...])
+                let (parsed, problems) = AttributeFilterList.parse(source, file: "--clip")
+                if let bad = problems.first(where: { $0.severity == .error }) {
+                    throw UsageError(message: "--clip filter: \(bad.message) (column \(bad.column))")
+                }
+                filter = parsed
+            }
+            guard !path.isEmpty else { throw UsageError(message: "--clip needs REGIONS.shp[:FILTER]") }
+            return ClipOptions(source: .polygons(path: path, filter: filter, sourceCRS: nil), buffer: buffer ?? 0)
+        }
     }
 
     /// Loads `--style` into the options (warnings printed unless quiet).

@@ -1,0 +1,98 @@
+import Foundation
+import KartpackCore
+import Nightly
+import TileArchive
+
+/// `kartpack verify OUTDIR`: the catalog parses, every listed file is there with its size and SHA-256, opens as a
+/// package whose every tile can be read, with the zooms the catalog lists; with a public key, the signature holds.
+package enum CatalogVerifier {
+    /// What was checked and every mismatch (empty when all is well).
+    package struct Result: Sendable {
+        package var regions = 0
+        package var tiles = 0
+        package var signatureChecked = false
+        package var problems: [String] = []
+        package var notes: [String] = []
+    }
+
+    package static func verify(folder: String, publicKey: String?) -> Result {
+        var result = Result()
+        let catalogPath = folder + "/" + Catalog.fileName
+        let catalog: Catalog
+        do {
+            guard let c = try Catalog.read(folder: folder) else {
+                result.problems.append("\(catalogPath): no catalog")
+                return result
+            }
+            catalog = c
+        } catch {
+            result.problems.append((error as? any KartpackError)?.description ?? "\(error)")
+            return result
+        }
+        let signature = folder + "/" + Catalog.signatureName
+        if let publicKey {
+            if !FileManager.default.fileExists(atPath: signature) {
+                result.problems.append("\(signature): missing (the catalog is not signed)")
+            } else {
+                do {
+                    if let reason = try CatalogSigner().check(file: catalogPath, signature: signature, publicKey: publicKey) {
+                        result.problems.append("\(signature): bad signature: \(reason)")
+                    } else {
+                        result.signatureChecked = true
+                    }
+                } catch {
+                    result.problems.append(error.description)
+                }
+            }
+        } else if FileManager.default.fileExists(atPath: signature) {
+            result.notes.append("\(signature) not checked (pass --pubkey KEY.pub)")
+        }
+        var ids = Set<String>()
+        for r in catalog.regions {
+            result.regions += 1
+            let name = "region \(r.id)"
+            if !ids.insert(r.id).inserted { result.problems.append("\(name): id listed twice") }
+            if let why = RegionSet.problem(r.id) { result.problems.append("\(name): id \(why)") }
+            guard RegionPackager.isPackageFileName(r.file) else {
+                result.problems.append("\(name): file \(RegionSetError.quoted(r.file)) is not a package name in the folder")
+                continue
+            }
+            let path = folder + "/" + r.file
+            let digest: FileDigest
+            do { digest = try FileDigest.sha256(path: path) } catch {
+                result.problems.append("\(name): \(path): \(error.description)")
+                continue
+            }
+            if digest.bytes != r.bytes {
+                result.problems.append("\(name): \(r.file) has \(digest.bytes) bytes, the catalog says \(r.bytes)")
+            }
+            if digest.sha256 != r.sha256 {
+                result.problems.append("\(name): \(r.file) has SHA-256 \(digest.sha256), the catalog says \(r.sha256)")
+            }
+            do {
+                let archive = try openTileArchive(path: path)
+                _ = try archive.metadata()
+                var bad: String?
+                var z = (lo: Int.max, hi: Int.min)
+                try archive.forEachStoredTile { t, stored in
+                    do {
+                        _ = try archive.tileData(stored)
+                    } catch {
+                        bad = "tile \(t.z)/\(t.x)/\(t.y): \((error as? any KartpackError)?.description ?? "\(error)")"
+                        return false
+                    }
+                    z = (min(z.lo, t.z), max(z.hi, t.z))
+                    result.tiles += 1
+                    return true
+                }
+                if let bad { result.problems.append("\(name): \(r.file): \(bad)") }
+                if z.hi != Int.min, z.lo < r.minZoom || z.hi > r.maxZoom {
+                    result.problems.append("\(name): \(r.file) has tiles at zooms \(z.lo)-\(z.hi), the catalog says \(r.minZoom)-\(r.maxZoom)")
+                }
+            } catch {
+                result.problems.append("\(name): \(r.file) does not open as a package: \((error as? any KartpackError)?.description ?? "\(error)")")
+            }
+        }
+        return result
+    }
+}

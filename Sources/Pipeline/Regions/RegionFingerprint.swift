@@ -1,0 +1,86 @@
+import Foundation
+import KartpackCore
+import Nightly
+
+/// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
+/// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
+/// (id, name, polygon) and, per input, its counts (records, filtered, rejected before the clip) and every feature
+/// routed to the region (record, attributes, projected geometry, repairs). A package's run summary counts every
+/// record of its inputs, so adding or removing a record anywhere changes every region's fingerprint; changing a
+/// feature changes only the regions it is routed to (before or after the change).
+struct RegionFingerprint {
+    private var hash = SHA256()
+
+    /// Starts with the settings shared by every region of a run.
+    init(settings: [String]) {
+        add("kartpack-region-fingerprint 1")
+        add(Kartpack.version)
+        for s in settings { add(s) }
+    }
+
+    mutating func add(_ s: String) {
+        hash.update(String(s.utf8.count) + ":")
+        hash.update(s)
+    }
+
+    mutating func add(_ d: Double) { add(String(d.bitPattern, radix: 16)) }
+
+    mutating func add(_ g: Geometry) {
+        add(g.kind.rawValue)
+        add(String(g.xy.count))
+        g.xy.withUnsafeBytes { hash.update($0) }
+        add(g.partStarts.map(String.init).joined(separator: ","))
+        add(g.polygonStarts.map(String.init).joined(separator: ","))
+    }
+
+    mutating func add(_ p: Properties) {
+        add(String(p.count))
+        for (k, v) in zip(p.keys, p.values) {
+            add(k)
+            switch v {
+            case .string(let s): add("s" + s)
+            case .int(let i): add("i\(i)")
+            case .uint(let u): add("u\(u)")
+            case .double(let d): add("d" + String(d.bitPattern, radix: 16))
+            case .bool(let b): add(b ? "bt" : "bf")
+            case .null: add("n")
+            }
+        }
+    }
+
+    mutating func add(_ counts: [String: Int]) {
+        for (k, v) in counts.sorted(by: { $0.key < $1.key }) { add("\(k)=\(v)") }
+    }
+
+    /// The fingerprint of one region.
+    static func region(
+        _ region: RegionRecord, routed: [[Int]], source: RegionSource, settings: [String]
+    ) -> String {
+        var f = RegionFingerprint(settings: settings)
+        f.add(region.id)
+        f.add(region.name)
+        for g in region.polygons { f.add(g) }
+        var layer = 0
+        for entry in source.entries {
+            switch entry {
+            case .rejected(let r):
+                f.add("rejected \(r.path) \(r.records) \(r.errorCode ?? "")")
+            case .layer(let pre):
+                let r = pre.layer.finish()
+                f.add("layer \(pre.layer.name) \(r.records) \(pre.features.count)")
+                f.add(r.rejected)
+                f.add(r.repaired)
+                f.add(pre.failures)
+                for i in routed[layer] {
+                    let p = pre.features[i]
+                    f.add(String(p.job.feature.provenance.record))
+                    f.add(p.job.feature.properties)
+                    f.add(p.job.feature.geometry)
+                    f.add(p.repairs.sorted().joined(separator: ","))
+                }
+                layer += 1
+            }
+        }
+        return f.hash.finalizeHex()
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import KartpackCore
+import Shapefile
+import Styling
+
+/// One region of a region set: its validated id (a safe file name), display name, and polygons in Web Mercator
+/// metres exactly as a `--clip FILE:ID_FIELD=ID` run reads them.
+struct RegionRecord: Sendable {
+    var id: String
+    var name: String
+    /// The record number in the region file (1-based), for messages.
+    var record: Int
+    /// The record's polygon in metres, as its copies on each side of the antimeridian.
+    var polygons: [Geometry]
+}
+
+/// Errors in a region set: ids that are not safe file names, duplicates, missing fields, an empty set.
+package enum RegionSetError: KartpackError, Equatable {
+    case badID(file: String, record: Int, id: String, reason: String)
+    case duplicateID(file: String, id: String, first: Int, again: Int)
+    case noSuchField(file: String, field: String, fields: [String])
+    case empty(file: String)
+
+    package var exitCode: ExitCode { .dataError }
+    package var description: String {
+        switch self {
+        case .badID(let f, let r, let id, let reason):
+            "\(f): record \(r): region id \(Self.quoted(id)) \(reason) (ids are 1-64 letters, digits, - or _)"
+        case .duplicateID(let f, let id, let first, let again):
+            "\(f): record \(again): region id \(Self.quoted(id)) is already used by record \(first)"
+        case .noSuchField(let f, let field, let fields):
+            "\(f): no field \(field) (fields: \(fields.joined(separator: ", ")))"
+        case .empty(let f): "\(f): no region (no polygon record matches)"
+        }
+    }
+
+    /// An id as text with control characters escaped, so a hostile id cannot rewrite the terminal.
+    static func quoted(_ s: String) -> String {
+        var out = "'"
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7F || u == "'" || u == "\\" {
+                out += "\\u{\(String(u.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out + "'"
+    }
+}
+
+/// Reads the regions of a package: one region per polygon record (those `filter` keeps), id from `idField`,
+/// name from `nameField` (default: the id). Ids are checked before any is used as a file name.
+struct RegionSet: Sendable {
+    /// The longest id (a file name `<id>.pmtiles` stays far below NAME_MAX).
+    static let maxIDLength = 64
+
+    var path: String
+    var idField: String
+    var regions: [RegionRecord]
+
+    init(path: String, idField: String, nameField: String?, filter: AttributeFilterList?) throws {
+        self.path = path
+        self.idField = idField
+        let file = (path as NSString).lastPathComponent
+        var out: [RegionRecord] = []
+        var seen: [String: Int] = [:]
+        var checkedFields = false
+        try Regions.forEachPolygon(path: path, sourceCRS: nil, encoding: nil) { f, g in
+            if !checkedFields {
+                checkedFields = true
+                for field in [idField] + (nameField.map { [$0] } ?? []) where Self.value(f.properties, field) == nil {
+                    throw RegionSetError.noSuchField(file: file, field: field, fields: f.properties.keys)
+                }
+            }
+            if let filter, !filter.matches(f.properties) { return }
+            let record = f.provenance.record
+            let id = Self.text(Self.value(f.properties, idField) ?? .null)
+            if let reason = Self.problem(id) { throw RegionSetError.badID(file: file, record: record, id: id, reason: reason) }
+            if let first = seen[id] { throw RegionSetError.duplicateID(file: file, id: id, first: first, again: record) }
+            seen[id] = record
+            let name = nameField.flatMap { Self.value(f.properties, $0) }.map(Self.text) ?? id
+            out.append(RegionRecord(id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
+        }
+        guard !out.isEmpty else { throw RegionSetError.empty(file: file) }
+        regions = out
+    }
+
+    /// Why `id` cannot be a file name, or nil when it can.
+    static func problem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.utf8.count > maxIDLength { return "is longer than \(maxIDLength) bytes" }
+        let ok = id.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+        }
+        return ok ? nil : "holds a character other than a letter, digit, - or _"
+    }
+
+    /// A field's value (case-insensitive name), nil when there is no such field.
+    static func value(_ p: Properties, _ field: String) -> PropertyValue? {
+        let lower = field.lowercased()
+        guard let i = p.keys.firstIndex(where: { $0.lowercased() == lower }) else { return nil }
+        return p.values[i]
+    }
+
+    /// A value as the text a filter `field=TEXT` compares with (integral doubles without a fraction).
+    static func text(_ v: PropertyValue) -> String {
+        switch v {
+        case .string(let s): s.trimmingCharacters(in: .whitespaces)
+        case .int(let i): String(i)
+        case .uint(let u): String(u)
+        case .double(let d): d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .bool(let b): b ? "true" : "false"
+        case .null: ""
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GeometryOps
+import KartpackCore
+import KartpackJSON
+import TileArchive
+
+/// `kartpack extract`: the tiles of a package that touch an area, copied as stored (no re-tiling, no clipping to
+/// the area's outline) into a new clustered package, like `pmtiles extract`.
+package struct TileExtractor {
+    /// The area: a longitude/latitude box, or polygons in Web Mercator metres (a region of a Shapefile).
+    package enum Area: Sendable {
+        case bbox(Bounds)
+        case polygons(path: String, field: String, value: String)
+    }
+
+    package var input: String
+    package var output: String
+    package var area: Area
+    package var maxZoom: Int?
+    package var force = false
+
+    package init(input: String, output: String, area: Area, maxZoom: Int? = nil) {
+        self.input = input
+        self.output = output
+        self.area = area
+        self.maxZoom = maxZoom
+    }
+
+    /// What was copied.
+    package struct Summary: Sendable {
+        package var tiles: Int
+        package var bytes: UInt64
+    }
+
+    /// Copies the tiles and publishes the part atomically.
+    package func run() throws -> Summary {
+        guard let format = ArchiveFormat.from(path: output) else {
+            throw PipelineError.badOutput(path: output, reason: "must end in .pmtiles or .mbtiles")
+        }
+        try StagedConversion.checkTarget(output, force: force)
+        let source = try openTileArchive(path: input)
+        let metadata = try source.metadata()
+        let header = source.headerMetadata
+        let meta: (String) -> JSONValue? = { k in metadata[k] ?? header.first { $0.key == k }?.value }
+        let test = try TileTest(area)
+        let top = maxZoom ?? Int.max
+        var picked: [(TileCoordinate, [UInt8])] = []
+        try source.forEachStoredTile { t, bytes in
+            if t.z <= top, test.touches(t) { picked.append((t, bytes)) }
+            return true
+        }
+        guard !picked.isEmpty else {
+            throw PipelineError.nothingToWrite(reasons: ["no tile of \(input) touches the area"], report: .empty(output))
+        }
+        guard source.tileCompression == format.tileCompression else {
+            throw PipelineError.badOutput(path: output, reason: "\(input) stores tiles with another compression")
+        }
+        let order = format.tileOrder
+        picked.sort { order.precedes($0.0, $1.0) }
+        let writer: any TileArchiveWriting =
+            format == .pmtiles
+            ? try PMTilesWriter(path: output, overwrite: force) : try MBTilesWriter(path: output, overwrite: force)
+        do {
+            for (t, bytes) in picked { try writer.write(z: t.z, x: t.x, y: t.y, data: bytes) }
+            let zooms = picked.map(\.0.z)
+            var part = Self.metadata(metadata, minZoom: zooms.min() ?? 0, maxZoom: zooms.max() ?? 0)
+            let sourceBounds = meta("bounds")?.arrayValue?.compactMap(\.doubleValue)
+            var b = test.geographicBounds
+            if let s = sourceBounds, s.count == 4 {
+                b = Bounds(minX: max(b.minX, s[0]), minY: max(b.minY, s[1]), maxX: min(b.maxX, s[2]), maxY: min(b.maxY, s[3]))
+            }
+            if !b.isEmpty {
+                part.bounds = GeoBounds(west: b.minX, south: b.minY, east: b.maxX, north: b.maxY)
+                part.center = GeoCenter(
+                    longitude: (b.minX + b.maxX) / 2, latitude: (b.minY + b.maxY) / 2, zoom: part.maxZoom ?? 0)
+            }
+            let summary = try writer.finish(metadata: part)
+            return Summary(tiles: picked.count, bytes: summary.fileBytes)
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    /// The source's metadata for the part: its standard keys and every other key as is; zooms of the part.
+    static func metadata(_ m: JSONValue, minZoom: Int, maxZoom: Int) -> ArchiveMetadata {
+        let standard: Set<String> = [
+            "name", "type", "vector_layers", "attribution", "description", "generator", "version", "bounds", "center",
+            "minzoom", "maxzoom", "format", "json", "scheme",
+        ]
+        let layers = (m["vector_layers"]?.arrayValue ?? []).compactMap { l -> VectorLayerInfo? in
+            guard let id = l["id"]?.stringValue else { return nil }
+            let fields = (l["fields"]?.objectMembers ?? []).map { f in
+                VectorLayerField(name: f.key, type: VectorFieldType(rawValue: f.value.stringValue ?? "") ?? .string)
+            }
+            let lo = l["minzoom"]?.intValue.map { max(minZoom, Int($0)) }
+            let hi = l["maxzoom"]?.intValue.map { min(maxZoom, Int($0)) }
+            return VectorLayerInfo(
+                id: id, fields: fields, minZoom: lo.map { min($0, hi ?? maxZoom) }, maxZoom: hi.map { max($0, lo ?? minZoom) },
+                description: l["description"]?.stringValue)
+        }
+        return ArchiveMetadata(
+            name: m["name"]?.stringValue ?? "", description: m["description"]?.stringValue,
+            attribution: m["attribution"]?.stringValue, version: m["version"]?.stringValue,
+            type: m["type"]?.stringValue ?? "overlay", minZoom: minZoom, maxZoom: maxZoom, vectorLayers: layers,
+            generator: m["generator"]?.stringValue,
+            extra: (m.objectMembers ?? []).filter { !standard.contains($0.key) })
+    }
+
+    /// Which tiles touch the area: the box test, then (for polygons) GEOS on the tile's rectangle.
+    private final class TileTest {
+        let box: Bounds
+        let engine: GeometryEngine?
+        let region: EngineGeometry?
+        let geographicBounds: Bounds
+
+        init(_ area: Area) throws {
+            switch area {
+            case .bbox(let b):
+                box = SphericalMercator.project(box: b)
+                engine = nil
+                region = nil
+            case .polygons(let path, let field, let value):
+                let polys = try Regions.readPolygons(path: path, sourceCRS: nil, encoding: nil) { p, _ in
+                    RegionSet.value(p, field).map(RegionSet.text) == value
+                }
+                guard !polys.isEmpty else {
+                    throw RegionError.emptyRegion("no polygon in \(path) has \(field)=\(value)")
+                }
+                let clip = try Regions.clipRegion(polygons: polys, buffer: 0, what: path)
+                let e = GeometryEngine()
+                engine = e
+                region = try e.prepare(clip.geometries[0])
+                box = clip.bounds
+            }
+            let sw = SphericalMercator.unproject(x: box.minX, y: box.minY)
+            let ne = SphericalMercator.unproject(x: box.maxX, y: box.maxY)
+            geographicBounds = Bounds(minX: sw.longitude, minY: sw.latitude, maxX: ne.longitude, maxY: ne.latitude)
+        }
+
+        func touches(_ t: TileCoordinate) -> Bool {
+            let b = SphericalMercator.bounds(of: t)
+            guard b.intersects(box) else { return false }
+            guard let engine, let region else { return true }
+            guard let rect = try? engine.rectangle(b) else { return true }
+            return (try? engine.intersection(rect, region, family: .polygon)) != nil
+        }
+    }
+}
+
+extension ConvertReport {
+    /// The report of a run that read nothing.
+    static func empty(_ output: String) -> ConvertReport {
+        ConvertReport(
+            kartpack: Kartpack.version, output: output, format: "", inputs: [], featuresRead: 0, featuresWritten: 0,
+            rejected: [:], repaired: [:], zooms: [], tiles: 0, tileContents: 0, bytes: 0, seconds: 0, timings: [:],
+            warnings: [:], exitCode: ExitCode.dataError.rawValue, published: false)
+    }
+}

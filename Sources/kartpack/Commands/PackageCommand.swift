@@ -1,0 +1,151 @@
+import Foundation
+import KartpackCore
+import Pipeline
+import Styling
+
+/// `kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD -o OUTDIR`: one package per region.
+struct PackageCommand: Command {
+    static let name = "package"
+    static let summary = "build one package per region (property, municipality) and a signed catalog"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "regions", kind: .value, help: "Shapefile of region polygons (one region per record)", valueName: "REGIONS.shp"),
+        OptionSpec(name: "id-field", kind: .value, help: "field holding each region's id (letters, digits, - and _ only; the file name)", valueName: "FIELD"),
+        OptionSpec(name: "name-field", kind: .value, help: "field holding each region's display name (default: the id)", valueName: "FIELD"),
+        OptionSpec(name: "where", kind: .value, help: "only regions whose record matches this filter, e.g. \"[kommun='Uppsala']\"", valueName: "FILTER"),
+        OptionSpec(name: "buffer", kind: .value, help: "buffer around each region in metres (default 0)", valueName: "METRES"),
+        OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default: the pipeline's)", valueName: "N"),
+        OptionSpec(name: "output", kind: .value, help: "the package folder (catalog.json and <id>.pmtiles)", valueName: "OUTDIR", short: "o"),
+        OptionSpec(name: "sign", kind: .value, help: "sign catalog.json with this minisign secret key (writes catalog.json.minisig)", valueName: "KEY"),
+        OptionSpec(name: "sign-password-file", kind: .value, help: "file holding the secret key's password (else the key must have none: minisign -G -W)", valueName: "FILE"),
+        OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
+        OptionSpec(name: "threads", kind: .value, help: "regions built at once (default: the number of cores)", valueName: "N"),
+        OptionSpec(name: "force", kind: .flag, help: "rebuild every region, even those up to date"),
+        OptionSpec(name: "dry-run", kind: .flag, help: "read, route and fingerprint; say which regions would be built; write nothing"),
+        OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
+        OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
+    ]
+    static var help: String {
+        helpText(
+            usage: "kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD] [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR",
+            summary: """
+                Reads the pipeline's sources once, routes each feature to the regions it touches and writes one
+                package per region into OUTDIR/<id>.pmtiles (or .mbtiles, as the pipeline's output): the features
+                inside the region polygon plus buffer, clipped at full precision before tiling, exactly the package
+                a `convert --clip REGIONS.shp:[FIELD=ID]` run writes. Regions are built in parallel; a region whose
+                fingerprint (its features, the pipeline, stylesheet and Kartpack version) did not change is not
+                rebuilt. When every package is in place, OUTDIR/catalog.json lists them with size, SHA-256, bounds,
+                zooms and layers (docs/catalog.md), published atomically; --sign adds catalog.json.minisig. Regions
+                that left REGIONS lose their file only after the new catalog is published. A region id that is
+                not a safe file name, or is used twice, is refused (exit 65) naming the record; a region without
+                any feature is left out of the catalog with a warning. If any region fails, nothing is published.
+                """,
+            options: options,
+            footer: "See docs/regions.md (package, verify, extract) and docs/catalog.md.")
+    }
+
+    let pipeline: String
+    let regions: String
+    let idField: String
+    let nameField: String?
+    let whereText: String?
+    let buffer: Double
+    let maxZoom: Int?
+    let output: String
+    let sign: String?
+    let passwordFile: String?
+    let overrides: [String]
+    let threads: Int
+    let force: Bool
+    let dryRun: Bool
+    let reportPath: String?
+    let quiet: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard p.positionals.count == 1 else { throw UsageError(message: "package needs exactly one PIPELINE.json") }
+        pipeline = p.positionals[0]
+        guard let regions = p.value("regions") else { throw UsageError(message: "package needs --regions REGIONS.shp") }
+        guard let idField = p.value("id-field") else { throw UsageError(message: "package needs --id-field FIELD") }
+        guard let output = p.value("output") else { throw UsageError(message: "package needs -o OUTDIR") }
+        self.regions = regions
+        self.idField = idField
+        self.output = output
+        nameField = p.value("name-field")
+        whereText = p.value("where")
+        buffer = try p.double("buffer", in: 0...1_000_000) ?? 0
+        maxZoom = try p.int("max-zoom", in: 0...24)
+        sign = p.value("sign")
+        passwordFile = p.value("sign-password-file")
+        if passwordFile != nil, sign == nil { throw UsageError(message: "--sign-password-file needs --sign KEY") }
+        overrides = p.values("set")
+        threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        force = p.flag("force")
+        dryRun = p.flag("dry-run")
+        reportPath = p.value("report")
+        quiet = p.flag("quiet")
+    }
+
+    func run() throws -> ExitCode {
+        for (path, what) in [(pipeline, "pipeline"), (regions, "--regions")] + (sign.map { [($0, "--sign key")] } ?? [])
+        where !FileManager.default.fileExists(atPath: path) {
+            Console.error("\(path): no such file (\(what))")
+            return .noInput
+        }
+        let spec: PipelineSpec
+        do {
+            spec = try PipelineSpec.load(path: pipeline, overrides: overrides)
+        } catch {
+            for line in error.lines { Console.error("\(pipeline): \(line)") }
+            return error.exitCode
+        }
+        var o = try RegionPackageOptions.from(spec: spec, regionsPath: regions, idField: idField, outputFolder: output)
+        if let maxZoom {
+            guard maxZoom >= o.convert.minZoom else {
+                Console.error("--max-zoom \(maxZoom) is below the pipeline's minZoom \(o.convert.minZoom)")
+                return .usage
+            }
+            o.convert.maxZoom = maxZoom
+        }
+        o.nameField = nameField
+        if let whereText {
+            let (filter, problems) = AttributeFilterList.parse(whereText, file: "--where")
+            if let bad = problems.first(where: { $0.severity == .error }) {
+                Console.error("--where: \(bad.message) (column \(bad.column))")
+                return .usage
+            }
+            o.filter = filter
+        }
+        o.buffer = buffer
+        o.signKey = sign
+        o.signPasswordFile = passwordFile
+        o.rebuildAll = force
+        o.dryRun = dryRun
+        o.threads = threads
+        o.convert.threads = threads
+        let signals = PackageOptions.signalTrap()
+        defer { signals.uninstall() }
+        let report: RegionPackageReport
+        do {
+            report = try RegionPackager(options: o).run(
+                diagnostics: PackageOptions.sink(quiet: quiet),
+                progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
+        } catch {
+            if signals.cancelled {
+                Console.error("interrupted; nothing was published")
+                return signals.exitCode ?? .interrupted
+            }
+            throw error
+        }
+        if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        if !quiet {
+            let count = { (s: String) in report.regions.filter { $0.status == s }.count }
+            if dryRun {
+                Console.out("dry run: \(count("would-build")) regions would be built, \(count("up-to-date")) are up to date, \(report.removed.count) would be removed")
+                for r in report.regions { Console.out("  \(r.id)\t\(r.status)\t\(r.features) features") }
+            } else {
+                Console.out("\(report.catalog): \(report.regions.count - count("empty")) regions (\(count("built")) built, \(count("up-to-date")) up to date, \(count("empty")) empty, \(report.removed.count) removed)\(report.signed ? ", signed" : "")")
+            }
+        }
+        return .success
+    }
+}

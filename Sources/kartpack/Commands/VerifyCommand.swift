@@ -1,0 +1,56 @@
+import Foundation
+import KartpackCore
+import Pipeline
+
+/// `kartpack verify OUTDIR [--pubkey KEY.pub]`: checks a package folder against its catalog.
+struct VerifyCommand: Command {
+    static let name = "verify"
+    static let summary = "check a package folder: hashes, packages and the catalog's signature"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "pubkey", kind: .value, help: "minisign public key: the catalog.json.minisig signature must hold", valueName: "KEY.pub"),
+        OptionSpec(name: "quiet", kind: .flag, help: "print only the mismatches"),
+    ]
+    static var help: String {
+        helpText(
+            usage: "kartpack verify OUTDIR [--pubkey KEY.pub]",
+            summary: """
+                Reads OUTDIR/catalog.json, re-hashes every package it lists (size and SHA-256), opens each one and
+                reads every tile, checks its zoom range, and with --pubkey checks catalog.json.minisig with minisign.
+                Prints one line per mismatch naming the region and file, and exits 65 when there is any (0 when all
+                holds, 66 when there is no catalog).
+                """,
+            options: options,
+            footer: "See docs/regions.md and docs/catalog.md.")
+    }
+
+    let folder: String
+    let publicKey: String?
+    let quiet: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard p.positionals.count == 1 else { throw UsageError(message: "verify needs exactly one OUTDIR") }
+        folder = p.positionals[0]
+        publicKey = p.value("pubkey")
+        quiet = p.flag("quiet")
+    }
+
+    func run() throws -> ExitCode {
+        guard FileManager.default.fileExists(atPath: folder + "/catalog.json") else {
+            Console.error("\(folder)/catalog.json: no such file")
+            return .noInput
+        }
+        if let publicKey, !FileManager.default.fileExists(atPath: publicKey) {
+            Console.error("\(publicKey): no such file (--pubkey)")
+            return .noInput
+        }
+        let result = CatalogVerifier.verify(folder: folder, publicKey: publicKey)
+        for p in result.problems { Console.error("mismatch: \(p)") }
+        if !quiet {
+            for n in result.notes { Console.error("note: \(n)") }
+            let sig = result.signatureChecked ? ", signature good" : ""
+            Console.out("\(folder): \(result.regions) regions, \(result.tiles) tiles, \(result.problems.count) mismatches\(sig)")
+        }
+        return result.problems.isEmpty ? .success : .dataError
+    }
+}
