@@ -92,7 +92,9 @@ let package = Package(
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(
             name: "KartpackKitTests",
-            dependencies: ["KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "KartpackTestSupport"]),
+            dependencies: [
+                "KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "Checksum", "KartpackTestSupport",
+            ]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),

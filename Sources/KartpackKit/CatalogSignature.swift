@@ -1,3 +1,4 @@
+import Checksum
 import Foundation
 
 #if canImport(CryptoKit)
@@ -7,8 +8,8 @@ import Foundation
 /// A minisign signature (`catalog.json.minisig`) and public key, parsed on every platform; the Ed25519 check
 /// itself needs CryptoKit (Apple platforms).
 ///
-/// Read: the legacy form `Ed` (the signature signs the file's bytes, `minisign -S -l`) with its trusted
-/// comment. The prehashed form `ED` (minisign's default, BLAKE2b-512 of the file) reports `unavailable`.
+/// Read: the prehashed form `ED` (minisign's default: the signature signs the BLAKE2b-512 of the file) and the
+/// legacy form `Ed` (the file's bytes, `minisign -S -l`), each with its trusted comment.
 struct MinisignSignature {
     var algorithm: [UInt8]
     var keyID: [UInt8]
@@ -67,7 +68,7 @@ extension Catalog {
 
     /// Checks a minisign signature of the catalog's bytes against a public key (both as the text of their
     /// files). Malformed input or a key id that differs is `.invalid` on every platform; the Ed25519 check
-    /// itself is `.unavailable` without CryptoKit (Linux) and for prehashed (`ED`) signatures.
+    /// itself (`ED` prehashed with BLAKE2b-512, or legacy `Ed`) is `.unavailable` without CryptoKit (Linux).
     public func verifySignature(_ signatureText: String, publicKey publicKeyText: String) -> SignatureCheck {
         let sig: MinisignSignature
         let key: MinisignPublicKey
@@ -78,17 +79,17 @@ extension Catalog {
             return .invalid(reason: error.reason)
         }
         guard sig.keyID == key.keyID else { return .invalid(reason: "signed with another key (key id differs)") }
+        let message: [UInt8]
         switch sig.algorithm {
-        case [0x45, 0x64]: break  // "Ed"
-        case [0x45, 0x44]:  // "ED"
-            return .unavailable(reason: "prehashed (BLAKE2b) minisign signatures are not read; sign with minisign -l")
+        case [0x45, 0x64]: message = [UInt8](bytes)  // "Ed": the bytes themselves
+        case [0x45, 0x44]: message = BLAKE2b.hash512([UInt8](bytes))  // "ED": prehashed
         default: return .invalid(reason: "unknown signature algorithm")
         }
         #if canImport(CryptoKit)
             guard let pk = try? Curve25519.Signing.PublicKey(rawRepresentation: key.key) else {
                 return .invalid(reason: "the public key is not an Ed25519 key")
             }
-            guard pk.isValidSignature(sig.signature, for: bytes) else {
+            guard pk.isValidSignature(sig.signature, for: message) else {
                 return .invalid(reason: "the signature does not match the catalog's bytes")
             }
             guard pk.isValidSignature(sig.globalSignature, for: sig.signature + Array(sig.trustedComment.utf8)) else {
@@ -96,6 +97,7 @@ extension Catalog {
             }
             return .valid(trustedComment: sig.trustedComment)
         #else
+            _ = message
             return .unavailable(reason: "Ed25519 needs CryptoKit, which this platform (Linux) lacks; the signature was not checked")
         #endif
     }

@@ -1,3 +1,4 @@
+import Checksum
 import Foundation
 @testable import KartpackKit
 import KartpackTestSupport
@@ -168,30 +169,47 @@ import Testing
         #expect(c.verifySignature(signature("Ed", keyID, zeros, "t", zeros), publicKey: "nope").isInvalid)
         #expect(c.verifySignature(signature("Ed", [9, 9, 9, 9, 9, 9, 9, 9], zeros, "t", zeros),
                                   publicKey: key(keyID, .init(repeating: 0, count: 32))).isInvalid)
-        if case .unavailable = c.verifySignature(signature("ED", keyID, zeros, "t", zeros),
-                                                 publicKey: key(keyID, .init(repeating: 0, count: 32))) {} else {
-            Issue.record("a prehashed signature must be reported unavailable")
+        for alg in ["Ed", "ED"] {
+            #if canImport(CryptoKit)
+                #expect(Catalog.canVerifySignatures)
+                let sk = Curve25519.Signing.PrivateKey()
+                let pk = key(keyID, Array(sk.publicKey.rawRepresentation))
+                let message = alg == "Ed" ? [UInt8](c.bytes) : BLAKE2b.hash512([UInt8](c.bytes))
+                let sig = Array(try sk.signature(for: message))
+                let global = Array(try sk.signature(for: sig + Array("t".utf8)))
+                #expect(c.verifySignature(signature(alg, keyID, sig, "t", global), publicKey: pk) == .valid(trustedComment: "t"))
+                #expect(c.verifySignature(signature(alg, keyID, zeros, "t", global), publicKey: pk).isInvalid)
+            #else
+                #expect(!Catalog.canVerifySignatures)
+                let r = c.verifySignature(signature(alg, keyID, zeros, "t", zeros), publicKey: key(keyID, .init(repeating: 0, count: 32)))
+                guard case .unavailable(let why) = r else {
+                    Issue.record("without CryptoKit the result must be unavailable, got \(r)")
+                    return
+                }
+                #expect(why.contains("CryptoKit"))
+            #endif
         }
-        #if canImport(CryptoKit)
-            #expect(Catalog.canVerifySignatures)
-            let sk = Curve25519.Signing.PrivateKey()
-            let pk = key(keyID, Array(sk.publicKey.rawRepresentation))
-            let sig = Array(try sk.signature(for: c.bytes))
-            let global = Array(try sk.signature(for: sig + Array("t".utf8)))
-            #expect(c.verifySignature(signature("Ed", keyID, sig, "t", global), publicKey: pk) == .valid(trustedComment: "t"))
-            #expect(c.verifySignature(signature("Ed", keyID, zeros, "t", global), publicKey: pk).isInvalid)
-        #else
-            #expect(!Catalog.canVerifySignatures)
-            let r = c.verifySignature(signature("Ed", keyID, zeros, "t", zeros), publicKey: key(keyID, .init(repeating: 0, count: 32)))
-            guard case .unavailable(let why) = r else {
-                Issue.record("without CryptoKit the result must be unavailable, got \(r)")
-                return
-            }
-            #expect(why.contains("CryptoKit"))
-        #endif
     }
 }
 
 extension SignatureCheck {
     var isInvalid: Bool { if case .invalid = self { true } else { false } }
+}
+
+/// BLAKE2b-512 (for minisign's prehashed signatures) against Python's hashlib over lengths around the block size.
+@Suite struct BLAKE2bTests {
+    @Test func matchesHashlib() throws {
+        var rng = SplitMix64(seed: 3)
+        for n in [0, 1, 3, 127, 128, 129, 255, 256, 257, 1000, 100_000] {
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let dir = try TemporaryDirectory(prefix: "kit-blake")
+            try Data(bytes).write(to: dir.url.appendingPathComponent("b"))
+            let r = try runProcess(
+                "/usr/bin/env",
+                ["python3", "-c", "import hashlib,sys; print(hashlib.blake2b(open(sys.argv[1],'rb').read()).hexdigest())",
+                 dir.file("b")])
+            let ours = BLAKE2b.hash512(bytes).map { String(format: "%02x", $0) }.joined()
+            #expect(ours == r.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "length \(n)")
+        }
+    }
 }
