@@ -13,6 +13,8 @@ public struct ComputedStyle: Sendable, Hashable {
     public var keep: [String]?
     /// True when the feature is dropped.
     public var exclude: Bool
+    /// Most points of the output layer per tile (`max-points`).
+    public var maxPoints: Int?
     /// Fill colour.
     public var fill: StyleColor?
     /// Fill opacity, 0…1.
@@ -63,6 +65,7 @@ public struct ComputedStyle: Sendable, Hashable {
         case .layer: layer = value.textValue
         case .keep: if case .names(let n) = value { keep = n } else { keep = nil }
         case .exclude: if case .bool(let b) = value { exclude = b } else { exclude = false }
+        case .maxPoints: maxPoints = value.integerValue
         case .fill: fill = value.colorValue
         case .fillOpacity: fillOpacity = value.numberValue
         case .fillPattern: if case .pattern(let p) = value { fillPattern = p } else { fillPattern = nil }

@@ -36,6 +36,8 @@ extension StyleParser {
             return .text(c)
         case .minZoom, .maxZoom:
             return singleInteger(r, range: 0...24, code: "bad_zoom_value").map(StyleValue.integer)
+        case .maxPoints:
+            return singleInteger(r, range: 1...1_000_000, code: "bad_value").map(StyleValue.integer)
         case .icon:
             guard let t = single(r) else { return nil }
             if t.kind == .url {

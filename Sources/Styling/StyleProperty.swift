@@ -13,6 +13,9 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     case keep
     /// `true` drops the feature.
     case exclude
+    /// At most this many points of the layer per tile below the max zoom, spread evenly (the largest value any
+    /// feature of the output layer gets counts).
+    case maxPoints = "max-points"
     // Client properties.
     /// Fill colour.
     case fill
@@ -51,7 +54,7 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// True for the properties that steer the pipeline rather than the client.
     public var isPipelineProperty: Bool {
         switch self {
-        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude: true
+        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude, .maxPoints: true
         default: false
         }
     }

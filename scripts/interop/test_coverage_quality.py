@@ -24,9 +24,6 @@ ZOOMS = list(range(8, 15))
 # Per zoom: overlap and gap area at most this many tile units² per tile; no piece wider than MAX_SLIVER units.
 AREA_PER_TILE = 1.0
 MAX_SLIVER = 1.0
-NOT_YET = ("kartpack still simplifies every tile piece on its own (FeatureTiler + DouglasPeucker); remove this "
-           "marker when the tile phase simplifies each layer's pieces with GeometryAlgorithms.SharedBorderSimplifier")
-
 
 def _load_measure():
     path = ROOT / "scripts" / "quality" / "coverage_quality.py"
@@ -75,14 +72,12 @@ def convert_and_measure(kartpack, shp: pathlib.Path, out: pathlib.Path, simplify
     return rows
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET)
 @pytest.mark.parametrize("simplify", ["1", "8"])
 def test_sample_stands_have_no_gaps_or_overlaps(kartpack, tmp_path, simplify):
     rows = convert_and_measure(kartpack, SAMPLE_DIR / "avdelningar.shp", tmp_path / "avd.pmtiles", simplify)
     assert not over_threshold(rows), over_threshold(rows)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET)
 @pytest.mark.parametrize("simplify", ["1", "8"])
 def test_generated_coverage_has_no_gaps_or_overlaps(kartpack, tmp_path, generated_coverage, simplify):
     rows = convert_and_measure(kartpack, generated_coverage, tmp_path / "stands.mbtiles", simplify)

@@ -71,6 +71,13 @@ package struct ConvertOptions: Sendable {
     package var simplify: Double = 1
     /// Clip buffer around each tile, in tile units (80 = 5 screen pixels of a 256-px tile).
     package var buffer: Double = 80
+    /// Simplify the polygons of one layer in one tile together, so shared borders stay shared (docs/map-quality.md);
+    /// false simplifies each polygon on its own.
+    package var sharedBorders: Bool = true
+    /// How zooms over the tile limits are thinned.
+    package var thinning = ThinningOptions()
+    /// Most points per tile: `layer` nil applies to every point layer read from an input (not label layers).
+    package var maxPoints: [(layer: String?, limit: Int)] = []
     /// Worker threads for the feature and tile phases.
     package var threads: Int = 1
     /// Replace an existing output.

@@ -40,7 +40,8 @@ package struct ConvertReport: Codable, Sendable {
         package var dropped: [String: Int]
         /// Fraction of features kept by the tile-limit thinning at this zoom (1 = all).
         package var keptFraction: Double
-        /// Tiles written above the size or feature limit (only at max zoom, where nothing is dropped).
+        /// Tiles written above the size or feature limit (where nothing is dropped: the max zoom, or features at their
+        /// own highest zoom).
         package var tilesOverLimit: Int
     }
 

@@ -59,7 +59,10 @@ package final class Converter {
         let encoder = EncodePhase(
             layerNames: tiled.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
             maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
-            compression: publisher.tileCompression)
+            compression: publisher.tileCompression,
+            sharedBorders: options.sharedBorders
+                ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
+            thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs))
         let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
         progress?.finish()
         try checkCancelled()
@@ -70,6 +73,23 @@ package final class Converter {
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
         return ConvertReport(run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+    }
+
+    /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the
+    /// general one for point layers (label layers, `X_labels` next to a polygon layer `X`, follow their polygons and
+    /// get none).
+    static func maxPoints(_ limits: [(layer: String?, limit: Int)], outputs: [OutputLayer]) -> [Int?] {
+        guard !limits.isEmpty || outputs.contains(where: { $0.maxPoints != nil }) else { return [] }
+        let polygonLayers = Set(outputs.filter { $0.family == .polygon }.map(\.name))
+        return outputs.map { o in
+            if let named = limits.last(where: { $0.layer.map { $0.utf8.elementsEqual(o.name.utf8) } ?? false }) {
+                return named.limit
+            }
+            if let fromStyle = o.maxPoints { return fromStyle }
+            let isLabels = o.name.hasSuffix("_labels") && polygonLayers.contains(String(o.name.dropLast(7)))
+            guard o.family == .point, !isLabels else { return nil }
+            return limits.last { $0.layer == nil }?.limit
+        }
     }
 
     /// Refuses to go on when nothing can be written, and checks the reconciliation identity of every input.
@@ -154,7 +174,7 @@ extension ConvertReport {
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "tile_over_limit",
-                    "\(z.tilesOverLimit) tiles at max zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at max zoom"))
+                    "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at a feature's highest zoom"))
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }

@@ -30,17 +30,28 @@ struct ZoomStats: Sendable {
     var dropped: [String: Int] = [:]
     var keptFraction = 1.0
     var overLimit = 0
+    /// Polygon pieces that kept their unsimplified rings because shared-border simplification left them invalid.
+    var sharedBorderFallbacks = 0
 }
 
 /// Phase 4 of `convert`: encodes the MVT tiles of each zoom level (in parallel), checks each with the bounded
 /// decoder, compresses it as the archive does, and enforces the tile limits.
 ///
-/// Limits strategy (deterministic and zoom-level consistent): each feature has a fixed pseudo-random rank. When
-/// any tile of zoom z exceeds `maxTileBytes` (compressed) or `maxTileFeatures`, a rank cut-off is lowered for the
-/// whole zoom level — every tile of that zoom drops the same features — until every tile fits. Zooms are processed
-/// from the max zoom down and the cut-off only ever decreases, so a feature shown at zoom z is shown at every
-/// higher zoom. At the max zoom nothing is dropped (every feature must appear there); a tile over a limit is
-/// written anyway and counted in `tilesOverLimit` with a warning.
+/// Per zoom, from the max zoom down:
+/// 1. **Shared borders** (`sharedBorders`, on by default): the polygon pieces of each layer in each tile are
+///    simplified together (`SharedBorderPass`), so neighbours keep identical borders.
+/// 2. **`max-points`**: in a layer with a limit N, each tile (of the zoom) keeps the N points that come first in
+///    the drop order (`FeatureOrder`) among those lying in it; since a tile at z + 1 holds a subset of its parent's
+///    points, a point kept at z is kept at z + 1. Not at a feature's highest zoom, where every feature is written.
+/// 3. **Limits** (deterministic and zoom-level consistent): when a tile is over `maxTileBytes` (compressed) or
+///    `maxTileFeatures`, the cut-off of the drop order (`FeatureOrder`: by spacing, size, priority or rank) is
+///    lowered for the whole zoom, so every tile drops by the same rule. The cut-off that fits is searched per
+///    offending tile with a binary search over its own features, estimating its compressed size from the raw
+///    size and the tile's compression ratio (no compression during the search); the zoom is then encoded and
+///    compressed once and checked again. The cut-off only decreases from the max zoom down, so a feature shown
+///    at zoom z is shown at every higher zoom. At the max zoom nothing is dropped (every feature must appear
+///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
+///    written anyway and counted in `tilesOverLimit` with a warning.
 struct EncodePhase {
     var layerNames: [String]
     var extent: Int
@@ -50,58 +61,93 @@ struct EncodePhase {
     var maxZoom: Int
     /// The archive's tile compression (the writer's declaration).
     var compression: TileCompression
+    /// Simplifies polygon pieces per tile and layer (nil: `TileStage` simplified them per feature).
+    var sharedBorders: SharedBorderPass?
+    /// How over-limit zooms are thinned.
+    var thinning = ThinningOptions()
+    /// Most points per tile, per output layer (nil: no limit).
+    var maxPoints: [Int?] = []
+
+    /// Which features a zoom writes: every feature at its highest zoom (the package's or its layer's max zoom),
+    /// else those with `position < cutoff` not left out by `max-points`.
+    private struct Selection: Sendable {
+        var zoom: Int
+        var cutoff: Int32
+        var order: FeatureOrder?
+        /// Per layer, per feature: left out by `max-points` at this zoom (empty when no layer has a limit).
+        var excluded: [[Bool]] = []
+
+        func keeps(layer l: Int, feature f: Int) -> Bool {
+            guard let order else { return true }
+            if Int(order.topZoom[l][f]) <= zoom { return true }
+            if !excluded.isEmpty, !excluded[l].isEmpty, excluded[l][f] { return false }
+            return order.position[l][f] < cutoff
+        }
+    }
 
     /// Encodes every zoom, from `maxZoom` down; returns tiles per zoom (in `pieces` order) and statistics.
     func run(
-        _ ordered: TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
+        _ ordered: consuming TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
     ) throws -> EncodedTiles {
-        let pieces = ordered.pieces
+        var pieces = ordered.pieces
         let runsByZoom = ordered.byZoom
         var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
-        var cutoff = UInt64.max
+        var order: FeatureOrder?
+        func makeOrder() -> FeatureOrder {
+            if let order { return order }
+            let o = FeatureOrder(pieces: pieces, records: records, extent: extent, options: thinning)
+            order = o
+            return o
+        }
+        let anyMaxPoints = maxPoints.contains { $0 != nil }
+        var cutoff = Int32.max
         // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
         var reason: String?
         for z in zooms.reversed() {
             let runs = runsByZoom[z] ?? []
             var s = ZoomStats()
-            var encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
-            var attempt = 0
-            while true {
+            if let pass = sharedBorders {
+                let current = pieces
+                let results = try parallelMap(runs.count) { i in pass.simplify(runs[i], pieces: current) }
+                for r in results {
+                    for (i, c) in r.commands { pieces[i].piece.commands = c }
+                    s.sharedBorderFallbacks += r.fallbacks
+                }
+            }
+            var selection = Selection(zoom: z, cutoff: cutoff, order: order)
+            if anyMaxPoints {
+                selection.order = makeOrder()
+                selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: makeOrder())
+            }
+            var encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
+            var rounds = 0
+            while z != maxZoom {
                 let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
                 guard !over.isEmpty, cutoff > 0 else { break }
-                if z == maxZoom {
-                    s.overLimit = over.count
-                    break
+                if reason == nil {
+                    reason = over.contains { encoded[$0].bytes.count > maxTileBytes }
+                        ? "dropped_by_size_limit" : "dropped_by_feature_limit"
                 }
-                // Search the cut-off on the offending tiles only (every other tile only loses features as it
-                // drops), then encode the whole zoom once at that cut-off and check every tile again.
-                var probe = over
-                var probeTiles = over.map { encoded[$0] }
-                while !probe.isEmpty, cutoff > 0 {
-                    let (factor, trigger) = limitFactor(probeTiles)
-                    reason = reason ?? trigger
-                    attempt += 1
-                    // Give up thinning after 40 rounds: drop everything below max zoom rather than loop.
-                    cutoff = attempt >= 40 ? 0 : min(cutoff, UInt64(Double(cutoff) * factor * 0.9))
-                    probeTiles = try encodeAll(probe.map { runs[$0] }, pieces: pieces, records: records, cutoff: cutoff)
-                    let still = probeTiles.indices.filter { isOverLimit(probeTiles[$0]) }
-                    probe = still.map { probe[$0] }
-                    probeTiles = still.map { probeTiles[$0] }
-                }
-                encoded = try encodeAll(runs, pieces: pieces, records: records, cutoff: cutoff)
-            }
-            s.keptFraction = Double(cutoff) / Double(UInt64.max)
-            if cutoff != UInt64.max {
-                // Features (distinct per zoom) left out by the cut-off, under the limit that first triggered it.
-                var seen = Set<Int64>()
-                for run in runs {
-                    for p in pieces[run] where records[Int(p.layer)][Int(p.feature)].rank >= cutoff {
-                        seen.insert(Int64(p.layer) << 32 | Int64(p.feature))
+                selection.order = makeOrder()
+                if cutoff == Int32.max { cutoff = selection.order?.end ?? 0 }
+                rounds += 1
+                if rounds >= 40 {
+                    cutoff = 0  // Give up thinning: drop everything below max zoom rather than loop.
+                } else {
+                    let (current, snapshot, tilesNow) = (selection, pieces, encoded)
+                    let fits = try parallelMap(over.count) { k throws(PipelineError) in
+                        try fittingCutoff(
+                            runs[over[k]], tile: tilesNow[over[k]], pieces: snapshot, records: records, selection: current)
                     }
+                    cutoff = min(cutoff, fits.min() ?? cutoff)
                 }
-                if !seen.isEmpty { s.dropped[reason ?? "dropped_by_size_limit"] = seen.count }
+                selection.cutoff = cutoff
+                encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
             }
+            // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
+            s.overLimit = encoded.count { isOverLimit($0) }
+            count(runs, pieces: pieces, selection: selection, reason: reason, into: &s)
             encoded.removeAll { $0.features == 0 }
             for t in encoded {
                 s.tiles += 1
@@ -118,53 +164,134 @@ struct EncodePhase {
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
-    /// How far the worst tile is over a limit (the fraction to keep), and which limit it broke first.
-    private func limitFactor(_ tiles: [EncodedTile]) -> (Double, String?) {
-        var factor = 1.0
-        var trigger: String?
-        for t in tiles {
-            if t.bytes.count > maxTileBytes {
-                factor = min(factor, Double(maxTileBytes) / Double(t.bytes.count))
-                trigger = trigger ?? "dropped_by_size_limit"
-            }
-            if t.features > maxTileFeatures {
-                factor = min(factor, Double(maxTileFeatures) / Double(t.features))
-                trigger = trigger ?? "dropped_by_feature_limit"
+    /// Features (distinct per zoom) left out at this zoom, by reason, and the fraction kept.
+    private func count(_ runs: [Range<Int>], pieces: [PlacedPiece], selection: Selection, reason: String?, into s: inout ZoomStats) {
+        guard selection.order != nil else { return }
+        var seen = Set<Int64>()
+        var byLimit = 0
+        var byMaxPoints = 0
+        for run in runs {
+            for p in pieces[run] where seen.insert(Int64(p.layer) << 32 | Int64(p.feature)).inserted {
+                let (l, f) = (Int(p.layer), Int(p.feature))
+                if selection.keeps(layer: l, feature: f) { continue }
+                if !selection.excluded.isEmpty, !selection.excluded[l].isEmpty, selection.excluded[l][f] {
+                    byMaxPoints += 1
+                } else if let order = selection.order, order.position[l][f] >= selection.cutoff {
+                    byLimit += 1
+                }
             }
         }
-        return (factor, trigger)
+        if byLimit > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = byLimit }
+        if byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = byMaxPoints }
+        if !seen.isEmpty { s.keptFraction = Double(seen.count - byLimit - byMaxPoints) / Double(seen.count) }
     }
 
-    /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.
-    private func encodeAll(_ runs: [Range<Int>], pieces: [PlacedPiece], records: [[FeatureRecord]], cutoff: UInt64) throws -> [EncodedTile] {
-        let results = Mutex<[Result<EncodedTile, PipelineError>?]>(Array(repeating: nil, count: runs.count))
+    /// Per layer with a `max-points` limit N: the features left out at zoom `z`, i.e. those not among the first N
+    /// in drop order of the tile of `z` their anchor lies in.
+    private func maxPointsExclusions(zoom z: Int, runs: [Range<Int>], pieces: [PlacedPiece], order: FeatureOrder) -> [[Bool]] {
+        var excluded = order.position.map { _ in [Bool]() }
+        for (l, limit) in maxPoints.enumerated() {
+            guard let limit, l < excluded.count else { continue }
+            // A point at its highest zoom is always written and does not count.
+            excluded[l] = [Bool](repeating: false, count: order.position[l].count)
+            // The layer's features present at this zoom, in drop order.
+            var present: [Int32] = []
+            var seen = [Bool](repeating: false, count: order.position[l].count)
+            for run in runs {
+                for p in pieces[run]
+                where Int(p.layer) == l && !seen[Int(p.feature)] && Int(order.topZoom[l][Int(p.feature)]) > z {
+                    seen[Int(p.feature)] = true
+                    present.append(p.feature)
+                }
+            }
+            present.sort { (order.position[l][Int($0)], $0) < (order.position[l][Int($1)], $1) }
+            var perTile: [UInt64: Int] = [:]
+            for f in present {
+                let t = order.anchors[l][Int(f)].tile(zoom: z)
+                let n = perTile[t, default: 0]
+                if n >= limit { excluded[l][Int(f)] = true } else { perTile[t] = n + 1 }
+            }
+        }
+        return excluded
+    }
+
+    /// The highest cut-off (below the current one) at which one over-limit tile fits, by binary search over the
+    /// drop positions of its own features; sizes are estimated from the raw MVT size and the tile's compression
+    /// ratio at the current cut-off, so nothing is compressed here.
+    private func fittingCutoff(
+        _ run: Range<Int>, tile: EncodedTile, pieces: [PlacedPiece], records: [[FeatureRecord]], selection: Selection
+    ) throws(PipelineError) -> Int32 {
+        guard let order = selection.order else { return 0 }
+        var positions: [Int32] = []
+        for p in pieces[run] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
+            positions.append(order.position[Int(p.layer)][Int(p.feature)])
+        }
+        positions.sort()
+        var distinct: [Int32] = []
+        for v in positions where distinct.last != v { distinct.append(v) }
+        let raw = try encode(run, pieces: pieces, records: records, selection: selection, compress: false)
+        let ratio = raw.bytes.isEmpty ? 1 : Double(tile.bytes.count) / Double(raw.bytes.count)
+        // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
+        func fits(_ m: Int) throws(PipelineError) -> Bool {
+            var trial = selection
+            trial.cutoff = distinct[m]
+            let kept = positions.count { $0 < trial.cutoff }
+            if kept > maxTileFeatures { return false }
+            let t = try encode(run, pieces: pieces, records: records, selection: trial, compress: false)
+            return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
+        }
+        guard !distinct.isEmpty else { return 0 }
+        var lo = 0  // fits (keeping nothing always fits)
+        var hi = distinct.count  // does not fit
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if try fits(mid) { lo = mid } else { hi = mid }
+        }
+        return distinct[lo]
+    }
+
+    /// `body(i)` for i in 0..<n on up to `threads` threads; results in index order.
+    private func parallelMap<T: Sendable>(
+        _ n: Int, _ body: @Sendable @escaping (Int) throws(PipelineError) -> T
+    ) throws(PipelineError) -> [T] {
+        let results = Mutex<[Result<T, PipelineError>?]>(Array(repeating: nil, count: n))
         let next = Atomic<Int>(0)
-        let workers = max(1, min(threads, runs.count))
+        let workers = max(1, min(threads, n))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < runs.count else { return }
-                let r = Result { () throws(PipelineError) -> EncodedTile in
-                    try encode(runs[i], pieces: pieces, records: records, cutoff: cutoff)
-                }
+                guard i < n else { return }
+                let r = Result { () throws(PipelineError) -> T in try body(i) }
                 results.withLock { $0[i] = r }
             }
         }
-        return try results.withLock { all in
-            try all.map { result throws(PipelineError) -> EncodedTile in
+        return try results.withLock { all throws(PipelineError) in
+            try all.map { result throws(PipelineError) -> T in
                 guard let result else { throw PipelineError.tileEncoding(tile: "?", reason: "not encoded") }
                 return try result.get()
             }
         }
     }
 
-    private func encode(_ run: Range<Int>, pieces: [PlacedPiece], records: [[FeatureRecord]], cutoff: UInt64) throws(PipelineError) -> EncodedTile {
+    /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.
+    private func encodeAll(
+        _ runs: [Range<Int>], pieces: [PlacedPiece], records: [[FeatureRecord]], selection: Selection
+    ) throws(PipelineError) -> [EncodedTile] {
+        try parallelMap(runs.count) { i throws(PipelineError) in
+            try encode(runs[i], pieces: pieces, records: records, selection: selection, compress: true)
+        }
+    }
+
+    /// One tile: raw MVT while searching (`compress` false), else checked with the decoder and compressed.
+    private func encode(
+        _ run: Range<Int>, pieces: [PlacedPiece], records: [[FeatureRecord]], selection: Selection, compress: Bool
+    ) throws(PipelineError) -> EncodedTile {
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
         for p in pieces[run] {
-            let rec = records[Int(p.layer)][Int(p.feature)]
-            guard rec.rank < cutoff || cutoff == UInt64.max else { continue }
             let l = Int(p.layer)
+            guard selection.keeps(layer: l, feature: Int(p.feature)) else { continue }
+            let rec = records[l][Int(p.feature)]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
             if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: props) == true {
@@ -176,6 +303,7 @@ struct EncodePhase {
         guard !layers.isEmpty else { return EncodedTile(tile: tile, bytes: [], features: 0) }
         do {
             let raw = try encodeTile(layers)
+            guard compress else { return EncodedTile(tile: tile, bytes: raw, features: count) }
             // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
             // UTF-8) with our own bounded decoder before it is written.
             _ = try MVTDecoder().decode(raw)

@@ -18,7 +18,7 @@ struct FeaturePhase {
     func run(_ read: ReadPhase) throws -> TiledLayers {
         let parameters = TilingParameters(
             minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
-            simplify: options.simplify)
+            simplify: options.simplify, sharedBorders: options.sharedBorders)
         let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
@@ -110,6 +110,7 @@ struct LayerIntake {
         let id = job.id
         let out = tiled.output(named: styled?.layer ?? layer.name)
         let featureIndex = tiled.outputs[out].records.count
+        if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
         let rank = FeatureRank.rank(layer: out, feature: featureIndex)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []

@@ -52,4 +52,6 @@ struct StyledFeature: Sendable {
     var flags: [[String]] = []
     /// Whether the style labels the feature, per zoom of `zooms`; empty when it never does.
     var labelled: [Bool] = []
+    /// The style's `max-points` for the feature's output layer.
+    var maxPoints: Int?
 }

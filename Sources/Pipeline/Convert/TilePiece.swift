@@ -16,6 +16,8 @@ struct TilingParameters: Sendable {
     var buffer: Double
     /// Simplification tolerance in tile units.
     var simplify: Double
+    /// Polygons are left unsimplified here and simplified per tile and layer by `EncodePhase` (shared borders).
+    var sharedBorders = false
 
     /// One tile unit in metres at zoom `z`.
     func unit(zoom z: Int) -> Double { SphericalMercator.tileSize(zoom: z) / Double(extent) }

@@ -8,7 +8,8 @@ import VectorTile
 ///
 /// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) piece, so the
 /// cost grows with the data and the tiles it touches, not with their product. At each tile the piece is
-/// simplified with a tolerance of `simplify` tile units (Douglas–Peucker), quantized to the integer grid,
+/// simplified with a tolerance of `simplify` tile units (Douglas–Peucker; polygons not when
+/// `parameters.sharedBorders` is set, as the encode phase simplifies them with their neighbours), quantized to the integer grid,
 /// re-validated there (repaired with GEOS when rounding broke a ring) and encoded. A piece that does not change
 /// from one zoom to the next (a feature inside one tile) is copied out of GEOS once. One per worker thread: it
 /// uses the worker's GEOS engine.
@@ -163,7 +164,9 @@ final class TileStage {
         _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<String>
     ) throws(GeometryError) -> TilePiece? {
         guard let full else { return nil }
-        let tolerance = parameters.simplify * parameters.unit(zoom: tile.z)
+        // With shared borders, polygons are simplified per tile and layer in the encode phase (SharedBorderPass).
+        let deferred = family == .polygon && parameters.sharedBorders
+        let tolerance = deferred ? 0 : parameters.simplify * parameters.unit(zoom: tile.z)
         // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
         let g = DouglasPeucker.simplified(full, tolerance: tolerance)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))

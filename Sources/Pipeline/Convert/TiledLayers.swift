@@ -49,6 +49,8 @@ struct OutputLayer: Sendable {
     var flagKeys: [String] = []
     /// The zooms features of this layer are written at (nil until the first feature).
     var zooms: ClosedRange<Int>?
+    /// The stylesheet's `max-points` (the largest any feature of the layer gets), nil for none.
+    var maxPoints: Int?
 }
 
 /// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature

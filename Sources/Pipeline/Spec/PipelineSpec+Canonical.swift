@@ -30,7 +30,7 @@ extension PipelineSpec {
                     ("simplify", .double(tiles.simplify)), ("buffer", .double(tiles.buffer)),
                     ("maxTileBytes", .int(Int64(tiles.maxTileBytes))),
                     ("maxTileFeatures", .int(Int64(tiles.maxTileFeatures))), ("extent", .int(Int64(tiles.extent))),
-                ])
+                ] + tilesAddedLater)
             ))
         var o: [(key: String, value: JSONValue)] = [
             ("format", .string(output.format.rawValue)), ("path", .string(relativePath(output.path))),
@@ -43,6 +43,15 @@ extension PipelineSpec {
         if onInputError != .fail { top.append(("onInputError", .string(onInputError.rawValue))) }
         if let v = maxShrink { top.append(("maxShrink", .double(v))) }
         return .object(top)
+    }
+
+    /// `tiles` keys added after the first release, written only when not the default.
+    private var tilesAddedLater: [(key: String, value: JSONValue)] {
+        var m: [(key: String, value: JSONValue)] = []
+        if !tiles.sharedBorders { m.append(("sharedBorders", .bool(false))) }
+        if tiles.thinning != .spacing { m.append(("thinning", .string(tiles.thinning.rawValue))) }
+        if let v = tiles.thinPriority { m.append(("thinPriority", .string(v))) }
+        return m
     }
 
     private func canonical(_ s: SourceSpec) -> JSONValue {
@@ -61,6 +70,7 @@ extension PipelineSpec {
         if let v = s.minFeatures { m.append(("minFeatures", .int(Int64(v)))) }
         if let v = s.maxShrink { m.append(("maxShrink", .double(v))) }
         if s.requireFeatures { m.append(("requireFeatures", .bool(true))) }
+        if let v = s.maxPoints { m.append(("maxPoints", .int(Int64(v)))) }
         return .object(m)
     }
 }

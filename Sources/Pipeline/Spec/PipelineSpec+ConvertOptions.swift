@@ -12,6 +12,13 @@ extension PipelineSpec {
         o.buffer = tiles.buffer
         o.maxTileBytes = tiles.maxTileBytes
         o.maxTileFeatures = tiles.maxTileFeatures
+        o.sharedBorders = tiles.sharedBorders
+        o.thinning.mode = tiles.thinning
+        if let text = tiles.thinPriority, let (field, ascending) = ThinningOptions.priority(text) {
+            o.thinning.priorityField = field
+            o.thinning.priorityAscending = ascending
+        }
+        o.maxPoints = sources.compactMap { s in s.maxPoints.map { (layer: s.layer, limit: $0) } }
         o.name = output.name
         o.description = output.description
         o.attribution = output.attribution

@@ -195,6 +195,17 @@ struct SpecDecoder {
         if let d = reader.double(o, "buffer", in: 0...2048) { t.buffer = d }
         if let n = reader.int(o, "maxTileBytes", in: 1024...1_000_000_000) { t.maxTileBytes = n }
         if let n = reader.int(o, "maxTileFeatures", in: 1...100_000_000) { t.maxTileFeatures = n }
+        if let b = reader.bool(o, "sharedBorders") { t.sharedBorders = b }
+        if let m = reader.choice(o, "thinning", ThinningMode.allCases.map(\.rawValue)) {
+            t.thinning = ThinningMode(rawValue: m) ?? .spacing
+        }
+        if let text = reader.string(o, "thinPriority") {
+            if ThinningOptions.priority(text) == nil {
+                reader.report(path.appending("thinPriority"), "expected FIELD, FIELD:asc or FIELD:desc, got \(JSONWriter.quoted(text))")
+            } else {
+                t.thinPriority = text
+            }
+        }
         if let n = reader.int(o, "extent", in: 256...16384) {
             if n & (n - 1) == 0 {
                 t.extent = n
@@ -340,6 +351,7 @@ struct SpecDecoder {
         let minFeatures = reader.int(o, "minFeatures", in: 0...Int(Int32.max))
         let maxShrink = reader.double(o, "maxShrink", in: 0...1)
         let requireFeatures = reader.bool(o, "requireFeatures") ?? false
+        let maxPoints = reader.int(o, "maxPoints", in: 1...1_000_000)
 
         guard let path, let layer else { return nil }
         // Renames do not depend on their order: keep them sorted so that equal files give equal specs.
@@ -352,6 +364,7 @@ struct SpecDecoder {
         source.minFeatures = minFeatures
         source.maxShrink = maxShrink
         source.requireFeatures = requireFeatures
+        source.maxPoints = maxPoints
         return source
     }
 

@@ -31,6 +31,8 @@ package struct SourceSpec: Sendable, Hashable {
     package var maxShrink: Double?
     /// A layer without features (after filters, or because its input was rejected) stops the publish.
     package var requireFeatures: Bool = false
+    /// At most this many points per tile at each zoom (`max-points`), nil for no limit.
+    package var maxPoints: Int?
 
     /// Creates a source.
     package init(
@@ -64,6 +66,6 @@ package struct SourceSpec: Sendable, Hashable {
     /// Keys accepted in a source.
     static let keys = [
         "path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom", "idField", "idPolicy",
-        "minFeatures", "maxShrink", "requireFeatures",
+        "minFeatures", "maxShrink", "requireFeatures", "maxPoints",
     ]
 }

@@ -14,6 +14,12 @@ package struct TileSpec: Sendable, Hashable {
     package var maxTileFeatures: Int = 200_000
     /// MVT tile extent: a power of two from 256 to 16384 (default 4096).
     package var extent: Int = 4096
+    /// Polygons of a layer simplified per tile together, so shared borders stay shared (default true).
+    package var sharedBorders = true
+    /// How zooms over the limits are thinned (default `.spacing`).
+    package var thinning: ThinningMode = .spacing
+    /// The attribute kept longest when thinning (`FIELD`, `FIELD:asc`), nil for none.
+    package var thinPriority: String?
 
     /// Creates the defaults.
     package init() {}
@@ -22,5 +28,7 @@ package struct TileSpec: Sendable, Hashable {
     package var zoomRange: ClosedRange<Int> { minZoom...max(minZoom, maxZoom) }
 
     /// Keys accepted in the section.
-    static let keys = ["minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent"]
+    static let keys = ["minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent", "sharedBorders", "thinning",
+        "thinPriority",
+    ]
 }

@@ -21,6 +21,10 @@ enum PackageOptions {
         OptionSpec(name: "id-policy", kind: .value, help: "a missing or repeated id: reject the file, skip the feature, or use its record number (default reject)", valueName: "reject|skip|record"),
         OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
         OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
+        OptionSpec(name: "no-shared-borders", kind: .flag, help: "simplify each polygon on its own instead of each layer's polygons per tile together (borders shared by neighbours stay shared only with the default)"),
+        OptionSpec(name: "thinning", kind: .value, help: "how zooms over the tile limits are thinned: spacing (default: densest areas first, even across tiles), smallest, priority, random (old uniform cut)", valueName: "MODE"),
+        OptionSpec(name: "thin-priority", kind: .value, help: "numeric attribute kept longest by thinning and --max-points, highest first (FIELD:asc: lowest first)", valueName: "FIELD[:asc]"),
+        OptionSpec(name: "max-points", kind: .repeatable, help: "at most N points per tile below the max zoom, spread evenly and nested across zooms; N for every point layer, LAYER=N for one (repeatable)", valueName: "[LAYER=]N"),
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
         OptionSpec(name: "description", kind: .value, help: "package description", valueName: "TEXT"),
         OptionSpec(name: "attribution", kind: .value, help: "package attribution", valueName: "TEXT"),
@@ -60,6 +64,23 @@ enum PackageOptions {
         }
         o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
         o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
+        o.sharedBorders = !p.flag("no-shared-borders")
+        if let mode = p.value("thinning") {
+            guard let m = ThinningMode(rawValue: mode) else {
+                throw UsageError(message: "--thinning must be one of \(ThinningMode.allCases.map(\.rawValue).joined(separator: ", ")), not '\(mode)'")
+            }
+            o.thinning.mode = m
+        }
+        if let text = p.value("thin-priority") {
+            guard let (field, ascending) = ThinningOptions.priority(text) else {
+                throw UsageError(message: "--thin-priority needs FIELD, FIELD:asc or FIELD:desc, not '\(text)'")
+            }
+            o.thinning.priorityField = field
+            o.thinning.priorityAscending = ascending
+        }
+        for text in p.values("max-points") {
+            o.maxPoints.append(try maxPoints(text))
+        }
         o.name = p.value("name")
         o.description = p.value("description")
         o.attribution = p.value("attribution")
@@ -67,6 +88,16 @@ enum PackageOptions {
         o.force = p.flag("force")
         o.clip = try clip(p)
         return o
+    }
+
+    /// One `--max-points` value: `N` or `LAYER=N` (N from 1 to 1,000,000).
+    static func maxPoints(_ text: String) throws(UsageError) -> (layer: String?, limit: Int) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let layer = parts.count == 2 ? String(parts[0]) : nil
+        guard let n = Int(parts.last ?? ""), (1...1_000_000).contains(n), layer.map({ !$0.isEmpty }) ?? true else {
+            throw UsageError(message: "--max-points needs N or LAYER=N with N from 1 to 1000000, not '\(text)'")
+        }
+        return (layer, n)
     }
 
     /// `--clip REGIONS.shp[:FILTER]` or `--bbox W,S,E,N`, grown by `--clip-buffer`.

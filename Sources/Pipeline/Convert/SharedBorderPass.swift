@@ -1,0 +1,135 @@
+import GeometryAlgorithms
+import VectorTile
+
+/// Shared-border simplification in the encode phase (issue 14, docs/map-quality.md): the polygon pieces of one
+/// output layer in one tile are simplified together with `SharedBorderSimplifier`, so neighbours that share a
+/// border in the source share the identical simplified border, and polygons that did not overlap do not overlap.
+///
+/// `TileStage` leaves polygon pieces clipped and quantized but unsimplified when this pass is on; this pass decodes
+/// their commands back into rings, simplifies every polygon piece of a layer at once with the tile's buffered clip
+/// rectangle (where borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and encodes
+/// them again. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
+/// only a guard), every piece of that layer in that tile keeps its unsimplified rings (counted in `fallbacks`).
+/// Deterministic: the simplifier does not depend on the order of features, and pieces of a tile are in (layer,
+/// feature) order.
+struct SharedBorderPass: Sendable {
+    /// Douglas–Peucker tolerance in tile units.
+    var tolerance: Double
+    /// The buffered tile rectangle the pieces were clipped to.
+    var clip: TileRect
+
+    init(tolerance: Double, extent: Int, buffer: Double) {
+        self.tolerance = tolerance
+        clip = TileRect.bufferedTile(extent: extent, buffer: buffer)
+    }
+
+    /// What the pass did in one tile: new commands per piece index, and the pieces that kept their input.
+    struct TileResult: Sendable {
+        var commands: [(index: Int, commands: [UInt32])] = []
+        var fallbacks = 0
+        var verticesIn = 0
+        var verticesOut = 0
+    }
+
+    /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer.
+    func simplify(_ run: Range<Int>, pieces: [PlacedPiece]) -> TileResult {
+        var result = TileResult()
+        var start = run.lowerBound
+        while start < run.upperBound {
+            var end = start + 1
+            while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
+            let indices = (start..<end).filter { pieces[$0].piece.type == .polygon }
+            if !indices.isEmpty { simplifyLayer(indices, pieces: pieces, into: &result) }
+            start = end
+        }
+        return result
+    }
+
+    private func simplifyLayer(_ indices: [Int], pieces: [PlacedPiece], into result: inout TileResult) {
+        let input = indices.map { PolygonCommands.decode(pieces[$0].piece.commands) }
+        let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input)
+        result.verticesIn += out.statistics.inputVertices
+        // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
+        // to its unsimplified rings, so that neighbours still share their borders.
+        let valid = out.features.allSatisfy { Quantizer.isValidOnGrid($0) }
+        if !valid { result.fallbacks += indices.count }
+        for (k, i) in indices.enumerated() {
+            let polygons = valid ? out.features[k] : input[k]
+            let commands = MVTGeometryEncoder.polygons(polygons)
+            result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+            result.commands.append((i, commands.isEmpty ? pieces[i].piece.commands : commands))
+        }
+    }
+}
+
+/// Reads back the polygon command streams `MVTGeometryEncoder.polygons` writes: MoveTo(1), LineTo(n), ClosePath per
+/// ring; a ring with positive signed area (y down) starts a polygon, one with negative area is a hole of the last.
+enum PolygonCommands {
+    /// The polygons of `commands`, each `[exterior, holes…]`, rings open.
+    static func decode(_ commands: [UInt32]) -> [[[TilePoint]]] {
+        var polygons: [[[TilePoint]]] = []
+        var ring: [TilePoint] = []
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var i = 0
+        while i < commands.count {
+            let id = commands[i] & 7
+            let count = Int(commands[i] >> 3)
+            i += 1
+            switch id {
+            case 1, 2:
+                if id == 1 { ring.removeAll(keepingCapacity: true) }
+                for _ in 0..<count where i + 1 < commands.count {
+                    x &+= ZigZag.decode(commands[i])
+                    y &+= ZigZag.decode(commands[i + 1])
+                    ring.append(TilePoint(x, y))
+                    i += 2
+                }
+            case 7:
+                if area(ring) > 0 || polygons.isEmpty {
+                    polygons.append([ring])
+                } else {
+                    polygons[polygons.count - 1].append(ring)
+                }
+                ring = []
+            default:
+                return polygons
+            }
+        }
+        return polygons
+    }
+
+    /// The length of a line command stream in tile units.
+    static func lineLength(_ commands: [UInt32]) -> Double {
+        var length = 0.0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var i = 0
+        while i < commands.count {
+            let id = commands[i] & 7
+            let count = Int(commands[i] >> 3)
+            i += 1
+            guard id == 1 || id == 2 else { continue }
+            for _ in 0..<count where i + 1 < commands.count {
+                let nx = x &+ ZigZag.decode(commands[i])
+                let ny = y &+ ZigZag.decode(commands[i + 1])
+                if id == 2 { length += (Double(nx - x) * Double(nx - x) + Double(ny - y) * Double(ny - y)).squareRoot() }
+                (x, y) = (nx, ny)
+                i += 2
+            }
+        }
+        return length
+    }
+
+    /// Twice the signed area of an open ring (surveyor's formula in tile coordinates).
+    static func area(_ ring: [TilePoint]) -> Int128 {
+        guard ring.count >= 3 else { return 0 }
+        var sum: Int128 = 0
+        var prev = ring[ring.count - 1]
+        for p in ring {
+            sum += Int128(prev.x) * Int128(p.y) - Int128(p.x) * Int128(prev.y)
+            prev = p
+        }
+        return sum
+    }
+}

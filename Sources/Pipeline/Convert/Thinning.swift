@@ -1,0 +1,256 @@
+import KartpackCore
+import VectorTile
+
+/// How zooms whose tiles are over `maxTileBytes` / `maxTileFeatures` are thinned (below the max zoom).
+package enum ThinningMode: String, Sendable, CaseIterable {
+    /// Even density (default): features are dropped where they are densest first, so sparse areas keep theirs.
+    case spacing
+    /// The smallest polygons and shortest lines first (points in random order).
+    case smallest
+    /// By the priority attribute only (the lowest priority first).
+    case priority
+    /// One uniform pseudo-random cut (the behaviour before issue 14).
+    case random
+}
+
+/// The thinning options: the mode and an optional priority attribute.
+package struct ThinningOptions: Sendable, Hashable {
+    /// How features are ordered for dropping.
+    package var mode: ThinningMode = .spacing
+    /// A numeric attribute: features with a higher value are kept longer (ties and missing values fall back to
+    /// the pseudo-random rank; missing values go first). With `spacing`, it picks the feature kept in a crowded spot.
+    package var priorityField: String?
+    /// True when lower values of `priorityField` are kept longer (e.g. Natural Earth's `scalerank`).
+    package var priorityAscending = false
+
+    /// Creates the defaults (spacing, no priority attribute).
+    package init(mode: ThinningMode = .spacing, priorityField: String? = nil, priorityAscending: Bool = false) {
+        self.mode = mode
+        self.priorityField = priorityField
+        self.priorityAscending = priorityAscending
+    }
+
+    /// Parses `FIELD`, `FIELD:desc` (higher kept longer) or `FIELD:asc` (lower kept longer); nil when malformed.
+    package static func priority(_ text: String) -> (field: String, ascending: Bool)? {
+        var field = Substring(text)
+        var ascending = false
+        if let colon = text.lastIndex(of: ":") {
+            switch text[text.index(after: colon)...].lowercased() {
+            case "asc": ascending = true
+            case "desc": ascending = false
+            default: return nil
+            }
+            field = text[..<colon]
+        }
+        return field.isEmpty ? nil : (String(field), ascending)
+    }
+}
+
+/// A point of a feature on the world grid of 2³⁰ × 2³⁰ cells (x east, y south), from its piece at its highest zoom.
+struct FeatureAnchor: Sendable, Hashable {
+    static let bits = 30
+    var x: UInt32 = 0
+    var y: UInt32 = 0
+
+    /// The tile of zoom `z` (≤ 30) the anchor lies in, as one integer.
+    func tile(zoom z: Int) -> UInt64 {
+        let s = UInt32(Self.bits - z)
+        return UInt64(x >> s) << 32 | UInt64(y >> s)
+    }
+
+    /// Interleaved bits (Z order): cells of every level are contiguous ranges.
+    var morton: UInt64 {
+        func spread(_ v: UInt32) -> UInt64 {
+            var x = UInt64(v) & 0x3FFF_FFFF
+            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x | x << 2) & 0x3333_3333_3333_3333
+            x = (x | x << 1) & 0x5555_5555_5555_5555
+            return x
+        }
+        return spread(x) | spread(y) << 1
+    }
+}
+
+/// The drop order of every feature of a run (`position[layer][feature]`: lower positions are kept longer), and
+/// each feature's anchor point. A zoom keeps the features with `position < cutoff`; the cut-off only grows with
+/// the zoom, so a feature kept at zoom z is kept at every higher zoom.
+///
+/// `spacing` (the default) is a nested grid: on the 2ᵏ × 2ᵏ grid of the world, each occupied cell has one winner
+/// (the feature of highest priority: the priority attribute, else the pseudo-random rank); a feature's level is
+/// the coarsest k at which it wins its cell (a winner at k wins again at every finer level, since its cell there
+/// holds a subset of the features). Features are ordered by level, then by a second hash (not by priority, which
+/// would favour the winners of crowded cells): keeping the first n keeps one
+/// feature per cell of some level everywhere, so the densest areas are thinned first, tiles across a seam get the
+/// same density and isolated features are kept longest. Features at the very same point never win and go first.
+///
+/// Label points (`X_labels`, which carry their polygon's rank) take their polygon's position, so a label goes
+/// with its polygon. Deterministic: no step depends on the thread count or on hash order.
+struct FeatureOrder: Sendable {
+    var position: [[Int32]]
+    var anchors: [[FeatureAnchor]]
+    /// Each feature's highest zoom (where nothing of it is dropped).
+    var topZoom: [[Int8]]
+    /// One more than the largest position: the cut-off that keeps everything.
+    var end: Int32
+
+    init(pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int, options: ThinningOptions) {
+        let (anchors, topZoom) = Self.anchors(pieces: pieces, records: records, extent: extent)
+        self.topZoom = topZoom
+        let sizes = options.mode == .smallest ? Self.sizes(pieces: pieces, records: records) : nil
+        self.anchors = anchors
+        // Flatten every feature that is not a label copy of an earlier layer's feature.
+        var flat: [(layer: Int32, feature: Int32)] = []
+        var firstByRank: [UInt64: Int] = [:]
+        var copies: [(layer: Int32, feature: Int32, of: Int)] = []
+        for (l, rs) in records.enumerated() {
+            for (f, r) in rs.enumerated() {
+                if let i = firstByRank[r.rank] {
+                    copies.append((Int32(l), Int32(f), i))
+                } else {
+                    firstByRank[r.rank] = flat.count
+                    flat.append((Int32(l), Int32(f)))
+                }
+            }
+        }
+        // Importance: the priority attribute (or size), then the rank; `importance[i]` 0 is the most important.
+        let priority: [Double] = flat.map { lf in
+            let (l, f) = (Int(lf.layer), Int(lf.feature))
+            if let sizes { return sizes[l][f] }
+            guard let field = options.priorityField, let v = Self.number(records[l][f].properties, field) else {
+                return -Double.infinity
+            }
+            return options.priorityAscending ? -v : v
+        }
+        let byImportance = flat.indices.sorted { a, b in
+            if priority[a] != priority[b] { return priority[a] > priority[b] }
+            let ra = records[Int(flat[a].layer)][Int(flat[a].feature)].rank
+            let rb = records[Int(flat[b].layer)][Int(flat[b].feature)].rank
+            return ra != rb ? ra < rb : a < b
+        }
+        var importance = [Int32](repeating: 0, count: flat.count)
+        for (k, i) in byImportance.enumerated() { importance[i] = Int32(k) }
+
+        var order = byImportance
+        if options.mode == .spacing {
+            let levels = Self.levels(flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
+            // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
+            // features where they are dense, so ordering by it would favour dense areas again.
+            let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)][Int($0.feature)].rank) }
+            order = flat.indices.sorted { a, b in
+                if levels[a] != levels[b] { return levels[a] < levels[b] }
+                return shuffle[a] != shuffle[b] ? shuffle[a] < shuffle[b] : importance[a] < importance[b]
+            }
+        } else if options.mode == .random {
+            order = flat.indices.sorted { a, b in
+                let ra = records[Int(flat[a].layer)][Int(flat[a].feature)].rank
+                let rb = records[Int(flat[b].layer)][Int(flat[b].feature)].rank
+                return ra != rb ? ra < rb : a < b
+            }
+        }
+        var position = records.map { [Int32](repeating: 0, count: $0.count) }
+        var flatPosition = [Int32](repeating: 0, count: flat.count)
+        for (k, i) in order.enumerated() {
+            position[Int(flat[i].layer)][Int(flat[i].feature)] = Int32(k)
+            flatPosition[i] = Int32(k)
+        }
+        for c in copies { position[Int(c.layer)][Int(c.feature)] = flatPosition[c.of] }
+        self.position = position
+        end = Int32(flat.count)
+    }
+
+    /// The level of each feature (see the type): the coarsest grid level at which it is its cell's most important.
+    static func levels(_ morton: [UInt64], importance: [Int32]) -> [UInt8] {
+        let sorted = morton.indices.sorted { morton[$0] != morton[$1] ? morton[$0] < morton[$1] : $0 < $1 }
+        let never = UInt8(FeatureAnchor.bits + 1)
+        var level = [UInt8](repeating: never, count: morton.count)
+        for k in 0...FeatureAnchor.bits {
+            let shift = UInt64(2 * (FeatureAnchor.bits - k))
+            var start = 0
+            while start < sorted.count {
+                let cell = morton[sorted[start]] >> shift
+                var best = sorted[start]
+                var end = start + 1
+                while end < sorted.count, morton[sorted[end]] >> shift == cell {
+                    if importance[sorted[end]] < importance[best] { best = sorted[end] }
+                    end += 1
+                }
+                if level[best] == never { level[best] = UInt8(k) }
+                start = end
+            }
+        }
+        return level
+    }
+
+    /// Each feature's anchor (the first vertex of its first piece at its highest zoom, on the 2³⁰ world grid) and
+    /// that zoom.
+    static func anchors(
+        pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int
+    ) -> ([[FeatureAnchor]], [[Int8]]) {
+        var anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
+        var zoom = records.map { [Int8](repeating: -1, count: $0.count) }
+        let extentBits = extent.trailingZeroBitCount
+        for p in pieces {
+            let (l, f) = (Int(p.layer), Int(p.feature))
+            let t = p.piece.tile
+            guard t.z > Int(zoom[l][f]), p.piece.commands.count >= 3 else { continue }
+            zoom[l][f] = Int8(t.z)
+            let px = Int64(ZigZag.decode(p.piece.commands[1]))
+            let py = Int64(ZigZag.decode(p.piece.commands[2]))
+            let gx = Int64(t.x) << extentBits + px
+            let gy = Int64(t.y) << extentBits + py
+            let shift = FeatureAnchor.bits - (t.z + extentBits)
+            func scaled(_ v: Int64) -> UInt32 {
+                let s = shift >= 0 ? v << shift : v >> -shift
+                return UInt32(clamping: min(max(s, 0), (1 << FeatureAnchor.bits) - 1))
+            }
+            anchors[l][f] = FeatureAnchor(x: scaled(gx), y: scaled(gy))
+        }
+        return (anchors, zoom)
+    }
+
+    /// Each feature's size at its highest zoom, in units of the 2³⁰ world grid: polygon area (summed over its
+    /// pieces, buffers included), line length; 0 for points.
+    static func sizes(pieces: [PlacedPiece], records: [[FeatureRecord]]) -> [[Double]] {
+        var sizes = records.map { [Double](repeating: 0, count: $0.count) }
+        var zoom = records.map { [Int8](repeating: -1, count: $0.count) }
+        for p in pieces {
+            let (l, f) = (Int(p.layer), Int(p.feature))
+            let z = p.piece.tile.z
+            guard z >= Int(zoom[l][f]) else { continue }
+            if z > Int(zoom[l][f]) {
+                zoom[l][f] = Int8(z)
+                sizes[l][f] = 0
+            }
+            // Tile units of zoom z, scaled to a common grid (a tile unit at z is 2^-z of one at zoom 0).
+            let scale = Double(sign: .plus, exponent: -z, significand: 1)
+            switch p.piece.type {
+            case .polygon:
+                let area = PolygonCommands.decode(p.piece.commands).reduce(0.0) { sum, rings in
+                    sum + rings.reduce(0.0) { $0 + Double(PolygonCommands.area($1)) / 2 }
+                }
+                sizes[l][f] += area * scale * scale
+            case .lineString:
+                sizes[l][f] += PolygonCommands.lineLength(p.piece.commands) * scale
+            default:
+                break
+            }
+        }
+        return sizes
+    }
+
+    /// A numeric attribute value (numbers, Booleans and numeric text), nil otherwise.
+    static func number(_ properties: Properties, _ field: String) -> Double? {
+        let lower = field.lowercased()
+        guard let i = properties.keys.firstIndex(where: { $0.lowercased() == lower }) else { return nil }
+        switch properties.values[i] {
+        case .int(let v): return Double(v)
+        case .uint(let v): return Double(v)
+        case .double(let v): return v.isFinite ? v : nil
+        case .bool(let b): return b ? 1 : 0
+        case .string(let s): return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        default: return nil
+        }
+    }
+}

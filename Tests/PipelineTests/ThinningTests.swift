@@ -1,0 +1,96 @@
+import GeometryAlgorithms
+import KartpackCore
+import KartpackTestSupport
+import Testing
+import VectorTile
+
+@testable import Pipeline
+
+@Suite struct ThinningTests {
+    /// The nested grid: at every level k, the features of level ≤ k are exactly one per occupied cell.
+    @Test func spacingLevelsKeepOnePerCell() {
+        var rng = SplitMix64(seed: 3)
+        var anchors: [FeatureAnchor] = []
+        for i in 0..<3000 {
+            // A dense cluster and a sparse spread.
+            let spread: UInt32 = i < 2500 ? 1 << 16 : 1 << 29
+            anchors.append(
+                FeatureAnchor(
+                    x: (1 << 28) + UInt32(rng.next() % UInt64(spread)), y: (1 << 28) + UInt32(rng.next() % UInt64(spread))))
+        }
+        let importance = (0..<Int32(anchors.count)).map { $0 }.shuffled(using: &rng)
+        let levels = FeatureOrder.levels(anchors.map(\.morton), importance: importance)
+        for k in [4, 10, 14, 18, 22] {
+            let shift = UInt32(FeatureAnchor.bits - k)
+            let cells = Set(anchors.map { UInt64($0.x >> shift) << 32 | UInt64($0.y >> shift) })
+            #expect(levels.count { Int($0) <= k } == cells.count, "level \(k)")
+        }
+        // Densest first: on the level-8 grid (cells of 2^22) the cluster is one cell, so it has one point of level
+        // ≤ 8 while nearly all of the 500 spread points are alone in theirs.
+        #expect(levels[0..<2500].count { $0 <= 8 } == 1)
+        #expect(levels[2500...].count { $0 <= 8 } > 450)
+    }
+
+    @Test func anchorsTileAndMortonAgree() {
+        let a = FeatureAnchor(x: 0b1011 << 26, y: 0b0110 << 26)
+        #expect(a.tile(zoom: 4) == UInt64(0b1011) << 32 | 0b0110)
+        #expect(a.morton >> 52 == 0b01_10_11_01)
+    }
+
+    @Test func priorityParsing() {
+        #expect(ThinningOptions.priority("pop")! == ("pop", false))
+        #expect(ThinningOptions.priority("scalerank:asc")! == ("scalerank", true))
+        #expect(ThinningOptions.priority("a:b:desc")! == ("a:b", false))
+        #expect(ThinningOptions.priority(":asc") == nil)
+        #expect(ThinningOptions.priority("pop:up") == nil)
+    }
+
+    @Test func polygonCommandsRoundTrip() {
+        let outer = [TilePoint(0, 0), TilePoint(100, 0), TilePoint(100, 100), TilePoint(0, 100)]
+        let hole = [TilePoint(10, 10), TilePoint(10, 20), TilePoint(20, 20), TilePoint(20, 10)]
+        let second = [TilePoint(200, 0), TilePoint(300, 0), TilePoint(300, 50)]
+        // Exteriors have positive area in y-down tile coordinates.
+        let polygons = [[outer.reversed().map { $0 }, hole.reversed().map { $0 }], [second]]
+            .map { rings in rings.enumerated().map { i, r in (PolygonCommands.area(r) > 0) == (i == 0) ? r : r.reversed() } }
+        let decoded = PolygonCommands.decode(MVTGeometryEncoder.polygons(polygons))
+        #expect(decoded == polygons)
+        #expect(PolygonCommands.lineLength(MVTGeometryEncoder.lines([[TilePoint(0, 0), TilePoint(3, 4)]])) == 5)
+    }
+
+    @Test func maxPointsPerLayer() {
+        var points = OutputLayer(name: "stations")
+        points.family = .point
+        var stands = OutputLayer(name: "stands")
+        stands.family = .polygon
+        var labels = OutputLayer(name: "stands_labels")
+        labels.family = .point
+        var styled = OutputLayer(name: "monuments")
+        styled.family = .point
+        styled.maxPoints = 4
+        let outputs = [points, stands, labels, styled]
+        #expect(Converter.maxPoints([], outputs: [points, stands]) == [])
+        #expect(Converter.maxPoints([(nil, 10)], outputs: outputs) == [10, nil, nil, 4])
+        #expect(Converter.maxPoints([(nil, 10), ("monuments", 2)], outputs: outputs) == [10, nil, nil, 2])
+        #expect(Converter.maxPoints([], outputs: outputs) == [nil, nil, nil, 4])
+    }
+
+    /// Two squares sharing a wiggly border, simplified in one tile: the shared border is identical in both.
+    @Test func sharedBorderPassKeepsTheBorderShared() {
+        var border: [TilePoint] = []
+        for i in 0...40 { border.append(TilePoint(1000 + (i % 2 == 0 ? 0 : 3), Int32(100 + i * 50))) }
+        let left = [TilePoint(100, 100)] + border + [TilePoint(100, 2100)]
+        let right = border.reversed() + [TilePoint(2000, 100), TilePoint(2000, 2100)]
+        func oriented(_ r: [TilePoint]) -> [TilePoint] { PolygonCommands.area(r) > 0 ? r : r.reversed() }
+        let tile = TileCoordinate(z: 10, x: 1, y: 1)
+        let pieces = [left, right].enumerated().map { i, r in
+            PlacedPiece(
+                layer: 0, feature: Int32(i),
+                piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[oriented(r)]])))
+        }
+        let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
+        #expect(result.fallbacks == 0)
+        #expect(result.verticesOut < result.verticesIn)
+        let out = result.commands.map { Set(PolygonCommands.decode($0.commands)[0][0].filter { $0.x > 500 && $0.x < 1500 }) }
+        #expect(out.count == 2 && out[0] == out[1])
+    }
+}
