@@ -6,9 +6,18 @@ import KartpackCore
 /// builds a quadtree per call), and what it cannot guarantee — rings that cross or collapse — is checked on the
 /// integer grid right after quantization, where a broken polygon is repaired with GEOS (`grid_repair`). Lines keep
 /// their end points; rings stay closed and keep their first point and the point farthest from it.
+///
+/// O(n log n) in the part's size whatever its shape: plain Douglas–Peucker is quadratic when every split peels
+/// off one vertex (a saw-tooth whose teeth are all equally far from the chord). A span whose split depth passes
+/// `2 log2(n) + 8` is split at its middle vertex instead of its farthest one (when that vertex must stay anyway,
+/// i.e. the span is not within tolerance), so the depth stays logarithmic; the kept midpoint only adds a vertex,
+/// and every removed vertex is still within `tolerance` of the result. Polls `cancellation` and returns the part
+/// as far as it got (more vertices, never fewer) when it is set.
 public enum DouglasPeucker {
     /// A copy of `g` with vertices closer than `tolerance` to the simplified shape removed.
-    public static func simplified(_ g: Geometry, tolerance: Double) -> Geometry {
+    public static func simplified(
+        _ g: Geometry, tolerance: Double, cancellation: CancellationFlag = .process
+    ) -> Geometry {
         guard tolerance > 0, g.kind.family != .point else { return g }
         var xy: [Double] = []
         xy.reserveCapacity(g.xy.count)
@@ -20,7 +29,9 @@ public enum DouglasPeucker {
             starts.append(Int32(xy.count / 2))
             keep = Array(repeating: false, count: r.count)
             let isRing = g.kind.family == .polygon
-            mark(g.xy, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep)
+            mark(
+                g.xy, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep,
+                cancellation: cancellation)
             for i in 0..<r.count where keep[i] {
                 xy.append(g.xy[2 * (r.lowerBound + i)])
                 xy.append(g.xy[2 * (r.lowerBound + i) + 1])
@@ -33,7 +44,8 @@ public enum DouglasPeucker {
     }
 
     private static func mark(
-        _ xy: [Double], base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool]
+        _ xy: [Double], base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool],
+        cancellation: CancellationFlag
     ) {
         guard n > 2 else {
             for i in 0..<n { keep[i] = true }
@@ -41,7 +53,7 @@ public enum DouglasPeucker {
         }
         keep[0] = true
         keep[n - 1] = true
-        var spans: [(Int, Int)] = []
+        var spans: [(Int, Int, depth: Int)] = []
         if ring {
             // A closed ring's first and last points coincide: split it at the point farthest from the start.
             let x0 = xy[2 * base], y0 = xy[2 * base + 1]
@@ -56,13 +68,25 @@ public enum DouglasPeucker {
                 }
             }
             keep[far] = true
-            spans = [(0, far), (far, n - 1)]
+            spans = [(0, far, 0), (far, n - 1, 0)]
         } else {
-            spans = [(0, n - 1)]
+            spans = [(0, n - 1, 0)]
         }
         let tol2 = tolerance * tolerance
-        while let (a, b) = spans.popLast() {
+        let maxDepth = 2 * (Int.bitWidth - n.leadingZeroBitCount) + 8
+        var steps = 0
+        while let (a, b, depth) = spans.popLast() {
             guard b > a + 1 else { continue }
+            steps += b - a
+            if steps >= 1 << 16 {
+                steps = 0
+                if cancellation.isCancelled {
+                    // Keep everything not yet decided: more vertices, never a wrong shape.
+                    for i in a...b { keep[i] = true }
+                    for (c, d, _) in spans { for i in c...d { keep[i] = true } }
+                    return
+                }
+            }
             let ax = xy[2 * (base + a)], ay = xy[2 * (base + a) + 1]
             let bx = xy[2 * (base + b)], by = xy[2 * (base + b) + 1]
             var worst = a
@@ -75,9 +99,11 @@ public enum DouglasPeucker {
                 }
             }
             if worstD > tol2 {
-                keep[worst] = true
-                spans.append((a, worst))
-                spans.append((worst, b))
+                // Past the depth bound the split goes to the middle (see the type's comment).
+                let split = depth < maxDepth ? worst : (a + b) / 2
+                keep[split] = true
+                spans.append((a, split, depth + 1))
+                spans.append((split, b, depth + 1))
             }
         }
     }

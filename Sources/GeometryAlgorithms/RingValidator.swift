@@ -1,11 +1,20 @@
+import KartpackCore
+
 /// Exact validity checks for rings on the integer tile grid (all arithmetic in `Int128`, so any `Int32`
 /// coordinates are handled without overflow).
 ///
 /// Used after quantization to decide whether a polygon must go back to GEOS for repair (formats.md §1,
 /// "Re-validate every polygon after rounding"). Segments are pruned with a sort-by-x sweep; the cost is
-/// O(n log n) plus the number of segment pairs whose x-ranges overlap (quadratic only for rings made of many
-/// long, x-overlapping segments).
+/// O(n log n) plus the number of segment pairs whose x-ranges overlap, which is quadratic for rings made of many
+/// long, x-overlapping segments (a star): `hasIntersections(_:budget:)` stops after a budget of pair tests and says
+/// it could not decide, and the plain form counts that as "intersects" (the caller repairs, or asks GEOS, whose
+/// validity test is O(n log n)).
 public enum RingValidator {
+    /// Segment pairs tested per segment (plus a fixed allowance) before `hasIntersections` gives up.
+    public static let pairsPerSegment = 64
+    /// The fixed allowance of pair tests.
+    public static let pairAllowance = 1 << 20
+
     /// Where a point lies relative to a ring.
     public enum Location: Sendable, Hashable {
         /// Strictly inside.
@@ -30,6 +39,15 @@ public enum RingValidator {
     /// are reported too, so a caller that repairs them gets them back unchanged. Rings must be open and
     /// have at least 3 points (shorter rings are reported as intersecting).
     public static func hasIntersections(_ rings: [[TilePoint]]) -> Bool {
+        hasIntersections(rings, budget: nil) ?? true
+    }
+
+    /// `hasIntersections(_:)` with a bound on the work: nil when more than `budget` segment pairs (default
+    /// `pairsPerSegment` × segments + `pairAllowance`) had to be tested, or `cancellation` was set, before an
+    /// answer was found.
+    public static func hasIntersections(
+        _ rings: [[TilePoint]], budget: Int?, cancellation: CancellationFlag = .process
+    ) -> Bool? {
         var segments: [Segment] = []
         var total = 0
         for r in rings { total += r.count }
@@ -45,12 +63,16 @@ public enum RingValidator {
             }
         }
         segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
+        let limit = budget ?? (pairsPerSegment * segments.count + pairAllowance)
+        var work = 0
         for i in segments.indices {
             let s = segments[i]
             var j = i + 1
             while j < segments.count, segments[j].minX <= s.maxX {
                 let t = segments[j]
                 j += 1
+                work += 1
+                if work & 0xFFFF == 0 && (work > limit || cancellation.isCancelled) { return nil }
                 if t.maxY < s.minY || t.minY > s.maxY { continue }
                 if s.ring == t.ring {
                     let n = s.ringCount

@@ -24,6 +24,7 @@ public final class GeometryEngine {
     public init() {
         // GEOS_init_r only fails when `new` fails, which Swift could not survive either.
         guard let context = GEOS_init_r() else { preconditionFailure("GEOS_init_r failed: out of memory") }
+        _ = GEOSInterrupt.installed
         ctx = context
         let box = Unmanaged.passUnretained(messages).toOpaque()
         _ = GEOSContext_setErrorMessageHandler_r(
@@ -58,6 +59,7 @@ public final class GeometryEngine {
 
     /// The error to throw when `operation` failed.
     func failure(_ operation: String) -> GeometryError {
+        if CancellationFlag.process.isCancelled { return .interrupted }
         let message = messages.error ?? messages.notice ?? "GEOS returned no result"
         return .geos(message: message, operation: operation)
     }

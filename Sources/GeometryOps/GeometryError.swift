@@ -15,6 +15,9 @@ public enum GeometryError: KartpackError, Equatable {
     case invalidArgument(String)
     /// GEOS reported an error (returned NULL, or 2 from a predicate); `message` quotes GEOS.
     case geos(message: String, operation: String)
+    /// The run is being cancelled (`CancellationFlag.process` is set): GEOS was interrupted or a long loop
+    /// stopped. Nothing computed after it may be published.
+    case interrupted
 
     /// The stable snake_case diagnostic code for this error.
     public var diagnosticCode: String {
@@ -24,6 +27,7 @@ public enum GeometryError: KartpackError, Equatable {
         case .malformed: "malformed_geometry"
         case .invalidArgument: "invalid_argument"
         case .geos: "geometry_error"
+        case .interrupted: "interrupted"
         }
     }
 
@@ -31,6 +35,7 @@ public enum GeometryError: KartpackError, Equatable {
     public var exitCode: ExitCode {
         switch self {
         case .invalidArgument: .software
+        case .interrupted: .interrupted
         default: .dataError
         }
     }
@@ -43,6 +48,7 @@ public enum GeometryError: KartpackError, Equatable {
         case .malformed(let why): "malformed geometry: \(why)"
         case .invalidArgument(let why): "invalid argument: \(why)"
         case .geos(let message, let operation): "\(operation) failed: \(message)"
+        case .interrupted: "interrupted: the run is being cancelled"
         }
     }
 }

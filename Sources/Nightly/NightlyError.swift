@@ -55,7 +55,7 @@ package enum NightlyError: KartpackError, Equatable {
     static func message(_ e: Int32) -> String { String(cString: strerror(e)) }
 
     /// `1.5 GiB`, `320 MiB`, `12 KiB`, `900 bytes`.
-    static func size(_ bytes: UInt64) -> String {
+    package static func size(_ bytes: UInt64) -> String {
         let units: [(UInt64, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
         for (scale, name) in units where bytes >= scale {
             let v = Double(bytes) / Double(scale)

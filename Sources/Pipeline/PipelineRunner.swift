@@ -55,7 +55,8 @@ package enum PipelineRunner {
     /// - Parameter allowPartial: publish even when an input is rejected (as `"onInputError": "skip"`).
     package static func run(
         spec: PipelineSpec, force: Bool, dryRun: Bool, diagnostics: DiagnosticSink, progress: ProgressReporter?,
-        isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false
+        isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
+        memoryBudget: Int? = nil, scratch: String? = nil
     ) throws -> PipelineRunReport {
         var timings: [String: Double] = [:]
         var clock = Date()
@@ -74,8 +75,9 @@ package enum PipelineRunner {
         let folder = (spec.output.path as NSString).deletingLastPathComponent
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
         // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
-        try StaleTemporaryFiles.removeAbandoned(
-            in: folder.isEmpty ? "." : folder, targets: [SpecPaths.fileName(spec.output.path)])
+        for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
+            try StaleTemporaryFiles.removeAbandoned(in: dir, targets: [SpecPaths.fileName(spec.output.path)])
+        }
 
         let fingerprint = try spec.fingerprint()
         lap("fingerprint")
@@ -92,6 +94,8 @@ package enum PipelineRunner {
 
         options.extraMetadata = [(fingerprintKey, fingerprint.hex)]
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        options.memoryBudget = memoryBudget ?? spec.memoryBudget ?? MemoryBudget.defaultBytes
+        options.scratchDirectory = scratch
         let names = displayNames(spec)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,

@@ -212,6 +212,15 @@ enum HostileCorpus {
             }
             ring += [ring[0], ring[1]]
             try write(ShapefileFixture(shapeType: .polygon, shapes: [.polygon([ring])]), to: dir)
+        case "ring_1m_saw_tooth":
+            let n = try #require(c.vertices)
+            let m = n - 3
+            var ring: [Double] = []
+            ring.reserveCapacity(2 * n)
+            // Clockwise: teeth left to right along the top, back along a straight base.
+            for i in 0..<m { ring += [18.0 + 0.5 * Double(i) / Double(m - 1), i % 2 == 0 ? 59.1 : 59.05] }
+            ring += [18.5, 58.95, 18.0, 58.95, ring[0], ring[1]]
+            try write(ShapefileFixture(shapeType: .polygon, shapes: [.polygon([ring])]), to: dir)
         case "record_100k_rings":
             let n = try #require(c.rings)
             let side = Int(Double(n).squareRoot().rounded(.up))

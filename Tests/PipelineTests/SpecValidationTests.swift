@@ -20,7 +20,7 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
         #expect(specIssues(doc(tiles: #""MaxZoom":3"#)) == ["tiles.MaxZoom: unknown key; did you mean maxZoom?"])
         #expect(specIssues(doc(output: #""path":"o.pmtiles","atribution":"x""#)) == ["output.atribution: unknown key; did you mean attribution?"])
         #expect(specIssues(doc(top: #""colour":"red""#)) == [
-            "colour: unknown key (known keys: version, sources, style, clip, tiles, output, onInputError, maxShrink)"
+            "colour: unknown key (known keys: version, sources, style, clip, tiles, output, onInputError, maxShrink, memoryBudget)"
         ])
         let second = #"{"version":1,"sources":[{"path":"a.shp"},{"path":"b.shp","minzom":3}],"output":{"path":"o.pmtiles"}}"#
         #expect(specIssues(second) == ["sources[1].minzom: unknown key; did you mean minZoom?"])

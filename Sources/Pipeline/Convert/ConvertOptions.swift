@@ -97,6 +97,10 @@ package struct ConvertOptions: Sendable {
     package var attribution: String?
     /// Folder for temporary files (default: the output's folder).
     package var temporaryDirectory: String?
+    /// Memory for tile pieces before they are sorted into runs on disk (`--memory-budget`, `MemoryBudget`).
+    package var memoryBudget: Int = MemoryBudget.defaultBytes
+    /// Folder for those sort runs (default: `temporaryDirectory`, else the output's folder).
+    package var scratchDirectory: String?
     /// A stylesheet: class names, zoom ranges, output layers, kept attributes and exclusions per feature.
     package var style: Stylesheet?
     /// Clip every feature to a region.

@@ -65,6 +65,20 @@ package struct ConvertReport: Codable, Sendable {
     package var exitCode: Int32
     /// False when nothing was written (every input rejected or no feature left).
     package var published: Bool
+    /// The external sort of tile pieces (absent when the run stopped before it).
+    package var sort: Sort?
+    /// The process's peak resident memory in bytes at the end of the run (`getrusage`, children not included).
+    package var peakRSSBytes: Int?
+
+    /// What the *order* phase did with the memory budget.
+    package struct Sort: Codable, Sendable {
+        /// The memory budget for tile pieces (`--memory-budget`).
+        package var budgetBytes: Int
+        /// Sorted runs written to the scratch folder (0: everything fitted in memory).
+        package var spilledRuns: Int
+        /// Bytes written to the scratch file (after compression).
+        package var scratchBytes: Int
+    }
 }
 
 extension Dictionary where Key == String, Value == Int {

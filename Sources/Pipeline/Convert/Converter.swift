@@ -47,12 +47,16 @@ package final class Converter {
     func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
         try checkOutput()
+        try ScratchPlace(options: options).checkBeforeRun(
+            shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
+            budget: options.memoryBudget)
         let publisher = PublishPhase(options: options)
-        let tiled = try features()
+        var tiled = try features()
         try check(tiled, clock: clock)
         clock.lap("features")
 
-        let ordered = OrderPhase(order: publisher.tileOrder).run(tiled.pieces)
+        let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
+        defer { ordered.close() }
         clock.lap("sort")
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
@@ -64,6 +68,9 @@ package final class Converter {
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs))
         let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
+        let sort = ConvertReport.Sort(
+            budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes))
+        ordered.close()
         progress?.finish()
         try checkCancelled()
         clock.lap("encode")
@@ -72,7 +79,11 @@ package final class Converter {
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
-        return ConvertReport(run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+        var report = ConvertReport(
+            run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+        report.sort = sort
+        report.peakRSSBytes = PeakMemory.residentBytes()
+        return report
     }
 
     /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the

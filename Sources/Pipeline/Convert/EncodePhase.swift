@@ -89,14 +89,15 @@ struct EncodePhase {
     func run(
         _ ordered: consuming TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
     ) throws -> EncodedTiles {
-        var pieces = ordered.pieces
-        let runsByZoom = ordered.byZoom
         var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
         var order: FeatureOrder?
-        func makeOrder() -> FeatureOrder {
+        func makeOrder() throws -> FeatureOrder {
             if let order { return order }
-            let o = FeatureOrder(pieces: pieces, records: records, extent: extent, options: thinning)
+            // Every zoom's pieces, one zoom at a time (re-merged from the runs when they were spilled).
+            var measure = FeatureMeasure(records: records, extent: extent, withSizes: thinning.mode == .smallest)
+            for z in zooms.reversed() { measure.observe(try ordered.zoom(z).pieces) }
+            let o = FeatureOrder(measure: measure, records: records, options: thinning)
             order = o
             return o
         }
@@ -105,7 +106,10 @@ struct EncodePhase {
         // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
         var reason: String?
         for z in zooms.reversed() {
-            let runs = runsByZoom[z] ?? []
+            // One zoom's pieces at a time (merged from the sort runs when they were spilled).
+            let zoomPieces = try ordered.zoom(z)
+            var pieces = zoomPieces.pieces
+            let runs = zoomPieces.runs
             var s = ZoomStats()
             if let pass = sharedBorders {
                 let current = pieces
@@ -117,8 +121,8 @@ struct EncodePhase {
             }
             var selection = Selection(zoom: z, cutoff: cutoff, order: order)
             if anyMaxPoints {
-                selection.order = makeOrder()
-                selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: makeOrder())
+                selection.order = try makeOrder()
+                selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: try makeOrder())
             }
             var encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
             var rounds = 0
@@ -129,7 +133,7 @@ struct EncodePhase {
                     reason = over.contains { encoded[$0].bytes.count > maxTileBytes }
                         ? "dropped_by_size_limit" : "dropped_by_feature_limit"
                 }
-                selection.order = makeOrder()
+                selection.order = try makeOrder()
                 if cutoff == Int32.max { cutoff = selection.order?.end ?? 0 }
                 rounds += 1
                 if rounds >= 40 {

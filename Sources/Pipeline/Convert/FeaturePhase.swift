@@ -16,14 +16,12 @@ struct FeaturePhase {
 
     /// Reads, processes and collects every layer of `read`.
     func run(_ read: ReadPhase) throws -> TiledLayers {
-        let parameters = TilingParameters(
-            minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
-            simplify: options.simplify, sharedBorders: options.sharedBorders)
+        let parameters = TilingParameters(options: options)
         let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
         defer { team.shutdown() }
-        var tiled = TiledLayers()
+        var tiled = TiledLayers(pieces: PieceSpool(options: options))
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {
@@ -36,7 +34,10 @@ struct FeaturePhase {
                     let next = try layer.nextBatch(size: Self.batchSize)
                     let results = team.collect() ?? []
                     if let next { team.submit(next) }
-                    for (job, result) in zip(batch, results) { intake.add(job, result, to: &tiled) }
+                    for (job, result) in zip(batch, results) {
+                        intake.add(job, result, to: &tiled)
+                        try tiled.pieces.spillIfOverBudget()
+                    }
                     progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
                     current = next
                 }

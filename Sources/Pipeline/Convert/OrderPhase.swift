@@ -1,26 +1,63 @@
 import TileArchive
 
-/// The pieces of a run in archive order, and where each tile's pieces are.
-struct TileRuns: Sendable {
-    /// Sorted by (tile key, output layer, feature).
-    var pieces: [PlacedPiece]
-    /// Per zoom, the range of `pieces` of each tile, in archive order.
-    var byZoom: [Int: [Range<Int>]]
+/// The pieces of a run in archive order, one zoom level at a time, and where each tile's pieces are: sorted in
+/// memory when they fit the memory budget, else k-way merged from the sort runs in the scratch file.
+final class TileRuns: @unchecked Sendable {
+    /// Sorted by (tile key, output layer, feature), when nothing was spilled.
+    private let held: [PlacedPiece]
+    /// Per zoom, the range of `held` of each tile, in archive order.
+    private let heldByZoom: [Int: [Range<Int>]]
+    private let store: SortRunStore?
+
+    init(held: [PlacedPiece], byZoom: [Int: [Range<Int>]]) {
+        self.held = held
+        heldByZoom = byZoom
+        store = nil
+    }
+
+    init(store: SortRunStore) {
+        held = []
+        heldByZoom = [:]
+        self.store = store
+    }
+
+    /// Sort runs written to the scratch file (0 when everything fitted the budget).
+    var spilledRuns: Int { store?.runs.count ?? 0 }
+    /// Bytes of the scratch file.
+    var scratchBytes: UInt64 { store?.scratchBytes ?? 0 }
+
+    /// The pieces of zoom `z` in archive order and the range of each tile's pieces in them (in tile order). With
+    /// sort runs, each call merges that zoom anew and only its pieces are in memory.
+    func zoom(_ z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+        guard let store else { return (held, heldByZoom[z] ?? []) }
+        return try RunMerger(store: store).merge(zoom: z)
+    }
+
+    /// Gives the scratch space back (the file has no name: closing it frees it).
+    func close() { store?.file.close() }
 }
 
 /// Phase 3 of `convert`: tile pieces into the archive writer's declared tile order (Hilbert TileID for PMTiles,
 /// z/x/y for MBTiles), grouped into one run per tile. Both orders are zoom-major, so each zoom's tiles are one
-/// stretch.
+/// stretch. Pieces that passed the memory budget are already in sorted runs (`PieceSpool`): the held rest becomes
+/// the last run, and `TileRuns` merges them per zoom.
 struct OrderPhase {
     let order: TileOrder
 
-    func run(_ pieces: [PlacedPiece]) -> TileRuns {
-        var pieces = pieces
-        for i in pieces.indices {
-            let t = pieces[i].piece.tile
-            pieces[i].key = order.sortKey(t) ?? UInt64.max
-        }
-        pieces.sort { ($0.key, $0.layer, $0.feature) < ($1.key, $1.layer, $1.feature) }
+    func run(_ spool: inout PieceSpool) throws(SpillError) -> TileRuns {
+        var held: [PlacedPiece]
+        let store: SortRunStore?
+        (held, store) = try spool.finish()
+        if let store { return TileRuns(store: store) }
+        return run(&held)
+    }
+
+    /// Sorts pieces held in memory (consumed: `pieces` is left empty).
+    func run(_ pieces: inout [PlacedPiece]) -> TileRuns {
+        let sorted = PieceSpool.sortedIndices(&pieces, order: order)
+        let unsorted = pieces
+        pieces = []
+        let pieces = sorted.map { unsorted[$0] }
         var byZoom: [Int: [Range<Int>]] = [:]
         var start = 0
         while start < pieces.count {
@@ -29,6 +66,6 @@ struct OrderPhase {
             byZoom[pieces[start].piece.tile.z, default: []].append(start..<end)
             start = end
         }
-        return TileRuns(pieces: pieces, byZoom: byZoom)
+        return TileRuns(held: pieces, byZoom: byZoom)
     }
 }

@@ -141,6 +141,9 @@ struct ReadPhase {
                     opened += 1
                 } catch let e as PipelineError {
                     throw e
+                } catch let e as SpillError {
+                    // The scratch space, not this input, failed: the run stops.
+                    throw e
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))

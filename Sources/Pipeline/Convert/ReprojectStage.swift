@@ -8,7 +8,30 @@ import Reprojection
 final class ReprojectStage {
     private var transformers: [CRSInfo: CoordinateTransformer] = [:]
 
-    /// Reprojects `g`. Records `clipped_polar` in `repairs` when latitudes beyond ±85.0511°
+    /// Longitudes in the 0–360° convention (Pacific-centred data: every longitude within 0…360 and some beyond
+    /// 180) are wrapped to −180…180 in place: x − 360 for x > 180. A feature that crossed 180° (120°E…240°E)
+    /// then jumps at the antimeridian and `AntimeridianStage` splits it; one wholly beyond 180° (200°E…220°E)
+    /// lands where it belongs (160°W…140°W). Returns whether anything was wrapped. Longitudes outside 0…360
+    /// (or all within −180…180) are left alone.
+    static func wrapZeroTo360(_ xy: inout [Double]) -> Bool {
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        var i = 0
+        while i < xy.count {
+            lo = min(lo, xy[i])
+            hi = max(hi, xy[i])
+            i += 2
+        }
+        guard hi > 180, hi <= 360, lo >= 0 else { return false }
+        i = 0
+        while i < xy.count {
+            if xy[i] > 180 { xy[i] -= 360 }
+            i += 2
+        }
+        return true
+    }
+
+    /// Reprojects `g`. Records `wrapped_longitudes` when 0–360° longitudes were wrapped,  `clipped_polar` in `repairs` when latitudes beyond ±85.0511°
     /// were clamped to the Web Mercator edge; rejects a feature that cannot be transformed or lies wholly beyond.
     func apply(_ g: inout Geometry, from crs: CRSInfo, repairs: inout Set<String>) throws(FeatureIssue) {
         let transformer: CoordinateTransformer
@@ -22,6 +45,7 @@ final class ReprojectStage {
             }
             transformers[crs] = transformer
         }
+        if crs.isGeographic, Self.wrapZeroTo360(&g.xy) { repairs.insert("wrapped_longitudes") }
         let failed = transformer.transform(&g.xy)
         if failed > 0 {
             throw FeatureIssue(

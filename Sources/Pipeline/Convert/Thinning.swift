@@ -95,10 +95,11 @@ struct FeatureOrder: Sendable {
     /// One more than the largest position: the cut-off that keeps everything.
     var end: Int32
 
-    init(pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int, options: ThinningOptions) {
-        let (anchors, topZoom) = Self.anchors(pieces: pieces, records: records, extent: extent)
-        self.topZoom = topZoom
-        let sizes = options.mode == .smallest ? Self.sizes(pieces: pieces, records: records) : nil
+    /// The order of the features `measure` saw (every zoom's pieces); `records` per output layer.
+    init(measure: FeatureMeasure, records: [[FeatureRecord]], options: ThinningOptions) {
+        let anchors = measure.anchors
+        topZoom = measure.topZoom
+        let sizes = measure.sizes
         self.anchors = anchors
         // Flatten every feature that is not a label copy of an earlier layer's feature.
         var flat: [(layer: Int32, feature: Int32)] = []
@@ -183,63 +184,6 @@ struct FeatureOrder: Sendable {
         return level
     }
 
-    /// Each feature's anchor (the first vertex of its first piece at its highest zoom, on the 2³⁰ world grid) and
-    /// that zoom.
-    static func anchors(
-        pieces: [PlacedPiece], records: [[FeatureRecord]], extent: Int
-    ) -> ([[FeatureAnchor]], [[Int8]]) {
-        var anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
-        var zoom = records.map { [Int8](repeating: -1, count: $0.count) }
-        let extentBits = extent.trailingZeroBitCount
-        for p in pieces {
-            let (l, f) = (Int(p.layer), Int(p.feature))
-            let t = p.piece.tile
-            guard t.z > Int(zoom[l][f]), p.piece.commands.count >= 3 else { continue }
-            zoom[l][f] = Int8(t.z)
-            let px = Int64(ZigZag.decode(p.piece.commands[1]))
-            let py = Int64(ZigZag.decode(p.piece.commands[2]))
-            let gx = Int64(t.x) << extentBits + px
-            let gy = Int64(t.y) << extentBits + py
-            let shift = FeatureAnchor.bits - (t.z + extentBits)
-            func scaled(_ v: Int64) -> UInt32 {
-                let s = shift >= 0 ? v << shift : v >> -shift
-                return UInt32(clamping: min(max(s, 0), (1 << FeatureAnchor.bits) - 1))
-            }
-            anchors[l][f] = FeatureAnchor(x: scaled(gx), y: scaled(gy))
-        }
-        return (anchors, zoom)
-    }
-
-    /// Each feature's size at its highest zoom, in units of the 2³⁰ world grid: polygon area (summed over its
-    /// pieces, buffers included), line length; 0 for points.
-    static func sizes(pieces: [PlacedPiece], records: [[FeatureRecord]]) -> [[Double]] {
-        var sizes = records.map { [Double](repeating: 0, count: $0.count) }
-        var zoom = records.map { [Int8](repeating: -1, count: $0.count) }
-        for p in pieces {
-            let (l, f) = (Int(p.layer), Int(p.feature))
-            let z = p.piece.tile.z
-            guard z >= Int(zoom[l][f]) else { continue }
-            if z > Int(zoom[l][f]) {
-                zoom[l][f] = Int8(z)
-                sizes[l][f] = 0
-            }
-            // Tile units of zoom z, scaled to a common grid (a tile unit at z is 2^-z of one at zoom 0).
-            let scale = Double(sign: .plus, exponent: -z, significand: 1)
-            switch p.piece.type {
-            case .polygon:
-                let area = PolygonCommands.decode(p.piece.commands).reduce(0.0) { sum, rings in
-                    sum + rings.reduce(0.0) { $0 + Double(PolygonCommands.area($1)) / 2 }
-                }
-                sizes[l][f] += area * scale * scale
-            case .lineString:
-                sizes[l][f] += PolygonCommands.lineLength(p.piece.commands) * scale
-            default:
-                break
-            }
-        }
-        return sizes
-    }
-
     /// A numeric attribute value (numbers, Booleans and numeric text), nil otherwise.
     static func number(_ properties: Properties, _ field: String) -> Double? {
         let lower = field.lowercased()
@@ -251,6 +195,64 @@ struct FeatureOrder: Sendable {
         case .bool(let b): return b ? 1 : 0
         case .string(let s): return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
         default: return nil
+        }
+    }
+}
+
+/// What the drop order needs to know of each feature's pieces, gathered one zoom at a time (so the pieces of a
+/// spilled run never have to be in memory together): its anchor (the first vertex of its first piece at its
+/// highest zoom, on the 2³⁰ world grid), that zoom, and for `smallest` its size there (polygon area summed over its
+/// pieces, buffers included, or line length, in units of the 2³⁰ grid; 0 for points).
+struct FeatureMeasure: Sendable {
+    private(set) var anchors: [[FeatureAnchor]]
+    private(set) var topZoom: [[Int8]]
+    private(set) var sizes: [[Double]]?
+    private var sizeZoom: [[Int8]]
+    let extent: Int
+
+    init(records: [[FeatureRecord]], extent: Int, withSizes: Bool) {
+        anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
+        topZoom = records.map { [Int8](repeating: -1, count: $0.count) }
+        sizes = withSizes ? records.map { [Double](repeating: 0, count: $0.count) } : nil
+        sizeZoom = withSizes ? topZoom : []
+        self.extent = extent
+    }
+
+    /// Takes in pieces in archive order (any zooms, each zoom's pieces in one or more calls).
+    mutating func observe(_ pieces: [PlacedPiece]) {
+        let extentBits = extent.trailingZeroBitCount
+        for p in pieces {
+            let (l, f) = (Int(p.layer), Int(p.feature))
+            let t = p.piece.tile
+            if t.z > Int(topZoom[l][f]), p.piece.commands.count >= 3 {
+                topZoom[l][f] = Int8(t.z)
+                let gx = Int64(t.x) << extentBits + Int64(ZigZag.decode(p.piece.commands[1]))
+                let gy = Int64(t.y) << extentBits + Int64(ZigZag.decode(p.piece.commands[2]))
+                let shift = FeatureAnchor.bits - (t.z + extentBits)
+                func scaled(_ v: Int64) -> UInt32 {
+                    let s = shift >= 0 ? v << shift : v >> -shift
+                    return UInt32(clamping: min(max(s, 0), (1 << FeatureAnchor.bits) - 1))
+                }
+                anchors[l][f] = FeatureAnchor(x: scaled(gx), y: scaled(gy))
+            }
+            guard sizes != nil, t.z >= Int(sizeZoom[l][f]) else { continue }
+            if t.z > Int(sizeZoom[l][f]) {
+                sizeZoom[l][f] = Int8(t.z)
+                sizes?[l][f] = 0
+            }
+            // Tile units of zoom z, scaled to a common grid (a tile unit at z is 2^-z of one at zoom 0).
+            let scale = Double(sign: .plus, exponent: -t.z, significand: 1)
+            switch p.piece.type {
+            case .polygon:
+                let area = PolygonCommands.decode(p.piece.commands).reduce(0.0) { sum, rings in
+                    sum + rings.reduce(0.0) { $0 + Double(PolygonCommands.area($1)) / 2 }
+                }
+                sizes?[l][f] += area * scale * scale
+            case .lineString:
+                sizes?[l][f] += PolygonCommands.lineLength(p.piece.commands) * scale
+            default:
+                break
+            }
         }
     }
 }

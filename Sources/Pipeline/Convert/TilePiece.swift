@@ -19,6 +19,23 @@ struct TilingParameters: Sendable {
     /// Polygons are left unsimplified here and simplified per tile and layer by `EncodePhase` (shared borders).
     var sharedBorders = false
 
+    /// The parameters of a conversion: the one place they are taken from its options (the feature phase and the
+    /// region builds must tile alike).
+    init(options: ConvertOptions) {
+        self.init(
+            minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
+            simplify: options.simplify, sharedBorders: options.sharedBorders)
+    }
+
+    init(minZoom: Int, maxZoom: Int, extent: Int, buffer: Double, simplify: Double, sharedBorders: Bool = false) {
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.extent = extent
+        self.buffer = buffer
+        self.simplify = simplify
+        self.sharedBorders = sharedBorders
+    }
+
     /// One tile unit in metres at zoom `z`.
     func unit(zoom z: Int) -> Double { SphericalMercator.tileSize(zoom: z) / Double(extent) }
 

@@ -103,6 +103,7 @@ final class TileStage {
             for t in Array(range).reversed() { stack.append((t, handle, bounds)) }
             var copied = CopiedPiece()
             while let (tile, parentPiece, parentBounds) = stack.popLast() {
+                if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
                 let rect = parameters.bufferedBounds(of: tile)
                 guard rect.intersects(parentBounds) else { continue }
                 let piece: EngineGeometry
@@ -176,35 +177,15 @@ final class TileStage {
         }
         var q = quantizer.quantizePolygons(g)
         if q.needsRepair {
-            // Rounding broke a ring: repair on the integer grid, then quantize again.
-            guard let repaired = try repairOnGrid(q) else { return nil }
-            // GEOS made it valid on the grid; the quantizer's check is stricter than OGC (rings touching at a
-            // point are flagged), so the repaired result is kept as it is.
-            q = Quantizer().quantizePolygons(repaired)
-            repairs.insert("grid_repair")
+            // Rounding broke a ring: repaired on the integer grid in O(n log n) (GridRepair.swift).
+            guard let repaired = try repairPolygons(
+                q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
+                repairs: &repairs)
+            else { return nil }
+            q = repaired
         }
         let commands = MVTGeometryEncoder.polygons(q.polygons)
         return commands.isEmpty ? nil : TilePiece(tile: tile, type: .polygon, commands: commands)
-    }
-
-    /// Makes quantized polygons valid on the integer grid (GEOS setPrecision with grid 1, which keeps the output
-    /// valid), returning tile-coordinate geometry.
-    private func repairOnGrid(_ q: QuantizedPolygons) throws(GeometryError) -> Geometry? {
-        var polys: [[[Double]]] = []
-        for poly in q.polygons {
-            polys.append(poly.map { ring in
-                var xy: [Double] = []
-                xy.reserveCapacity(ring.count * 2 + 2)
-                for p in ring { xy += [Double(p.x), Double(p.y)] }
-                if let f = ring.first { xy += [Double(f.x), Double(f.y)] }
-                return xy
-            })
-        }
-        guard !polys.isEmpty else { return nil }
-        let h = try engine.prepare(Geometry.polygons(polys))
-        let valid = try engine.isValid(h) ? h : try engine.makeValid(h, family: .polygon)
-        guard let valid, let snapped = try engine.snapToGrid(valid, gridSize: 1) else { return nil }
-        return try engine.geometry(snapped, family: .polygon)
     }
 
     /// A minimal stand-in for a feature too small for the max-zoom grid, so no feature disappears at max zoom:

@@ -54,15 +54,19 @@ struct OutputLayer: Sendable {
 }
 
 /// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature
-/// order, not yet in tile order), every input's report in command-line order, and the data's extent.
+/// order, not yet in tile order; past the memory budget in sorted runs on disk), every input's report in
+/// command-line order, and the data's extent.
 struct TiledLayers: Sendable {
     var outputs: [OutputLayer] = []
-    var pieces: [PlacedPiece] = []
+    var pieces: PieceSpool
     var inputs: [ConvertReport.Input] = []
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
     /// How each read input layer numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
+
+    /// Empty layers whose pieces go to `pieces` (by default a spool that never spills).
+    init(pieces: PieceSpool = PieceSpool()) { self.pieces = pieces }
 
     /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
     /// use (deterministic: feature order).
@@ -77,7 +81,7 @@ struct TiledLayers: Sendable {
 
     /// Where an input started: what `rollback` restores when the input is rejected half-way.
     struct Checkpoint {
-        fileprivate var pieces: Int
+        fileprivate var pieces: PieceSpool.Mark
         /// The output layers without their records (copying those would double the memory of a big layer).
         fileprivate var outputs: [OutputLayer]
         fileprivate var recordCounts: [Int]
@@ -86,7 +90,7 @@ struct TiledLayers: Sendable {
 
     func checkpoint() -> Checkpoint {
         Checkpoint(
-            pieces: pieces.count,
+            pieces: pieces.mark(),
             outputs: outputs.map { l in
                 var l = l
                 l.records = []
@@ -96,7 +100,7 @@ struct TiledLayers: Sendable {
 
     /// Forgets everything added since `c`: a file rejected while it was read leaves nothing in the package.
     mutating func rollback(to c: Checkpoint) {
-        pieces.removeSubrange(c.pieces...)
+        pieces.rollback(to: c.pieces, recordCounts: c.recordCounts)
         var restored = c.outputs
         for i in restored.indices {
             restored[i].records = Array(outputs[i].records.prefix(c.recordCounts[i]))

@@ -32,11 +32,8 @@ struct RegionBuild {
 
     /// The feature phase's hand-off for this region.
     func tiledLayers(diagnostics: DiagnosticSink, isCancelled: () -> Bool) throws -> TiledLayers {
-        let chain = FeatureChain(
-            parameters: TilingParameters(
-                minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent,
-                buffer: options.buffer, simplify: options.simplify))
-        var tiled = TiledLayers()
+        let chain = FeatureChain(parameters: TilingParameters(options: options))
+        var tiled = TiledLayers(pieces: PieceSpool(options: options))
         var layerIndex = 0
         for entry in source.entries {
             switch entry {
@@ -51,6 +48,7 @@ struct RegionBuild {
                     let f = pre.features[i]
                     let job = FeatureJob(context: context, feature: f.job.feature, id: f.job.id)
                     intake.add(job, chain.process(job, projected: f.repairs), to: &tiled)
+                    try tiled.pieces.spillIfOverBudget()
                 }
                 var report = intake.finish()
                 report.rejected.add(pre.failures)

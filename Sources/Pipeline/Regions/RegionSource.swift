@@ -55,9 +55,7 @@ struct RegionSource: Sendable {
         let classifier = options.style.map(StyleClassifier.init(sheet:))
         let regions = try Regions(options: unclipped, classifier: classifier, diagnostics: diagnostics)
         let read = ReadPhase(options: unclipped, diagnostics: diagnostics, classifier: classifier, regions: regions)
-        let parameters = TilingParameters(
-            minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
-            simplify: options.simplify)
+        let parameters = TilingParameters(options: options)
         let team = WorkerTeam<FeatureChain, FeatureJob, ProjectResult>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in ProjectResult(chain.project(job)) })

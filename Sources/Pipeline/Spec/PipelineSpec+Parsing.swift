@@ -144,13 +144,27 @@ struct SpecDecoder {
 
         let onInputError = reader.choice(top, "onInputError", InputErrorPolicy.allCases.map(\.rawValue))
         let maxShrink = reader.double(top, "maxShrink", in: 0...1)
+        let memoryBudget = decodeMemoryBudget(top)
 
         guard let sources, let output else { return nil }
         var spec = PipelineSpec(file: file, sources: sources, style: style, clip: clip, tiles: tiles, output: output)
         spec.version = PipelineSpec.supportedVersion
         spec.onInputError = onInputError.flatMap(InputErrorPolicy.init(rawValue:)) ?? .fail
         spec.maxShrink = maxShrink
+        spec.memoryBudget = memoryBudget
         return spec
+    }
+
+    /// `"memoryBudget"`: a byte count or a size text (`MemoryBudget.parse`).
+    private mutating func decodeMemoryBudget(_ top: SpecObject) -> Int? {
+        guard let v = top.value("memoryBudget") else { return nil }
+        if case .string(let text) = v {
+            if let n = MemoryBudget.parse(text) { return n }
+            reader.report(
+                top.path.appending("memoryBudget"), "expected a size from 64K to 1T such as \"512M\" or \"2G\", got \"\(text)\"")
+            return nil
+        }
+        return reader.int(top, "memoryBudget", in: MemoryBudget.minimumBytes...(1 << 40))
     }
 
     private mutating func checkVersion(_ document: JSONValue) -> Bool {
@@ -465,7 +479,10 @@ struct SpecDecoder {
         if !o.has("path") {
             reader.report(p.appending("path"), "missing required key (the .pmtiles or .mbtiles file to write)")
         } else if let raw = reader.string(o, "path") {
-            if let implied = ArchiveFormat.from(path: raw) {
+            if raw.utf8.contains(0) {
+                // No file system name holds a NUL: caught here (exit 78), not as "File exists" at publish.
+                reader.report(p.appending("path"), "holds a NUL byte (\\u0000), which no file name can contain")
+            } else if let implied = ArchiveFormat.from(path: raw) {
                 if let format, format != implied {
                     reader.report(
                         p.appending("format"),

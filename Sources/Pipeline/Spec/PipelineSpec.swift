@@ -27,6 +27,9 @@ package struct PipelineSpec: Sendable, Hashable {
     package var onInputError: InputErrorPolicy = .fail
     /// The default of every source's `maxShrink` (nil: no shrink guard).
     package var maxShrink: Double?
+    /// Memory for tile pieces before they are sorted into runs on disk (`"memoryBudget"`: bytes, or a size such as
+    /// `"512M"`); nil: the default. Not part of the fingerprint or the canonical form: it never changes the output.
+    package var memoryBudget: Int?
     /// Where the values were in the file (for line:column in messages); not part of the spec's identity.
     package var locations = SpecLocations()
 
@@ -48,7 +51,7 @@ package struct PipelineSpec: Sendable, Hashable {
     }
 
     /// Keys accepted at the top level.
-    static let keys = ["version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink"]
+    static let keys = ["version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink", "memoryBudget"]
 
     /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
     package func relativePath(_ path: String) -> String { SpecPaths.relative(path, to: directory) }

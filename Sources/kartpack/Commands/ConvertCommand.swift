@@ -86,7 +86,8 @@ struct ConvertCommand: Command {
         let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
         // Two runs writing one package take turns (exit 75), as `run` does.
-        let lock = try RunGuard.lock(output: convert.output, temporaryDirectory: convert.temporaryDirectory)
+        let lock = try RunGuard.lock(
+            output: convert.output, temporaryDirectory: convert.temporaryDirectory, scratch: convert.scratchDirectory)
         defer { lock.release() }
         let result: StagedConversionResult
         do {

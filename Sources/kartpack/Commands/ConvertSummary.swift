@@ -16,7 +16,12 @@ enum ConvertSummary {
             s += pad(String(z.zoom), 4) + pad(String(z.tiles), 7) + pad(bytes(z.bytes), 11) + pad(bytes(z.largestTileBytes), 11)
             s += "  " + (z.dropped.isEmpty ? "-" : list(z.dropped)) + "\n"
         }
-        s += String(format: "time: %.2f s\n", r.seconds)
+        s += String(format: "time: %.2f s", r.seconds)
+        if let peak = r.peakRSSBytes { s += ", peak memory \(bytes(peak))" }
+        if let sort = r.sort, sort.spilledRuns > 0 {
+            s += ", \(sort.spilledRuns) sort runs (\(bytes(sort.scratchBytes)) of scratch)"
+        }
+        s += "\n"
         return s
     }
 

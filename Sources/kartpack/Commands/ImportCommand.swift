@@ -72,7 +72,8 @@ struct ImportCommand: Command {
         }
         let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
-        let lock = try RunGuard.lock(output: convert.output, temporaryDirectory: convert.temporaryDirectory)
+        let lock = try RunGuard.lock(
+            output: convert.output, temporaryDirectory: convert.temporaryDirectory, scratch: convert.scratchDirectory)
         defer { lock.release() }
         var importer = Importer(export: export, options: convert, sourceCRS: sourceCRS, encoding: encoding)
         importer.policy = policy

@@ -34,6 +34,8 @@ enum PackageOptions {
         OptionSpec(name: "clip", kind: .value, help: "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD = \"2404\"]) before tiling", valueName: "REGIONS.shp[:FILTER]"),
         OptionSpec(name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling", valueName: "W,S,E,N"),
         OptionSpec(name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)", valueName: "METRES"),
+        OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)", valueName: "SIZE"),
+        OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
@@ -85,6 +87,8 @@ enum PackageOptions {
         o.description = p.value("description")
         o.attribution = p.value("attribution")
         o.temporaryDirectory = p.value("temp-dir")
+        o.memoryBudget = try memoryBudget(p) ?? MemoryBudget.defaultBytes
+        o.scratchDirectory = p.value("scratch")
         o.force = p.flag("force")
         o.clip = try clip(p)
         return o
@@ -98,6 +102,15 @@ enum PackageOptions {
             throw UsageError(message: "--max-points needs N or LAYER=N with N from 1 to 1000000, not '\(text)'")
         }
         return (layer, n)
+    }
+
+    /// `--memory-budget SIZE`, nil when not given.
+    static func memoryBudget(_ p: ParsedArguments) throws(UsageError) -> Int? {
+        guard let text = p.value("memory-budget") else { return nil }
+        guard let n = MemoryBudget.parse(text) else {
+            throw UsageError(message: "--memory-budget '\(text)' is not a size from 64K to 1T (e.g. 512M, 2G, 1.5GiB)")
+        }
+        return n
     }
 
     /// `--clip REGIONS.shp[:FILTER]` or `--bbox W,S,E,N`, grown by `--clip-buffer`.

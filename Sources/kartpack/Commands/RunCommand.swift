@@ -15,6 +15,8 @@ struct RunCommand: Command {
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr", valueName: "text|json"),
         OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+        OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk (default: the pipeline's memoryBudget, else 256M)", valueName: "SIZE"),
+        OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: the output's folder)", valueName: "DIR"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
     ]
     static var help: String {
@@ -42,6 +44,8 @@ struct RunCommand: Command {
     let reportPath: String?
     let json: Bool
     let threads: Int?
+    let memoryBudget: Int?
+    let scratch: String?
     let quiet: Bool
     let allowPartial: Bool
 
@@ -55,6 +59,8 @@ struct RunCommand: Command {
         reportPath = p.value("report")
         json = try p.choice("log-format", ["text", "json"], default: "text") == "json"
         threads = try p.int("threads", in: 1...256)
+        memoryBudget = try PackageOptions.memoryBudget(p)
+        scratch = p.value("scratch")
         quiet = p.flag("quiet")
         allowPartial = p.flag("allow-partial")
     }
@@ -97,7 +103,7 @@ struct RunCommand: Command {
             report = try PipelineRunner.run(
                 spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
                 progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled },
-                threads: threads, allowPartial: allowPartial)
+                threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
         } catch _ where signals.cancelled {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
             log("interrupted; the previous package is untouched", level: "error")

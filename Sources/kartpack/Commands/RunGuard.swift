@@ -44,10 +44,10 @@ enum RunGuard {
     }
 
     /// Takes the output's lock and removes what killed runs left for it; release the lock when done.
-    static func lock(output: String, temporaryDirectory: String?) throws -> RunLock {
+    static func lock(output: String, temporaryDirectory: String?, scratch: String? = nil) throws -> RunLock {
         let lock = try RunLock(output: output)
         let (folder, name) = RegularFile.split(output)
-        for dir in Set([folder] + (temporaryDirectory.map { [$0] } ?? [])) {
+        for dir in Set([folder] + [temporaryDirectory, scratch].compactMap { $0 }) {
             let removed = (try? StaleTemporaryFiles.removeAbandoned(in: dir, targets: [name])) ?? []
             for path in removed { Console.error("removed \(path), left by a run that was killed") }
         }

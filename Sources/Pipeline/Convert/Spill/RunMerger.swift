@@ -1,0 +1,88 @@
+/// The k-way merge of sort runs for one zoom: pieces in (tile key, layer, feature) order; equal pieces keep the
+/// order they were added in (earlier runs first, and a run keeps its own order), so the result is the one sort of
+/// everything in memory would give.
+struct RunMerger {
+    let store: SortRunStore
+
+    /// Every piece of zoom `z` from every run, in order, and the range of each tile's pieces.
+    func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+        var cursors = store.runs.indices.map { RunCursor(store: store, run: $0, zoom: z) }
+        var heads: [PlacedPiece?] = []
+        for i in cursors.indices { heads.append(try cursors[i].next()) }
+        var heap = MinHeap(heads.indices.filter { heads[$0] != nil }) { a, b in
+            Self.precedes(heads[a]!, a, heads[b]!, b)
+        }
+        var out: [PlacedPiece] = []
+        var tiles: [Range<Int>] = []
+        var start = 0
+        while let i = heap.top {
+            let p = heads[i]!
+            if let last = out.last, last.key != p.key {
+                tiles.append(start..<out.count)
+                start = out.count
+            }
+            out.append(p)
+            heads[i] = try cursors[i].next()
+            if heads[i] == nil { heap.pop() } else { heap.siftTopDown() }
+        }
+        if !out.isEmpty { tiles.append(start..<out.count) }
+        return (out, tiles)
+    }
+
+    /// The order of merged pieces: (key, layer, feature), then the run they came from.
+    @inline(__always)
+    static func precedes(_ a: PlacedPiece, _ ra: Int, _ b: PlacedPiece, _ rb: Int) -> Bool {
+        if a.key != b.key { return a.key < b.key }
+        if a.layer != b.layer { return a.layer < b.layer }
+        if a.feature != b.feature { return a.feature < b.feature }
+        return ra < rb
+    }
+}
+
+/// A binary min-heap of small integers under a caller's order; the order may change for the top element only
+/// (`siftTopDown` after it did).
+struct MinHeap {
+    private var items: [Int]
+    private let less: (Int, Int) -> Bool
+
+    init(_ items: [Int], less: @escaping (Int, Int) -> Bool) {
+        self.items = []
+        self.less = less
+        for i in items { push(i) }
+    }
+
+    var top: Int? { items.first }
+
+    mutating func push(_ v: Int) {
+        items.append(v)
+        var c = items.count - 1
+        while c > 0 {
+            let p = (c - 1) / 2
+            guard less(items[c], items[p]) else { break }
+            items.swapAt(c, p)
+            c = p
+        }
+    }
+
+    mutating func pop() {
+        guard !items.isEmpty else { return }
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        siftTopDown()
+    }
+
+    mutating func siftTopDown() {
+        var p = 0
+        let n = items.count
+        while true {
+            let l = 2 * p + 1
+            let r = l + 1
+            var m = p
+            if l < n && less(items[l], items[m]) { m = l }
+            if r < n && less(items[r], items[m]) { m = r }
+            guard m != p else { return }
+            items.swapAt(p, m)
+            p = m
+        }
+    }
+}

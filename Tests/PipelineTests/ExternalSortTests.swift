@@ -1,0 +1,213 @@
+import Foundation
+import KartpackCore
+import KartpackTestSupport
+import Testing
+import TileArchive
+import VectorTile
+
+@testable import Pipeline
+
+/// The external sort of tile pieces (issue 10): the run codec, the run store and its k-way merge, the spool's
+/// budget and rollback, and the scratch checks.
+@Suite struct ExternalSortTests {
+    /// Deterministic pseudo-random pieces over zooms 3–5, with repeated (tile, layer, feature) triples.
+    private func pieces(_ n: Int, seed: UInt64 = 7) -> [PlacedPiece] {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<n).map { i in
+            let z = 3 + next(3)
+            let tile = TileCoordinate(z: z, x: next(1 << z), y: next(1 << z))
+            let commands = (0..<(1 + next(40))).map { _ in UInt32(next(i % 5 == 0 ? 1 << 31 : 300)) }
+            let type = MVTGeometryType(rawValue: UInt32(1 + next(3)))!
+            return PlacedPiece(
+                layer: Int32(next(3)), feature: Int32(next(50)), piece: TilePiece(tile: tile, type: type, commands: commands))
+        }
+    }
+
+    /// What one sort of everything in memory gives, as comparable tuples (with the commands, which tell ties apart).
+    private func expected(_ all: [PlacedPiece], order: TileOrder) -> [String] {
+        var copy = all
+        let sorted = PieceSpool.sortedIndices(&copy, order: order)
+        return sorted.map { describe(copy[$0]) }
+    }
+
+    private func describe(_ p: PlacedPiece) -> String {
+        "\(p.piece.tile) \(p.key) \(p.layer) \(p.feature) \(p.piece.type) \(p.piece.commands)"
+    }
+
+    private func merged(_ runs: TileRuns, zooms: ClosedRange<Int>) throws -> [String] {
+        var out: [String] = []
+        for z in zooms {
+            let (pieces, tiles) = try runs.zoom(z)
+            for t in tiles {
+                #expect(Set(pieces[t].map(\.key)).count == 1, "a tile's range holds one tile")
+                out += pieces[t].map(describe)
+            }
+        }
+        return out
+    }
+
+    @Test func theCodecRoundTripsSortedPiecesOfOneZoom() throws {
+        var all = pieces(2000).filter { $0.piece.tile.z == 4 }
+        let order = PieceSpool.sortedIndices(&all, order: .hilbert)
+        var encoder = PieceEncoder()
+        for i in order { encoder.append(all[i]) }
+        var decoder = PieceDecoder(bytes: encoder.bytes, zoom: 4)
+        var back: [String] = []
+        while let p = try decoder.next() { back.append(describe(p)) }
+        #expect(back == order.map { describe(all[$0]) })
+        // Far smaller than the pieces in memory.
+        let held = all.reduce(0) { $0 + PieceSpool.bytes(of: $1) }
+        #expect(encoder.bytes.count * 3 < held)
+    }
+
+    @Test func aTruncatedBlockThrowsInsteadOfTrapping() throws {
+        var all = pieces(50).filter { $0.piece.tile.z == 3 }
+        let order = PieceSpool.sortedIndices(&all, order: .zxy)
+        var encoder = PieceEncoder()
+        for i in order { encoder.append(all[i]) }
+        for cut in [1, 2, 5, encoder.bytes.count / 2, encoder.bytes.count - 1] {
+            var decoder = PieceDecoder(bytes: Array(encoder.bytes.prefix(cut)), zoom: 3)
+            #expect(throws: SpillError.self) {
+                while try decoder.next() != nil {}
+            }
+        }
+    }
+
+    @Test(arguments: [TileOrder.hilbert, .zxy], [true, false])
+    func spilledRunsMergeToTheOneInMemorySort(order: TileOrder, compress: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let all = pieces(5000)
+        let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles", compress: compress)
+        // A tiny budget: many runs, each of several blocks.
+        var spool = PieceSpool(budget: 64 << 10, order: order, scratch: place)
+        for (i, p) in all.enumerated() {
+            spool.append(p)
+            if i % 97 == 0 { try spool.spillIfOverBudget() }
+        }
+        #expect(spool.spilledRuns > 5)
+        let runs = try OrderPhase(order: order).run(&spool)
+        #expect(runs.spilledRuns > 5)
+        #expect(runs.scratchBytes > 0)
+        #expect(try merged(runs, zooms: 0...8) == expected(all, order: order))
+        // The scratch file has no name: nothing is left in the folder, even before it is closed.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        runs.close()
+    }
+
+    @Test func withoutSpillingThePiecesAreSortedInMemory() throws {
+        let all = pieces(3000)
+        var spool = PieceSpool(order: .hilbert)
+        for p in all { spool.append(p) }
+        try spool.spillIfOverBudget()
+        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        #expect(runs.spilledRuns == 0)
+        #expect(try merged(runs, zooms: 0...8) == expected(all, order: .hilbert))
+    }
+
+    @Test func aRollbackForgetsThePiecesOfTheRejectedInputInRunsAndInMemory() throws {
+        let dir = try TemporaryDirectory()
+        let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles")
+        var spool = PieceSpool(budget: 64 << 10, order: .hilbert, scratch: place)
+        // Layer 0 has features 0..<20 before the mark; the failed input adds 20..<50 to layer 0 and a new layer 1.
+        let kept = pieces(800).map { p -> PlacedPiece in
+            var p = p
+            p.layer = 0
+            p.feature %= 20
+            return p
+        }
+        for p in kept { spool.append(p) }
+        try spool.spillIfOverBudget()
+        let runsBefore = spool.spilledRuns
+        let mark = spool.mark()
+        for p in pieces(3000, seed: 11) {
+            var p = p
+            p.layer = p.layer % 2
+            if p.layer == 0 { p.feature = 20 + p.feature % 30 }
+            spool.append(p)
+            try spool.spillIfOverBudget()
+        }
+        #expect(spool.spilledRuns > runsBefore)
+        spool.rollback(to: mark, recordCounts: [20])
+        // The next input reuses feature indices 20… of layer 0 and layer index 1: those must stay.
+        let later = pieces(300, seed: 5).map { p -> PlacedPiece in
+            var p = p
+            p.layer = p.layer % 2
+            p.feature = 20 + p.feature % 5
+            return p
+        }
+        for p in later { spool.append(p) }
+        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        #expect(try merged(runs, zooms: 0...8) == expected(kept + later, order: .hilbert))
+    }
+
+    @Test func aRollbackWithoutASpillSinceTheMarkTrimsTheHeldPieces() throws {
+        var spool = PieceSpool(order: .zxy)
+        let first = pieces(100)
+        for p in first { spool.append(p) }
+        let mark = spool.mark()
+        for p in pieces(100, seed: 3) { spool.append(p) }
+        spool.rollback(to: mark, recordCounts: [50, 50, 50])
+        let runs = try OrderPhase(order: .zxy).run(&spool)
+        #expect(try merged(runs, zooms: 0...8) == expected(first, order: .zxy))
+    }
+
+    @Test(arguments: [
+        ("512M", 512 << 20), ("2G", 2 << 30), ("1.5GiB", 3 << 29), ("300mb", 300 << 20), ("65536", 65536),
+        ("64k", 65536), (" 1 g ", 1 << 30),
+    ])
+    func memoryBudgetsParse(text: String, bytes: Int) {
+        #expect(MemoryBudget.parse(text) == bytes)
+    }
+
+    @Test(arguments: ["", "abc", "12Q", "-1G", "1K", "2T", "nan", "1e400"])
+    func badMemoryBudgetsAreRefused(text: String) {
+        #expect(MemoryBudget.parse(text) == nil)
+    }
+
+    @Test func theCheckBeforeTheRunRefusesAFolderWithoutRoom() throws {
+        let dir = try TemporaryDirectory()
+        let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles")
+        // Small inputs that fit the budget need no scratch at all.
+        try place.checkBeforeRun(shpBytes: 1000, zooms: 5, budget: 256 << 20)
+        #expect(throws: SpillError.self) {
+            try place.checkBeforeRun(shpBytes: 1 << 50, zooms: 15, budget: 256 << 20)
+        }
+        do {
+            try place.checkBeforeRun(shpBytes: 1 << 50, zooms: 15, budget: 256 << 20)
+        } catch {
+            #expect(error.exitCode == .ioError)
+            #expect(error.description.contains(dir.path) && error.description.contains("needed"))
+        }
+        let missing = ScratchPlace(folder: dir.file("nope"), outputName: "x.pmtiles")
+        do {
+            try missing.checkBeforeRun(shpBytes: 10 << 20, zooms: 9, budget: 64 << 10)
+            Issue.record("a missing scratch folder was accepted")
+        } catch {
+            #expect(error.exitCode == .cantCreate)
+        }
+    }
+
+    @Test func aConversionGivesTheSameBytesWithAnyBudgetAndThreadCount() throws {
+        let dir = try TemporaryDirectory()
+        let inputs = ["avdelningar", "vagar", "fornminnen"].map {
+            RepositoryPaths.sampleForest.appendingPathComponent("\($0).shp").path
+        }
+        var digests: Set<Data> = []
+        for (budget, threads) in [(256 << 20, 1), (64 << 10, 1), (64 << 10, 2), (200 << 10, 2)] {
+            let out = dir.file("out-\(budget)-\(threads).pmtiles")
+            let report = try convert(inputs, to: out, zooms: 8...13, threads: threads) {
+                $0.memoryBudget = budget
+                $0.name = "same"
+            }
+            #expect((report.sort?.spilledRuns ?? -1) > 0 || budget > 1 << 20)
+            #expect(report.peakRSSBytes ?? 0 > 0)
+            digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(digests.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { $0.hasPrefix("out-") })
+    }
+}
