@@ -51,9 +51,11 @@ let package = Package(
         // Client library (docs/kartpack-kit.md): open packages, query features, client styles, catalogs.
         .target(
             name: "KartpackKit",
-            dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip"]),
-        // Nightly-job infrastructure: locks, fingerprints, SHA-256, signals, disk space, JSON logs.
-        .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON"]),
+            dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip", "Checksum"]),
+        // SHA-256 (no dependencies): input fingerprints in Nightly, package digests in KartpackKit's catalogs.
+        .target(name: "Checksum"),
+        // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
+        .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON", "Checksum"]),
         // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
         .target(name: "Import", dependencies: ["KartpackCore", "Shapefile", "Gzip"]),
         // The engine the command line drives.
@@ -61,7 +63,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
-                "Styling", "Nightly", "Import",
+                "Styling", "Nightly", "Checksum", "Import",
             ]
         ),
         .executableTarget(
@@ -90,9 +92,11 @@ let package = Package(
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(
             name: "KartpackKitTests",
-            dependencies: ["KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "KartpackTestSupport"]),
+            dependencies: [
+                "KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "Checksum", "KartpackTestSupport",
+            ]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Import", "KartpackTestSupport"]),
+            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
@@ -116,3 +120,8 @@ package.products += [
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
 ]
+// The MapKit adapter of KartpackKit (docs/kartpack-kit.md): only where MapKit exists, so Linux never sees it.
+#if os(macOS) || os(iOS)
+    package.targets.append(.target(name: "KartpackKitMapKit", dependencies: ["KartpackKit"]))
+    package.products.append(.library(name: "KartpackKitMapKit", targets: ["KartpackKitMapKit"]))
+#endif

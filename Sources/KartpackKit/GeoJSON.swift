@@ -11,6 +11,18 @@ public enum GeoJSON {
             format: .compact)
     }
 
+    /// The same, with a `look` member per feature (a GeoJSON foreign member): what `style` draws for it at
+    /// display zoom `zoom`, as `ClientLook.json` writes it.
+    public static func featureCollection(_ features: [MapFeature], style: ClientStyle, zoom: Double) -> String {
+        let list: [JSONValue] = features.map { f in
+            guard case .object(var members) = feature(f) else { return feature(f) }
+            members.append(("look", style.look(for: f, zoom: zoom).json))
+            return .object(members)
+        }
+        return JSONWriter.text(
+            .object([("type", .string("FeatureCollection")), ("features", .array(list))]), format: .compact)
+    }
+
     static func feature(_ f: MapFeature) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", .string("Feature"))]
         if let id = f.id {

@@ -1,4 +1,5 @@
 import Glibc
+import Checksum
 
 /// The size and SHA-256 of one file, as listed in run reports.
 package struct FileDigest: Sendable, Hashable, Codable {

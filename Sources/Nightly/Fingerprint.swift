@@ -1,4 +1,5 @@
 import Glibc
+import Checksum
 /// A hash of everything a nightly job's output depends on, for the up-to-date check: SHA-256 over tagged,
 /// length-prefixed items (what the items are is the caller's: Pipeline hashes a pipeline's spec and inputs).
 /// File names and times are not hashed: only contents.

@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
 import KartpackJSON
+import Checksum
 import Nightly
 
 /// How the features of one layer get their MVT ids: the record number, or an attribute (`idField`, `--id-field`)

@@ -1,4 +1,5 @@
 import Foundation
+import Checksum
 import KartpackTestSupport
 import Testing
 

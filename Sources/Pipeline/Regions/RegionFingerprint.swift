@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Checksum
 import Nightly
 
 /// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the

@@ -16,6 +16,7 @@ struct QueryCommand: Command {
         OptionSpec(name: "priority", kind: .value, help: "a numeric attribute: higher values are chosen first", valueName: "FIELD"),
         OptionSpec(name: "whole", kind: .flag, help: "geometry of the covering tiles, not cut to the region"),
         OptionSpec(name: "format", kind: .value, help: "geojson (default) or text", valueName: "geojson|text"),
+        OptionSpec(name: "style", kind: .value, help: "a style folder (kartpack style): add each feature's look (geojson)", valueName: "DIR"),
     ]
     static var help: String {
         helpText(
@@ -26,7 +27,9 @@ struct QueryCommand: Command {
                 most N features, spread evenly: a fixed quadtree per tile ranks them, so the choice is the same on
                 every run and a feature chosen in a region stays chosen in any smaller region that holds it.
                 geojson prints a FeatureCollection (properties carry `layer`); text prints one tab-separated line
-                per feature: layer, id, class, geometry type, parts, positions, first position. Exit 64 for a bad request, 65 for a
+                per feature: layer, id, class, geometry type, parts, positions, first position. --style DIR (the folder
+                `kartpack style` wrote) adds to each GeoJSON feature a `look` member: what that style draws for it at
+                zoom Z (KartpackKit's ClientStyle). Exit 64 for a bad request, 65 for a
                 damaged package, 66 when it cannot be opened.
                 """,
             options: options, footer: "See docs/kartpack-kit.md.")
@@ -41,6 +44,7 @@ struct QueryCommand: Command {
     let priority: String?
     let whole: Bool
     let format: String
+    let style: String?
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
@@ -65,6 +69,8 @@ struct QueryCommand: Command {
         priority = p.value("priority")
         whole = p.flag("whole")
         format = try p.choice("format", ["geojson", "text"], default: "geojson")
+        style = p.value("style")
+        if style != nil && format != "geojson" { throw UsageError(message: "--style needs --format geojson") }
     }
 
     func run() throws -> ExitCode {
@@ -73,7 +79,10 @@ struct QueryCommand: Command {
             let found = try pkg.features(
                 in: region, zoom: zoom, layers: layers, limit: limit, spread: spread, priority: priority,
                 geometry: whole ? .whole : .clipped)
-            if format == "geojson" {
+            if let style {
+                let client = try ClientStyle(contentsOf: URL(fileURLWithPath: style, isDirectory: true))
+                Console.out(GeoJSON.featureCollection(found, style: client, zoom: Double(zoom)))
+            } else if format == "geojson" {
                 Console.out(GeoJSON.featureCollection(found))
             } else {
                 for f in found { Console.out(Self.line(f)) }
@@ -83,7 +92,7 @@ struct QueryCommand: Command {
             Console.error(error.description)
             switch error {
             case .cannotOpen: return .noInput
-            case .invalidRequest: return .usage
+            case .invalidRequest, .invalidStyle: return .usage
             default: return .dataError
             }
         }
