@@ -51,7 +51,9 @@ let package = Package(
         // Client library (docs/kartpack-kit.md): open packages, query features, client styles, catalogs.
         .target(
             name: "KartpackKit",
-            dependencies: ["KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip", "Checksum"]),
+            dependencies: [
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip", "Checksum",
+            ]),
         // SHA-256 (no dependencies): input fingerprints in Nightly, package digests in KartpackKit's catalogs.
         .target(name: "Checksum"),
         // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
@@ -62,14 +64,16 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps", "VectorTile", "TileArchive", "Gzip",
+                "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
+                "VectorTile", "TileArchive", "Gzip",
                 "Styling", "Nightly", "Checksum", "Import",
             ]
         ),
         .executableTarget(
             name: "kartpack",
             dependencies: [
-                "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle", "Styling",
+                "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
+                "Styling",
                 "Shapefile", "Import", "KartpackKit",
             ]),
 
@@ -88,32 +92,41 @@ let package = Package(
                 "MapStyle", "Styling", "GeometryAlgorithms", "KartpackJSON", "TileArchive", "VectorTile", "Gzip",
                 "Glyphs", "SVGRaster", "KartpackTestSupport",
             ]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
-        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+        .testTarget(
+            name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
+        .testTarget(
+            name: "TileArchiveTests",
+            dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
         .testTarget(
             name: "KartpackKitTests",
             dependencies: [
-                "KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "Checksum", "KartpackTestSupport",
+                "KartpackKit", "PMTiles", "VectorTile", "GeometryAlgorithms", "KartpackJSON", "Checksum",
+                "KartpackTestSupport",
             ]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import", "KartpackTestSupport"]),
+            name: "PipelineTests",
+            dependencies: [
+                "Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
+                "KartpackTestSupport",
+            ]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
-
 
 // Fuzzing (docs/fuzzing.md, scripts/fuzz): libFuzzer targets when built with `-sanitize=fuzzer,address
 // -DKARTPACK_FUZZING`, plain replayers of their input files in a normal build.
 package.targets += [
     .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
     .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
-    .executableTarget(name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
     .executableTarget(
-        name: "FuzzPackage", dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
+        name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
+    .executableTarget(
+        name: "FuzzPackage",
+        dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
 ]
 package.targets += [
-    .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
+    .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"])
 ]
 package.products += [
     .executable(name: "FuzzZip", targets: ["FuzzZip"]),

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 
+echo "== format (swift format lint with .swift-format; no line over 120 characters)" >&2
+scripts/check-format.sh
+
 echo "== swift build" >&2
 swift build
 export KARTPACK_BIN="$(swift build --show-bin-path)/kartpack"

@@ -68,7 +68,9 @@ package struct SHA256: Sendable {
         var tail = pending
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         tail.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -81,7 +83,10 @@ package struct SHA256: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(32)
         for word in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            out += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            out += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
         }
         return out
     }
@@ -115,7 +120,9 @@ package struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { s in
             for i in 0..<16 {
                 let b = offset + 4 * i
-                s[i] = UInt32(buffer[b]) << 24 | UInt32(buffer[b + 1]) << 16 | UInt32(buffer[b + 2]) << 8 | UInt32(buffer[b + 3])
+                s[i] =
+                    UInt32(buffer[b]) << 24 | UInt32(buffer[b + 1]) << 16 | UInt32(buffer[b + 2]) << 8
+                    | UInt32(buffer[b + 3])
             }
             for i in 16..<64 {
                 let x = s[i - 15]

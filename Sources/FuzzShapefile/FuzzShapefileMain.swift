@@ -86,7 +86,10 @@ enum FuzzShapefileMain {
             print("\(path): \(sections[k].count) bytes")
         }
         let encoding = ShapefileBundleFuzzer.encodings[Int(flags >> 4 & 3)] ?? "none"
-        print("flags 0x\(String(flags, radix: 16)): --encoding \(encoding), maxVertices \(flags & 0x40 != 0 ? 16 : 10_000_000)")
+        print(
+            "flags 0x\(String(flags, radix: 16)): --encoding \(encoding), maxVertices "
+                + "\(flags & 0x40 != 0 ? 16 : 10_000_000)"
+        )
         return 0
     }
 }

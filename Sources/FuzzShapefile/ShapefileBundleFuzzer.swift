@@ -113,7 +113,8 @@ enum ShapefileBundleFuzzer {
         }
         guard isNew else { return }
         let bytes = prj.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prj.dropFirst(3)) : prj
-        let text = String(validating: bytes, as: UTF8.self)
+        let text =
+            String(validating: bytes, as: UTF8.self)
             ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         do {
             let resolution = try CRSResolver.resolveDetailed(prjText: text, override: nil, prjFile: "f.prj")

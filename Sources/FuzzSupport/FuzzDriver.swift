@@ -16,11 +16,11 @@ public enum FuzzDriver {
     /// Runs libFuzzer (fuzzing build) or replays the argument files (normal build); never returns.
     public static func main(name: String) -> Never {
         #if KARTPACK_FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
         #else
-        exit(replay(name: name, arguments: Array(CommandLine.arguments.dropFirst())))
+            exit(replay(name: name, arguments: Array(CommandLine.arguments.dropFirst())))
         #endif
     }
 
@@ -29,12 +29,13 @@ public enum FuzzDriver {
     public static func replay(name: String, arguments: [String]) -> Int32 {
         let paths = arguments.filter { !$0.hasPrefix("-") }
         guard !paths.isEmpty else {
-            FileHandle.standardError.write(Data(
-                """
-                usage: \(name) FILE|FOLDER...   replays inputs through the fuzz target (normal build)
-                       scripts/fuzz \(name) [SECONDS]   fuzzes it (libFuzzer + AddressSanitizer build)
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    usage: \(name) FILE|FOLDER...   replays inputs through the fuzz target (normal build)
+                           scripts/fuzz \(name) [SECONDS]   fuzzes it (libFuzzer + AddressSanitizer build)
 
-                """.utf8))
+                    """.utf8))
             return 64
         }
         var files: [String] = []

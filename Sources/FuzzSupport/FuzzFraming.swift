@@ -6,7 +6,9 @@
 /// of the input are empty. So every mutation libFuzzer makes still gives a bundle.
 public enum FuzzFraming {
     /// The flag byte and `count` sections of `bytes`.
-    public static func split(_ bytes: UnsafeRawBufferPointer, sections count: Int) -> (flags: UInt8, sections: [[UInt8]]) {
+    public static func split(_ bytes: UnsafeRawBufferPointer, sections count: Int) -> (
+        flags: UInt8, sections: [[UInt8]]
+    ) {
         var sections: [[UInt8]] = []
         sections.reserveCapacity(count)
         guard let first = bytes.first else { return (0, Array(repeating: [], count: count)) }

@@ -18,7 +18,8 @@ enum ZipFuzzer {
         let scratch = FuzzScratch.shared
         scratch.write("f.zip", Array(raw))
         do {
-            let archive = try ZipExtractor(limits: limits, temporaryDirectory: scratch.path).extract(scratch.file("f.zip"))
+            let archive = try ZipExtractor(limits: limits, temporaryDirectory: scratch.path).extract(
+                scratch.file("f.zip"))
             let root = archive.root
             var total = 0
             for f in archive.files {

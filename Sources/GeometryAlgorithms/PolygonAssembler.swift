@@ -25,7 +25,8 @@ public enum GeometryAssembly: Sendable {
 /// Turns the rings of one Polygon record into polygons by containment, not winding.
 ///
 /// 1. Rings with fewer than 3 distinct points are dropped (`dropped_ring`); rings of zero area (all points on one
-///    line, up to rounding) are dropped (`dropped_sliver`); unclosed rings are closed (`closed_ring`); consecutive duplicate
+/// line, up to rounding) are dropped (`dropped_sliver`); unclosed rings are closed (`closed_ring`); consecutive
+///    duplicate
 ///    points are removed when the rings are emitted (`removed_duplicates`).
 /// 2. Rings are sorted by |area|, largest first. For each ring, the candidate containers are the larger rings whose
 ///    bounding box contains its bounding box (found with a `BoxTree`, so 100 000 rings are not O(n²)); tested from
@@ -58,7 +59,8 @@ public enum PolygonAssembler {
         var slivers = 0
         var closed = 0
         for (index, part) in parts.enumerated() {
-            let isClosed = part.count >= 2 && xy[2 * part.lowerBound] == xy[2 * (part.upperBound - 1)]
+            let isClosed =
+                part.count >= 2 && xy[2 * part.lowerBound] == xy[2 * (part.upperBound - 1)]
                 && xy[2 * part.lowerBound + 1] == xy[2 * (part.upperBound - 1) + 1]
             let body = isClosed ? part.lowerBound..<(part.upperBound - 1) : part
             guard hasThreeDistinctPoints(xy, body) else {
@@ -76,11 +78,13 @@ public enum PolygonAssembler {
             var box = Bounds.empty
             for i in part { box.include(x: xy[2 * i], y: xy[2 * i + 1]) }
             rings.append(
-                Ring(start: part.lowerBound, count: part.count, close: !isClosed, area: area, box: box, original: index))
+                Ring(start: part.lowerBound, count: part.count, close: !isClosed, area: area, box: box, original: index)
+            )
         }
         if dropped > 0 {
             repairs.append(
-                GeometryRepair(code: "dropped_ring", message: "dropped \(dropped) ring(s) with fewer than 3 distinct points"))
+                GeometryRepair(
+                    code: "dropped_ring", message: "dropped \(dropped) ring(s) with fewer than 3 distinct points"))
         }
         if slivers > 0 {
             repairs.append(
@@ -136,7 +140,8 @@ public enum PolygonAssembler {
                         break
                     }
                     if work >= workBudget {
-                        return .skipped(code: "too_complex", message: "\(rings.count) rings need too much work to classify")
+                        return .skipped(
+                            code: "too_complex", message: "\(rings.count) rings need too much work to classify")
                     }
                 }
                 depth[r] = parent[r] >= 0 ? depth[parent[r]] + 1 : 0
@@ -149,7 +154,8 @@ public enum PolygonAssembler {
         for r in rings.indices {
             if depth[r] % 2 == 0 { shells.append(r) } else { holesOf[parent[r]].append(r) }
         }
-        var out = Geometry(kind: shells.count == 1 ? .polygon : .multiPolygon, xy: [], partStarts: [], polygonStarts: [])
+        var out = Geometry(
+            kind: shells.count == 1 ? .polygon : .multiPolygon, xy: [], partStarts: [], polygonStarts: [])
         out.xy.reserveCapacity(xy.count + 2 * closed)
         var emitted: [Int] = []
         var reversed = 0
@@ -190,13 +196,15 @@ public enum PolygonAssembler {
         }
         if duplicates > 0 {
             repairs.append(
-                GeometryRepair(code: "removed_duplicates", message: "removed \(duplicates) repeated consecutive point(s)"))
+                GeometryRepair(
+                    code: "removed_duplicates", message: "removed \(duplicates) repeated consecutive point(s)"))
         }
         if reversed > 0 {
             repairs.append(
                 GeometryRepair(
                     code: "reoriented_rings",
-                    message: "reversed \(reversed) of \(rings.count) ring(s) to clockwise shells / counter-clockwise holes"))
+                    message:
+                        "reversed \(reversed) of \(rings.count) ring(s) to clockwise shells / counter-clockwise holes"))
         }
         return .built(out, repairs)
     }

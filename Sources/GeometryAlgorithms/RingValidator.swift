@@ -59,7 +59,10 @@ public enum RingValidator {
                 let a = ring[i]
                 let b = ring[i + 1 == n ? 0 : i + 1]
                 if a == b { return true }  // zero-length edge
-                segments.append(Segment(a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i), ringCount: Int32(truncatingIfNeeded: n)))
+                segments.append(
+                    Segment(
+                        a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i),
+                        ringCount: Int32(truncatingIfNeeded: n)))
             }
         }
         segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }

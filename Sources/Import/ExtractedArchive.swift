@@ -24,7 +24,8 @@ package final class ExtractedArchive: Sendable {
     package var root: String { folder.path }
     /// The files written, in central directory order.
     package let files: [ExtractedFile]
-    /// Entries skipped (nested archives, devices and FIFOs, duplicates by name or case, name conflicts), in central directory order.
+    /// Entries skipped (nested archives, devices and FIFOs, duplicates by name or case, name conflicts), in central
+    /// directory order.
     /// Codes: `zip_nested_archive`, `zip_special_file`, `zip_duplicate_entry`, `zip_path_conflict`.
     package let warnings: [Diagnostic]
     private let folder: TemporaryFolder

@@ -71,7 +71,8 @@ struct ExtractionRun: ~Copyable {
         guard let name = item.components.last, target.hasPrefix(root + "/"),
             !item.components.contains(".."), !item.components.contains(where: { $0.contains("/") })
         else {
-            throw .unsafeEntry(archive: archive, entry: entry.displayName, reason: "it resolves outside the extraction folder")
+            throw .unsafeEntry(
+                archive: archive, entry: entry.displayName, reason: "it resolves outside the extraction folder")
         }
         let parent = try openFolder(Array(item.components.dropLast()), entry: entry)
         let out = openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -87,7 +88,8 @@ struct ExtractionRun: ~Copyable {
         defer { if !closed { close(out) } }
         // The file exists now: make sure it really is inside the root.
         guard let resolved = Self.realPath(target), resolved.hasPrefix(resolvedRoot + "/") else {
-            throw .unsafeEntry(archive: archive, entry: entry.displayName, reason: "it resolves outside the extraction folder")
+            throw .unsafeEntry(
+                archive: archive, entry: entry.displayName, reason: "it resolves outside the extraction folder")
         }
 
         var written = 0
@@ -125,7 +127,9 @@ struct ExtractionRun: ~Copyable {
                 } catch {
                     if case .outputTooLarge = error {
                         throw corrupt(
-                            "its data inflates to more than the \(entry.uncompressedSize) bytes the central directory declares (refused while streaming; possible zip bomb)")
+                            "its data inflates to more than the \(entry.uncompressedSize) bytes the central directory "
+                                + "declares (refused while streaming; possible zip bomb)"
+                        )
                     }
                     throw corrupt("bad deflate data: \(error)")
                 }
@@ -137,7 +141,9 @@ struct ExtractionRun: ~Copyable {
         }
         guard crc == entry.crc32 else {
             throw corrupt(
-                "CRC-32 mismatch: the data has \(Self.hex(crc)), the central directory declares \(Self.hex(entry.crc32))")
+                "CRC-32 mismatch: the data has \(Self.hex(crc)), the central directory declares "
+                    + "\(Self.hex(entry.crc32))"
+            )
         }
         closed = true
         guard close(out) == 0 else { throw .io(path: target, reason: "close failed: \(Self.errorText())") }

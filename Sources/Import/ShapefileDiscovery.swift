@@ -47,7 +47,8 @@ package struct ShapefileDiscovery: Sendable {
             base = String(cString: resolved)
             free(resolved)
             guard lstat(base, &st) == 0 else {
-                throw .sourceUnreadable(path: root, reason: "cannot read the folder: \(String(cString: strerror(errno)))")
+                throw .sourceUnreadable(
+                    path: root, reason: "cannot read the folder: \(String(cString: strerror(errno)))")
             }
         }
         guard st.st_mode & S_IFMT == S_IFDIR else {
@@ -92,18 +93,21 @@ package struct ShapefileDiscovery: Sendable {
             warnings.append(
                 Diagnostic(
                     .warning, code: "unreadable_folder",
-                    "cannot list the folder: \(String(cString: strerror(errno))); skipped", file: relative.isEmpty ? "." : relative))
+                    "cannot list the folder: \(String(cString: strerror(errno))); skipped",
+                    file: relative.isEmpty ? "." : relative))
             return
         }
         if listing.invalidNames > 0 {
             warnings.append(
                 Diagnostic(
                     .warning, code: "unreadable_name",
-                    "\(listing.invalidNames) names are not valid UTF-8 and were skipped", file: relative.isEmpty ? "." : relative))
+                    "\(listing.invalidNames) names are not valid UTF-8 and were skipped",
+                    file: relative.isEmpty ? "." : relative))
         }
         seen += listing.names.count
         if seen > maxEntries {
-            throw .limitExceeded(source: rootForErrors, entry: nil, reason: "it holds more than \(maxEntries) files and folders")
+            throw .limitExceeded(
+                source: rootForErrors, entry: nil, reason: "it holds more than \(maxEntries) files and folders")
         }
         var files: [String] = []
         var subfolders: [String] = []
@@ -112,24 +116,32 @@ package struct ShapefileDiscovery: Sendable {
             var st = stat()
             guard lstat(folder + "/" + name, &st) == 0 else {
                 warnings.append(
-                    Diagnostic(.warning, code: "unreadable_folder", "cannot stat: \(String(cString: strerror(errno))); skipped", file: rel(name)))
+                    Diagnostic(
+                        .warning, code: "unreadable_folder",
+                        "cannot stat: \(String(cString: strerror(errno))); skipped", file: rel(name)))
                 continue
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG: files.append(name)
             case S_IFDIR: subfolders.append(name)
             case S_IFLNK:
-                warnings.append(Diagnostic(.warning, code: "symlink_skipped", "symbolic link not followed; skipped", file: rel(name)))
+                warnings.append(
+                    Diagnostic(
+                        .warning, code: "symlink_skipped", "symbolic link not followed; skipped", file: rel(name)))
             default:
                 warnings.append(
-                    Diagnostic(.warning, code: "special_file_skipped", "\(FileKind.name(st.st_mode)); skipped", file: rel(name)))
+                    Diagnostic(
+                        .warning, code: "special_file_skipped", "\(FileKind.name(st.st_mode)); skipped", file: rel(name)
+                    ))
             }
         }
         found += Self.group(files: files, folder: folder, relative: relative, warnings: &warnings)
         for sub in subfolders {
             if depth + 1 > maxDepth {
                 warnings.append(
-                    Diagnostic(.warning, code: "folder_too_deep", "nested more than \(maxDepth) folders deep; skipped", file: rel(sub)))
+                    Diagnostic(
+                        .warning, code: "folder_too_deep", "nested more than \(maxDepth) folders deep; skipped",
+                        file: rel(sub)))
                 continue
             }
             try walk(
@@ -139,7 +151,9 @@ package struct ShapefileDiscovery: Sendable {
     }
 
     /// Groups the regular files of one folder into Shapefile sets.
-    static func group(files: [String], folder: String, relative: String, warnings: inout [Diagnostic]) -> [DiscoveredShapefile] {
+    static func group(files: [String], folder: String, relative: String, warnings: inout [Diagnostic])
+        -> [DiscoveredShapefile]
+    {
         func rel(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
         let grouping = ShapefileGrouping(fileNames: files, folder: folder)
         let out = grouping.groups.map { g in
@@ -155,7 +169,8 @@ package struct ShapefileDiscovery: Sendable {
                 setWarnings.append(
                     Diagnostic(
                         .warning, code: "duplicate_sidecar",
-                        "\(rel(other)) differs only by case; \(used) is used and \(other) is ignored", file: rel(g.shpName)))
+                        "\(rel(other)) differs only by case; \(used) is used and \(other) is ignored",
+                        file: rel(g.shpName)))
             }
             return DiscoveredShapefile(
                 relativePath: rel(g.shpName), files: g.set, layerName: g.set.baseName, warnings: setWarnings)
@@ -163,7 +178,9 @@ package struct ShapefileDiscovery: Sendable {
         for name in grouping.orphanSidecars {
             let base = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
             warnings.append(
-                Diagnostic(.warning, code: "orphan_sidecar", "no .shp named \(base) in the same folder; ignored", file: rel(name)))
+                Diagnostic(
+                    .warning, code: "orphan_sidecar", "no .shp named \(base) in the same folder; ignored",
+                    file: rel(name)))
         }
         return out
     }

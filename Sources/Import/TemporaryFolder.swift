@@ -24,7 +24,8 @@ final class TemporaryFolder: Sendable {
             buf.baseAddress.flatMap { mkdtemp($0) } != nil
         }
         guard made else {
-            throw .io(path: base, reason: "cannot create a private temporary folder: \(String(cString: strerror(errno)))")
+            throw .io(
+                path: base, reason: "cannot create a private temporary folder: \(String(cString: strerror(errno)))")
         }
         container = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         path = container + "/export"

@@ -62,7 +62,8 @@ struct ZipDirectory {
                 let z64Disks = loc.le32(16)
                 let z64At = loc.le64(8)
                 guard z64Disks <= 1 else {
-                    throw .unsupported(archive: archive, entry: nil, reason: "split (multi-volume) archives are not supported")
+                    throw .unsupported(
+                        archive: archive, entry: nil, reason: "split (multi-volume) archives are not supported")
                 }
                 // The ZIP64 end record is 56 bytes plus extensible data; it ends where the locator starts. Find it
                 // from the locator's position when its stored offset is off by prepended bytes.
@@ -96,11 +97,15 @@ struct ZipDirectory {
         guard cdSize <= limits.maxCentralDirectoryBytes else {
             throw .limitExceeded(
                 source: archive, entry: nil,
-                reason: "its central directory is \(cdSize) bytes, more than the limit of \(limits.maxCentralDirectoryBytes)")
+                reason:
+                    "its central directory is \(cdSize) bytes, more than the limit of "
+                    + "\(limits.maxCentralDirectoryBytes)"
+            )
         }
         guard cdSize <= cdEnd, cdSize >= 46 * total else {
             throw .notAZip(
-                archive: archive, reason: "the central directory size (\(cdSize) bytes for \(total) entries) is impossible")
+                archive: archive,
+                reason: "the central directory size (\(cdSize) bytes for \(total) entries) is impossible")
         }
         // Bytes prepended to the archive shift every offset.
         let cdStart = cdEnd - cdSize
@@ -108,7 +113,10 @@ struct ZipDirectory {
         guard shift >= 0 else {
             throw .notAZip(
                 archive: archive,
-                reason: "truncated or corrupt: the central directory should start at byte \(cdOffset), the file has room for it only from byte \(cdStart)")
+                reason:
+                    "truncated or corrupt: the central directory should start at byte \(cdOffset), the file has room "
+                    + "for it only from byte \(cdStart)"
+            )
         }
         let cd = try file.exactly(at: cdStart, count: cdSize, what: "the central directory")
 
@@ -119,14 +127,18 @@ struct ZipDirectory {
             guard pos + 46 <= cd.count, cd.le32(pos) == centralSignature else {
                 throw .notAZip(
                     archive: archive,
-                    reason: "central directory record \(k + 1) of \(total) is missing or has a bad signature (byte \(cdStart + pos))")
+                    reason:
+                        "central directory record \(k + 1) of \(total) is missing or has a bad signature (byte "
+                        + "\(cdStart + pos))"
+                )
             }
             let nameLen = cd.le16(pos + 28)
             let extraLen = cd.le16(pos + 30)
             let commentLen = cd.le16(pos + 32)
             let next = pos + 46 + nameLen + extraLen + commentLen
             guard next <= cd.count else {
-                throw .notAZip(archive: archive, reason: "central directory record \(k + 1) runs past the central directory")
+                throw .notAZip(
+                    archive: archive, reason: "central directory record \(k + 1) runs past the central directory")
             }
             let rawName = Array(cd[(pos + 46)..<(pos + 46 + nameLen)])
             let flags = cd.le16(pos + 8)
@@ -158,15 +170,19 @@ struct ZipDirectory {
                 if entry.compressedSize == full { entry.compressedSize = take() ?? -1 }
                 if entry.localHeaderOffset == full { entry.localHeaderOffset = take() ?? -1 }
                 guard entry.uncompressedSize >= 0, entry.compressedSize >= 0, entry.localHeaderOffset >= 0 else {
-                    throw .notAZip(archive: archive, reason: "entry \"\(entry.displayName)\" has a short ZIP64 extra field")
+                    throw .notAZip(
+                        archive: archive, reason: "entry \"\(entry.displayName)\" has a short ZIP64 extra field")
                 }
             } else if diskStart != 0 {
-                throw .unsupported(archive: archive, entry: nil, reason: "split (multi-volume) archives are not supported")
+                throw .unsupported(
+                    archive: archive, entry: nil, reason: "split (multi-volume) archives are not supported")
             }
             let (shifted, overflow) = entry.localHeaderOffset.addingReportingOverflow(shift)
             guard !overflow, shifted < cdStart else {
                 throw .notAZip(
-                    archive: archive, reason: "entry \"\(entry.displayName)\" points at byte \(entry.localHeaderOffset), past its data area")
+                    archive: archive,
+                    reason:
+                        "entry \"\(entry.displayName)\" points at byte \(entry.localHeaderOffset), past its data area")
             }
             entry.localHeaderOffset = shifted
             entries.append(entry)

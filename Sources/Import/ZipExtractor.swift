@@ -119,7 +119,8 @@ package struct ZipExtractor: Sendable {
             ranges.append((entry.localHeaderOffset, dataStart + entry.compressedSize, entry))
 
             func warn(_ code: String, _ message: String) {
-                plan.warnings.append(Diagnostic(.warning, code: code, "entry \"\(entry.displayName)\": \(message)", file: archive))
+                plan.warnings.append(
+                    Diagnostic(.warning, code: code, "entry \"\(entry.displayName)\": \(message)", file: archive))
             }
             if let special {
                 warn("zip_special_file", "skipped: it is \(special); only regular files and folders are extracted")
@@ -163,7 +164,9 @@ package struct ZipExtractor: Sendable {
                 continue
             }
             if let other = files[key] {
-                warn("zip_duplicate_entry", "skipped: same name as the earlier entry \"\(other)\" (ignoring case); the first is kept")
+                warn(
+                    "zip_duplicate_entry",
+                    "skipped: same name as the earlier entry \"\(other)\" (ignoring case); the first is kept")
                 continue
             }
             if folders[key] != nil {
@@ -184,14 +187,20 @@ package struct ZipExtractor: Sendable {
         if exceedsRatio(declaredTotal, compressed: file.size) {
             throw .limitExceeded(
                 source: archive, entry: nil,
-                reason: "its entries declare \(declaredTotal) bytes from a \(file.size)-byte archive, a compression ratio over \(limits.maxRatio):1")
+                reason:
+                    "its entries declare \(declaredTotal) bytes from a \(file.size)-byte archive, a compression ratio "
+                    + "over \(limits.maxRatio):1"
+            )
         }
         // Entries whose data overlap are the non-recursive zip bomb (one compressed block counted many times).
         ranges.sort { $0.start < $1.start || ($0.start == $1.start && $0.entry.index < $1.entry.index) }
         for k in ranges.indices.dropFirst() where ranges[k].start < ranges[k - 1].end {
             throw .corruptEntry(
                 archive: archive, entry: ranges[k].entry.displayName,
-                reason: "its data overlaps entry \"\(ranges[k - 1].entry.displayName)\" (overlapping entries are a zip-bomb construction)")
+                reason:
+                    "its data overlaps entry \"\(ranges[k - 1].entry.displayName)\" (overlapping entries are a "
+                    + "zip-bomb construction)"
+            )
         }
         return plan
     }
@@ -212,7 +221,9 @@ package struct ZipExtractor: Sendable {
     }
 
     /// Checks the local header against the central directory; returns where the entry's data starts.
-    private func checkLocalHeader(_ entry: ZipEntry, file: ArchiveFile, directory: ZipDirectory) throws(ImportError) -> Int {
+    private func checkLocalHeader(_ entry: ZipEntry, file: ArchiveFile, directory: ZipDirectory) throws(ImportError)
+        -> Int
+    {
         let archive = file.path
         let at = entry.localHeaderOffset
         func corrupt(_ reason: String) -> ImportError {
@@ -226,10 +237,14 @@ package struct ZipExtractor: Sendable {
         let extraLen = header.le16(28)
         let localName = try file.bytes(at: at + 30, count: nameLen)
         guard localName == entry.rawName else {
-            throw corrupt("its local header names a different file (\"\(ZipEntryName.printable(ZipEntryName.decode(localName, utf8Flag: true)))\")")
+            throw corrupt(
+                "its local header names a different file "
+                    + "(\"\(ZipEntryName.printable(ZipEntryName.decode(localName, utf8Flag: true)))\")"
+            )
         }
         guard header.le16(8) == entry.method else {
-            throw corrupt("its local header gives compression method \(header.le16(8)), the central directory \(entry.method)")
+            throw corrupt(
+                "its local header gives compression method \(header.le16(8)), the central directory \(entry.method)")
         }
         let localFlags = header.le16(6)
         if !entry.hasDataDescriptor && localFlags & 0x08 == 0 {
@@ -239,8 +254,9 @@ package struct ZipExtractor: Sendable {
             guard crc == entry.crc32 else {
                 throw corrupt("its local header and the central directory disagree on the CRC-32")
             }
-            guard (csize == 0xFFFF_FFFF || csize == entry.compressedSize)
-                && (usize == 0xFFFF_FFFF || usize == entry.uncompressedSize)
+            guard
+                (csize == 0xFFFF_FFFF || csize == entry.compressedSize)
+                    && (usize == 0xFFFF_FFFF || usize == entry.uncompressedSize)
             else {
                 throw corrupt("its local header and the central directory disagree on the sizes")
             }
@@ -248,7 +264,8 @@ package struct ZipExtractor: Sendable {
         let dataStart = at + 30 + nameLen + extraLen
         let (end, overflow) = dataStart.addingReportingOverflow(entry.compressedSize)
         guard !overflow, end <= directory.centralDirectoryStart else {
-            throw corrupt("its \(entry.compressedSize) bytes of data run past the end of the data area (truncated or corrupt)")
+            throw corrupt(
+                "its \(entry.compressedSize) bytes of data run past the end of the data area (truncated or corrupt)")
         }
         return dataStart
     }
@@ -256,7 +273,8 @@ package struct ZipExtractor: Sendable {
     /// Refuses encryption and unknown methods, and declared sizes over the caps.
     private func checkMethodAndSizes(_ entry: ZipEntry, archive: String) throws(ImportError) {
         if entry.isEncrypted {
-            throw .unsupported(archive: archive, entry: entry.displayName, reason: "encrypted entries are not supported")
+            throw .unsupported(
+                archive: archive, entry: entry.displayName, reason: "encrypted entries are not supported")
         }
         guard entry.method == 0 || entry.method == 8 else {
             throw .unsupported(
@@ -266,17 +284,26 @@ package struct ZipExtractor: Sendable {
         if entry.method == 0 && entry.compressedSize != entry.uncompressedSize {
             throw .corruptEntry(
                 archive: archive, entry: entry.displayName,
-                reason: "it is stored uncompressed but declares \(entry.compressedSize) compressed and \(entry.uncompressedSize) uncompressed bytes")
+                reason:
+                    "it is stored uncompressed but declares \(entry.compressedSize) compressed and "
+                    + "\(entry.uncompressedSize) uncompressed bytes"
+            )
         }
         if entry.uncompressedSize > limits.maxEntryBytes {
             throw .limitExceeded(
                 source: archive, entry: entry.displayName,
-                reason: "it declares \(entry.uncompressedSize) bytes, more than the per-entry limit of \(limits.maxEntryBytes)")
+                reason:
+                    "it declares \(entry.uncompressedSize) bytes, more than the per-entry limit of "
+                    + "\(limits.maxEntryBytes)"
+            )
         }
         if exceedsRatio(entry.uncompressedSize, compressed: entry.compressedSize) {
             throw .limitExceeded(
                 source: archive, entry: entry.displayName,
-                reason: "it declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, a compression ratio over \(limits.maxRatio):1")
+                reason:
+                    "it declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, a "
+                    + "compression ratio over \(limits.maxRatio):1"
+            )
         }
     }
 

@@ -44,8 +44,9 @@ public struct Bounds: Sendable, Hashable, Codable {
 
     /// The overlap of two boxes (empty when they do not overlap).
     public func intersection(_ o: Bounds) -> Bounds {
-        Bounds(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX),
-               maxY: Swift.min(maxY, o.maxY))
+        Bounds(
+            minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX),
+            maxY: Swift.min(maxY, o.maxY))
     }
 
     /// The box grown by `d` on every side.

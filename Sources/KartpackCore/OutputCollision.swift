@@ -27,7 +27,8 @@ public enum OutputCollision {
                 return "\(output.role) \(output.path) is the \(input.role) \(input.path); refusing to overwrite it"
             }
             for (other, otherKey) in keyed[..<k] where outKey.matches(otherKey) {
-                return "\(output.role) \(output.path) is also the \(other.role) (\(other.path)); give them different paths"
+                return
+                    "\(output.role) \(output.path) is also the \(other.role) (\(other.path)); give them different paths"
             }
         }
         return nil

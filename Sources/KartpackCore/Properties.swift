@@ -49,7 +49,9 @@ public struct Properties: Sendable, Hashable, RandomAccessCollection {
         get { keys.firstIndex(of: key).map { values[$0] } }
         set {
             if let i = keys.firstIndex(of: key) {
-                if let newValue { values[i] = newValue } else {
+                if let newValue {
+                    values[i] = newValue
+                } else {
                     keys.remove(at: i)
                     values.remove(at: i)
                 }

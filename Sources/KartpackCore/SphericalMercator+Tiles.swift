@@ -1,4 +1,3 @@
-
 /// The XYZ tile grid over the spherical Mercator square: tile sizes, bounds and coverage in metres.
 extension SphericalMercator {
     /// Width of one tile at zoom `z`, in metres.

@@ -21,7 +21,8 @@ public enum TemporaryName {
     }
 
     /// A fresh temporary name for `name` written by process `pid`.
-    public static func make(for name: String, pid: Int32, random: UInt32 = UInt32.random(in: 0...UInt32.max)) -> String {
+    public static func make(for name: String, pid: Int32, random: UInt32 = UInt32.random(in: 0...UInt32.max)) -> String
+    {
         stem(for: name) + ".tmp-\(pid)-" + hex8(UInt64(random))
     }
 

@@ -1,4 +1,3 @@
-
 /// The address of one tile in the XYZ scheme: `y = 0` is the north edge (as in PMTiles and tile URLs; MBTiles'
 /// TMS rows are converted at the archive's edge with `tmsY`). The one tile address of the project: tiling,
 /// archives, inspection and previews all use it.

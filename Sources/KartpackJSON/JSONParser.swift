@@ -135,10 +135,13 @@ public struct JSONParser {
             let key = try string()
             if checksKeys {
                 if let first = seen[key] {
-                    if options.duplicateKeys == .reject { throw fail("duplicate key \(JSONWriter.quoted(key))", at: keyOffset) }
+                    if options.duplicateKeys == .reject {
+                        throw fail("duplicate key \(JSONWriter.quoted(key))", at: keyOffset)
+                    }
                     let firstLocation = location(first)
                     duplicateKeys.append(
-                        JSONDuplicateKey(objectPath: path, key: key, location: location(keyOffset), firstLocation: firstLocation))
+                        JSONDuplicateKey(
+                            objectPath: path, key: key, location: location(keyOffset), firstLocation: firstLocation))
                 } else {
                     seen[key] = keyOffset
                 }

@@ -51,7 +51,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// True for keys written without brackets: letters, digits, `_` and `-`, not starting with a digit.
     static func isIdentifier(_ k: String) -> Bool {
         guard let first = k.unicodeScalars.first, first.properties.numericType == nil else { return false }
-        return k.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-" }
+        return k.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-"
+        }
     }
 
     /// Parses the text written by `description` (`tiles.maxZoom`, `sources[0].crs`, `sources[0].rename["A.B"]`).

@@ -251,7 +251,9 @@ extension JSONValue {
         case .array(let a): return .array(a.map { $0.sortingKeys() })
         case .object(let m):
             return .object(
-                m.map { ($0.key, $0.value.sortingKeys()) }.sorted { Array($0.0.utf8).lexicographicallyPrecedes($1.0.utf8) })
+                m.map { ($0.key, $0.value.sortingKeys()) }.sorted {
+                    Array($0.0.utf8).lexicographicallyPrecedes($1.0.utf8)
+                })
         default: return self
         }
     }

@@ -7,7 +7,8 @@ public enum GeoJSON {
     /// `MultiLineString`, `Polygon`/`MultiPolygon`). Compact, members in a fixed order, numbers in shortest
     /// round-trip form, a non-finite attribute number as `null`.
     public static func featureCollection(_ features: [MapFeature]) -> String {
-        JSONWriter.text(.object([("type", .string("FeatureCollection")), ("features", .array(features.map(feature)))]),
+        JSONWriter.text(
+            .object([("type", .string("FeatureCollection")), ("features", .array(features.map(feature)))]),
             format: .compact)
     }
 

@@ -94,7 +94,9 @@ public final class KartpackPackage: @unchecked Sendable {
         } catch {
             throw KartpackPackage.kitError(error, path: path)
         }
-        guard metadata.objectMembers != nil else { throw .invalidPackage(path: path, reason: "metadata is not an object") }
+        guard metadata.objectMembers != nil else {
+            throw .invalidPackage(path: path, reason: "metadata is not an object")
+        }
         self.reader = reader
         fileSize = reader.fileSize
         minZoom = Int(h.minZoom)

@@ -56,7 +56,8 @@ struct PieceCutter {
                     let x = Double(p.x)
                     let y = Double(p.y)
                     guard x >= 0, x < e, y >= 0, y < e else { continue }
-                    let inRegion = x >= regionRect.minX && x <= regionRect.maxX && y >= regionRect.minY
+                    let inRegion =
+                        x >= regionRect.minX && x <= regionRect.maxX && y >= regionRect.minY
                         && y <= regionRect.maxY
                     reaches = reaches || inRegion
                     if inRegion || mode == .whole { piece.points.append(projection.coordinate(x: x, y: y)) }

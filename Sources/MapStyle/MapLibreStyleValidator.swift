@@ -418,7 +418,8 @@ public enum MapLibreStyleValidator {
             if args.count < arity.min || (arity.max.map { args.count > $0 } ?? false) {
                 issue(
                     path,
-                    "\(op) takes \(arity.min)\(arity.max.map { $0 == arity.min ? "" : "…\($0)" } ?? "+") arguments, got \(args.count)"
+                    "\(op) takes \(arity.min)\(arity.max.map { $0 == arity.min ? "" : "…\($0)" } ?? "+") arguments, "
+                        + "got \(args.count)"
                 )
                 return
             }

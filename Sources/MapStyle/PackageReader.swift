@@ -47,7 +47,9 @@ struct PackageReader {
         do throws(TileArchiveError) {
             bytes = try archive.tile(t)
         } catch {
-            if case .invalidArchive(_, let reason) = error { throw .badPackage(path: path, reason: "tile \(t): \(reason)") }
+            if case .invalidArchive(_, let reason) = error {
+                throw .badPackage(path: path, reason: "tile \(t): \(reason)")
+            }
             throw PackageReader.map(error, path)
         }
         guard let bytes else { return nil }

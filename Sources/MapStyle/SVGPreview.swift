@@ -67,7 +67,8 @@ public enum SVGPreview {
         }
         if case .tile(let t) = area, tiles.isEmpty {
             var reason =
-                "no tile at \(TileCoordinate(z: sourceZoom, x: t.x >> (t.z - sourceZoom), y: t.y >> (t.z - sourceZoom)))"
+                "no tile at "
+                + "\(TileCoordinate(z: sourceZoom, x: t.x >> (t.z - sourceZoom), y: t.y >> (t.z - sourceZoom)))"
             if let lo = info.minZoom, let hi = info.maxZoom { reason += "; the package has zooms \(lo)–\(hi)" }
             throw .tileMissing(tile: t.description, reason: reason)
         }
@@ -160,7 +161,8 @@ struct Canvas {
                 b.minY >= -90, b.maxY <= 90, b.minX < b.maxX, b.minY < b.maxY
             else {
                 throw .badRequest(
-                    "bad bounding box \(b.minX),\(b.minY),\(b.maxX),\(b.maxY): need W,S,E,N in degrees with W < E, S < N"
+                    "bad bounding box \(b.minX),\(b.minY),\(b.maxX),\(b.maxY): need W,S,E,N in degrees with W < E, S "
+                        + "< N"
                 )
             }
             let box = SphericalMercator.project(box: b)

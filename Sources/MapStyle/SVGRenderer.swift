@@ -549,7 +549,8 @@ struct Renderer {
                 let w = min(first(l, "line-width").numberValue ?? 1, 4)
                 if l.kind == .outline {
                     swatch +=
-                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"\(Renderer.color(c))\" "
+                        "<rect x=\"0\" y=\"0\" width=\"16\" height=\"12\" fill=\"none\" "
+                        + "stroke=\"\(Renderer.color(c))\" "
                         + "stroke-width=\"\(SVGText.num(w))\"/>"
                 } else {
                     var e =

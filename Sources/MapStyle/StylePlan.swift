@@ -149,7 +149,8 @@ struct Builder {
                     }
                     warn(
                         "layer \(layer.id): the client cannot test \(shown ?? need.key) (\(need.limitation.rawValue)) "
-                            + "and the package lacks its match flag \(need.key); those features are drawn without that rule"
+                            + "and the package lacks its match flag \(need.key); those features are drawn without "
+                            + "that rule"
                     )
                 }
                 let declares = look.branches.keys.contains { !$0.isPipelineProperty }

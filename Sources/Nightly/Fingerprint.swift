@@ -45,7 +45,9 @@ package struct Fingerprint: Sendable, Hashable {
         /// `tag`, a zero byte, then the length as 8 big-endian bytes.
         static func header(_ tag: String, length: UInt64, into hash: inout SHA256) {
             var bytes = Array(tag.utf8) + [0]
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+            }
             hash.update(bytes)
         }
 

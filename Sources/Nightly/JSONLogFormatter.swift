@@ -4,7 +4,8 @@ import KartpackJSON
 /// Formats log lines for `--log-format json`: one JSON object per line with sorted keys and a fixed set of
 /// keys, so that `jq` and log shippers can rely on them:
 ///
-/// `{"code":"null_geometry","file":"vagar.shp","level":"warning","message":"…","offset":null,"record":12,"time":"2026-01-01T02:00:00.000Z"}`
+/// `{"code":"null_geometry","file":"vagar.shp","level":"warning","message":"…","offset":null,"record":12,`
+/// `"time":"2026-01-01T02:00:00.000Z"}` (one line).
 ///
 /// `level` is `info`, `note`, `warning` or `error`; `code` is the diagnostic's stable code (null for plain
 /// messages); absent values are `null`; `time` is UTC with milliseconds.
@@ -34,11 +35,14 @@ package struct JSONLogFormatter: Sendable {
         format(level: level, code: code, message: message, file: file, record: nil, offset: nil)
     }
 
-    private func format(level: String, code: String?, message: String, file: String?, record: Int?, offset: Int?) -> String {
+    private func format(level: String, code: String?, message: String, file: String?, record: Int?, offset: Int?)
+        -> String
+    {
         func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         func optional(_ n: Int?) -> JSONValue { n.map { .int(Int64($0)) } ?? .null }
         let object: JSONValue = .object([
-            ("code", optional(code)), ("file", optional(file)), ("level", .string(level)), ("message", .string(message)),
+            ("code", optional(code)), ("file", optional(file)), ("level", .string(level)),
+            ("message", .string(message)),
             ("offset", optional(offset)), ("record", optional(record)),
             ("time", .string(UTCTimestamp.format(secondsSince1970: clock(), milliseconds: true))),
         ])

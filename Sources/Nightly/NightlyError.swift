@@ -36,7 +36,9 @@ package enum NightlyError: KartpackError, Equatable {
             return "another run is in progress (\(who)); lock \(path) is held. Exiting without doing anything."
         case .lockFailed(let path, let e): return "\(path): cannot take the run lock: \(Self.message(e))"
         case .insufficientSpace(let folder, let available, let needed):
-            return "\(folder): not enough free disk space: \(Self.size(available)) available, about \(Self.size(needed)) needed"
+            return
+                "\(folder): not enough free disk space: \(Self.size(available)) available, about \(Self.size(needed)) "
+                + "needed"
         case .inputUnreadable(let path, let e): return "\(path): \(Self.message(e))"
         case .io(let op, let path, let e): return "\(path): \(op) failed: \(Self.message(e))"
         case .inputChanged(let path): return "\(path): the file changed while it was being read; try again"

@@ -52,7 +52,9 @@ package final class RunLock {
             // we locked a dead inode; start again on the current one.
             var mine = stat()
             var named = stat()
-            if fstat(fd, &mine) == 0, stat(lockPath, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
+            if fstat(fd, &mine) == 0, stat(lockPath, &named) == 0, mine.st_dev == named.st_dev,
+                mine.st_ino == named.st_ino
+            {
                 self.fd = fd
                 break
             }
@@ -92,7 +94,8 @@ package final class RunLock {
             if n > 0 {
                 let text = String(decoding: buffer[..<n], as: UTF8.self)
                 let line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
-                let cleaned = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+                let cleaned = String(
+                    line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
                 if !cleaned.isEmpty { return cleaned }
             }
             if attempt < 9 { usleep(20_000) }

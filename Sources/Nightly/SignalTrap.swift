@@ -50,7 +50,9 @@ package final class SignalTrap: Sendable {
     /// Installs the trap for `signals` (SIGINT, SIGTERM and SIGHUP by default; a lost terminal or session stops a
     /// run the same clean way as SIGTERM). `cancels` is set on the first signal: pass `.process` from a command so
     /// the geometry loops of the run notice it.
-    package init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], action: Action = .flag, cancels: CancellationFlag? = nil) {
+    package init(
+        signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], action: Action = .flag, cancels: CancellationFlag? = nil
+    ) {
         self.signals = signals
         self.action = action
         self.cancellation = cancels

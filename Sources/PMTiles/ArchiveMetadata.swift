@@ -158,7 +158,8 @@ extension ArchiveMetadata {
     package func validated(tileZooms: ClosedRange<Int>) throws(TileArchiveError) -> ResolvedMetadata {
         let minZoom = self.minZoom ?? tileZooms.lowerBound
         let maxZoom = self.maxZoom ?? tileZooms.upperBound
-        guard (0...TileCoordinate.maxZoom).contains(minZoom), (0...TileCoordinate.maxZoom).contains(maxZoom), minZoom <= maxZoom
+        guard (0...TileCoordinate.maxZoom).contains(minZoom), (0...TileCoordinate.maxZoom).contains(maxZoom),
+            minZoom <= maxZoom
         else { throw .invalidMetadata("zoom range \(minZoom)...\(maxZoom)") }
         if let bounds, !bounds.isValid { throw .invalidMetadata("bounds \(bounds)") }
         if let center {

@@ -21,7 +21,8 @@ public struct ArchiveSummary: Sendable, Hashable {
 
     /// Creates a summary.
     public init(
-        format: ArchiveFormat, path: String, addressedTiles: Int, tileEntries: Int, tileContents: Int, fileBytes: UInt64,
+        format: ArchiveFormat, path: String, addressedTiles: Int, tileEntries: Int, tileContents: Int,
+        fileBytes: UInt64,
         minZoom: Int, maxZoom: Int, bounds: GeoBounds
     ) {
         self.format = format

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Gzip
 import KartpackCore
@@ -335,10 +335,13 @@ extension PMTilesReader: TileArchiveReading {
         let c = h.center
         return [
             ("minzoom", .int(Int64(h.minZoom))), ("maxzoom", .int(Int64(h.maxZoom))),
-            ("bounds", .array([
-                .double(Double(h.minLonE7) / 1e7), .double(Double(h.minLatE7) / 1e7),
-                .double(Double(h.maxLonE7) / 1e7), .double(Double(h.maxLatE7) / 1e7),
-            ])),
+            (
+                "bounds",
+                .array([
+                    .double(Double(h.minLonE7) / 1e7), .double(Double(h.minLatE7) / 1e7),
+                    .double(Double(h.maxLonE7) / 1e7), .double(Double(h.maxLatE7) / 1e7),
+                ])
+            ),
             ("center", .array([.double(c.longitude), .double(c.latitude), .int(Int64(c.zoom))])),
         ]
     }

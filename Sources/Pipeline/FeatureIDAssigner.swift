@@ -66,7 +66,9 @@ package struct FeatureIDAssigner: Sendable {
         case .missingID:
             return "record \(record) has no usable id in field \(field) (idPolicy reject) [missing_id]"
         case .duplicateID:
-            return "record \(record) repeats an id of field \(field) already used in the layer (idPolicy reject) [duplicate_id]"
+            return
+                "record \(record) repeats an id of field \(field) already used in the layer (idPolicy reject) "
+                + "[duplicate_id]"
         }
     }
 }

@@ -64,7 +64,8 @@ package struct FeatureIDScheme: Sendable, Hashable {
         case .string: return FeatureIDScheme(kind: .stringHash, field: f.name, policy: policy)
         case .double, .logical, .date:
             throw FeatureIDSchemeError(
-                field: name, reason: "field \(f.name) is \(f.type.rawValue); an id field must be an integer or a character field")
+                field: name,
+                reason: "field \(f.name) is \(f.type.rawValue); an id field must be an integer or a character field")
         }
     }
 
@@ -114,7 +115,9 @@ package struct FeatureIDScheme: Sendable, Hashable {
     /// a record-number scheme is just `{"scheme": "record"}`.
     package var metadataValue: JSONValue {
         guard kind != .recordNumber, let field else { return .object([("scheme", .string(kind.rawValue))]) }
-        return .object([("scheme", .string(kind.rawValue)), ("field", .string(field)), ("policy", .string(policy.rawValue))])
+        return .object([
+            ("scheme", .string(kind.rawValue)), ("field", .string(field)), ("policy", .string(policy.rawValue)),
+        ])
     }
 
     /// The metadata key holding each layer's id scheme.

@@ -46,8 +46,10 @@ package struct Importer {
     }
 
     /// Extracts (for a zip), discovers and converts.
-    package func run(diagnostics: DiagnosticSink, progress: ProgressReporter?,
-                    isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportResult {
+    package func run(
+        diagnostics: DiagnosticSink, progress: ProgressReporter?,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws -> ImportResult {
         var warnings: [Diagnostic] = []
         var extracted: ExtractedArchive?
         let root: String
@@ -58,7 +60,8 @@ package struct Importer {
         if isDir.boolValue {
             root = export
         } else {
-            let archive = try ZipExtractor(limits: limits, temporaryDirectory: options.temporaryDirectory).extract(export)
+            let archive = try ZipExtractor(limits: limits, temporaryDirectory: options.temporaryDirectory).extract(
+                export)
             warnings += archive.warnings
             extracted = archive
             root = archive.root
@@ -69,8 +72,9 @@ package struct Importer {
         for w in warnings { diagnostics.report(w) }
         let found = discovery.shapefiles.map { ($0.relativePath, $0.layerName) }
         guard !discovery.shapefiles.isEmpty else {
-            return ImportResult(report: nil, failure: "nothing to write: no Shapefile found in \(export)", warnings: warnings,
-                                found: [], exitCode: .dataError)
+            return ImportResult(
+                report: nil, failure: "nothing to write: no Shapefile found in \(export)", warnings: warnings,
+                found: [], exitCode: .dataError)
         }
         var o = options
         o.inputs = discovery.shapefiles.map { d in
@@ -89,9 +93,11 @@ package struct Importer {
             let anyRejected = result.report.inputs.contains { i in
                 i.error != nil || i.rejected.contains { $0.value > 0 && !notErrors.contains($0.key) }
             }
-            let failure = result.published
+            let failure =
+                result.published
                 ? nil
-                : "\(result.missingLayers.count) of \(found.count) Shapefiles rejected; nothing was published (pass --allow-partial to publish the others)"
+                : "\(result.missingLayers.count) of \(found.count) Shapefiles rejected; nothing was published (pass "
+                    + "--allow-partial to publish the others)"
             var out = ImportResult(
                 report: result.report, failure: failure, warnings: warnings, found: found,
                 exitCode: anyRejected || !result.published ? .dataError : .success)
@@ -100,8 +106,9 @@ package struct Importer {
             out.findings = result.findings
             return out
         } catch PipelineError.nothingToWrite(let reasons, let report) {
-            return ImportResult(report: report, failure: "nothing to write: " + reasons.joined(separator: "; "), warnings: warnings,
-                                found: found, exitCode: .dataError)
+            return ImportResult(
+                report: report, failure: "nothing to write: " + reasons.joined(separator: "; "), warnings: warnings,
+                found: found, exitCode: .dataError)
         }
     }
 

@@ -54,7 +54,7 @@ package enum PackageInspector {
             let first = e.entry.tileID
             let (last, overflow) = first.addingReportingOverflow(UInt64(e.entry.runLength) - 1)
             guard e.entry.runLength > 0, !overflow, let key = PMTilesTileID.coordinate(first),
-                  let lastKey = PMTilesTileID.coordinate(last)
+                let lastKey = PMTilesTileID.coordinate(last)
             else {
                 failure = .invalidMetadata("tile ids \(first)+\(e.entry.runLength) out of range")
                 return false
@@ -64,7 +64,8 @@ package enum PackageInspector {
                 let lo = max(first, zoomBase(z)), hi = min(last, zoomBase(z + 1) - 1)
                 let count = Int(clamping: hi - lo + 1)
                 perZoom[z, default: (0, 0)].tiles &+= count
-                perZoom[z, default: (0, 0)].bytes &+= Int(clamping: UInt64(e.entry.length).multipliedReportingOverflow(by: UInt64(count)).partialValue)
+                perZoom[z, default: (0, 0)].bytes &+= Int(
+                    clamping: UInt64(e.entry.length).multipliedReportingOverflow(by: UInt64(count)).partialValue)
             }
             return true
         }
@@ -81,8 +82,9 @@ package enum PackageInspector {
             clustered: h.clustered, internalCompression: Int(h.internalCompressionCode),
             tileCompression: Int(h.tileCompressionCode), tileType: Int(h.tileTypeCode), minZoom: Int(h.minZoom),
             maxZoom: Int(h.maxZoom),
-            bounds: Bounds(minX: Double(h.minLonE7) / 1e7, minY: Double(h.minLatE7) / 1e7,
-                           maxX: Double(h.maxLonE7) / 1e7, maxY: Double(h.maxLatE7) / 1e7),
+            bounds: Bounds(
+                minX: Double(h.minLonE7) / 1e7, minY: Double(h.minLatE7) / 1e7,
+                maxX: Double(h.maxLonE7) / 1e7, maxY: Double(h.maxLatE7) / 1e7),
             center: [Double(h.centerLonE7) / 1e7, Double(h.centerLatE7) / 1e7, Double(h.centerZoom)])
     }
 
@@ -93,7 +95,9 @@ package enum PackageInspector {
         path: String, format: String, size: Int, header: PackageInspection.Header?, metadata: [String: String],
         layers: [PackageInspection.Layer], perZoom: [Int: (tiles: Int, bytes: Int)], sizes: [(TileCoordinate, Int)]
     ) -> PackageInspection {
-        let zooms = perZoom.keys.sorted().map { PackageInspection.Zoom(zoom: $0, tiles: perZoom[$0]?.tiles ?? 0, bytes: perZoom[$0]?.bytes ?? 0) }
+        let zooms = perZoom.keys.sorted().map {
+            PackageInspection.Zoom(zoom: $0, tiles: perZoom[$0]?.tiles ?? 0, bytes: perZoom[$0]?.bytes ?? 0)
+        }
         let largest = sizes.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(10)
             .map { PackageInspection.TileSize(tile: $0.0.description, bytes: $0.1) }
         return PackageInspection(
@@ -117,7 +121,9 @@ package enum PackageInspector {
     }
 
     /// Decodes one tile; geometry in tile coordinates, or longitude/latitude when `wgs84` is set.
-    package static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError) -> TileInspection {
+    package static func inspectTile(path: String, tile: TileCoordinate, wgs84: Bool) throws(PackageInspectionError)
+        -> TileInspection
+    {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
         let archive: any TileArchiveReading
         let compressed: [UInt8]?
@@ -150,7 +156,8 @@ package enum PackageInspector {
                     },
                     exterior: f.type == .polygon ? f.geometry.ringIsExterior : nil)
             }
-            layers.append(TileInspection.Layer(name: l.name, version: Int(l.version), extent: l.extent, features: features))
+            layers.append(
+                TileInspection.Layer(name: l.name, version: Int(l.version), extent: l.extent, features: features))
         }
         return TileInspection(
             tile: tile.description, bytes: compressed.count, coordinates: wgs84 ? "wgs84" : "tile", layers: layers,

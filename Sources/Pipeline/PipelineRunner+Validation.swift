@@ -26,7 +26,8 @@ extension PipelineRunner {
             o.inputs[i].idField = s.idField
             o.inputs[i].idPolicy = s.idPolicy
             if let text = s.filter {
-                o.inputs[i].filter = filter(text, at: sources.appending(i).appending("filter"), in: spec, issues: &issues)
+                o.inputs[i].filter = filter(
+                    text, at: sources.appending(i).appending("filter"), in: spec, issues: &issues)
             }
         }
         if let style = spec.style {
@@ -34,7 +35,9 @@ extension PipelineRunner {
                 let (sheet, _) = try StyleLoader.load(path: style)
                 o.style = sheet
             } catch {
-                issues.append(spec.locations.locate(PipelineSpecIssue(path: JSONPath.root.appending("style"), message: error.description)))
+                issues.append(
+                    spec.locations.locate(
+                        PipelineSpecIssue(path: JSONPath.root.appending("style"), message: error.description)))
             }
         }
         if let clip = spec.clip {
@@ -43,7 +46,8 @@ extension PipelineRunner {
             case .file(let path, let text):
                 let at = JSONPath.root.appending("clip").appending("filter")
                 let compiled = text.flatMap { filter($0, at: at, in: spec, issues: &issues) }
-                o.clip = ClipOptions(source: .polygons(path: path, filter: compiled, sourceCRS: nil), buffer: clip.buffer)
+                o.clip = ClipOptions(
+                    source: .polygons(path: path, filter: compiled, sourceCRS: nil), buffer: clip.buffer)
             }
         }
         o.force = true
@@ -56,8 +60,9 @@ extension PipelineRunner {
     ) -> AttributeFilterList? {
         let (filter, diagnostics) = AttributeFilterList.parse(text, file: spec.file)
         for d in diagnostics where d.severity == .error {
-            issues.append(spec.locations.locate(
-                PipelineSpecIssue(path: path, message: "\(d.message) (column \(d.column) of the filter)")))
+            issues.append(
+                spec.locations.locate(
+                    PipelineSpecIssue(path: path, message: "\(d.message) (column \(d.column) of the filter)")))
         }
         return filter
     }
@@ -91,24 +96,30 @@ extension PipelineRunner {
             probe.inputs = [input]
             let rejections = InputProbe.rejections(probe)
             for r in rejections {
-                issues.append(spec.locations.locate(PipelineSpecIssue(
-                    path: at.appending("path"), message: names.rewrite("\(names.name(r.path)): \(r.message)"))))
+                issues.append(
+                    spec.locations.locate(
+                        PipelineSpecIssue(
+                            path: at.appending("path"), message: names.rewrite("\(names.name(r.path)): \(r.message)"))))
             }
-            guard let reader = try? ShapefileReader(
-                path: s.path, options: ShapefileReadOptions(encoding: s.encoding), diagnostics: DiagnosticSink())
+            guard
+                let reader = try? ShapefileReader(
+                    path: s.path, options: ShapefileReadOptions(encoding: s.encoding), diagnostics: DiagnosticSink())
             else { continue }
             var schema = reader.schema
             schema.name = s.layer
             schemas.append(schema)
-            if rejections.isEmpty, let crs = try? IsolatedCRS.resolve(
-                prjText: reader.prjText, override: s.crs, prjFile: reader.files.prj ?? s.path)
+            if rejections.isEmpty,
+                let crs = try? IsolatedCRS.resolve(
+                    prjText: reader.prjText, override: s.crs, prjFile: reader.files.prj ?? s.path)
             {
                 do {
                     _ = try CoordinateTransformer(from: crs, to: .webMercator)
                 } catch {
-                    issues.append(spec.locations.locate(PipelineSpecIssue(
-                        path: at.appending("path"),
-                        message: names.rewrite("\(names.name(s.path)): \(error.description)"))))
+                    issues.append(
+                        spec.locations.locate(
+                            PipelineSpecIssue(
+                                path: at.appending("path"),
+                                message: names.rewrite("\(names.name(s.path)): \(error.description)"))))
                 }
             }
             issues += fieldIssues(s, fields: reader.schema.fields, at: at).map(spec.locations.locate)
@@ -125,8 +136,9 @@ extension PipelineRunner {
                 case .error:
                     // A stylesheet that does not load at all is already an issue of `compileIssues`.
                     if sheet != nil {
-                        issues.append(spec.locations.locate(
-                            PipelineSpecIssue(path: JSONPath.root.appending("style"), message: line)))
+                        issues.append(
+                            spec.locations.locate(
+                                PipelineSpecIssue(path: JSONPath.root.appending("style"), message: line)))
                     }
                 }
             }
@@ -141,14 +153,17 @@ extension PipelineRunner {
         let known = fields.map(\.name)
         func has(_ name: String) -> Bool { known.contains { $0.lowercased() == name.lowercased() } }
         func unknown(_ name: String, _ consequence: String = "") -> String {
-            let hint = KeySuggestion.closest(to: name, among: known).map { "; did you mean \($0)?" }
+            let hint =
+                KeySuggestion.closest(to: name, among: known).map { "; did you mean \($0)?" }
                 ?? " (fields: \(known.joined(separator: ", ")))"
             return "\(name) is not a field of \(SpecPaths.fileName(s.path))\(consequence)\(hint)"
         }
         if let text = s.filter, let list = AttributeFilterList.parse(text, file: "").0 {
             for f in list.filters where !has(f.attribute) {
-                out.append(PipelineSpecIssue(
-                    path: at.appending("filter"), message: unknown(f.attribute, ", so the filter cannot work as written")))
+                out.append(
+                    PipelineSpecIssue(
+                        path: at.appending("filter"),
+                        message: unknown(f.attribute, ", so the filter cannot work as written")))
             }
         }
         for (j, name) in (s.keep ?? []).enumerated() where !has(name) {

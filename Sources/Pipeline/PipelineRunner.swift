@@ -47,7 +47,8 @@ package enum PipelineRunner {
         if output.lowercased().hasSuffix(".mbtiles") {
             return try? MBTilesReader(path: output).metadataValue(fingerprintKey)
         }
-        return (try? PMTilesReader(path: output).metadata())?.objectMembers?.first { $0.key == fingerprintKey }?.value.stringValue
+        return (try? PMTilesReader(path: output).metadata())?.objectMembers?.first { $0.key == fingerprintKey }?.value
+            .stringValue
     }
 
     /// Runs a pipeline. Returns the report; throws for configuration, lock, disk and conversion errors.
@@ -90,7 +91,9 @@ package enum PipelineRunner {
 
         let inputBytes = fingerprint.inputs.reduce(UInt64(0)) { $0 + UInt64($1.bytes) }
         let previous = (try? FileManager.default.attributesOfItem(atPath: spec.output.path)[.size] as? UInt64) ?? nil
-        try DiskSpace.check(folder: folder.isEmpty ? "." : folder, needed: DiskSpace.estimate(inputBytes: inputBytes, previousOutputBytes: previous))
+        try DiskSpace.check(
+            folder: folder.isEmpty ? "." : folder,
+            needed: DiskSpace.estimate(inputBytes: inputBytes, previousOutputBytes: previous))
 
         options.extraMetadata = [(fingerprintKey, fingerprint.hex)]
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount

@@ -32,7 +32,9 @@ extension PipelineSpec {
 
     /// The files of the set at `shpPath`; just the `.shp` when it cannot be found (hashing it then reports that).
     static func shapefileItems(_ shpPath: String) -> [Fingerprint.Item] {
-        guard let set = try? ShapefileLocator.shapefiles(at: shpPath).first else { return [.file(tag: "shp", path: shpPath)] }
+        guard let set = try? ShapefileLocator.shapefiles(at: shpPath).first else {
+            return [.file(tag: "shp", path: shpPath)]
+        }
         let parts: [(String, String?)] = [
             ("shp", set.shp), ("shx", set.shx), ("dbf", set.dbf), ("prj", set.prj), ("cpg", set.cpg),
             ("memo", set.memo),

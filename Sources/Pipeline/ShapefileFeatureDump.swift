@@ -83,7 +83,11 @@ package indirect enum DumpCoordinates: Codable, Sendable, Hashable {
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let p = try? c.decode([Double].self) { self = .position(p) } else { self = .list(try c.decode([DumpCoordinates].self)) }
+        if let p = try? c.decode([Double].self) {
+            self = .position(p)
+        } else {
+            self = .list(try c.decode([DumpCoordinates].self))
+        }
     }
 
     package func encode(to encoder: any Encoder) throws {

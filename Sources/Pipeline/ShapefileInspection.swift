@@ -126,7 +126,8 @@ package enum ShapefileInspector {
             reader = try ShapefileReader(
                 files: set, options: ShapefileReadOptions(encoding: options.encoding), diagnostics: sink)
         } catch {
-            result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+            result.errors.append(
+                .init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
             // Records read = written + rejected, for a rejected file too.
             if let probe = set.probeRecordCount() {
                 result.records = probe.count
@@ -154,7 +155,8 @@ package enum ShapefileInspector {
                 if options.features { features.append(feature) }
             }
         } catch {
-            result.errors.append(.init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+            result.errors.append(
+                .init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
         }
         let stats = reader.stats
         result.records = stats.recordsInFile
@@ -168,23 +170,29 @@ package enum ShapefileInspector {
         result.bounds = bounds.isEmpty ? nil : bounds
 
         do {
-            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
+            let crs = try IsolatedCRS.resolve(
+                prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
             result.crs = .init(
                 name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic,
                 confidence: crs.confidence)
             if let note = crs.identification {
-                sink.report(Diagnostic(.warning, code: "crs_identified_by_ellipsoid", note, file: set.prj.map(fileName)))
+                sink.report(
+                    Diagnostic(.warning, code: "crs_identified_by_ellipsoid", note, file: set.prj.map(fileName)))
             }
             if !bounds.isEmpty {
                 let transformer = try CoordinateTransformer(from: crs, to: .wgs84)
                 result.boundsWGS84 = transformer.transformBounds(bounds)
                 if transformer.isBallpark {
-                    sink.report(Diagnostic(.warning, code: "ballpark_transform",
-                        "transformation to WGS84 is approximate: \(transformer.operationDescription)", file: set.baseName))
+                    sink.report(
+                        Diagnostic(
+                            .warning, code: "ballpark_transform",
+                            "transformation to WGS84 is approximate: \(transformer.operationDescription)",
+                            file: set.baseName))
                 }
             }
         } catch {
-            result.errors.append(.init(severity: "error", code: error.code, message: error.description, record: nil, count: 1))
+            result.errors.append(
+                .init(severity: "error", code: error.code, message: error.description, record: nil, count: 1))
         }
         if options.features {
             let (perRecord, skipped) = recordCodes(sink.samples, stats: stats)
@@ -218,15 +226,19 @@ package enum ShapefileInspector {
 
     /// One message per code; `counts` (the reader's own per-occurrence counts) win over the sink's, which sees
     /// once-per-file warnings once.
-    private static func messages(from sink: DiagnosticSink, severity: Severity?, counts readerCounts: [String: Int] = [:]) -> [LayerInspection.Message] {
+    private static func messages(
+        from sink: DiagnosticSink, severity: Severity?, counts readerCounts: [String: Int] = [:]
+    ) -> [LayerInspection.Message] {
         var counts = Dictionary(uniqueKeysWithValues: sink.counts.map { ($0.code, $0.count) })
         for (k, v) in readerCounts { counts[k] = max(counts[k] ?? 0, v) }
         var seen = Set<String>()
         var out: [LayerInspection.Message] = []
         // One message per code (the first sample), with the code's total count.
         for d in sink.samples where seen.insert(d.code).inserted {
-            out.append(.init(severity: d.severity.rawValue, code: d.code, message: d.formatted, record: d.record,
-                             count: counts[d.code] ?? 1))
+            out.append(
+                .init(
+                    severity: d.severity.rawValue, code: d.code, message: d.formatted, record: d.record,
+                    count: counts[d.code] ?? 1))
         }
         return out
     }

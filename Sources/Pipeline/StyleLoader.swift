@@ -20,7 +20,8 @@ package struct StyleLoadError: KartpackError {
     package var description: String {
         if let reason { return "\(path): \(reason)" }
         let errors = diagnostics.filter { $0.severity == .error }
-        return errors.map(\.description).joined(separator: "\n") + "\n\(path): \(errors.count) error(s) in the stylesheet"
+        return errors.map(\.description).joined(separator: "\n")
+            + "\n\(path): \(errors.count) error(s) in the stylesheet"
     }
 }
 
@@ -36,8 +37,9 @@ package enum StyleLoader {
         do throws(FileAccessError) {
             data = try RegularFile.read(path, maxBytes: maxBytes)
         } catch {
-            throw StyleLoadError(path: path, diagnostics: [], reason: "cannot read the stylesheet: \(error.reason)",
-                                 exitCode: error.exitCode == .ioError ? .ioError : .noInput)
+            throw StyleLoadError(
+                path: path, diagnostics: [], reason: "cannot read the stylesheet: \(error.reason)",
+                exitCode: error.exitCode == .ioError ? .ioError : .noInput)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw StyleLoadError(path: path, diagnostics: [], reason: "stylesheet is not valid UTF-8")
@@ -58,7 +60,11 @@ package enum StyleLoader {
             (sheet, out) = try load(path: path)
         } catch {
             if error.diagnostics.isEmpty {
-                return [StyleDiagnostic(.error, code: "unreadable", file: path, line: 1, column: 1, message: error.reason ?? "unreadable")]
+                return [
+                    StyleDiagnostic(
+                        .error, code: "unreadable", file: path, line: 1, column: 1,
+                        message: error.reason ?? "unreadable")
+                ]
             }
             return error.diagnostics
         }
@@ -70,7 +76,9 @@ package enum StyleLoader {
                     schemas.append(reader.schema)
                 }
             } catch {
-                out.append(StyleDiagnostic(.error, code: "bad_layer_input", file: input, line: 1, column: 1, message: error.description))
+                out.append(
+                    StyleDiagnostic(
+                        .error, code: "bad_layer_input", file: input, line: 1, column: 1, message: error.description))
             }
         }
         if !inputs.isEmpty { out += sheet.lint(layers: schemas) }

@@ -43,7 +43,8 @@ enum CRSOverrideSanitizer {
                 return try WKTSanitizer.sanitize(t).wkt
             } catch {
                 switch error {
-                case .notWKT(let why), .hostile(let why): throw refuse(why.replacingOccurrences(of: "the .prj", with: "it"))
+                case .notWKT(let why), .hostile(let why):
+                    throw refuse(why.replacingOccurrences(of: "the .prj", with: "it"))
                 }
             }
         }
@@ -96,8 +97,9 @@ enum CRSOverrideSanitizer {
             case .string(let s):
                 if let why = WKTSanitizer.unsafeString(s) { throw refuse("\"\(key ?? "")\": \(why)") }
                 let isFileName = key == "value" || (key == "name" && parentKey == "geoid_model")
-                if isFileName, let why = WKTSanitizer.unsafeFileName(s), s.contains("/") || s.contains("\\")
-                    || s.hasPrefix(".") || s.hasPrefix("~")
+                if isFileName, let why = WKTSanitizer.unsafeFileName(s),
+                    s.contains("/") || s.contains("\\")
+                        || s.hasPrefix(".") || s.hasPrefix("~")
                 {
                     throw refuse("\"\(key ?? "")\": \"\(s)\" \(why)")
                 }

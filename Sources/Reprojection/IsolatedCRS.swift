@@ -213,7 +213,8 @@ public enum IsolatedCRS {
         let text = String(decoding: data, as: UTF8.self)
         var answer = Answer()
         do {
-            let crs = try override
+            let crs =
+                try override
                 ? CRSResolver.resolve(prjText: nil, override: text, prjFile: nil)
                 : CRSResolver.resolve(prjText: text, override: nil, prjFile: prjFile)
             _ = try CoordinateTransformer(from: crs, to: .wgs84)

@@ -231,7 +231,8 @@ extension ProjContext {
         let operation = ProjObject(op, context: self)
         var xy = [18.0, 59.0]
         _ = xy.withUnsafeMutableBufferPointer { b in
-            proj_trans_generic(operation.raw, PJ_FWD, b.baseAddress, 16, 1, b.baseAddress! + 1, 16, 1, nil, 0, 0, nil, 0, 0)
+            proj_trans_generic(
+                operation.raw, PJ_FWD, b.baseAddress, 16, 1, b.baseAddress! + 1, 16, 1, nil, 0, 0, nil, 0, 0)
         }
         return true
     }

@@ -46,7 +46,9 @@ extension ProjectionError {
             self = .cannotCreateTransform(source: source, target: target, detail: detail)
         case "proj_setup":
             guard let detail else { return nil }
-            self = v["case"]?.stringValue == "database" ? .projDatabaseMissing(detail: detail) : .projSetupFailed(detail: detail)
+            self =
+                v["case"]?.stringValue == "database"
+                ? .projDatabaseMissing(detail: detail) : .projSetupFailed(detail: detail)
         default: return nil
         }
     }

@@ -66,16 +66,20 @@ enum DBFFieldPlan: Equatable {
         case UInt8(ascii: "M"):
             return .read(.memo(binaryBlockNumber: raw.width == 4), .string, decimals: 0, warning: nil)
         case UInt8(ascii: "I") where raw.width == 4: return .read(.int32, .integer, decimals: 0, warning: nil)
-        case UInt8(ascii: "B") where raw.width == 8: return .read(.double64, .double, decimals: raw.decimals, warning: nil)
+        case UInt8(ascii: "B") where raw.width == 8:
+            return .read(.double64, .double, decimals: raw.decimals, warning: nil)
         case UInt8(ascii: "T") where raw.width == 8: return .read(.dateTime, .string, decimals: 0, warning: nil)
         case UInt8(ascii: "Y") where raw.width == 8: return .read(.currency, .double, decimals: 4, warning: nil)
         case UInt8(ascii: "B"), UInt8(ascii: "G"), UInt8(ascii: "P"):
             return .drop(
-                "field \(name) of type '\(letter)' holds binary, OLE or picture memos, which tiles cannot carry; dropped")
+                "field \(name) of type '\(letter)' holds binary, OLE or picture memos, which tiles cannot carry; "
+                    + "dropped"
+            )
         case UInt8(ascii: "0"):
             return .drop("field \(name) of type '0' is FoxPro's hidden null-flags field; dropped")
         case UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "Y"):
-            return unknown("has type '\(letter)' with width \(raw.width) (FoxPro uses \(raw.type == UInt8(ascii: "I") ? 4 : 8))")
+            return unknown(
+                "has type '\(letter)' with width \(raw.width) (FoxPro uses \(raw.type == UInt8(ascii: "I") ? 4 : 8))")
         default:
             return unknown("has unknown type '\(letter)' (0x\(String(raw.type, radix: 16)))")
         }

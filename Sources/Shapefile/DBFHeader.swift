@@ -108,8 +108,10 @@ struct DBFHeader {
                             + "\(standard)); attributes would be shifted")
                 }
                 warnings.append(
-                    ("dbf_header_padding",
-                     "header length \(headerLength) is not the usual \(standard), but the file size confirms it"))
+                    (
+                        "dbf_header_padding",
+                        "header length \(headerLength) is not the usual \(standard), but the file size confirms it"
+                    ))
             }
         } else {
             // No terminator: the header length must be exactly the descriptors, or the descriptors plus the byte
@@ -138,16 +140,20 @@ struct DBFHeader {
             let wide = fields.filter { $0.type == UInt8(ascii: "C") && $0.width > 255 }
             for f in wide { fields[f.index].decimals = 0 }
             warnings.append(
-                ("long_character_field",
-                 "\(wide.count) character field(s) wider than 255 bytes (the decimals byte holds the high byte of "
-                    + "the width, as Clipper and FoxPro write it); the widths then add up to the record length"))
+                (
+                    "long_character_field",
+                    "\(wide.count) character field(s) wider than 255 bytes (the decimals byte holds the high byte of "
+                        + "the width, as Clipper and FoxPro write it); the widths then add up to the record length"
+                ))
         } else if plainSum + 1 < recordLength
             && Self.sizeProves(dataBytes: dataBytes, count: declaredRecordCount, recordLength: recordLength)
         {
             warnings.append(
-                ("dbf_record_padding",
-                 "records are \(recordLength) bytes, \(recordLength - plainSum - 1) more than the fields need; the "
-                    + "file size confirms it, the extra bytes are ignored"))
+                (
+                    "dbf_record_padding",
+                    "records are \(recordLength) bytes, \(recordLength - plainSum - 1) more than the fields need; the "
+                        + "file size confirms it, the extra bytes are ignored"
+                ))
         } else if plainSum + 1 != recordLength {
             throw reject(
                 "record length \(recordLength) does not equal 1 + the field widths (\(plainSum + 1)); "
@@ -164,8 +170,10 @@ struct DBFHeader {
         if declaredRecordCount > available {
             recordCount = available
             warnings.append(
-                ("dbf_count_lies",
-                 "header claims \(declaredRecordCount) records but the file holds \(available); reading \(available)"))
+                (
+                    "dbf_count_lies",
+                    "header claims \(declaredRecordCount) records but the file holds \(available); reading \(available)"
+                ))
         } else {
             recordCount = declaredRecordCount
         }

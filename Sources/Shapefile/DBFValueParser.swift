@@ -106,7 +106,8 @@ enum DBFValueParser {
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
         guard (1...days).contains(d) else { return bad }
-        let s = String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[4..<6], as: UTF8.self) + "-"
+        let s =
+            String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[4..<6], as: UTF8.self) + "-"
             + String(decoding: b[6..<8], as: UTF8.self)
         return .value(.string(s))
     }

@@ -91,12 +91,14 @@ final class InputFile {
 /// Big- and little-endian readers over byte arrays (bounds are the caller's job).
 extension Array where Element == UInt8 {
     func int32BE(_ i: Int) -> Int32 {
-        Int32(bitPattern: UInt32(self[i]) << 24 | UInt32(self[i + 1]) << 16 | UInt32(self[i + 2]) << 8
-            | UInt32(self[i + 3]))
+        Int32(
+            bitPattern: UInt32(self[i]) << 24 | UInt32(self[i + 1]) << 16 | UInt32(self[i + 2]) << 8
+                | UInt32(self[i + 3]))
     }
     func int32LE(_ i: Int) -> Int32 {
-        Int32(bitPattern: UInt32(self[i]) | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) << 16
-            | UInt32(self[i + 3]) << 24)
+        Int32(
+            bitPattern: UInt32(self[i]) | UInt32(self[i + 1]) << 8 | UInt32(self[i + 2]) << 16
+                | UInt32(self[i + 3]) << 24)
     }
     func uint32LE(_ i: Int) -> UInt32 { UInt32(bitPattern: int32LE(i)) }
     func uint16LE(_ i: Int) -> Int { Int(self[i]) | Int(self[i + 1]) << 8 }

@@ -5,7 +5,8 @@
 ///   base names differ only in case (`Roads.shp` and `roads.shp` are two layers); the same base with two
 ///   extension cases (`a.shp`, `a.SHP`) is one set: the lower-case extension wins, then byte order, and the other
 ///   is listed in `ignoredShapefiles`.
-/// - A sidecar (`.shx`, `.dbf`, `.prj`, `.cpg`, and the memo file `.dbt` or `.fpt`, extension in any case) belongs to the set with exactly its base
+/// - A sidecar (`.shx`, `.dbf`, `.prj`, `.cpg`, and the memo file `.dbt` or `.fpt`, extension in any case) belongs to
+///   the set with exactly its base
 ///   name; a sidecar whose base matches no `.shp` exactly goes to the `.shp` whose base equals it ignoring case,
 ///   when there is exactly one such `.shp` (a Windows export with `Roads.shp` and `roads.dbf`). Among several
 ///   candidates for one slot the exact base wins, then the lower-case extension, then byte order; the others are

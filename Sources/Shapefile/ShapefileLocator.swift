@@ -24,9 +24,10 @@ public enum ShapefileLocator {
         let (folder, name) = split(path)
         if fm.fileExists(atPath: folder.isEmpty ? "." : folder), extensionOf(name)?.lowercased() != "shp" {
             let names = try listing(of: folder)
-            if let shpName = names.first(where: { $0.count == name.count + 4 && $0.hasPrefix(name)
-                && extensionOf($0)?.lowercased() == "shp" })
-            {
+            if let shpName = names.first(where: {
+                $0.count == name.count + 4 && $0.hasPrefix(name)
+                    && extensionOf($0)?.lowercased() == "shp"
+            }) {
                 return [try set(named: name, shpName: shpName, in: folder)]
             }
         }

@@ -20,7 +20,8 @@ extension ShapefileReader {
                         + "the end are skipped as truncated", file: shpName, record: record, offset: offset)
                 skip(
                     "truncated",
-                    "the record spans bytes \(offset)..<\(offset + 8 + length) but the file ends at byte \(shpFile.size)",
+                    "the record spans bytes \(offset)..<\(offset + 8 + length) but the file ends at byte "
+                        + "\(shpFile.size)",
                     record: record, offset: offset)
                 return nil
             }
@@ -62,7 +63,9 @@ extension ShapefileReader {
         // Deleted in the .dbf: the whole record goes.
         if let dbf, i < dbfRows, DBFIsRecordDeleted(dbf.handle, Int32(i)) != 0 {
             stats.deletedRecords += 1
-            skip("deleted_in_source", "the .dbf row is flagged as deleted", record: record, offset: offset, severity: .note)
+            skip(
+                "deleted_in_source", "the .dbf row is flagged as deleted", record: record, offset: offset,
+                severity: .note)
             return nil
         }
 
@@ -71,14 +74,16 @@ extension ShapefileReader {
         guard let raw = SHPReadObject(shp.handle, Int32(i)) else {
             let messages = ShapelibIO.drainMessages()
             skip(
-                "corrupt_record", messages.isEmpty ? "shapelib could not read the record" : messages.joined(separator: "; "),
+                "corrupt_record",
+                messages.isEmpty ? "shapelib could not read the record" : messages.joined(separator: "; "),
                 record: record, offset: offset)
             return nil
         }
         let object = SHPObjectOwner(raw)
         let libraryNotes = ShapelibIO.drainMessages()
         if !libraryNotes.isEmpty {
-            warnRecord("shapelib_message", libraryNotes.joined(separator: "; "), file: shpName, record: record, offset: offset)
+            warnRecord(
+                "shapelib_message", libraryNotes.joined(separator: "; "), file: shpName, record: record, offset: offset)
         }
         let geometry: Geometry
         switch convert(object.object.pointee) {
@@ -109,7 +114,8 @@ extension ShapefileReader {
         guard family == fileFamily else {
             return .skipped(
                 code: "type_mismatch",
-                message: "record type \(ShapeType.name(type)) does not match the file type \(schema.sourceShapeType ?? "?")")
+                message:
+                    "record type \(ShapeType.name(type)) does not match the file type \(schema.sourceShapeType ?? "?")")
         }
         let n = Int(o.nVertices)
         guard n > 0, let px = o.padfX, let py = o.padfY else {
@@ -133,7 +139,8 @@ extension ShapefileReader {
             let limit = Self.maxAbsoluteCoordinate
             guard abs(x) <= limit, abs(y) <= limit else {
                 return .skipped(
-                    code: "out_of_domain", message: "vertex \(k) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
+                    code: "out_of_domain",
+                    message: "vertex \(k) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
             }
             xy[2 * k] = x
             xy[2 * k + 1] = y
@@ -223,7 +230,8 @@ extension ShapefileReader {
         var repairs: [GeometryRepair] = []
         if dropped > 0 {
             repairs.append(
-                GeometryRepair(code: "dropped_part", message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
+                GeometryRepair(
+                    code: "dropped_part", message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
         }
         if removed > 0 {
             repairs.append(

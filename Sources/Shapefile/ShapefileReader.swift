@@ -139,7 +139,8 @@ public final class ShapefileReader: FeatureSource {
         maxVertices = options.maxVertices
         if declaredLength != shpFile.size {
             warn(
-                "length_mismatch", "header says the file is \(declaredLength) bytes, it has \(shpFile.size); using the real size",
+                "length_mismatch",
+                "header says the file is \(declaredLength) bytes, it has \(shpFile.size); using the real size",
                 file: shpName)
         }
 
@@ -196,7 +197,8 @@ public final class ShapefileReader: FeatureSource {
                 fileType = found
                 warn(
                     "header_shape_type_from_records",
-                    "the header's shape type is \(headerType == 0 ? "Null" : "unknown (\(headerType))") but the records "
+                    "the header's shape type is \(headerType == 0 ? "Null" : "unknown (\(headerType))") but the "
+                        + "records "
                         + "are \(ShapeType.name(found)); the layer is read as \(ShapeType.name(found))", file: shpName)
             } else if headerType != 0 {
                 throw .unsupportedShapeType(code: headerType, file: shpName)
@@ -216,7 +218,8 @@ public final class ShapefileReader: FeatureSource {
         ShapelibIO.unregister(base + ".shx")
         guard let shpHandle else {
             let messages = ShapelibIO.drainMessages()
-            throw .libraryError(file: shpName, message: messages.isEmpty ? "SHPOpen failed" : messages.joined(separator: "; "))
+            throw .libraryError(
+                file: shpName, message: messages.isEmpty ? "SHPOpen failed" : messages.joined(separator: "; "))
         }
         let shp = SHPHandleOwner(shpHandle)
         self.shp = shp
@@ -252,7 +255,8 @@ public final class ShapefileReader: FeatureSource {
             guard let dbfHandle else {
                 throw .badDBFHeader(
                     file: dbfName,
-                    reason: "shapelib could not open it" + (messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")))
+                    reason: "shapelib could not open it"
+                        + (messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")))
             }
             let owner = DBFHandleOwner(dbfHandle)
             dbfOwner = owner
@@ -292,7 +296,9 @@ public final class ShapefileReader: FeatureSource {
                 if used.contains(name) {
                     var n = 1
                     while used.contains("\(name)_\(n)") { n += 1 }
-                    warn("duplicate_field_name", "field name \(name) appears twice; renamed to \(name)_\(n)", file: dbfName)
+                    warn(
+                        "duplicate_field_name", "field name \(name) appears twice; renamed to \(name)_\(n)",
+                        file: dbfName)
                     name = "\(name)_\(n)"
                 }
                 used.insert(name)
@@ -349,14 +355,16 @@ public final class ShapefileReader: FeatureSource {
             } else {
                 var bytes = try prjFile.bytes(at: 0, count: prjFile.size)
                 if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-                prj = String(validating: bytes, as: UTF8.self)
+                prj =
+                    String(validating: bytes, as: UTF8.self)
                     ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
             }
         }
         prjText = prj
 
         var bounds: Bounds?
-        let box = Bounds(minX: header.doubleLE(36), minY: header.doubleLE(44), maxX: header.doubleLE(52), maxY: header.doubleLE(60))
+        let box = Bounds(
+            minX: header.doubleLE(36), minY: header.doubleLE(44), maxX: header.doubleLE(52), maxY: header.doubleLE(60))
         if !box.isEmpty, box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite { bounds = box }
         schema = LayerSchema(
             name: files.baseName, geometryKind: description.flatMap { ShapeType.layerKind($0.family) },
@@ -369,7 +377,8 @@ public final class ShapefileReader: FeatureSource {
             warnings.insert(
                 Diagnostic(
                     .warning, code: "rebuilt_index",
-                    "\(rebuildReason); index of \(index.count) record(s) rebuilt in memory from the .shp", file: shpName),
+                    "\(rebuildReason); index of \(index.count) record(s) rebuilt in memory from the .shp", file: shpName
+                ),
                 at: 0)
         }
         if index.count == 0 { warn("empty_layer", "the file has no records", file: shpName) }
@@ -386,7 +395,8 @@ public final class ShapefileReader: FeatureSource {
     ) throws(ShapefileError) -> (TextDecoder, EncodingInfo) {
         if let option = options.encoding {
             guard let name = CodePage.canonicalName(option), let dec = TextDecoder(encoding: name) else {
-                throw .unknownEncoding(file: dbfName, detail: "encoding option \"\(option)\"", reason: "not a known encoding")
+                throw .unknownEncoding(
+                    file: dbfName, detail: "encoding option \"\(option)\"", reason: "not a known encoding")
             }
             return (dec, EncodingInfo(name: name, origin: "option", detail: option))
         }
@@ -405,7 +415,8 @@ public final class ShapefileReader: FeatureSource {
                 guard let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) else {
                     let why =
                         ["SYSTEM", "OEM"].contains(text.uppercased())
-                        ? "it means the Windows \(text.uppercased() == "OEM" ? "OEM" : "ANSI") code page of the computer "
+                        ? "it means the Windows \(text.uppercased() == "OEM" ? "OEM" : "ANSI") code page of the "
+                            + "computer "
                             + "that wrote the file, which cannot be known here"
                         : "not a known code page"
                     throw .unknownEncoding(file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: why)
@@ -465,7 +476,8 @@ public final class ShapefileReader: FeatureSource {
 
     func repaired(_ repair: GeometryRepair, record: Int, offset: Int) {
         stats.repaired[repair.code, default: 0] += 1
-        diagnostics.report(Diagnostic(.note, code: repair.code, repair.message, file: shpName, record: record, offset: offset))
+        diagnostics.report(
+            Diagnostic(.note, code: repair.code, repair.message, file: shpName, record: record, offset: offset))
     }
 
     /// Counts a per-file warning now; one diagnostic (the first occurrence's detail plus the count) is reported

@@ -129,7 +129,8 @@ private func vfsOpen(_ name: UnsafePointer<CChar>?, _ access: UnsafePointer<CCha
     return UnsafeMutablePointer<Int32>(OpaquePointer(p))
 }
 
-private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count: SAOffset, _ file: SAFile?) -> SAOffset {
+private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count: SAOffset, _ file: SAFile?) -> SAOffset
+{
     guard let dst, let h = handle(file), size > 0 else { return 0 }
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, total <= SAOffset(Int.max) else { return 0 }

@@ -16,7 +16,9 @@ struct ShxIndex {
     /// Parses a `.shx` (whole file). Throws `.unusable` when it is truncated, too short or has a bad magic number;
     /// returns the entries and a warning when its header length field disagrees with its size.
     static func parse(_ bytes: [UInt8]) throws(Problem) -> (ShxIndex, lengthWarning: String?) {
-        guard bytes.count >= 100 else { throw .unusable("it is \(bytes.count) bytes, shorter than its 100-byte header") }
+        guard bytes.count >= 100 else {
+            throw .unusable("it is \(bytes.count) bytes, shorter than its 100-byte header")
+        }
         guard bytes.int32BE(0) == 9994 else { throw .unusable("bad magic number \(bytes.int32BE(0))") }
         guard (bytes.count - 100) % 8 == 0 else {
             throw .unusable("its size \(bytes.count) is not 100 + 8 × records (truncated)")

@@ -160,8 +160,9 @@ final class TextDecoder {
                 table.append(nil)
                 continue
             }
-            let scalars = Array(String(decoding: output.prefix(produced).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .unicodeScalars)
+            let scalars = Array(
+                String(decoding: output.prefix(produced).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .unicodeScalars)
             table.append(scalars.count == 1 ? scalars[0] : nil)
         }
         // ASCII must map to itself, or byte-wise fast paths would be wrong (e.g. EBCDIC).

@@ -20,13 +20,25 @@ public struct AttributeFilterList: Sendable, Hashable, CustomStringConvertible {
         guard sheet.rules.count == 1, sheet.rules[0].selectors.count == 1,
             sheet.rules[0].selectors[0].compounds.count == 1
         else {
-            return (nil, [StyleDiagnostic(.error, code: "bad_filter", file: file, line: 1, column: 1,
-                                          message: "expected attribute filters like [NAME = \"value\"]")])
+            return (
+                nil,
+                [
+                    StyleDiagnostic(
+                        .error, code: "bad_filter", file: file, line: 1, column: 1,
+                        message: "expected attribute filters like [NAME = \"value\"]")
+                ]
+            )
         }
         let compound = sheet.rules[0].selectors[0].compounds[0]
         guard compound.zoomFilters.isEmpty else {
-            return (nil, [StyleDiagnostic(.error, code: "bad_filter", file: file, line: 1, column: 1,
-                                          message: "zoom filters are not allowed in a record filter")])
+            return (
+                nil,
+                [
+                    StyleDiagnostic(
+                        .error, code: "bad_filter", file: file, line: 1, column: 1,
+                        message: "zoom filters are not allowed in a record filter")
+                ]
+            )
         }
         return (AttributeFilterList(filters: compound.filters), shifted)
     }

@@ -48,7 +48,9 @@ extension StyleParser {
                 return .url(t.text)
             }
             guard t.kind == .word || t.kind == .string, !t.text.isEmpty else {
-                error("bad_value", at: t.location, "expected a symbol name or url(\"file.svg\") for 'icon', found \(t.display)")
+                error(
+                    "bad_value", at: t.location,
+                    "expected a symbol name or url(\"file.svg\") for 'icon', found \(t.display)")
                 return nil
             }
             return .text(t.text)

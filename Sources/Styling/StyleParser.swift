@@ -435,7 +435,9 @@ struct StyleParser {
                     error("bad_color", at: t.location, "invalid background colour \(t.display)")
                 }
             default:
-                warning("unknown_property", at: r.name.location, "unknown @map property '\(r.name.text)'; known: background")
+                warning(
+                    "unknown_property", at: r.name.location, "unknown @map property '\(r.name.text)'; known: background"
+                )
             }
         }
     }

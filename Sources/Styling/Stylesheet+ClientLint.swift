@@ -24,7 +24,8 @@ extension ClientFieldKind {
 extension Stylesheet {
     /// Notes (`client_cannot_test`) for every selector a MapLibre client cannot test from the tiles for some
     /// class at some zoom (see `ClientCascade`): `convert` writes the selector's match flag into the tiles so the
-    /// client still draws those features as the sheet says; a package built by another tool lacks it. Layers are `layers` when given, else every layer the sheet
+    /// client still draws those features as the sheet says; a package built by another tool lacks it. Layers are
+    /// `layers` when given, else every layer the sheet
     /// names. One warning per selector, at its position, naming the reason and the classes concerned.
     public func clientLint(layers: [LayerSchema]) -> [StyleDiagnostic] {
         var names: [(String, [String: ClientFieldKind])] = layers.map { schema in

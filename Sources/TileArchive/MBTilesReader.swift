@@ -37,7 +37,8 @@ public final class MBTilesReader {
     }
 
     static func readError(_ e: SQLiteError, _ path: String) -> TileArchiveError {
-        e.isIOError ? .sqlite(SQLiteFailure(e)) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
+        e.isIOError
+            ? .sqlite(SQLiteFailure(e)) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
     }
 
     /// Every metadata row, sorted by name (NULL values read as empty text).
@@ -65,7 +66,8 @@ public final class MBTilesReader {
         do throws(JSONParseError) {
             return try JSONParser.parse(text, options: .archiveMetadata)
         } catch {
-            throw .invalidArchive(path: path, reason: "metadata json: JSON error at byte \(error.offset): \(error.message)")
+            throw .invalidArchive(
+                path: path, reason: "metadata json: JSON error at byte \(error.offset): \(error.message)")
         }
     }
 
@@ -111,7 +113,8 @@ public final class MBTilesReader {
     public func forEachTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
         do throws(SQLiteError) {
             let stmt = try db.prepare(
-                "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row"
+                "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, "
+                    + "tile_row"
             )
             while try stmt.step() {
                 guard stmt.columnType(at: 0) == .integer, stmt.columnType(at: 1) == .integer,
@@ -120,7 +123,8 @@ public final class MBTilesReader {
                 let z = stmt.int64(at: 0)
                 let x = stmt.int64(at: 1)
                 let row = stmt.int64(at: 2)
-                guard z >= 0 && z <= Int64(TileCoordinate.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z) else {
+                guard z >= 0 && z <= Int64(TileCoordinate.maxZoom), x >= 0, row >= 0, x < (1 << z), row < (1 << z)
+                else {
                     throw SQLiteError(
                         code: 20, message: "tile address \(z)/\(x)/row \(row) is outside the grid", statement: stmt.sql)
                 }

@@ -33,7 +33,8 @@ public final class MBTilesWriter: TileArchiveWriting {
     public init(path: String, overwrite: Bool = false) throws(TileArchiveError) {
         self.path = path
         // A -wal/-shm/-journal left by a reader of the previous file would be applied to the new one.
-        output = try AtomicFile(targetPath: path, overwrite: overwrite, staleSidecarSuffixes: ["-wal", "-shm", "-journal"])
+        output = try AtomicFile(
+            targetPath: path, overwrite: overwrite, staleSidecarSuffixes: ["-wal", "-shm", "-journal"])
         do throws(SQLiteError) {
             let db = try SQLiteConnection(path: output.temporaryPath, mode: .readWriteCreate)
             connection = db
@@ -102,8 +103,9 @@ public final class MBTilesWriter: TileArchiveWriting {
             let resolved = try metadata.validated(tileZooms: coverage.zooms)
             let bounds = resolved.bounds(coverage)
             let center = resolved.center(coverage)
-            let json = try ArchiveMetadata.text(ArchiveMetadata.sortedObject(
-                [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra))
+            let json = try ArchiveMetadata.text(
+                ArchiveMetadata.sortedObject(
+                    [("vector_layers", metadata.vectorLayersJSON)], extra: metadata.extra))
             var pairs: [(String, String)] = [
                 ("name", metadata.name), ("format", "pbf"),
                 (

@@ -104,7 +104,8 @@ public struct MVTDecodeError: Error, Sendable, Hashable, KartpackError {
         case .malformed(let e): s += " (\(e.description))"
         case .unsupportedVersion(let v): s += " (version \(v))"
         case .invalidExtent(let v): s += " (extent \(v))"
-        case .keyIndexOutOfRange(let i), .valueIndexOutOfRange(let i), .duplicateKeyInFeature(let i): s += " (index \(i))"
+        case .keyIndexOutOfRange(let i), .valueIndexOutOfRange(let i), .duplicateKeyInFeature(let i):
+            s += " (index \(i))"
         case .invalidGeometryType(let t): s += " (type \(t))"
         case .unknownCommand(let c): s += " (command id \(c))"
         case .unexpectedCommand(let c, let n): s += " (\(c) count \(n))"

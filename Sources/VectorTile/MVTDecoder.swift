@@ -76,7 +76,9 @@ public struct MVTDecoder: Sendable {
 
         mutating func warn(_ kind: MVTDecodeWarning.Kind, layer: String, feature: Int? = nil) {
             warningCount += 1
-            if warnings.count < limits.maxWarnings { warnings.append(MVTDecodeWarning(kind, layer: layer, feature: feature)) }
+            if warnings.count < limits.maxWarnings {
+                warnings.append(MVTDecodeWarning(kind, layer: layer, feature: feature))
+            }
         }
 
         mutating func addVertices(_ n: Int) throws(MVTDecodeError) {
@@ -103,7 +105,8 @@ public struct MVTDecoder: Sendable {
                 let (field, wire) = try pb { () throws(ProtobufError) in try r.readTag() }
                 func expect(_ w: ProtobufWireType) throws(MVTDecodeError) {
                     guard wire == w else {
-                        throw MVTDecodeError(.malformed(.unexpectedWireType(field: field, wireType: wire, offset: offset)))
+                        throw MVTDecodeError(
+                            .malformed(.unexpectedWireType(field: field, wireType: wire, offset: offset)))
                     }
                 }
                 switch field {

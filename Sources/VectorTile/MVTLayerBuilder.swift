@@ -3,7 +3,8 @@ import KartpackCore
 /// Builds one MVT layer: feature messages plus the layer's key and value tables.
 ///
 /// - Keys are deduplicated per layer by their UTF-8 bytes (not Swift's canonical equivalence: `é` precomposed and
-///   decomposed are two keys, as two layer names are); values per layer by their wire encoding (type + bytes), so `uint` 1 and
+/// decomposed are two keys, as two layer names are); values per layer by their wire encoding (type + bytes), so `uint`
+///   1 and
 ///   `double` 1.0 are different values and doubles compare by bit pattern (−0.0 ≠ 0.0, NaNs by payload).
 /// - Table indices are assigned in first-use order, walking features in the order they are added.
 /// - Integers: `.int(v)` with v ≥ 0 and `.uint(v)` are written as `uint_value`, negative `.int(v)` as
@@ -78,7 +79,9 @@ public struct MVTLayerBuilder: Sendable {
                 continue
             }
             let k = internKey(key)
-            if seenKeys.count <= Int(k) { seenKeys.append(contentsOf: repeatElement(0, count: Int(k) + 1 - seenKeys.count)) }
+            if seenKeys.count <= Int(k) {
+                seenKeys.append(contentsOf: repeatElement(0, count: Int(k) + 1 - seenKeys.count))
+            }
             if seenKeys[Int(k)] == stamp {
                 duplicateKeysOmitted += 1
                 continue
@@ -91,7 +94,8 @@ public struct MVTLayerBuilder: Sendable {
         var size = 0
         if let id { size += 1 + ProtobufWriter.varintSize(id) }
         if !featureTags.isEmpty {
-            size += ProtobufWriter.lengthDelimitedFieldSize(field: 2, contentSize: ProtobufWriter.packedSize(featureTags))
+            size += ProtobufWriter.lengthDelimitedFieldSize(
+                field: 2, contentSize: ProtobufWriter.packedSize(featureTags))
         }
         size += 1 + ProtobufWriter.varintSize(UInt64(type.rawValue))
         size += ProtobufWriter.lengthDelimitedFieldSize(field: 4, contentSize: ProtobufWriter.packedSize(geometry))

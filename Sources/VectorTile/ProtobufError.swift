@@ -26,7 +26,8 @@ public enum ProtobufError: Error, Sendable, Hashable, KartpackError {
         case .invalidWireType(let w, let o): "protobuf invalid wire type \(w) at byte \(o)"
         case .invalidFieldNumber(let f, let o): "protobuf invalid field number \(f) at byte \(o)"
         case .valueOutOfRange(let o): "protobuf value out of range at byte \(o)"
-        case .unexpectedWireType(let f, let w, let o): "protobuf field \(f) has unexpected wire type \(w.rawValue) at byte \(o)"
+        case .unexpectedWireType(let f, let w, let o):
+            "protobuf field \(f) has unexpected wire type \(w.rawValue) at byte \(o)"
         }
     }
 }

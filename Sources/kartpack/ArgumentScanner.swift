@@ -109,7 +109,8 @@ struct ParsedArguments {
     func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let s = value(name) else { return nil }
         guard let v = Int(s), range.contains(v) else {
-            throw UsageError(message: "option '--\(name)' needs an integer in \(range.lowerBound)...\(range.upperBound), got '\(s)'")
+            throw UsageError(
+                message: "option '--\(name)' needs an integer in \(range.lowerBound)...\(range.upperBound), got '\(s)'")
         }
         return v
     }
@@ -118,7 +119,8 @@ struct ParsedArguments {
     func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let s = value(name) else { return nil }
         guard let v = Double(s), v.isFinite, range.contains(v) else {
-            throw UsageError(message: "option '--\(name)' needs a number in \(range.lowerBound)...\(range.upperBound), got '\(s)'")
+            throw UsageError(
+                message: "option '--\(name)' needs a number in \(range.lowerBound)...\(range.upperBound), got '\(s)'")
         }
         return v
     }
@@ -127,7 +129,8 @@ struct ParsedArguments {
     func choice(_ name: String, _ allowed: [String], default def: String) throws(UsageError) -> String {
         guard let s = value(name) else { return def }
         guard allowed.contains(s) else {
-            throw UsageError(message: "option '--\(name)' must be one of \(allowed.joined(separator: ", ")), got '\(s)'")
+            throw UsageError(
+                message: "option '--\(name)' must be one of \(allowed.joined(separator: ", ")), got '\(s)'")
         }
         return s
     }

@@ -14,7 +14,9 @@ enum Commands {
 }
 
 func mainHelp() -> String {
-    var s = "usage: kartpack <command> [options]\n\nKartpack turns Shapefiles into vector-tile packages (PMTiles, MBTiles).\n\ncommands:\n"
+    var s =
+        "usage: kartpack <command> [options]\n\nKartpack turns Shapefiles into vector-tile packages (PMTiles, "
+        + "MBTiles).\n\ncommands:\n"
     for c in Commands.all {
         s += "  " + c.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.summary + "\n"
     }
@@ -38,7 +40,8 @@ func runMain() -> Int32 {
     // descriptor 1), and SIGPIPE is ignored: console failures become exit 74/141 at the end, never a trap.
     StandardStreams.protectDescriptors()
     var args = Array(CommandLine.arguments.dropFirst())
-    // Hidden: resolve an untrusted .prj (or a user-given CRS text) from stdin in this short-lived child process (see IsolatedCRS).
+    // Hidden: resolve an untrusted .prj (or a user-given CRS text) from stdin in this short-lived child process (see
+    // IsolatedCRS).
     if args.first == "__resolve-crs" {
         let override = args.count >= 2 && args[1] == "--override"
         return IsolatedCRS.serveChild(

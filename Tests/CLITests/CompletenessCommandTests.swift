@@ -91,11 +91,15 @@ import Testing
         let lines = try r.stderr.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(lines.contains { $0["code"] as? String == "file_rejected" && $0["file"] as? String == "data/avdelningar.dbf" })
-        #expect(lines.contains {
-            $0["code"] as? String == "bad_dbf_header" && $0["file"] as? String == "data/avdelningar.shp"
-                && $0["level"] as? String == "error"
-        })
+        #expect(
+            lines.contains {
+                $0["code"] as? String == "file_rejected" && $0["file"] as? String == "data/avdelningar.dbf"
+            })
+        #expect(
+            lines.contains {
+                $0["code"] as? String == "bad_dbf_header" && $0["file"] as? String == "data/avdelningar.shp"
+                    && $0["level"] as? String == "error"
+            })
         #expect(!r.stderr.contains(dir.file("data")), "absolute input paths in the log")
     }
 
@@ -171,7 +175,9 @@ import Testing
         #expect(warned.stderr.contains("warning: sources[1] (vagar) has no features"), "\(warned.stderr)")
         let published = try bytes(out)
 
-        let required = try runKartpack(["run", plan, "--force", "--set", nothing, "--set", "sources[1].requireFeatures=true"])
+        let required = try runKartpack([
+            "run", plan, "--force", "--set", nothing, "--set", "sources[1].requireFeatures=true",
+        ])
         #expect(required.status == 65, "\(required.stderr)")
         #expect(required.stderr.contains("[no_features]"))
         #expect(try bytes(out) == published)
@@ -197,7 +203,10 @@ import Testing
         #expect(try temporaryFiles(dir.file("out")).isEmpty)
 
         let partial = try runKartpack(
-            ["convert", "data/avdelningar.shp", "data/vagar.shp", "-o", out, "--max-zoom", "10", "--allow-partial", "--quiet"],
+            [
+                "convert", "data/avdelningar.shp", "data/vagar.shp", "-o", out, "--max-zoom", "10", "--allow-partial",
+                "--quiet",
+            ],
             currentDirectory: dir.path)
         #expect(partial.status == 65, "\(partial.stderr)")
         let missing = try #require(try missingLayers(out))
@@ -218,8 +227,11 @@ import Testing
         try FileManager.default.removeItem(atPath: dir.file("data/vagar.shx"))
         try FileManager.default.removeItem(atPath: dir.file("data/vagar.dbf"))
         let r = try runKartpack(
-            ["convert", "data/avdelningar.shp", "data/vagar.shp", "-o", dir.file("out/c.pmtiles"), "--max-zoom", "10",
-             "--report", dir.file("r.json"), "--quiet"],
+            [
+                "convert", "data/avdelningar.shp", "data/vagar.shp", "-o", dir.file("out/c.pmtiles"), "--max-zoom",
+                "10",
+                "--report", dir.file("r.json"), "--quiet",
+            ],
             currentDirectory: dir.path)
         #expect(r.status == 65, "\(r.stderr)")
         let inputs = try #require(try json(dir.file("r.json"))["inputs"] as? [[String: Any]])
@@ -250,7 +262,9 @@ import Testing
         let made = try runProcess("/usr/bin/python3", ["-c", script, zip, dir.file("data")])
         #expect(made.status == 0, "\(made.stderr)")
         let out = dir.file("out/z.pmtiles")
-        let r = try runKartpack(["import", zip, "-o", out, "--max-zoom", "10", "--report", dir.file("r.json"), "--allow-partial"])
+        let r = try runKartpack([
+            "import", zip, "-o", out, "--max-zoom", "10", "--report", dir.file("r.json"), "--allow-partial",
+        ])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.stderr.contains("Export/Skog/avdelningar.dbf: bad .dbf header"), "\(r.stderr)")
         #expect(r.stderr.contains("Export/fornminnen.shp"), "\(r.stderr)")
@@ -261,7 +275,10 @@ import Testing
             #expect(!text.contains(NSTemporaryDirectory() + "kartpack-import"), "\(text)")
         }
         let missing = try #require(try missingLayers(out))
-        #expect(Set(missing.compactMap { $0["file"] as? String }) == ["Export/Skog/avdelningar.shp", "Export/fornminnen.shp"])
+        #expect(
+            Set(missing.compactMap { $0["file"] as? String }) == [
+                "Export/Skog/avdelningar.shp", "Export/fornminnen.shp",
+            ])
     }
 
     @Test func validateReportsEveryProblemOfAPipelineInOnePass() throws {
@@ -292,13 +309,16 @@ import Testing
         let plan = try makePipeline(dir, layers: ["vagar"], top: "")
         // The file says pmtiles; a --set path ending in .mbtiles writes MBTiles.
         var text = try String(decoding: bytes(plan), as: UTF8.self)
-        text = text.replacingOccurrences(of: #""path": "out/plan.pmtiles""#, with: #""format": "pmtiles", "path": "out/plan.pmtiles""#)
+        text = text.replacingOccurrences(
+            of: #""path": "out/plan.pmtiles""#, with: #""format": "pmtiles", "path": "out/plan.pmtiles""#)
         try Data(text.utf8).write(to: URL(fileURLWithPath: plan))
         let r = try runKartpack(["run", plan, "--quiet", "--set", "output.path=out/x.mbtiles"])
         #expect(r.status == 0, "\(r.stderr)")
         let head = try bytes(dir.file("out/x.mbtiles")).prefix(15)
         #expect(String(decoding: head, as: UTF8.self) == "SQLite format 3")
-        let mismatch = try runKartpack(["validate", plan, "--set", "output.path=out/x.mbtiles", "--set", "output.format=pmtiles"])
+        let mismatch = try runKartpack([
+            "validate", plan, "--set", "output.path=out/x.mbtiles", "--set", "output.format=pmtiles",
+        ])
         #expect(mismatch.status == 78)
         #expect(mismatch.stdout.contains("does not match output.path"))
     }
@@ -307,7 +327,9 @@ import Testing
         let dir = try TemporaryDirectory()
         _ = try makePipeline(dir, layers: ["vagar"])
         let package = dir.file("v.pmtiles")
-        #expect(try runKartpack(["convert", dir.file("data/vagar.shp"), "-o", package, "--max-zoom", "9", "--quiet"]).status == 0)
+        #expect(
+            try runKartpack(["convert", dir.file("data/vagar.shp"), "-o", package, "--max-zoom", "9", "--quiet"]).status
+                == 0)
         let sheet = RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path
         let blocked = try runKartpack(["style", sheet, "--package", package, "-o", package + "/style/style.json"])
         #expect(blocked.status == 73, "\(blocked.stderr)")

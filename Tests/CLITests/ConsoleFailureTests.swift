@@ -26,7 +26,8 @@ import Testing
     func convertPublishesWhateverHappensToItsConsole(_ redirection: String) throws {
         let dir = try TemporaryDirectory()
         let out = dir.file("v.pmtiles")
-        let r = try runShell("$KP convert '\(vagar)' -o '\(out)' \(redirection); echo \"exit=$?\" >> '\(dir.file("status"))'")
+        let r = try runShell(
+            "$KP convert '\(vagar)' -o '\(out)' \(redirection); echo \"exit=$?\" >> '\(dir.file("status"))'")
         let status = try String(contentsOfFile: dir.file("status"), encoding: .utf8)
         // stderr only carries warnings here: its failure alone changes nothing when nothing is written to it.
         let expected = redirection == "2>/dev/full" ? ["exit=0", "exit=74"] : ["exit=74"]
@@ -42,7 +43,8 @@ import Testing
     @Test func aReaderThatGoesAwayGives141AndTheRunStillFinishes() throws {
         let dir = try TemporaryDirectory()
         // inspect --features prints far more than a pipe holds: the writer meets EPIPE once `head` has gone.
-        let script = "( $KP inspect '\(RepositoryPaths.sampleForest.path)' --format json --features; "
+        let script =
+            "( $KP inspect '\(RepositoryPaths.sampleForest.path)' --format json --features; "
             + "echo \"exit=$?\" > '\(dir.file("status"))' ) | head -c 100 > /dev/null"
         let r = try runShell(script)
         let status = try String(contentsOfFile: dir.file("status"), encoding: .utf8)

@@ -26,11 +26,14 @@ import Testing
         let dir = try TemporaryDirectory()
         let out = dir.file("roads.pmtiles")
         let report = dir.file("report.json")
-        let r = try runKartpack(["convert", sample("vagar"), sample("fornminnen"), "-o", out, "--min-zoom", "10",
-                                 "--max-zoom", "13", "--layer", "roads", "--report", report])
+        let r = try runKartpack([
+            "convert", sample("vagar"), sample("fornminnen"), "-o", out, "--min-zoom", "10",
+            "--max-zoom", "13", "--layer", "roads", "--report", report,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("wrote \(out)"))
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let inputs = json?["inputs"] as? [[String: Any]] ?? []
         #expect(inputs.map { $0["layer"] as? String } == ["roads", "fornminnen"])
         #expect(json?["featuresRead"] as? Int == 76)

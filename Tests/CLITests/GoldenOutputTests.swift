@@ -16,7 +16,9 @@ import Testing
     ) {
         var t = text.replacingOccurrences(of: RepositoryPaths.root.path, with: "<root>")
         if let tmp { t = t.replacingOccurrences(of: tmp, with: "<tmp>") }
-        if let m = Golden.mismatch(t, named: name) { Issue.record(Comment(rawValue: m), sourceLocation: sourceLocation) }
+        if let m = Golden.mismatch(t, named: name) {
+            Issue.record(Comment(rawValue: m), sourceLocation: sourceLocation)
+        }
     }
 
     @Test func everyHelpText() throws {
@@ -95,12 +97,14 @@ import Testing
             Issue.record("the report is not a JSON object")
             return
         }
-        let stable = JSONValue.object(members.filter { !["seconds", "timings", "output", "peakRSSBytes"].contains($0.key) })
+        let stable = JSONValue.object(
+            members.filter { !["seconds", "timings", "output", "peakRSSBytes"].contains($0.key) })
         expectGolden(stable.sortingKeys().text(.pretty), "convert-report-sample.json")
         let inspect = try runKartpack(["inspect", out, "--format", "json"])
         #expect(inspect.status == 0)
         guard case .object(let info) = try JSONParser.parse(inspect.stdout) else { return }
         expectGolden(
-            JSONValue.object(info.filter { $0.key != "path" }).sortingKeys().text(.pretty), "inspect-sample-package.json")
+            JSONValue.object(info.filter { $0.key != "path" }).sortingKeys().text(.pretty),
+            "inspect-sample-package.json")
     }
 }

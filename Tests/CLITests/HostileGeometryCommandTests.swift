@@ -3,7 +3,7 @@ import KartpackTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 15 through the real binary: giant pathological rings finish (a hang guard, not a benchmark: the
@@ -54,7 +54,14 @@ import Glibc
         return try #require(inputs.first)
     }
 
-    @Test(.disabled("GEOSClipByRect reconnects k boundary crossings in O(k^2) without interrupt checks: a 1M-vertex ring crossing tile edges is still minutes (issue 15, docs/benchmarks.md)"), arguments: ["saw-tooth", "star"])
+    @Test(
+        .disabled(
+            Comment(
+                rawValue:
+                    "GEOSClipByRect reconnects k boundary crossings in O(k^2) without interrupt checks: "
+                    + "a 1M-vertex ring "
+                    + "crossing tile edges is still minutes (issue 15, docs/benchmarks.md)")
+        ), arguments: ["saw-tooth", "star"])
     func aMillionVertexRingFinishes(_ shape: String) throws {
         let dir = try TemporaryDirectory()
         try Self.writePolygon([shape == "star" ? Self.star(1_000_000) : Self.sawTooth(1_000_000)], to: dir.path)
@@ -72,7 +79,13 @@ import Glibc
     }
 
     @Test(
-        .disabled("GEOSClipByRect reconnects k boundary crossings in O(k^2) without interrupt checks: a 1M-vertex ring crossing tile edges is still minutes (issue 15, docs/benchmarks.md)"),
+        .disabled(
+            Comment(
+                rawValue:
+                    "GEOSClipByRect reconnects k boundary crossings in O(k^2) without interrupt checks: "
+                    + "a 1M-vertex ring "
+                    + "crossing tile edges is still minutes (issue 15, docs/benchmarks.md)")
+        ),
         arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func aSignalStopsOneHeavyFeatureWithinASecond(_ signal: Int32, _ status: Int32) throws {
         let dir = try TemporaryDirectory()

@@ -14,7 +14,13 @@ import Testing
 
     /// Makes a zip with Python's zipfile (independent of our reader); `entries` maps names to file paths or bytes.
     private func zip(_ out: String, _ script: String) throws {
-        let r = try runProcess("/usr/bin/python3", ["-c", "import zipfile, sys\nz = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)\n" + script + "\nz.close()", out])
+        let r = try runProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import zipfile, sys\nz = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)\n" + script
+                    + "\nz.close()", out,
+            ])
         #expect(r.status == 0, "\(r.stderr)")
     }
 
@@ -57,7 +63,9 @@ import Testing
         let dir = try TemporaryDirectory()
         try copyLayer("fornminnen", to: dir.file("src"), name: "fornminnen")
         let zipPath = dir.file("export.zip")
-        try zip(zipPath, """
+        try zip(
+            zipPath,
+            """
             import os
             for f in sorted(os.listdir('\(dir.file("src"))')):
                 z.write(os.path.join('\(dir.file("src"))', f), 'deliveries/2026/' + f)

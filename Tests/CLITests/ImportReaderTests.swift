@@ -31,7 +31,9 @@ import Testing
         let dir = try TemporaryDirectory()
         try copyCase("dbf_memo_dbt3", to: dir.file("export/Sub"))
         let out = dir.file("x.pmtiles")
-        let r = try runKartpack(["import", dir.file("export"), "-o", out, "--max-zoom", "6", "--report", dir.file("r.json")])
+        let r = try runKartpack([
+            "import", dir.file("export"), "-o", out, "--max-zoom", "6", "--report", dir.file("r.json"),
+        ])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         let report = try String(contentsOfFile: dir.file("r.json"), encoding: .utf8)
         #expect(!report.contains("memo_file_missing"), "\(report)")

@@ -97,7 +97,9 @@ private struct Report: Decodable {
     @Test func missingShxIsRebuiltAndReported() throws {
         let dir = try TemporaryDirectory()
         try copySample("vagar", into: dir, skipping: ["shx"])
-        let full = try runKartpack(["inspect", RepositoryPaths.sampleForest.appendingPathComponent("vagar.shp").path, "--format", "json"])
+        let full = try runKartpack([
+            "inspect", RepositoryPaths.sampleForest.appendingPathComponent("vagar.shp").path, "--format", "json",
+        ])
         let r = try runKartpack(["inspect", dir.file("vagar.shp"), "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let a = try JSONDecoder().decode(Report.self, from: Data(full.stdout.utf8)).layers[0]

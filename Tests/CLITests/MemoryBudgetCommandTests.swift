@@ -58,7 +58,9 @@ import Testing
     @Test func aMissingScratchFolderExits73BeforeAnyWork() throws {
         let dir = try TemporaryDirectory()
         let r = try runKartpack(
-            ["convert"] + forest + ["-o", dir.file("x.pmtiles"), "--memory-budget", "64K", "--scratch", dir.file("nope")])
+            ["convert"] + forest + [
+                "-o", dir.file("x.pmtiles"), "--memory-budget", "64K", "--scratch", dir.file("nope"),
+            ])
         #expect(r.status == 73, "\(r.stderr)")
         #expect(r.stderr.contains(dir.file("nope")) && r.stderr.contains("--scratch"))
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.pmtiles")))
@@ -70,10 +72,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: RepositoryPaths.kartpackBinary)
-        p.arguments = ["convert"] + forest + [
-            "-o", dir.file("x.pmtiles"), "--min-zoom", "0", "--max-zoom", "14", "--threads", "1",
-            "--memory-budget", "64K", "--scratch", scratch, "--quiet",
-        ]
+        p.arguments =
+            ["convert"] + forest + [
+                "-o", dir.file("x.pmtiles"), "--min-zoom", "0", "--max-zoom", "14", "--threads", "1",
+                "--memory-budget", "64K", "--scratch", scratch, "--quiet",
+            ]
         p.standardError = FileHandle.nullDevice
         try p.run()
         // The scratch file is open and already unlinked while the run spills.

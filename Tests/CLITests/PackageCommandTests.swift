@@ -27,11 +27,15 @@ import Testing
         }
         let g = try runProcess(
             "/usr/bin/ogr2ogr",
-            ["-q", "-dialect", "sqlite", "-lco", "ENCODING=UTF-8", "-nln", "props", "\(data)/props.shp", "\(data)/fastigheter.shp",
-             "-sql", "SELECT geometry, FASTIGHET, 'p' || (rowid + 1) AS PID FROM fastigheter"])
+            [
+                "-q", "-dialect", "sqlite", "-lco", "ENCODING=UTF-8", "-nln", "props", "\(data)/props.shp",
+                "\(data)/fastigheter.shp",
+                "-sql", "SELECT geometry, FASTIGHET, 'p' || (rowid + 1) AS PID FROM fastigheter",
+            ])
         #expect(g.status == 0, "\(g.stderr)")
         try FileManager.default.copyItem(
-            atPath: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path, toPath: dir.file("forest.kss"))
+            atPath: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path,
+            toPath: dir.file("forest.kss"))
         try Data(pipelineText(extra).utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -39,7 +43,8 @@ import Testing
     private func pipelineText(_ extra: String) -> String {
         """
         { "version": 1,
-          "sources": [ \(Self.layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" }"# }.joined(separator: ", ")) ],
+          "sources": [ \(Self.layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" "#
+              + #"}"# }.joined(separator: ", ")) ],
           "style": "forest.kss",
           "tiles": { "minZoom": 8, "maxZoom": 13 },
           "output": { "path": "nowhere/plan.pmtiles", "name": "Plan", "attribution": "Synthetic" }\(extra) }
@@ -84,7 +89,10 @@ import Testing
             #expect((region["fingerprint"] as? String)?.count == 64)
             #expect(((region["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "kommuner" })
         }
-        #expect(list.contains { r in ((r["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "avdelningar" } })
+        #expect(
+            list.contains { r in
+                ((r["layers"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "avdelningar" }
+            })
         #expect(list.first { $0["id"] as? String == "2460" }?["name"] as? String == "Vännäs")
 
         // The same region by `convert --clip`: byte for byte the package's file.
@@ -120,7 +128,8 @@ import Testing
         ])
         #expect(again.status == 0, "\(again.stderr)")
         let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("r.json")))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("r.json"))))
+                as? [String: Any])
         let statuses = ((report["regions"] as? [[String: Any]]) ?? []).map { "\($0["id"] ?? "")=\($0["status"] ?? "")" }
         #expect(statuses.sorted() == ["2404=up-to-date", "2409=built", "2460=up-to-date", "2480=up-to-date"])
         #expect(try regions(out).map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
@@ -154,7 +163,8 @@ import Testing
         #expect(wrong.stderr.contains("bad signature"), "\(wrong.stderr)")
         let catalogPath = out + "/catalog.json"
         let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"p2\"", with: "\"p3\"").write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"p2\"", with: "\"p3\"").write(
+            toFile: catalogPath, atomically: true, encoding: .utf8)
         let tampered = try runKartpack(["verify", out, "--pubkey", pub])
         #expect(tampered.status == 65)
         #expect(tampered.stderr.contains("bad signature"), "\(tampered.stderr)")
@@ -164,7 +174,9 @@ import Testing
         let dir = try TemporaryDirectory()
         let plan = try setUp(dir)
         let out = dir.file("out")
-        let args = ["package", plan, "--regions", dir.file("data/props.shp"), "--id-field", "PID", "-o", out, "--quiet"]
+        let args = [
+            "package", plan, "--regions", dir.file("data/props.shp"), "--id-field", "PID", "-o", out, "--quiet",
+        ]
         let first = try runKartpack(args)
         #expect(first.status == 0, "\(first.stderr)")
         let before = try regions(out)
@@ -180,7 +192,8 @@ import Testing
         let second = try runKartpack(args + ["--report", dir.file("r.json")])
         #expect(second.status == 0, "\(second.stderr)")
         let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("r.json")))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("r.json"))))
+                as? [String: Any])
         let rows = (report["regions"] as? [[String: Any]]) ?? []
         let rebuilt = rows.filter { $0["status"] as? String == "built" }.compactMap { $0["id"] as? String }
         #expect(!rebuilt.isEmpty && rebuilt.count < 9, "\(rebuilt)")
@@ -214,8 +227,10 @@ import Testing
         let traversal = dir.file("data/evil.shp")
         let g = try runProcess(
             "/usr/bin/ogr2ogr",
-            ["-q", "-dialect", "sqlite", "-nln", "evil", traversal, dir.file("data/fastigheter.shp"), "-sql",
-             "SELECT geometry, CASE WHEN rowid = 2 THEN '../../etc/x' ELSE 'a' || rowid END AS RID FROM fastigheter"])
+            [
+                "-q", "-dialect", "sqlite", "-nln", "evil", traversal, dir.file("data/fastigheter.shp"), "-sql",
+                "SELECT geometry, CASE WHEN rowid = 2 THEN '../../etc/x' ELSE 'a' || rowid END AS RID FROM fastigheter",
+            ])
         #expect(g.status == 0, "\(g.stderr)")
         let t = try runKartpack(["package", plan, "--regions", traversal, "--id-field", "RID", "-o", out])
         #expect(t.status == 65)
@@ -235,7 +250,10 @@ import Testing
         let data = dir.file("data")
         _ = try setUp(dir)
         let big = dir.file("big.pmtiles")
-        let c = try runKartpack(["convert", "\(data)/avdelningar.shp", "\(data)/vagar.shp", "--min-zoom", "8", "--max-zoom", "13", "-o", big, "--quiet"])
+        let c = try runKartpack([
+            "convert", "\(data)/avdelningar.shp", "\(data)/vagar.shp", "--min-zoom", "8", "--max-zoom", "13", "-o", big,
+            "--quiet",
+        ])
         #expect(c.status == 0, "\(c.stderr)")
         let part = dir.file("part.pmtiles")
         let bbox = "19.55,63.99,19.65,64.03"
@@ -267,15 +285,20 @@ import Testing
         let check = try runProcess(py, ["-c", script, big, part, bbox])
         #expect(check.status == 0, "\(check.stderr)")
         #expect((Int(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 5, "\(check.stdout)")
-        let checkRegion = try runProcess(py, ["-c", """
-            import sys
-            from pmtiles.reader import Reader, MmapSource, all_tiles
-            def tiles(p):
-                with open(p, 'rb') as f:
-                    return {(z, x, y): d for (z, x, y), d in all_tiles(MmapSource(f))}
-            big, part = tiles(sys.argv[1]), tiles(sys.argv[2])
-            assert part and all(part[t] == big[t] for t in part) and len(part) < len(big)
-            """, big, region])
+        let checkRegion = try runProcess(
+            py,
+            [
+                "-c",
+                """
+                import sys
+                from pmtiles.reader import Reader, MmapSource, all_tiles
+                def tiles(p):
+                    with open(p, 'rb') as f:
+                        return {(z, x, y): d for (z, x, y), d in all_tiles(MmapSource(f))}
+                big, part = tiles(sys.argv[1]), tiles(sys.argv[2])
+                assert part and all(part[t] == big[t] for t in part) and len(part) < len(big)
+                """, big, region,
+            ])
         #expect(checkRegion.status == 0, "\(checkRegion.stderr)")
     }
 }

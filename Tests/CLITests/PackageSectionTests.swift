@@ -14,10 +14,12 @@ import Testing
 
     @Test func sectionBuildsWithoutFlagsAndFlagsOverrideIt() throws {
         let dir = try TemporaryDirectory()
-        let plan = try base.setUp(dir, extra: """
-            , "regions": { "path": "data/props.shp", "idField": "PID", "nameField": "FASTIGHET",
-                           "filter": "[PID != \\"p9\\"]", "buffer": 25, "maxZoom": 12, "output": "out" }
-            """)
+        let plan = try base.setUp(
+            dir,
+            extra: """
+                , "regions": { "path": "data/props.shp", "idField": "PID", "nameField": "FASTIGHET",
+                               "filter": "[PID != \\"p9\\"]", "buffer": 25, "maxZoom": 12, "output": "out" }
+                """)
         let out = dir.file("out")
         let dry = try runKartpack(["package", plan, "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
@@ -68,15 +70,19 @@ import Testing
         // Record 1 holds a space, records 2 and 3 share an id.
         let g = try runProcess(
             "/usr/bin/ogr2ogr",
-            ["-q", "-dialect", "sqlite", "-nln", "bad", bad, dir.file("data/fastigheter.shp"), "-sql",
-             "SELECT geometry, CASE WHEN rowid = 0 THEN 'a b' WHEN rowid < 3 THEN 'dup' ELSE 'r' || rowid END AS RID"
-                + " FROM fastigheter"])
+            [
+                "-q", "-dialect", "sqlite", "-nln", "bad", bad, dir.file("data/fastigheter.shp"), "-sql",
+                "SELECT geometry, CASE WHEN rowid = 0 THEN 'a b' WHEN rowid < 3 THEN 'dup' ELSE 'r' || rowid END AS RID"
+                    + " FROM fastigheter",
+            ])
         #expect(g.status == 0, "\(g.stderr)")
-        let plan = try base.setUp(dir, extra: """
-            ,
-              "regions": { "path": "data/bad.shp", "idField": "RID", "nameField": "NAMN",
-                           "filter": "[RID = ", "output": "missing/out", "sign": "no.key" }
-            """)
+        let plan = try base.setUp(
+            dir,
+            extra: """
+                ,
+                  "regions": { "path": "data/bad.shp", "idField": "RID", "nameField": "NAMN",
+                               "filter": "[RID = ", "output": "missing/out", "sign": "no.key" }
+                """)
         let v = try runKartpack(["validate", plan])
         #expect(v.status == 78, "\(v.stdout)\(v.stderr)")
         let text = v.stdout
@@ -96,11 +102,14 @@ import Testing
 
         // A line layer is refused as regions; and package stops on the section's problems too.
         let lines = try base.setUp(
-            dir, extra: #", "regions": { "path": "data/vagar.shp", "idField": "X", "output": "o" }"#, name: "lines.json")
+            dir, extra: #", "regions": { "path": "data/vagar.shp", "idField": "X", "output": "o" }"#, name: "lines.json"
+        )
         let l = try runKartpack(["validate", lines])
         #expect(l.status == 78)
-        #expect(l.stdout.contains("vagar.shp holds lineString records; regions must be polygons")
-            || l.stdout.contains("vagar.shp holds multiLineString records; regions must be polygons"), "\(l.stdout)")
+        #expect(
+            l.stdout.contains("vagar.shp holds lineString records; regions must be polygons")
+                || l.stdout.contains("vagar.shp holds multiLineString records; regions must be polygons"), "\(l.stdout)"
+        )
         let p = try runKartpack(["package", plan])
         #expect(p.status == 78 || p.status == 64 || p.status == 66, "\(p.stderr)")
     }
@@ -127,8 +136,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.pmtiles")))
 
         let export = dir.file("export.zip")
-        let z = try runProcess("/usr/bin/zip", ["-q", "-j", export, stands, dir.file("data/avdelningar.shx"),
-                                                dir.file("data/avdelningar.dbf"), dir.file("data/avdelningar.prj")])
+        let z = try runProcess(
+            "/usr/bin/zip",
+            [
+                "-q", "-j", export, stands, dir.file("data/avdelningar.shx"),
+                dir.file("data/avdelningar.dbf"), dir.file("data/avdelningar.prj"),
+            ])
         #expect(z.status == 0, "\(z.stderr)")
         let im = try runKartpack(["import", export, "--clip", dir.file("nope.shp"), "-o", dir.file("y.pmtiles")])
         #expect(im.status == 66, "\(im.stderr)")

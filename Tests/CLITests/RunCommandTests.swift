@@ -19,7 +19,8 @@ import Testing
         }
         let json = """
             { "version": 1,
-              "sources": [ \(layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" }"# }.joined(separator: ", ")) ],
+              "sources": [ \(layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" "#
+                  + #"}"# }.joined(separator: ", ")) ],
               "tiles": { "minZoom": 8, "maxZoom": \(maxZoom) },
               "output": { "path": "out/plan.pmtiles", "name": "Test plan" }\(extra) }
             """
@@ -98,11 +99,14 @@ import Testing
             Thread.sleep(forTimeInterval: 1.0)
             kill(p.processIdentifier, signal)
             p.waitUntilExit()
-            #expect(p.terminationReason == (signal == SIGKILL ? .uncaughtSignal : .exit), "the run ended before the signal")
+            #expect(
+                p.terminationReason == (signal == SIGKILL ? .uncaughtSignal : .exit), "the run ended before the signal")
             #expect(try bytes(out) == previous, "signal \(signal)")
             if signal == SIGTERM {
                 #expect(p.terminationStatus == 143, "SIGTERM exit status")
-                let left = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).filter { $0.contains(".tmp-") }
+                let left = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).filter {
+                    $0.contains(".tmp-")
+                }
                 #expect(left.isEmpty, "\(left)")
             }
             let info = try runKartpack(["inspect", out, "--format", "json"])
@@ -144,15 +148,21 @@ import Testing
         let dir = try TemporaryDirectory()
         for ext in ["pmtiles", "mbtiles"] {
             let out = dir.file("f.\(ext)")
-            let inputs = ["vagar", "fornminnen", "avdelningar"].map { RepositoryPaths.sampleForest.appendingPathComponent("\($0).shp").path }
+            let inputs = ["vagar", "fornminnen", "avdelningar"].map {
+                RepositoryPaths.sampleForest.appendingPathComponent("\($0).shp").path
+            }
             #expect(try runKartpack(["convert"] + inputs + ["-o", out, "--max-zoom", "10", "--quiet"]).status == 0)
             let old = try bytes(out)
             // RLIMIT_FSIZE makes writes past 50 kB fail with EFBIG, as a full disk fails them with ENOSPC.
-            let r = try runProcess("/usr/bin/prlimit", ["--fsize=50000", RepositoryPaths.kartpackBinary, "convert"] + inputs
-                                   + ["-o", out, "--max-zoom", "14", "--force", "--quiet"])
+            let r = try runProcess(
+                "/usr/bin/prlimit",
+                ["--fsize=50000", RepositoryPaths.kartpackBinary, "convert"] + inputs
+                    + ["-o", out, "--max-zoom", "14", "--force", "--quiet"])
             #expect(r.status == 74, "\(ext): \(r.stderr)")
             #expect(try bytes(out) == old)
-            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") || $0.hasSuffix("-journal") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.contains(".tmp-") || $0.hasSuffix("-journal")
+            }
             #expect(left.isEmpty, "\(left)")
         }
     }

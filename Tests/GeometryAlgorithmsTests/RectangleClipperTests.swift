@@ -33,11 +33,15 @@ import Testing
     }
 
     @Test func linesAreCutWhereTheyLeaveAndEnter() {
-        let line = [Point2(x: -5, y: 5), Point2(x: 5, y: 5), Point2(x: 15, y: 5), Point2(x: 15, y: 8), Point2(x: 5, y: 8)]
+        let line = [
+            Point2(x: -5, y: 5), Point2(x: 5, y: 5), Point2(x: 15, y: 5), Point2(x: 15, y: 8), Point2(x: 5, y: 8),
+        ]
         let parts = RectangleClipper.clipLine(line, to: rect)
-        #expect(parts == [
-            [Point2(x: 0, y: 5), Point2(x: 5, y: 5), Point2(x: 10, y: 5)], [Point2(x: 10, y: 8), Point2(x: 5, y: 8)],
-        ])
+        #expect(
+            parts == [
+                [Point2(x: 0, y: 5), Point2(x: 5, y: 5), Point2(x: 10, y: 5)],
+                [Point2(x: 10, y: 8), Point2(x: 5, y: 8)],
+            ])
         #expect(RectangleClipper.clipSegment(Point2(x: -1, y: -1), Point2(x: -1, y: 20), rect) == nil)
     }
 }

@@ -5,9 +5,10 @@ import Testing
     @Test func parseAcceptsValidAndRejectsMalformed() {
         #expect(TileCoordinate.parse("3/2/5") == TileCoordinate(z: 3, x: 2, y: 5))
         #expect(TileCoordinate.parse("0/0/0") == TileCoordinate(z: 0, x: 0, y: 0))
-        for bad in ["", "1/2", "1/2/3/4", "1/2/x", "-1/0/0", "1/2/0", "1/0/2", "+1/0/0", " 1/0/0", "32/0/0", "1//0",
-            "99999999999999999999/0/0"]
-        {
+        for bad in [
+            "", "1/2", "1/2/3/4", "1/2/x", "-1/0/0", "1/2/0", "1/0/2", "+1/0/0", " 1/0/0", "32/0/0", "1//0",
+            "99999999999999999999/0/0",
+        ] {
             #expect(TileCoordinate.parse(bad) == nil, "\(bad)")
         }
         #expect(TileCoordinate(z: 4, x: 3, y: 9).description == "4/3/9")
@@ -28,10 +29,13 @@ import Testing
     }
 
     @Test func orderingIsZoomThenXThenY() {
-        let tiles = [TileCoordinate(z: 1, x: 1, y: 0), TileCoordinate(z: 0, x: 0, y: 0), TileCoordinate(z: 1, x: 0, y: 1)]
-        #expect(tiles.sorted() == [
-            TileCoordinate(z: 0, x: 0, y: 0), TileCoordinate(z: 1, x: 0, y: 1), TileCoordinate(z: 1, x: 1, y: 0),
-        ])
+        let tiles = [
+            TileCoordinate(z: 1, x: 1, y: 0), TileCoordinate(z: 0, x: 0, y: 0), TileCoordinate(z: 1, x: 0, y: 1),
+        ]
+        #expect(
+            tiles.sorted() == [
+                TileCoordinate(z: 0, x: 0, y: 0), TileCoordinate(z: 1, x: 0, y: 1), TileCoordinate(z: 1, x: 1, y: 0),
+            ])
     }
 
     @Test func tileBoundsFollowTheXYZGrid() {
@@ -48,17 +52,20 @@ import Testing
     @Test func tileRangeCoversAndClamps() {
         let h = SphericalMercator.halfWorld
         // A box in the north-west quadrant at z1.
-        let r = SphericalMercator.tileRange(covering: Bounds(minX: -h / 2, minY: h / 4, maxX: -h / 4, maxY: h / 2), zoom: 1)
+        let r = SphericalMercator.tileRange(
+            covering: Bounds(minX: -h / 2, minY: h / 4, maxX: -h / 4, maxY: h / 2), zoom: 1)
         #expect(r == TileRange(z: 1, minX: 0, minY: 0, maxX: 0, maxY: 0))
         // Everything (and beyond) at z2 clamps to the grid.
-        let all = SphericalMercator.tileRange(covering: Bounds(minX: -3 * h, minY: -3 * h, maxX: 3 * h, maxY: 3 * h), zoom: 2)
+        let all = SphericalMercator.tileRange(
+            covering: Bounds(minX: -3 * h, minY: -3 * h, maxX: 3 * h, maxY: 3 * h), zoom: 2)
         #expect(all == TileRange(z: 2, minX: 0, minY: 0, maxX: 3, maxY: 3))
         #expect(all?.count == 16)
         #expect(all.map { Array($0) }?.first == TileCoordinate(z: 2, x: 0, y: 0))
         #expect(all.map { Array($0) }?[1] == TileCoordinate(z: 2, x: 1, y: 0))
         #expect(all.map { Array($0) }?.last == TileCoordinate(z: 2, x: 3, y: 3))
         #expect(SphericalMercator.tileRange(covering: .empty, zoom: 3) == nil)
-        #expect(SphericalMercator.tileRange(covering: Bounds(minX: 3 * h, minY: 0, maxX: 4 * h, maxY: 1), zoom: 3) == nil)
+        #expect(
+            SphericalMercator.tileRange(covering: Bounds(minX: 3 * h, minY: 0, maxX: 4 * h, maxY: 1), zoom: 3) == nil)
         #expect(SphericalMercator.tileRange(covering: Bounds(minX: .nan, minY: 0, maxX: 1, maxY: 1), zoom: 3) == nil)
         // Tiles are half-open (west and north edges included): a point at the origin falls in z1 1/1/1 only.
         let origin = SphericalMercator.tileRange(covering: Bounds(minX: 0, minY: 0, maxX: 0, maxY: 0), zoom: 1)

@@ -27,7 +27,10 @@ private func located(_ text: String, _ options: JSONParseOptions = JSONParseOpti
             ("{\n  \"version\": 1,\n  \"sources\": [}\n", "3:15: unexpected '}'; expected a JSON value"),
             ("{\"version\": 1,}", "1:15: trailing comma before '}'"),
             ("[1,]", "1:4: trailing comma before ']'"),
-            ("{\"version\": 1 \"sources\": []}", "1:15: expected ',' or '}' after the value of \"version\", found '\"'"),
+            (
+                "{\"version\": 1 \"sources\": []}",
+                "1:15: expected ',' or '}' after the value of \"version\", found '\"'"
+            ),
             ("   \n ", "2:2: the text is empty; expected a JSON value"),
             ("{\"a\": 'x'}", "1:7: strings must use double quotes"),
             ("{\"a\": 1} // note", "1:10: unexpected text after the end of the JSON value"),
@@ -64,10 +67,11 @@ private func located(_ text: String, _ options: JSONParseOptions = JSONParseOpti
     @Test func valuesKeepTheirKindsAndOrder() throws {
         let v = try JSONParser.parse(#" {"b" : [1, 2.5e3, -0, 1.0, "\u00e9\ud83c\udf0d\/"], "a": {}, "b": null} "#)
         #expect(
-            v == .object([
-                ("b", .array([.int(1), .double(2500), .int(0), .double(1), .string("é🌍/")])), ("a", .object([])),
-                ("b", .null),
-            ]))
+            v
+                == .object([
+                    ("b", .array([.int(1), .double(2500), .int(0), .double(1), .string("é🌍/")])), ("a", .object([])),
+                    ("b", .null),
+                ]))
         #expect(try JSONParser.parse("9223372036854775807") == .int(Int64.max))
         #expect(try JSONParser.parse("-9223372036854775808") == .int(Int64.min))
         #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
@@ -86,10 +90,11 @@ private func located(_ text: String, _ options: JSONParseOptions = JSONParseOpti
         #expect(doc.location(of: [.key("é")]) == JSONLocation(offset: 35, line: 3, column: 8))
         #expect(doc.location(of: [.key("c")]) == JSONLocation(offset: 47, line: 4, column: 8))
         #expect(doc.location(of: [.key("zzz")]) == nil)
-        #expect(doc.valueLocations.map(\.path) == [
-            [], [.key("a")], [.key("a"), .index(0)], [.key("a"), .index(1)], [.key("a"), .index(1), .key("b")],
-            [.key("é")], [.key("c")],
-        ])
+        #expect(
+            doc.valueLocations.map(\.path) == [
+                [], [.key("a")], [.key("a"), .index(0)], [.key("a"), .index(1)], [.key("a"), .index(1), .key("b")],
+                [.key("é")], [.key("c")],
+            ])
         #expect(doc.duplicateKeys.isEmpty)
         #expect(doc.location(of: [.key("c")])?.description == "4:8")
     }

@@ -25,7 +25,8 @@ import Testing
         #expect(v.objectMembers?.map(\.key) == ["version", "ratio", "ok", "items", "tags", "big"])
         #expect(
             v.sortingKeys().text(.canonical)
-                == #"{"big":7,"items":[{"counts":{"b":1,"z":2},"name":"a"}],"ok":true,"ratio":0.5,"tags":["x","é"],"version":1}"#
+                == #"{"big":7,"items":[{"counts":{"b":1,"z":2},"name":"a"}],"ok":true,"ratio":0.5,"tags":["x","é"],"#
+                + #""version":1}"#
         )
     }
 
@@ -40,6 +41,8 @@ import Testing
         #expect(try JSONValueEncoder.encode(3) == .int(3))
         #expect(try JSONValueEncoder.encode([Int]()) == .array([]))
         #expect(try JSONValueEncoder.encode([String: Int]()) == .object([]))
-        #expect(try JSONValueEncoder.encode(["b": [1], "a": [2]]).sortingKeys() == .object([("a", .array([.int(2)])), ("b", .array([.int(1)]))]))
+        #expect(
+            try JSONValueEncoder.encode(["b": [1], "a": [2]]).sortingKeys()
+                == .object([("a", .array([.int(2)])), ("b", .array([.int(1)]))]))
     }
 }

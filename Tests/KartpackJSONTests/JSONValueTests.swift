@@ -16,10 +16,13 @@ import Testing
 
     @Test func parsesStrictlyWithADepthCap() throws {
         #expect(
-            try JSONParser.parse(Array(#" {"a" : [1, 2.5e3, "\u00e9\ud83c\udf0d"], "b": {}} "#.utf8), options: .archiveMetadata)
+            try JSONParser.parse(
+                Array(#" {"a" : [1, 2.5e3, "\u00e9\ud83c\udf0d"], "b": {}} "#.utf8), options: .archiveMetadata)
                 == .object([("a", .array([.int(1), .double(2500), .string("é🌍")])), ("b", .object([]))]))
         for bad in ["", "{", "[1,]", "01", "1.", "\"\u{1}\"", "{\"a\" 1}", "tru", "[1] x", "\"\\x\"", "1e999"] {
-            #expect(throws: JSONParseError.self, "\(bad)") { try JSONParser.parse(Array(bad.utf8), options: .archiveMetadata) }
+            #expect(throws: JSONParseError.self, "\(bad)") {
+                try JSONParser.parse(Array(bad.utf8), options: .archiveMetadata)
+            }
         }
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xff, 0x22], options: .archiveMetadata) }
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

@@ -56,6 +56,8 @@ import Testing
             Self.exercise(broken)
         }
         #expect(throws: KartpackKitError.self) { try KartpackPackage(contentsOf: URL(fileURLWithPath: dir.path)) }
-        #expect(throws: KartpackKitError.self) { try KartpackPackage(contentsOf: URL(string: "https://example.com/a")!) }
+        #expect(throws: KartpackKitError.self) {
+            try KartpackPackage(contentsOf: URL(string: "https://example.com/a")!)
+        }
     }
 }

@@ -56,7 +56,8 @@ import VectorTile
         #expect(cut.count == 2)
         #expect(abs((east.first?.geometry.bounds?.west ?? 0) - 10) < 1e-9)
         // Whole pieces of the covering tiles: the eastern tiles' pieces, from longitude 0.
-        let whole = try pkg.features(in: GeoRegion(west: 10, south: -80, east: 180, north: 80), zoom: 1, geometry: .whole)
+        let whole = try pkg.features(
+            in: GeoRegion(west: 10, south: -80, east: 180, north: 80), zoom: 1, geometry: .whole)
         #expect(abs((whole.first?.geometry.bounds?.west ?? 1) - 0) < 1e-9)
     }
 }

@@ -95,10 +95,15 @@ import VectorTile
         let (pkg, _) = try Self.stationPackage(dir)
         let all = try pkg.features(in: Self.box, zoom: 8)
         func minDistance(_ f: [MapFeature]) -> Double {
-            let p = f.map { SyntheticPackage.world(lon: $0.geometry.coordinates[0].longitude,
-                                                    lat: $0.geometry.coordinates[0].latitude) }
+            let p = f.map {
+                SyntheticPackage.world(
+                    lon: $0.geometry.coordinates[0].longitude,
+                    lat: $0.geometry.coordinates[0].latitude)
+            }
             var best = Double.infinity
-            for i in p.indices { for j in p.indices where j > i { best = min(best, hypot(p[i].x - p[j].x, p[i].y - p[j].y)) } }
+            for i in p.indices {
+                for j in p.indices where j > i { best = min(best, hypot(p[i].x - p[j].x, p[i].y - p[j].y)) }
+            }
             return best
         }
         let n = 40
@@ -119,15 +124,19 @@ import VectorTile
     @Test func badRequestsAreErrors() throws {
         let dir = try TemporaryDirectory()
         let (pkg, _) = try Self.stationPackage(dir)
-        #expect(throws: KartpackKitError.self) { try pkg.features(in: GeoRegion(west: 5, south: 0, east: 4, north: 1), zoom: 3) }
+        #expect(throws: KartpackKitError.self) {
+            try pkg.features(in: GeoRegion(west: 5, south: 0, east: 4, north: 1), zoom: 3)
+        }
         #expect(throws: KartpackKitError.self) { try pkg.features(in: Self.box, zoom: 32) }
         #expect(throws: KartpackKitError.self) { try pkg.features(in: Self.box, zoom: 8, layers: ["nope"]) }
         #expect(throws: KartpackKitError.self) { try pkg.features(in: Self.box, zoom: 8, limit: -1) }
-        let few = try KartpackPackage(contentsOf: pkg.url, limits: {
-            var l = KartpackPackage.Limits()
-            l.maxTilesPerQuery = 2
-            return l
-        }())
+        let few = try KartpackPackage(
+            contentsOf: pkg.url,
+            limits: {
+                var l = KartpackPackage.Limits()
+                l.maxTilesPerQuery = 2
+                return l
+            }())
         #expect(throws: KartpackKitError.self) { try few.features(in: Self.box, zoom: 8) }
     }
 }

@@ -49,12 +49,21 @@ enum SyntheticPackage {
                 properties: Properties([("rank", .int(s.rank)), ("name", .string("station \(s.id)"))]))
             tiles[key] = b
         }
-        try write(tiles, layers: [VectorLayerInfo(id: "stations", fields: [
-            VectorLayerField(name: "name", type: .string), VectorLayerField(name: "rank", type: .number)])], to: path)
+        try write(
+            tiles,
+            layers: [
+                VectorLayerInfo(
+                    id: "stations",
+                    fields: [
+                        VectorLayerField(name: "name", type: .string), VectorLayerField(name: "rank", type: .number),
+                    ])
+            ], to: path)
     }
 
-    static func write(_ tiles: [TileCoordinate: MVTLayerBuilder], layers: [VectorLayerInfo], to path: String,
-                      extra: [(key: String, value: JSONValue)] = []) throws {
+    static func write(
+        _ tiles: [TileCoordinate: MVTLayerBuilder], layers: [VectorLayerInfo], to path: String,
+        extra: [(key: String, value: JSONValue)] = []
+    ) throws {
         let writer = try PMTilesWriter(path: path, overwrite: true)
         let ordered = tiles.keys.sorted {
             PMTilesTileID.id(z: $0.z, x: $0.x, y: $0.y)! < PMTilesTileID.id(z: $1.z, x: $1.x, y: $1.y)!

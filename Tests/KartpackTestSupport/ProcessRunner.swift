@@ -8,8 +8,10 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program to completion, capturing its output (stdin is /dev/null).
-public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                       currentDirectory: String? = nil) throws -> ProcessResult {
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    currentDirectory: String? = nil
+) throws -> ProcessResult {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
@@ -32,8 +34,9 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     p.waitUntilExit()
-    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// Runs the `kartpack` executable.

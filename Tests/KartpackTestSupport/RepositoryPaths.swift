@@ -22,7 +22,8 @@ public enum RepositoryPaths {
     public static var kartpackBinary: String {
         if let env = ProcessInfo.processInfo.environment["KARTPACK_BIN"], !env.isEmpty { return env }
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kartpack"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "kartpack"),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("kartpack"),
             root.appendingPathComponent(".build/debug/kartpack"),

@@ -51,7 +51,9 @@ public struct ShapefileFixture: Sendable {
             Shape(type: type.rawValue, parts: [[x, y]], z: z.map { [[$0]] }, m: m.map { [[$0]] })
         }
         /// A multipoint from interleaved coordinates.
-        public static func multiPoint(_ xy: [Double], type: ShapeType = .multiPoint, z: [Double]? = nil, m: [Double]? = nil)
+        public static func multiPoint(
+            _ xy: [Double], type: ShapeType = .multiPoint, z: [Double]? = nil, m: [Double]? = nil
+        )
             -> Shape
         {
             Shape(type: type.rawValue, parts: [xy], z: z.map { [$0] }, m: m.map { [$0] })
@@ -289,10 +291,12 @@ public struct ShapefileFixture: Sendable {
             c.appendLE(Int32(s.parts.count))
             c.appendLE(Int32(n))
             var start: Int32 = 0
-            let starts: [Int32] = s.partStartsOverride ?? s.parts.map { p in
-                defer { start += Int32(p.count / 2) }
-                return start
-            }
+            let starts: [Int32] =
+                s.partStartsOverride
+                ?? s.parts.map { p in
+                    defer { start += Int32(p.count / 2) }
+                    return start
+                }
             for v in starts { c.appendLE(v) }
             if s.type == 31 { for t in s.partTypes ?? s.parts.map({ _ in 5 }) { c.appendLE(t) } }
             for v in xy { c.appendLE(v) }

@@ -185,7 +185,8 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func prettyLayoutIsStable() throws {
         let v = try StyleJSON.parse(
             #"{"version":8,"center":[17.25,63.5],"layers":[{"id":"a","filter":["==",["get","k"],"v"],"paint":{}}],"#
-                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans Semibold","Roboto Medium"]}"#
+                + #""glyphs":["Noto Sans Regular","Noto Sans Italic","Noto Sans Bold","Open Sans Regular","Open Sans "#
+                + #"Semibold","Roboto Medium"]}"#
         )
         #expect(
             StyleJSON.pretty(v) == """

@@ -13,7 +13,25 @@ import Testing
         let spec = try PipelineSpec.load(path: path)
         #expect(
             spec.canonicalJSON
-                == #"{"output":{"attribution":"Syntetiska exempeldata, inga verkliga fastigheter / Synthetic sample data, no real properties","description":"Avdelningar, fastigheter, hänsynsytor, vägar, fornminnen och kommungränser från en syntetisk skogsbruksplan. / Stands, properties, consideration areas, roads, ancient monuments and municipal borders from a synthetic forest plan.","format":"pmtiles","name":"Skogsbruksplan Vännäs (exempel) / Forest plan Vännäs (sample)","path":"../out/forest-plan.pmtiles"},"sources":[{"layer":"kommuner","path":"../SampleData/forest/kommuner.shp"},{"layer":"fastigheter","path":"../SampleData/forest/fastigheter.shp"},{"layer":"avdelningar","path":"../SampleData/forest/avdelningar.shp"},{"layer":"hansyn","path":"../SampleData/forest/hansyn.shp"},{"layer":"vagar","path":"../SampleData/forest/vagar.shp"},{"layer":"fornminnen","path":"../SampleData/forest/fornminnen.shp"}],"style":"../SampleData/forest.kss","tiles":{"buffer":80,"extent":4096,"maxTileBytes":500000,"maxTileFeatures":200000,"maxZoom":14,"minZoom":8,"simplify":1},"version":1}"#
+                == #"{"output":{"attribution":"Syntetiska exempeldata, inga verkliga fastigheter / Synthetic sample "#
+                + #"data, no real properties","description":"Avdelningar, fastigheter, hänsynsytor, vägar, "#
+                + #"fornminnen och kommungränser från en syntetisk skogsbruksplan. / Stands, properties, "#
+                + #"consideration areas, roads, ancient monuments and municipal borders from a synthetic "#
+                + #"forest plan.","format":"pmtiles","name":"Skogsbruksplan Vännäs (exempel) / Forest "#
+                + #"plan Vännäs (sample)","path":"../out/forest-plan.pmtiles"},"#
+                + #""sources":[{"layer":"kommuner","#
+                + #""path":"../SampleData/forest/kommuner.shp"},{"layer":"fastigheter","#
+                + #""path":"../SampleData/forest/fastigheter.shp"},"#
+                + #"{"layer":"avdelningar","#
+                + #""path":"../SampleData/forest/avdelningar.shp"},"#
+                + #"{"layer":"hansyn","#
+                + #""path":"../SampleData/forest/hansyn.shp"},"#
+                + #"{"layer":"vagar","#
+                + #""path":"../SampleData/forest/vagar.shp"},"#
+                + #"{"layer":"fornminnen","#
+                + #""path":"../SampleData/forest/fornminnen.shp"}],"style":"../SampleData/forest.kss","#
+                + #""tiles":{"buffer":80,"extent":4096,"maxTileBytes":500000,"maxTileFeatures":200000,"#
+                + #""maxZoom":14,"minZoom":8,"simplify":1},"version":1}"#
         )
     }
 
@@ -27,7 +45,24 @@ import Testing
             ])
         #expect(
             spec.canonicalJSON
-                == #"{"output":{"attribution":"a\\b","description":"Avdelningar, fastigheter, hänsynsytor, vägar, fornminnen och kommungränser från en syntetisk skogsbruksplan. / Stands, properties, consideration areas, roads, ancient monuments and municipal borders from a synthetic forest plan.","format":"pmtiles","name":"Skog \"och\" mark\b\f\u0001\u007f\u2028é","path":"../out/forest-plan.pmtiles"},"sources":[{"layer":"kommuner","path":"../SampleData/forest/kommuner.shp"},{"layer":"fastigheter","path":"../SampleData/forest/fastigheter.shp"},{"layer":"avdelningar","path":"../SampleData/forest/avdelningar.shp"},{"layer":"hansyn","path":"../SampleData/forest/hansyn.shp"},{"layer":"vagar","path":"../SampleData/forest/vagar.shp"},{"layer":"fornminnen","path":"../SampleData/forest/fornminnen.shp"}],"style":"../SampleData/forest.kss","tiles":{"buffer":64,"extent":4096,"maxTileBytes":500000,"maxTileFeatures":200000,"maxZoom":12,"minZoom":8,"simplify":0.1},"version":1}"#
+                == #"{"output":{"attribution":"a\\b","description":"Avdelningar, fastigheter, hänsynsytor, vägar, "#
+                + #"fornminnen och kommungränser från en syntetisk skogsbruksplan. / Stands, properties, "#
+                + #"consideration areas, roads, ancient monuments and municipal borders from a synthetic "#
+                + #"forest plan.","format":"pmtiles","name":"Skog \"och\" mark\b\f\u0001\u007f\u2028é","#
+                + #""path":"../out/forest-plan.pmtiles"},"sources":[{"layer":"kommuner","#
+                + #""path":"../SampleData/forest/kommuner.shp"},{"layer":"fastigheter","#
+                + #""path":"../SampleData/forest/fastigheter.shp"},{"layer":"avdelningar","#
+                + #""path":"../SampleData/forest/avdelningar.shp"},{"layer":"hansyn","#
+                + #""path":"../SampleData/forest/hansyn.shp"},{"layer":"vagar","#
+                + #""path":"../SampleData/forest/vagar.shp"},"#
+                + #"{"layer":"fornminnen","#
+                + #""path":"../SampleData/forest/fornminnen.shp"}],"#
+                + #""style":"../SampleData/forest.kss","#
+                + #""tiles":{"buffer":64,"extent":4096,"#
+                + #""maxTileBytes":500000,"#
+                + #""maxTileFeatures":200000,"maxZoom":12,"#
+                + #""minZoom":8,"simplify":0.1},"#
+                + #""version":1}"#
         )
     }
 
@@ -39,7 +74,8 @@ import Testing
         #expect(JSONWriter.canonicalNumber(.nan) == "null")
         #expect(JSONWriter.quoted("a\"\u{8}\u{C}\u{1}") == #""a\"\b\f\u0001""#)
         #expect(
-            JSONValue.object([("b", .double(1)), ("a", .array([.double(0.5), .int(-1)])), ("B", .null)]).text(.canonical)
+            JSONValue.object([("b", .double(1)), ("a", .array([.double(0.5), .int(-1)])), ("B", .null)]).text(
+                .canonical)
                 == #"{"B":null,"a":[0.5,-1],"b":1}"#)
     }
 }

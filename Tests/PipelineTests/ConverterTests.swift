@@ -74,7 +74,8 @@ import Testing
         var found = false
         for (_, tile) in try decodeAll(out) {
             for f in tile.layers[0].features {
-                #expect(f.properties["AVDNR"].map { if case .int = $0 { true } else { $0.numericValue != nil } } == true)
+                #expect(
+                    f.properties["AVDNR"].map { if case .int = $0 { true } else { $0.numericValue != nil } } == true)
                 if case .bool = f.properties["CERTIFIER"] { found = true }
                 #expect(f.properties.values.allSatisfy { !$0.isNull })
                 if case .string(let s)? = f.properties["FASTIGHET"] { #expect(!s.contains("\u{FFFD}")) }

@@ -23,7 +23,8 @@ import VectorTile
             let commands = (0..<(1 + next(40))).map { _ in UInt32(next(i % 5 == 0 ? 1 << 31 : 300)) }
             let type = MVTGeometryType(rawValue: UInt32(1 + next(3)))!
             return PlacedPiece(
-                layer: Int32(next(3)), feature: Int32(next(50)), piece: TilePiece(tile: tile, type: type, commands: commands))
+                layer: Int32(next(3)), feature: Int32(next(50)),
+                piece: TilePiece(tile: tile, type: type, commands: commands))
         }
     }
 

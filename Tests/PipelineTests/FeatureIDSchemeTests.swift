@@ -33,8 +33,12 @@ import Testing
         #expect(try FeatureIDScheme.forField("avdnr", in: fields, policy: .skip).kind == .integerField)
         let s = try FeatureIDScheme.forField("Fastighet", in: fields, policy: .reject)
         #expect(s.kind == .stringHash && s.field == "FASTIGHET")
-        #expect(throws: FeatureIDSchemeError.self) { try FeatureIDScheme.forField("AREAL", in: fields, policy: .reject) }
-        #expect(throws: FeatureIDSchemeError.self) { try FeatureIDScheme.forField("INVDATUM", in: fields, policy: .reject) }
+        #expect(throws: FeatureIDSchemeError.self) {
+            try FeatureIDScheme.forField("AREAL", in: fields, policy: .reject)
+        }
+        #expect(throws: FeatureIDSchemeError.self) {
+            try FeatureIDScheme.forField("INVDATUM", in: fields, policy: .reject)
+        }
         do {
             _ = try FeatureIDScheme.forField("NOPE", in: fields, policy: .reject)
             Issue.record("expected an error")
@@ -84,6 +88,10 @@ import Testing
     @Test func theSchemeIsRecordedInTheMetadata() throws {
         let hashed = try FeatureIDScheme.forField("FASTIGHET", in: fields, policy: .skip)
         let text = FeatureIDScheme.metadataText([("fastigheter", hashed), ("vagar", .recordNumber)])
-        #expect(text == #"{"fastigheter":{"field":"FASTIGHET","policy":"skip","scheme":"sha256-52"},"vagar":{"scheme":"record"}}"#)
+        #expect(
+            text
+                == #"{"fastigheter":{"field":"FASTIGHET","policy":"skip","scheme":"sha256-52"},"#
+                + #""vagar":{"scheme":"record"}}"#
+        )
     }
 }

@@ -12,7 +12,8 @@ import Testing
 
     /// The reproducers of one fuzz target, by file name.
     static func inputs(_ target: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 
@@ -20,15 +21,20 @@ import Testing
     static func inspect(_ arguments: [String]) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        return try runProcess("/usr/bin/timeout", ["30", RepositoryPaths.kartpackBinary] + arguments, environment: environment)
+        return try runProcess(
+            "/usr/bin/timeout", ["30", RepositoryPaths.kartpackBinary] + arguments, environment: environment)
     }
 
     /// The outcome must be an answer: a report (0) or a rejection (65), never a signal, trap or timeout (124).
-    static func expectAnswer(_ result: ProcessResult, _ input: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectAnswer(
+        _ result: ProcessResult, _ input: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(
             result.status == 0 || result.status == 65,
             "\(input): exit \(result.status)\n\(result.stderr.suffix(2000))", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error"), "\(input): \(result.stderr.suffix(2000))", sourceLocation: sourceLocation)
+        #expect(
+            !result.stderr.contains("Fatal error"), "\(input): \(result.stderr.suffix(2000))",
+            sourceLocation: sourceLocation)
     }
 
     /// Splits a FuzzShapefile input (flag byte, then `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg`, each a 4-byte
@@ -96,7 +102,8 @@ import Testing
     /// The committed seeds of one fuzz target, by file name.
     static func seeds(_ target: String) -> [String] {
         let path = folder.deletingLastPathComponent().appendingPathComponent(target).path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }
+            .sorted()
     }
 
     /// Found by FuzzPackage: PackageInspector converted the PMTiles header's tile counts (UInt64) with `Int(_:)`,
@@ -116,7 +123,9 @@ import Testing
                 "zooms": object?["zooms"] ?? NSNull(), "tiles": object?["tiles"] ?? NSNull(),
                 "largestTiles": object?["largestTiles"] ?? NSNull(),
             ]
-            return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(
+                    withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
         }
         let expected = try listing(good.stdout)
         #expect(expected.contains("12/2271/1092"))

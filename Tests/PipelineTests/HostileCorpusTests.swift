@@ -125,7 +125,9 @@ enum HostileCorpus {
         let companion = HostileCorpus.folder.appendingPathComponent("baseline/layer.shp").path
 
         var options = ConvertOptions(
-            inputs: [ConvertInput(path: input, layerName: "layer"), ConvertInput(path: companion, layerName: "companion")],
+            inputs: [
+                ConvertInput(path: input, layerName: "layer"), ConvertInput(path: companion, layerName: "companion"),
+            ],
             output: dir.file("out.pmtiles"), format: .pmtiles)
         options.minZoom = manifest.convert.min_zoom
         options.maxZoom = manifest.convert.max_zoom
@@ -140,7 +142,8 @@ enum HostileCorpus {
         // No hang: small cases take well under a second; the generated giants get more room.
         // Sanitizer builds run several times slower: scripts/asan-test.sh sets KARTPACK_TEST_TIME_SCALE.
         let scale = Double(ProcessInfo.processInfo.environment["KARTPACK_TEST_TIME_SCALE"] ?? "") ?? 1
-        let budget: Duration = (c.generated != nil && (c.vertices != nil || c.rings != nil) ? .seconds(120) : .seconds(15)) * scale
+        let budget: Duration =
+            (c.generated != nil && (c.vertices != nil || c.rings != nil) ? .seconds(120) : .seconds(15)) * scale
         #expect(elapsed < budget, "\(name) took \(elapsed)")
 
         // The companion input is untouched by its hostile neighbour.

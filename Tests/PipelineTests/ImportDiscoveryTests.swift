@@ -21,15 +21,18 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
 @Suite struct ImportDiscoveryTests {
     @Test func findsSetsInNestedFoldersWithCaseInsensitiveExtensions() throws {
         let dir = try TemporaryDirectory(prefix: "kp-discovery")
-        try makeTree(dir.path, [
-            "top.shp",
-            "Export/Roads.SHP", "Export/Roads.Shx", "Export/ROADS.DBF", "Export/roads.prj", "Export/Roads.cpg",
-            "Export/sub/Lakes.shp", "Export/sub/Lakes.dbf", "Export/sub/deeper/x.Shp", "Export/notes.txt",
-        ])
+        try makeTree(
+            dir.path,
+            [
+                "top.shp",
+                "Export/Roads.SHP", "Export/Roads.Shx", "Export/ROADS.DBF", "Export/roads.prj", "Export/Roads.cpg",
+                "Export/sub/Lakes.shp", "Export/sub/Lakes.dbf", "Export/sub/deeper/x.Shp", "Export/notes.txt",
+            ])
         let result = try ShapefileDiscovery().discover(in: dir.path)
-        #expect(result.shapefiles.map(\.relativePath) == [
-            "Export/Roads.SHP", "Export/sub/Lakes.shp", "Export/sub/deeper/x.Shp", "top.shp",
-        ])
+        #expect(
+            result.shapefiles.map(\.relativePath) == [
+                "Export/Roads.SHP", "Export/sub/Lakes.shp", "Export/sub/deeper/x.Shp", "top.shp",
+            ])
         #expect(result.warnings.isEmpty)
         let roads = result.shapefiles[0]
         #expect(roads.shp == dir.path + "/Export/Roads.SHP")
@@ -50,10 +53,12 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
 
     @Test func settlesCaseCollisionsDeterministically() throws {
         let dir = try TemporaryDirectory(prefix: "kp-discovery")
-        try makeTree(dir.path, [
-            "one/a.shp", "one/A.shp", "one/a.SHP", "one/A.dbf", "one/a.dbf", "one/a.DBF", "one/a.Prj",
-            "two/b.SHP", "two/B.Shp", "two/b.dbf",
-        ])
+        try makeTree(
+            dir.path,
+            [
+                "one/a.shp", "one/A.shp", "one/a.SHP", "one/A.dbf", "one/a.dbf", "one/a.DBF", "one/a.Prj",
+                "two/b.SHP", "two/B.Shp", "two/b.dbf",
+            ])
         let result = try ShapefileDiscovery().discover(in: dir.path)
         // Base names that differ in case are different layers (the same rule as convert); extension-case variants
         // of one base are one set.
@@ -109,7 +114,10 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         let result = try ShapefileDiscovery().discover(in: dir.path)
         #expect(result.shapefiles.map(\.relativePath) == ["a/roads.shp", "b/Roads.shp", "roads.shp", "roads_2.shp"])
         #expect(result.shapefiles.map(\.layerName) == ["roads", "Roads_2", "roads_3", "roads_2_2"])
-        #expect(result.shapefiles.map { $0.warnings.map(\.code) } == [[], ["layer_renamed"], ["layer_renamed"], ["layer_renamed"]])
+        #expect(
+            result.shapefiles.map { $0.warnings.map(\.code) } == [
+                [], ["layer_renamed"], ["layer_renamed"], ["layer_renamed"],
+            ])
     }
 
     @Test func skipsLinksSpecialFilesAndResourceForks() throws {
@@ -122,7 +130,10 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         let result = try ShapefileDiscovery().discover(in: dir.path + "/real")
         #expect(result.shapefiles.map(\.relativePath) == ["a.shp"])
         #expect(result.shapefiles[0].files.dbf == nil && result.shapefiles[0].files.shx == nil)
-        #expect(result.warnings.map(\.code) == ["symlink_skipped", "special_file_skipped", "symlink_skipped", "symlink_skipped"])
+        #expect(
+            result.warnings.map(\.code) == [
+                "symlink_skipped", "special_file_skipped", "symlink_skipped", "symlink_skipped",
+            ])
         #expect(result.warnings.map { $0.file ?? "" } == ["a.dbf", "a.shx", "link.shp", "linked"])
         // A root that is itself a link is followed (it was named by the user).
         #expect(symlink(dir.path + "/real", dir.path + "/rootlink") == 0)

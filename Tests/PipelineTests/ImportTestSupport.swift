@@ -208,7 +208,8 @@ func refusal(
     do {
         let value = try body()
         if let extracted = value as? ExtractedArchive {
-            Issue.record("extracted \(extracted.files.map(\.relativePath)) instead of refusing", sourceLocation: sourceLocation)
+            Issue.record(
+                "extracted \(extracted.files.map(\.relativePath)) instead of refusing", sourceLocation: sourceLocation)
         } else {
             Issue.record("succeeded instead of refusing", sourceLocation: sourceLocation)
         }

@@ -20,9 +20,10 @@ import Testing
         let extracted = try box.extract(entries)
         let root = extracted.root
         #expect(root.hasPrefix(box.parent + "/kartpack-import-"))
-        #expect(extracted.files.map(\.relativePath) == [
-            "Export/Roads.SHP", "Export/Roads.Shx", "Export/sub/deeper/lakes.shp", "Export/Sjöar.dbf", "empty.txt",
-        ])
+        #expect(
+            extracted.files.map(\.relativePath) == [
+                "Export/Roads.SHP", "Export/Roads.Shx", "Export/sub/deeper/lakes.shp", "Export/Sjöar.dbf", "empty.txt",
+            ])
         #expect(try fileBytes(root + "/Export/Roads.SHP") == roads)
         #expect(try fileBytes(root + "/Export/Roads.Shx") == [1, 2, 3])
         #expect(try fileBytes(root + "/Export/sub/deeper/lakes.shp") == Array(repeating: 0x20, count: 300))
@@ -116,7 +117,8 @@ import Testing
         let extracted = try box.extract([
             TestZipEntry("inner.zip", inner, method: 0), TestZipEntry("layers/roads.shp", [1, 2]),
             TestZipEntry("data.tar.gz", [0x1f, 0x8b]), TestZipEntry("x.7Z", [1]), TestZipEntry("y.rar", [1]),
-            TestZipEntry("z.tgz", [1]), TestZipEntry("w.bz2", [1]), TestZipEntry("v.xz", [1]), TestZipEntry("u.tar", [1]),
+            TestZipEntry("z.tgz", [1]), TestZipEntry("w.bz2", [1]), TestZipEntry("v.xz", [1]),
+            TestZipEntry("u.tar", [1]),
         ])
         #expect(extracted.files.map(\.relativePath) == ["layers/roads.shp"])
         #expect(extracted.warnings.count == 8)
@@ -170,12 +172,16 @@ import Testing
         var limits = ZipLimits()
         limits.maxEntryBytes = 3999
         let perEntry = try #require(refusal { try box.extract([TestZipEntry("a.dbf", data)], limits: limits) })
-        #expect(perEntry == .limitExceeded(source: box.dir.file("in.zip"), entry: "a.dbf",
-            reason: "it declares 4000 bytes, more than the per-entry limit of 3999"))
+        #expect(
+            perEntry
+                == .limitExceeded(
+                    source: box.dir.file("in.zip"), entry: "a.dbf",
+                    reason: "it declares 4000 bytes, more than the per-entry limit of 3999"))
         limits = ZipLimits(maxTotalBytes: 7000)
-        let total = try #require(refusal {
-            try box.extract([TestZipEntry("a.dbf", data), TestZipEntry("b.dbf", data)], limits: limits)
-        })
+        let total = try #require(
+            refusal {
+                try box.extract([TestZipEntry("a.dbf", data), TestZipEntry("b.dbf", data)], limits: limits)
+            })
         guard case .limitExceeded(_, nil, let reason) = total else {
             Issue.record("unexpected error \(total)")
             return
@@ -212,11 +218,12 @@ import Testing
         #expect(entry == "a.dbf")
         #expect(reason.contains("per-entry limit"))
         var ratioRun = try ExtractionRun(file: file, root: folder.path, limits: ZipLimits())
-        let ratio = try #require(refusal {
-            var item = plan.items[0]
-            item.components = ["b.dbf"]
-            return try ratioRun.extractFile(item, dataStart: dataStart)
-        })
+        let ratio = try #require(
+            refusal {
+                var item = plan.items[0]
+                item.components = ["b.dbf"]
+                return try ratioRun.extractFile(item, dataStart: dataStart)
+            })
         #expect(ratio.description.contains("ratio"))
     }
 
@@ -271,7 +278,8 @@ import Testing
     @Test func refusesTruncatedArchivesAtEveryLength() throws {
         let box = try ImportSandbox()
         let full = try TestZip.make([
-            TestZipEntry("a/x.shp", Array(repeating: 1, count: 300)), TestZipEntry("a/x.dbf", Array("abc".utf8), method: 0),
+            TestZipEntry("a/x.shp", Array(repeating: 1, count: 300)),
+            TestZipEntry("a/x.dbf", Array("abc".utf8), method: 0),
         ])
         for n in 0..<full.count {
             let path = try box.write(Array(full[..<n]), "cut.zip")
@@ -291,9 +299,10 @@ import Testing
         #expect(extracted.files.map(\.relativePath) == ["Data/a.shp", "Data/b.dbf"])
         #expect(try fileBytes(extracted.root + "/Data/a.shp") == [1])
         #expect(try fileBytes(extracted.root + "/Data/b.dbf") == [4])
-        #expect(extracted.warnings.map(\.code) == [
-            "zip_duplicate_entry", "zip_duplicate_entry", "zip_path_conflict", "zip_path_conflict",
-        ])
+        #expect(
+            extracted.warnings.map(\.code) == [
+                "zip_duplicate_entry", "zip_duplicate_entry", "zip_path_conflict", "zip_path_conflict",
+            ])
         #expect(extracted.warnings[0].message.contains("Data/A.SHP"))
         // Only one folder, spelled as first seen.
         #expect(try FileManager.default.contentsOfDirectory(atPath: extracted.root) == ["Data"])
@@ -329,8 +338,10 @@ import Testing
         let box = try ImportSandbox()
         var enc = TestZipEntry("a.shp", [1], method: 0)
         enc.flags |= 1
-        #expect(refusal { try box.extract([enc]) } == .unsupported(
-            archive: box.dir.file("in.zip"), entry: "a.shp", reason: "encrypted entries are not supported"))
+        #expect(
+            refusal { try box.extract([enc]) }
+                == .unsupported(
+                    archive: box.dir.file("in.zip"), entry: "a.shp", reason: "encrypted entries are not supported"))
         let error = try #require(refusal { try box.extract([TestZipEntry("a.shp", [1], method: 12)]) })
         guard case .unsupported(_, let entry, let reason) = error else {
             Issue.record("unexpected error \(error)")
@@ -371,7 +382,8 @@ import Testing
     @Test func refusesGarbageMissingFilesAndFIFOsWithoutTrapping() throws {
         let box = try ImportSandbox()
         #expect(refusal { try box.extract(try box.write([], "empty.zip")) }?.exitCode == .dataError)
-        #expect(refusal { try box.extract(try box.write(Array("not a zip at all".utf8), "t.zip")) }?.exitCode == .dataError)
+        #expect(
+            refusal { try box.extract(try box.write(Array("not a zip at all".utf8), "t.zip")) }?.exitCode == .dataError)
         #expect(refusal { try box.extract(box.dir.file("missing.zip")) }?.exitCode == .noInput)
         let fifo = box.dir.file("fifo.zip")
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -383,7 +395,8 @@ import Testing
         #expect(reason.contains("FIFO"))
         // Random mutations of a valid archive: each either extracts or throws, never traps or leaks a folder.
         let valid = try TestZip.make([
-            TestZipEntry("a/x.shp", (0..<2000).map { UInt8($0 % 251) }), TestZipEntry("a/x.dbf", Array("abc".utf8), method: 0),
+            TestZipEntry("a/x.shp", (0..<2000).map { UInt8($0 % 251) }),
+            TestZipEntry("a/x.dbf", Array("abc".utf8), method: 0),
             TestZipEntry.folder("b/"),
         ])
         var rng = SplitMix64(seed: 42)

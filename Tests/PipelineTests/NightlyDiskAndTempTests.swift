@@ -77,7 +77,8 @@ import TileArchive
         let finished = try runProcess("/bin/true", [])
         #expect(finished.status == 0)
         var dead: Int32 = 0
-        for candidate in stride(from: Int32(4_000_000), to: 4_100_000, by: 7) where kill(candidate, 0) != 0 && errno == ESRCH {
+        for candidate in stride(from: Int32(4_000_000), to: 4_100_000, by: 7)
+        where kill(candidate, 0) != 0 && errno == ESRCH {
             dead = candidate
             break
         }

@@ -25,7 +25,8 @@ private struct FingerprintFixture {
         }
         pipeline = dir.file("Pipelines/p.json")
         try Data(
-            #"{"version":1,"sources":[{"path":"../data/roads.shp"}],"style":"../style.kss","clip":{"path":"../data/area.shp"},"output":{"path":"../o.pmtiles"}}"#
+            (#"{"version":1,"sources":[{"path":"../data/roads.shp"}],"style":"../style.kss","#
+                + #""clip":{"path":"../data/area.shp"},"output":{"path":"../o.pmtiles"}}"#)
                 .utf8
         ).write(to: URL(fileURLWithPath: pipeline))
     }
@@ -59,7 +60,10 @@ private struct FingerprintFixture {
     @Test func oneChangedByteInAnyInputChangesIt() throws {
         let f = try FingerprintFixture()
         let original = try f.fingerprint().hex
-        for name in ["data/roads.shp", "data/roads.shx", "data/roads.dbf", "data/roads.prj", "data/area.shp", "data/area.dbf", "style.kss"] {
+        for name in [
+            "data/roads.shp", "data/roads.shx", "data/roads.dbf", "data/roads.prj", "data/area.shp", "data/area.dbf",
+            "style.kss",
+        ] {
             let bytes = try f.read(name)
             var changed = bytes
             changed[changed.count / 2] ^= 0x01

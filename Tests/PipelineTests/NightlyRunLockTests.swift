@@ -82,7 +82,9 @@ private let pythonHolder = """
         } catch {
             #expect(error.exitCode == .tempFail)
             #expect(error.exitCode.rawValue == 75)
-            #expect(error.description.contains("another run is in progress (pid \(child.process.processIdentifier) on host "))
+            #expect(
+                error.description.contains(
+                    "another run is in progress (pid \(child.process.processIdentifier) on host "))
             #expect(error.description.contains("since 2026-01-01T02:00:00Z"))
             #expect(error.description.contains(lockPath))
         }
@@ -124,7 +126,9 @@ private let pythonHolder = """
     }
 
     @Test func holderTextIsDescribed() {
-        #expect(NightlyError.describeHolder("42 host 2026-01-01T00:00:00Z") == "pid 42 on host host since 2026-01-01T00:00:00Z")
+        #expect(
+            NightlyError.describeHolder("42 host 2026-01-01T00:00:00Z")
+                == "pid 42 on host host since 2026-01-01T00:00:00Z")
         #expect(NightlyError.describeHolder("") == "held by another process that did not say who it is")
         #expect(NightlyError.describeHolder("weird") == "held by weird")
     }

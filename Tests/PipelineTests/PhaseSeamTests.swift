@@ -41,7 +41,8 @@ import VectorTile
             }
         }
         #expect(!longitudes.isEmpty)
-        #expect(longitudes.allSatisfy { $0 > 179.49 && $0 < 180.01 }, "\(longitudes.min() ?? 0)…\(longitudes.max() ?? 0)")
+        #expect(
+            longitudes.allSatisfy { $0 > 179.49 && $0 < 180.01 }, "\(longitudes.min() ?? 0)…\(longitudes.max() ?? 0)")
         // The header bounds say where the data is, not its complement.
         let h = try PMTilesReader(path: out).header
         #expect(Double(h.minLonE7) / 1e7 > 179.49 && Double(h.maxLonE7) / 1e7 <= 180)
@@ -86,7 +87,8 @@ import VectorTile
         _ = try f.write(to: one, baseName: "a")
         func run(_ folder: String) throws -> ConvertReport {
             var o = ConvertOptions(
-                inputs: [ConvertInput(path: folder, layerName: "named")], output: dir.file("l.pmtiles"), format: .pmtiles)
+                inputs: [ConvertInput(path: folder, layerName: "named")], output: dir.file("l.pmtiles"),
+                format: .pmtiles)
             o.maxZoom = 4
             o.force = true
             return try Converter(options: o, diagnostics: DiagnosticSink()).run()

@@ -11,9 +11,13 @@ import Testing
         writtenByInput: ["avdelningar": 100, "vagar": 30], featuresByLayer: [:], missingLayers: [], fingerprint: nil)
 
     @Test func rejectionsAreErrorsUnlessSkipped() {
-        let m = [MissingLayer(layer: "avdelningar", file: "data/avdelningar.shp", code: "bad_dbf_header", reason: "bad")]
+        let m = [
+            MissingLayer(layer: "avdelningar", file: "data/avdelningar.shp", code: "bad_dbf_header", reason: "bad")
+        ]
         let fail = PublishCheck.rejections(m, policy: .fail)
-        #expect(fail.map(\.severity) == [.error] && fail[0].code == "bad_dbf_header" && fail[0].file == "data/avdelningar.shp")
+        #expect(
+            fail.map(\.severity) == [.error] && fail[0].code == "bad_dbf_header"
+                && fail[0].file == "data/avdelningar.shp")
         #expect(fail[0].message.contains("--allow-partial"))
         #expect(PublishCheck.rejections(m, policy: .skip).map(\.severity) == [.warning])
     }
@@ -23,7 +27,9 @@ import Testing
         #expect(PublishCheck.guards(e, written: ["avdelningar": 80], rejected: [], previous: previous).isEmpty)
         let refused = PublishCheck.guards(e, written: ["avdelningar": 79], rejected: [], previous: previous)
         #expect(refused.map(\.code) == ["layer_shrank"] && refused[0].severity == .error)
-        #expect(refused[0].message.contains("79") && refused[0].message.contains("100") && refused[0].message.contains("21.0%"))
+        #expect(
+            refused[0].message.contains("79") && refused[0].message.contains("100")
+                && refused[0].message.contains("21.0%"))
         // Growth, no previous package, a layer the previous package lacks, a rejected (listed) layer: no guard.
         #expect(PublishCheck.guards(e, written: ["avdelningar": 500], rejected: [], previous: previous).isEmpty)
         #expect(PublishCheck.guards(e, written: ["avdelningar": 1], rejected: [], previous: nil).isEmpty)
@@ -38,9 +44,13 @@ import Testing
         let required = [LayerExpectation(layer: "vagar", requireFeatures: true)]
         #expect(PublishCheck.guards(required, written: [:], rejected: [], previous: nil).map(\.severity) == [.error])
         // A required layer whose input was skipped still stops the publish.
-        #expect(PublishCheck.guards(required, written: [:], rejected: ["vagar"], previous: nil).map(\.severity) == [.error])
+        #expect(
+            PublishCheck.guards(required, written: [:], rejected: ["vagar"], previous: nil).map(\.severity) == [.error])
         let min = [LayerExpectation(layer: "vagar", minFeatures: 31)]
-        #expect(PublishCheck.guards(min, written: ["vagar": 30], rejected: [], previous: nil).map(\.code) == ["too_few_features"])
+        #expect(
+            PublishCheck.guards(min, written: ["vagar": 30], rejected: [], previous: nil).map(\.code) == [
+                "too_few_features"
+            ])
         #expect(PublishCheck.guards(min, written: ["vagar": 31], rejected: [], previous: nil).isEmpty)
     }
 
@@ -74,14 +84,18 @@ import Testing
         names.add(path: "/tmp/kartpack-import-x/a/roads.shp", shownAs: "a/roads.shp")
         names.add(path: "/tmp/kartpack-import-x/b/roads.shp", shownAs: "b/roads.shp")
         // A message naming the file: the file moves to `file`.
-        let rejected = names.relabel(Diagnostic(.error, code: "file_rejected", "avd.dbf: bad .dbf header [bad_dbf_header]"))
+        let rejected = names.relabel(
+            Diagnostic(.error, code: "file_rejected", "avd.dbf: bad .dbf header [bad_dbf_header]"))
         #expect(rejected.file == "export/skog/avd.dbf" && rejected.message == "bad .dbf header [bad_dbf_header]")
         // Absolute paths in the temporary folder become paths inside the export.
-        let empty = names.relabel(Diagnostic(.error, code: "x", "/tmp/kartpack-import-x/export/skog/avd.shp: no records"))
+        let empty = names.relabel(
+            Diagnostic(.error, code: "x", "/tmp/kartpack-import-x/export/skog/avd.shp: no records"))
         #expect(empty.file == "export/skog/avd.shp" && empty.message == "no records")
         #expect(names.rewrite("see /tmp/kartpack-import-x/other/file.prj") == "see other/file.prj")
         // Record diagnostics carry bare names; an ambiguous bare name stays as it is.
-        #expect(names.relabel(Diagnostic(.warning, code: "x", "m", file: "avd.shp", record: 3)).file == "export/skog/avd.shp")
+        #expect(
+            names.relabel(Diagnostic(.warning, code: "x", "m", file: "avd.shp", record: 3)).file
+                == "export/skog/avd.shp")
         #expect(names.relabel(Diagnostic(.warning, code: "x", "m", file: "roads.shp")).file == "roads.shp")
         // Only standalone names are replaced, not parts of longer names or of paths already shown.
         #expect(names.rewrite("xavd.shp and export/skog/avd.shp") == "xavd.shp and export/skog/avd.shp")

@@ -5,10 +5,13 @@ import Testing
 
 @Suite struct SpecCanonicalTests {
     @Test func canonicalFormFillsDefaultsSortsKeysAndUsesRelativePaths() throws {
-        let spec = try specParse(minimalSpecJSON, file: "/work/Pipelines/p.json", overrides: ["output.path=/work/out/o.pmtiles"])
+        let spec = try specParse(
+            minimalSpecJSON, file: "/work/Pipelines/p.json", overrides: ["output.path=/work/out/o.pmtiles"])
         #expect(
             spec.canonicalJSON
-                == #"{"output":{"format":"pmtiles","path":"../out/o.pmtiles"},"sources":[{"layer":"a","path":"a.shp"}],"tiles":{"buffer":80,"extent":4096,"maxTileBytes":500000,"maxTileFeatures":200000,"maxZoom":14,"minZoom":0,"simplify":1},"version":1}"#
+                == #"{"output":{"format":"pmtiles","path":"../out/o.pmtiles"},"sources":[{"layer":"a","#
+                + #""path":"a.shp"}],"tiles":{"buffer":80,"extent":4096,"maxTileBytes":500000,"#
+                + #""maxTileFeatures":200000,"maxZoom":14,"minZoom":0,"simplify":1},"version":1}"#
         )
     }
 
@@ -37,7 +40,9 @@ import Testing
     }
 
     @Test func movingTheWholeTreeKeepsTheCanonicalForm() throws {
-        let json = #"{"version":1,"sources":[{"path":"../data/a.shp"}],"style":"../s.kss","clip":{"path":"../data/k.shp"},"output":{"path":"../out/o.pmtiles"}}"#
+        let json =
+            #"{"version":1,"sources":[{"path":"../data/a.shp"}],"style":"../s.kss","clip":{"path":"../data/k.shp"},"#
+            + #""output":{"path":"../out/o.pmtiles"}}"#
         let here = try specParse(json, file: "/home/a/repo/Pipelines/p.json")
         let there = try specParse(json, file: "/srv/checkout/Pipelines/p.json")
         #expect(here.sources[0].path != there.sources[0].path)
@@ -48,8 +53,10 @@ import Testing
     @Test func canonicalFormParsesBackToTheSameSpec() throws {
         let json = #"""
             {"version": 1,
-             "sources": [{"path": "../d/a.shp", "layer": "Avdelningar – Vännäs", "crs": "EPSG:3006", "encoding": "CP1252",
-                          "filter": "[T != \"Myr\"]", "keep": ["B", "A"], "rename": {"B": "b", "A": "a"}, "minZoom": 9, "maxZoom": 13},
+             "sources": [{"path": "../d/a.shp", "layer": "Avdelningar – Vännäs", "crs": "EPSG:3006",
+              "encoding": "CP1252",
+                          "filter": "[T != \"Myr\"]", "keep": ["B", "A"], "rename": {"B": "b", "A": "a"},
+                           "minZoom": 9, "maxZoom": 13},
                          {"path": "/abs/v.shp"}],
              "style": "forest.kss",
              "clip": {"path": "k.shp", "filter": "[N = \"x\"]", "buffer": 12.5},
@@ -63,15 +70,22 @@ import Testing
         // The canonical text is valid JSON for any other reader too.
         let object = try JSONSerialization.jsonObject(with: Data(spec.canonicalJSON.utf8)) as? [String: Any]
         #expect(object?["version"] as? Int == 1)
-        let bbox = try specParse(#"{"version":1,"sources":[{"path":"a.shp"}],"clip":{"bbox":[-0.5,1e-7,2,3]},"output":{"path":"o.pmtiles"}}"#)
+        let bbox = try specParse(
+            #"{"version":1,"sources":[{"path":"a.shp"}],"clip":{"bbox":[-0.5,1e-7,2,3]},"output":{"path":"o.pmtiles"}}"#
+        )
         #expect(try specParse(bbox.canonicalJSON) == bbox)
     }
 
     @Test func convertOptionsCarryTheSupportedSettings() throws {
-        let json = #"{"version":1,"sources":[{"path":"a.shp","layer":"x","crs":"EPSG:3006","encoding":"CP850"}],"tiles":{"minZoom":3,"maxZoom":9,"simplify":2,"buffer":10,"maxTileBytes":2048,"maxTileFeatures":7,"extent":1024},"output":{"path":"o.mbtiles","name":"n","description":"d","attribution":"a"}}"#
+        let json =
+            #"{"version":1,"sources":[{"path":"a.shp","layer":"x","crs":"EPSG:3006","encoding":"CP850"}],"#
+            + #""tiles":{"minZoom":3,"maxZoom":9,"simplify":2,"buffer":10,"maxTileBytes":2048,"maxTileFeatures":7,"#
+            + #""extent":1024},"output":{"path":"o.mbtiles","name":"n","description":"d","attribution":"a"}}"#
         let o = try specParse(json).convertOptions
         #expect(o.inputs.count == 1)
-        #expect(o.inputs[0].path == "/p/a.shp" && o.inputs[0].layerName == "x" && o.inputs[0].sourceCRS == "EPSG:3006" && o.inputs[0].encoding == "CP850")
+        #expect(
+            o.inputs[0].path == "/p/a.shp" && o.inputs[0].layerName == "x" && o.inputs[0].sourceCRS == "EPSG:3006"
+                && o.inputs[0].encoding == "CP850")
         #expect(o.output == "/p/o.mbtiles" && o.format == .mbtiles)
         #expect(o.minZoom == 3 && o.maxZoom == 9 && o.simplify == 2 && o.buffer == 10 && o.extent == 1024)
         #expect(o.maxTileBytes == 2048 && o.maxTileFeatures == 7)

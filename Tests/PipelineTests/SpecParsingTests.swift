@@ -9,7 +9,9 @@ import Testing
 let minimalSpecJSON = #"{"version": 1, "sources": [{"path": "a.shp"}], "output": {"path": "out.pmtiles"}}"#
 
 /// Parses pipeline text as if it were `/p/pipe.json`.
-func specParse(_ json: String, file: String = "/p/pipe.json", overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
+func specParse(_ json: String, file: String = "/p/pipe.json", overrides: [String] = []) throws(PipelineSpecError)
+    -> PipelineSpec
+{
     try PipelineSpec.parse(Array(json.utf8), file: file, overrides: overrides)
 }
 
@@ -44,8 +46,10 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         #expect(spec.style == nil)
         #expect(spec.clip == nil)
         #expect(spec.tiles == TileSpec())
-        #expect(spec.tiles.minZoom == 0 && spec.tiles.maxZoom == 14 && spec.tiles.simplify == 1 && spec.tiles.buffer == 80)
-        #expect(spec.tiles.maxTileBytes == 500_000 && spec.tiles.maxTileFeatures == 200_000 && spec.tiles.extent == 4096)
+        #expect(
+            spec.tiles.minZoom == 0 && spec.tiles.maxZoom == 14 && spec.tiles.simplify == 1 && spec.tiles.buffer == 80)
+        #expect(
+            spec.tiles.maxTileBytes == 500_000 && spec.tiles.maxTileFeatures == 200_000 && spec.tiles.extent == 4096)
         #expect(spec.output.format == .pmtiles)
         #expect(spec.output.path == "/p/out.pmtiles")
         #expect(spec.output.name == nil)
@@ -59,7 +63,8 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
                              "keep": ["AVDNR", "BESTTYP"], "rename": {"BESTTYP": "typ"}, "minZoom": 10, "maxZoom": 14 },
                            { "path": "/data/vagar.SHP" } ],
               "style": "forest.kss",
-              "clip": { "path": "../SampleData/forest/kommuner.shp", "filter": "[KOMMUNNAMN = \"Vännäs\"]", "buffer": 100 },
+              "clip": { "path": "../SampleData/forest/kommuner.shp", "filter": "[KOMMUNNAMN = \"Vännäs\"]",
+               "buffer": 100 },
               "tiles": { "minZoom": 8, "maxZoom": 14, "simplify": 1.5, "buffer": 64, "maxTileBytes": 400000,
                          "maxTileFeatures": 100000, "extent": 8192 },
               "output": { "format": "mbtiles", "path": "../out/forest-plan.mbtiles", "name": "Skogsbruksplan",
@@ -81,7 +86,11 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         #expect(spec.sources[1].layer == "vagar")
         #expect(spec.sources[1].zoomRange(within: spec.tiles) == 8...14)
         #expect(spec.style == "/work/Pipelines/forest.kss")
-        #expect(spec.clip == ClipSpec(area: .file(path: "/work/SampleData/forest/kommuner.shp", filter: #"[KOMMUNNAMN = "Vännäs"]"#), buffer: 100))
+        #expect(
+            spec.clip
+                == ClipSpec(
+                    area: .file(path: "/work/SampleData/forest/kommuner.shp", filter: #"[KOMMUNNAMN = "Vännäs"]"#),
+                    buffer: 100))
         var tiles = TileSpec()
         tiles.minZoom = 8
         tiles.simplify = 1.5
@@ -90,22 +99,31 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         tiles.maxTileFeatures = 100_000
         tiles.extent = 8192
         #expect(spec.tiles == tiles)
-        #expect(spec.output == OutputSpec(format: .mbtiles, path: "/work/out/forest-plan.mbtiles", name: "Skogsbruksplan", description: "Exempel", attribution: "© Kartpack"))
-        #expect(spec.inputFiles == [
-            "/work/SampleData/forest/avdelningar.shp", "/data/vagar.SHP", "/work/Pipelines/forest.kss",
-            "/work/SampleData/forest/kommuner.shp",
-        ])
+        #expect(
+            spec.output
+                == OutputSpec(
+                    format: .mbtiles, path: "/work/out/forest-plan.mbtiles", name: "Skogsbruksplan",
+                    description: "Exempel", attribution: "© Kartpack"))
+        #expect(
+            spec.inputFiles == [
+                "/work/SampleData/forest/avdelningar.shp", "/data/vagar.SHP", "/work/Pipelines/forest.kss",
+                "/work/SampleData/forest/kommuner.shp",
+            ])
     }
 
     @Test func bboxClipAndFormatFromExtension() throws {
-        let json = #"{"version":1,"sources":[{"path":"a.shp"}],"clip":{"bbox":[19.5,63.9,19.8,64]},"output":{"path":"x.MBTILES"}}"#
+        let json =
+            #"{"version":1,"sources":[{"path":"a.shp"}],"clip":{"bbox":[19.5,63.9,19.8,64]},"#
+            + #""output":{"path":"x.MBTILES"}}"#
         let spec = try specParse(json)
         #expect(spec.clip == ClipSpec(area: .bbox(Bounds(minX: 19.5, minY: 63.9, maxX: 19.8, maxY: 64)), buffer: 0))
         #expect(spec.output.format == .mbtiles)
     }
 
     @Test func integralFloatsAreIntegersAndNullMeansUnset() throws {
-        let json = #"{"version":1.0,"sources":[{"path":"a.shp","crs":null}],"style":null,"tiles":{"maxZoom":12.0},"output":{"path":"o.pmtiles"}}"#
+        let json =
+            #"{"version":1.0,"sources":[{"path":"a.shp","crs":null}],"style":null,"tiles":{"maxZoom":12.0},"#
+            + #""output":{"path":"o.pmtiles"}}"#
         let spec = try specParse(json)
         #expect(spec.tiles.maxZoom == 12)
         #expect(spec.sources[0].crs == nil)
@@ -116,7 +134,8 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         let path = RepositoryPaths.root.appendingPathComponent("Pipelines/forest-plan.json").path
         let spec = try PipelineSpec.load(path: path)
         let root = RepositoryPaths.root.standardizedFileURL.path
-        #expect(spec.sources.map(\.layer) == ["kommuner", "fastigheter", "avdelningar", "hansyn", "vagar", "fornminnen"])
+        #expect(
+            spec.sources.map(\.layer) == ["kommuner", "fastigheter", "avdelningar", "hansyn", "vagar", "fornminnen"])
         #expect(spec.sources.allSatisfy { $0.path == root + "/SampleData/forest/\($0.layer).shp" })
         #expect(spec.style == root + "/SampleData/forest.kss")
         #expect(spec.tiles.minZoom == 8 && spec.tiles.maxZoom == 14)
@@ -124,20 +143,26 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         #expect(spec.output.format == .pmtiles)
         #expect(spec.output.name?.contains("Skogsbruksplan") == true)
         // Every source file is there (the output folder may not exist yet in a fresh checkout).
-        let missing = spec.missingFiles().filter { !$0.path.description.hasPrefix("output") && !$0.path.description.hasPrefix("style") }
+        let missing = spec.missingFiles().filter {
+            !$0.path.description.hasPrefix("output") && !$0.path.description.hasPrefix("style")
+        }
         #expect(missing.isEmpty, "\(missing)")
     }
 
     @Test func missingFilesAreListedWithTheirPaths() throws {
         let dir = try TemporaryDirectory(prefix: "spec-missing")
         #expect(FileManager.default.createFile(atPath: dir.file("a.shp"), contents: Data([1])))
-        let json = #"{"version":1,"sources":[{"path":"a.shp"},{"path":"b.shp"}],"style":"s.kss","output":{"path":"nope/o.pmtiles"}}"#
+        let json =
+            #"{"version":1,"sources":[{"path":"a.shp"},{"path":"b.shp"}],"style":"s.kss","#
+            + #""output":{"path":"nope/o.pmtiles"}}"#
         let spec = try PipelineSpec.parse(Array(json.utf8), file: dir.file("p.json"))
         let lines = spec.missingFiles().map(\.description)
-        #expect(lines == [
-            "1:50: sources[1].path: b.shp: No such file or directory", "1:68: style: s.kss: No such file or directory",
-            "1:93: output.path: the folder nope does not exist",
-        ])
+        #expect(
+            lines == [
+                "1:50: sources[1].path: b.shp: No such file or directory",
+                "1:68: style: s.kss: No such file or directory",
+                "1:93: output.path: the folder nope does not exist",
+            ])
     }
 
     @Test func unreadablePipelineFileIsNoInput() {
@@ -153,8 +178,11 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
     @Test func loadReadsFromDiskAndResolvesAgainstTheFilesFolder() throws {
         let dir = try TemporaryDirectory(prefix: "spec-load")
         try FileManager.default.createDirectory(atPath: dir.file("pipes"), withIntermediateDirectories: true)
-        try Data(#"{"version":1,"sources":[{"path":"../data/a.shp"}],"style":"./s/../x.kss","output":{"path":"o.pmtiles"}}"#.utf8)
-            .write(to: URL(fileURLWithPath: dir.file("pipes/p.json")))
+        try Data(
+            #"{"version":1,"sources":[{"path":"../data/a.shp"}],"style":"./s/../x.kss","output":{"path":"o.pmtiles"}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: dir.file("pipes/p.json")))
         let spec = try PipelineSpec.load(path: dir.file("pipes/p.json"))
         let base = URL(fileURLWithPath: dir.path).standardizedFileURL.path
         #expect(spec.sources[0].path == base + "/data/a.shp")
@@ -173,7 +201,10 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
         let cases: [(String, String)] = [
             ("{\n  \"version\": 1,\n  \"sources\": [}\n", "3:15: unexpected '}'; expected a JSON value"),
             ("{\"version\": 1,}", "1:15: trailing comma before '}'"),
-            ("{\"version\": 1 \"sources\": []}", "1:15: expected ',' or '}' after the value of \"version\", found '\"'"),
+            (
+                "{\"version\": 1 \"sources\": []}",
+                "1:15: expected ',' or '}' after the value of \"version\", found '\"'"
+            ),
             ("", "1:1: the file is empty; expected a JSON object"),
             ("{\"a\": 'x'}", "1:7: strings must use double quotes"),
             ("{\"a\": 1} // note", "1:10: unexpected text after the end of the JSON value"),
@@ -192,7 +223,9 @@ func specIssues(_ json: String, overrides: [String] = [], located: Bool = false)
 
     @Test func errorDescriptionNamesFileAndPath() {
         do throws(PipelineSpecError) {
-            _ = try PipelineSpec.parse(Array(#"{"version":1,"sources":[{"path":"a.shp","minzom":3}],"output":{"path":"o.pmtiles"}}"#.utf8), file: "Pipelines/x.json")
+            _ = try PipelineSpec.parse(
+                Array(#"{"version":1,"sources":[{"path":"a.shp","minzom":3}],"output":{"path":"o.pmtiles"}}"#.utf8),
+                file: "Pipelines/x.json")
             Issue.record("expected an error")
         } catch {
             #expect(error.exitCode == .config)

@@ -14,25 +14,29 @@ import Testing
         #expect(try specParse(json("")).regions == nil)
         let s = try specParse(json(#"{"path":"r/k.shp","idField":"ID","output":"../dist"}"#))
         #expect(s.regions == RegionsSpec(path: "/p/r/k.shp", idField: "ID", output: "/dist"))
-        let full = try specParse(json(
-            #"{"path":"k.shp","idField":"ID","nameField":"N","filter":"[N = \"x\"]","buffer":50,"maxZoom":12,"#
-                + #""output":"out","sign":"k.key","signPasswordFile":"pw"}"#))
-        #expect(full.regions == RegionsSpec(
-            path: "/p/k.shp", idField: "ID", nameField: "N", filter: #"[N = "x"]"#, buffer: 50, maxZoom: 12,
-            output: "/p/out", sign: "/p/k.key", signPasswordFile: "/p/pw"))
+        let full = try specParse(
+            json(
+                #"{"path":"k.shp","idField":"ID","nameField":"N","filter":"[N = \"x\"]","buffer":50,"maxZoom":12,"#
+                    + #""output":"out","sign":"k.key","signPasswordFile":"pw"}"#))
+        #expect(
+            full.regions
+                == RegionsSpec(
+                    path: "/p/k.shp", idField: "ID", nameField: "N", filter: #"[N = "x"]"#, buffer: 50, maxZoom: 12,
+                    output: "/p/out", sign: "/p/k.key", signPasswordFile: "/p/pw"))
         #expect(full.inputFiles == ["/p/a.shp"])
     }
 
     @Test func everyProblemIsReportedWithItsPath() {
-        #expect(specIssues(json(#"{"path":"k.dbf","buffr":1,"buffer":-1,"maxZoom":30,"signPasswordFile":"pw"}"#)) == [
-            "regions.buffr: unknown key; did you mean buffer?",
-            #"regions.path: expected a .shp file, got "k.dbf""#,
-            "regions.idField: missing required key (the field holding each region's id)",
-            "regions.buffer: must be between 0 and 1000000, got -1",
-            "regions.maxZoom: must be between 0 and 24, got 30",
-            "regions.output: missing required key (the package folder)",
-            "regions.signPasswordFile: only allowed with sign (the key it unlocks)",
-        ])
+        #expect(
+            specIssues(json(#"{"path":"k.dbf","buffr":1,"buffer":-1,"maxZoom":30,"signPasswordFile":"pw"}"#)) == [
+                "regions.buffr: unknown key; did you mean buffer?",
+                #"regions.path: expected a .shp file, got "k.dbf""#,
+                "regions.idField: missing required key (the field holding each region's id)",
+                "regions.buffer: must be between 0 and 1000000, got -1",
+                "regions.maxZoom: must be between 0 and 24, got 30",
+                "regions.output: missing required key (the package folder)",
+                "regions.signPasswordFile: only allowed with sign (the key it unlocks)",
+            ])
         #expect(specIssues(json(#""dist""#)) == [#"regions: expected an object, got "dist""#])
         let located = specIssues(json("{\n\"path\":\"k.shp\",\n\"idField\":7,\"output\":\"o\"}"), located: true)
         #expect(located.contains { $0.hasSuffix("3:11: regions.idField: expected a string, got 7") }, "\(located)")
@@ -40,8 +44,10 @@ import Testing
 
     @Test func canonicalFormCarriesTheSectionOnlyWhenSetAndRoundTrips() throws {
         #expect(!(try specParse(json("")).canonicalJSON.contains("regions")))
-        let s = try specParse(json(#"{"path":"k.shp","idField":"ID","filter":"[A = 1]","output":"../dist","sign":"k.key"}"#))
-        #expect(s.canonicalJSON.contains(#""regions":{"buffer":0,"filter":"[A = 1]","idField":"ID","output":"../dist","#))
+        let s = try specParse(
+            json(#"{"path":"k.shp","idField":"ID","filter":"[A = 1]","output":"../dist","sign":"k.key"}"#))
+        #expect(
+            s.canonicalJSON.contains(#""regions":{"buffer":0,"filter":"[A = 1]","idField":"ID","output":"../dist","#))
         #expect(try specParse(s.canonicalJSON) == s)
     }
 }

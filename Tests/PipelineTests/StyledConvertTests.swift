@@ -35,7 +35,8 @@ import VectorTile
     @Test func sampleStylesheetClassesArriveInTilesWithReportedCounts() throws {
         let dir = try TemporaryDirectory()
         let out = dir.file("f.pmtiles")
-        let (sheet, _) = try StyleLoader.load(path: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path)
+        let (sheet, _) = try StyleLoader.load(
+            path: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path)
         let inputs = ["avdelningar", "fastigheter", "fornminnen", "hansyn", "kommuner", "vagar"].map(sample)
         let report = try convert(inputs, to: out, zooms: 9...14) { $0.style = sheet }
         let tiles = try decodeAll(out)
@@ -65,9 +66,15 @@ import VectorTile
     @Test func descendantSelectorMatchesABruteForceReference() throws {
         let dir = try TemporaryDirectory()
         // Two big parcels; 40 small stands on a grid, some inside parcel A (owner "Södra"), some in B, some outside.
-        func square(_ x: Double, _ y: Double, _ s: Double) -> [Double] { [x, y, x, y + s, x + s, y + s, x + s, y, x, y] }
-        var parcels = ShapefileFixture(shapeType: .polygon, shapes: [.polygon([square(700_000, 7_000_000, 1_000)]),
-                                                                      .polygon([square(702_000, 7_000_000, 1_000)])])
+        func square(_ x: Double, _ y: Double, _ s: Double) -> [Double] {
+            [x, y, x, y + s, x + s, y + s, x + s, y, x, y]
+        }
+        var parcels = ShapefileFixture(
+            shapeType: .polygon,
+            shapes: [
+                .polygon([square(700_000, 7_000_000, 1_000)]),
+                .polygon([square(702_000, 7_000_000, 1_000)]),
+            ])
         parcels.fields = [ShapefileFixture.Field("AGARE", "C", width: 20)]
         parcels.rows = [[ShapefileFixture.latin1("Södra Skog")], [ShapefileFixture.latin1("Per Öberg")]]
         parcels.cpg = Array("ISO-8859-1".utf8)
@@ -84,7 +91,8 @@ import VectorTile
         var standFixture = ShapefileFixture(shapeType: .polygon, shapes: stands)
         standFixture.prj = sweref99TM
         let standPath = try standFixture.write(to: dir.path, baseName: "avdelningar")
-        let style = try sheet("""
+        let style = try sheet(
+            """
             avdelningar { class: stand; }
             fastigheter[AGARE ^= "Södra"] avdelningar { class: member-stand; }
             """)
@@ -98,7 +106,8 @@ import VectorTile
 
     @Test func excludeLayerRoutingAndZoomDependentClasses() throws {
         let dir = try TemporaryDirectory()
-        let style = try sheet("""
+        let style = try sheet(
+            """
             vagar { class: road; layer: roads; }
             vagar[zoom >= 13] { class: road-detail; }
             vagar[KLASS = 5] { exclude: true; }
@@ -140,7 +149,8 @@ import VectorTile
         let (filter, _) = AttributeFilterList.parse(#"[KOMMUNNAMN = "Vännäs"]"#, file: "x")
         let out = dir.file("f.pmtiles")
         let report = try convert([sample("avdelningar"), sample("fornminnen")], to: out, zooms: 12...12) {
-            $0.clip = ClipOptions(source: .polygons(path: sample("kommuner"), filter: filter, sourceCRS: nil), buffer: 0)
+            $0.clip = ClipOptions(
+                source: .polygons(path: sample("kommuner"), filter: filter, sourceCRS: nil), buffer: 0)
         }
         for input in report.inputs {
             #expect(input.records == input.written + input.rejected.values.reduce(0, +))
@@ -149,4 +159,3 @@ import VectorTile
         #expect(report.featuresWritten > 0)
     }
 }
-

@@ -16,7 +16,8 @@ import VectorTile
             let spread: UInt32 = i < 2500 ? 1 << 16 : 1 << 29
             anchors.append(
                 FeatureAnchor(
-                    x: (1 << 28) + UInt32(rng.next() % UInt64(spread)), y: (1 << 28) + UInt32(rng.next() % UInt64(spread))))
+                    x: (1 << 28) + UInt32(rng.next() % UInt64(spread)),
+                    y: (1 << 28) + UInt32(rng.next() % UInt64(spread))))
         }
         let importance = (0..<Int32(anchors.count)).map { $0 }.shuffled(using: &rng)
         let levels = FeatureOrder.levels(anchors.map(\.morton), importance: importance)
@@ -51,7 +52,9 @@ import VectorTile
         let second = [TilePoint(200, 0), TilePoint(300, 0), TilePoint(300, 50)]
         // Exteriors have positive area in y-down tile coordinates.
         let polygons = [[outer.reversed().map { $0 }, hole.reversed().map { $0 }], [second]]
-            .map { rings in rings.enumerated().map { i, r in (PolygonCommands.area(r) > 0) == (i == 0) ? r : r.reversed() } }
+            .map { rings in
+                rings.enumerated().map { i, r in (PolygonCommands.area(r) > 0) == (i == 0) ? r : r.reversed() }
+            }
         let decoded = PolygonCommands.decode(MVTGeometryEncoder.polygons(polygons))
         #expect(decoded == polygons)
         #expect(PolygonCommands.lineLength(MVTGeometryEncoder.lines([[TilePoint(0, 0), TilePoint(3, 4)]])) == 5)
@@ -90,7 +93,9 @@ import VectorTile
         let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
         #expect(result.fallbacks == 0)
         #expect(result.verticesOut < result.verticesIn)
-        let out = result.commands.map { Set(PolygonCommands.decode($0.commands)[0][0].filter { $0.x > 500 && $0.x < 1500 }) }
+        let out = result.commands.map {
+            Set(PolygonCommands.decode($0.commands)[0][0].filter { $0.x > 500 && $0.x < 1500 })
+        }
         #expect(out.count == 2 && out[0] == out[1])
     }
 }

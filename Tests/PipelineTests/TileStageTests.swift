@@ -24,7 +24,14 @@ import VectorTile
     }
 
     private func square(_ cx: Double, _ cy: Double, _ half: Double) -> Geometry {
-        Geometry.polygons([[[cx - half, cy - half, cx - half, cy + half, cx + half, cy + half, cx + half, cy - half, cx - half, cy - half]]])
+        Geometry.polygons([
+            [
+                [
+                    cx - half, cy - half, cx - half, cy + half, cx + half, cy + half, cx + half, cy - half, cx - half,
+                    cy - half,
+                ]
+            ]
+        ])
     }
 
     @Test func polygonIsCutIntoEveryTouchedTileAtEveryZoom() {
@@ -35,14 +42,16 @@ import VectorTile
             let expected = SphericalMercator.tileRange(
                 covering: Bounds(minX: 1_995_000, minY: 8_245_000, maxX: 2_005_000, maxY: 8_255_000), zoom: z)
             let got = Set(o.pieces.filter { $0.tile.z == z }.map(\.tile))
-            #expect(Set(expected.map { Array($0) } ?? []) .isSubset(of: got), "zoom \(z)")
+            #expect(Set(expected.map { Array($0) } ?? []).isSubset(of: got), "zoom \(z)")
         }
         #expect(o.pieces.allSatisfy { $0.type == .polygon })
     }
 
     @Test func quantizedPolygonAreaMatchesTheSourceAtMaxZoom() throws {
         let g = square(2_000_000, 8_250_000, 1_500)
-        let o = tile(g, zooms: 14...14, parameters: TilingParameters(minZoom: 0, maxZoom: 14, extent: 4096, buffer: 0, simplify: 1))
+        let o = tile(
+            g, zooms: 14...14,
+            parameters: TilingParameters(minZoom: 0, maxZoom: 14, extent: 4096, buffer: 0, simplify: 1))
         var area = 0.0
         for p in o.pieces {
             var layer = MVTLayerBuilder(name: "t")
@@ -76,7 +85,10 @@ import VectorTile
     @Test func pointsNearATileEdgeGoIntoBothBufferedTiles() {
         let b = SphericalMercator.bounds(of: TileCoordinate(z: 14, x: 9000, y: 4000))
         let o = tile(.point(x: b.maxX - 0.01, y: (b.minY + b.maxY) / 2), zooms: 14...14)
-        #expect(Set(o.pieces.map(\.tile)) == [TileCoordinate(z: 14, x: 9000, y: 4000), TileCoordinate(z: 14, x: 9001, y: 4000)])
+        #expect(
+            Set(o.pieces.map(\.tile)) == [
+                TileCoordinate(z: 14, x: 9000, y: 4000), TileCoordinate(z: 14, x: 9001, y: 4000),
+            ])
     }
 
     @Test func antimeridianLineIsTiledOnBothSides() throws {

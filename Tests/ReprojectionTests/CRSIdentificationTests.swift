@@ -41,7 +41,8 @@ import Testing
     @Test func unnamedDatumOnAnotherEllipsoidIsNotGuessed() throws {
         // GRS 1980 could be NAD83, ETRS89, SWEREF 99 …: no EPSG code is claimed.
         let wkt = Self.utm18Unknown.replacingOccurrences(
-            of: #"SPHEROID["WGS_1984",6378137.0,298.257223563]"#, with: #"SPHEROID["GRS_1980",6378137.0,298.257222101]"#)
+            of: #"SPHEROID["WGS_1984",6378137.0,298.257223563]"#, with: #"SPHEROID["GRS_1980",6378137.0,298.257222101]"#
+        )
         let r = try CRSResolver.resolveDetailed(prjText: wkt, override: nil, prjFile: "u.prj")
         #expect(r.crs.epsg == nil && r.crs.identification == nil)
     }
@@ -91,7 +92,8 @@ import Testing
 
     @Test func errorsEndWithTheirCodeAndRoundTripThroughJSON() throws {
         let errors: [ProjectionError] = [
-            .missingPrj(file: "a.prj"), .missingPrj(file: nil), .prjTooLarge(file: "a.prj", size: 70_000, limit: 65_536),
+            .missingPrj(file: "a.prj"), .missingPrj(file: nil),
+            .prjTooLarge(file: "a.prj", size: 70_000, limit: 65_536),
             .unparseablePrj(file: "a.prj", detail: "x"), .hostilePrj(file: nil, reason: "y"),
             .badOverride(text: "z", detail: "w"), .cannotCreateTransform(source: "a", target: "b", detail: "c"),
             .projDatabaseMissing(detail: "d"), .projSetupFailed(detail: "e"),
@@ -103,6 +105,8 @@ import Testing
             #expect(ProjectionError(json: try JSONParser.parse(text)) == e, "\(text)")
         }
         #expect(ProjectionError(json: .object([("code", .string("nope"))])) == nil)
-        #expect(ProjectionError.hostilePrj(file: "a.prj", reason: "r").description.components(separatedBy: "a.prj").count == 2)
+        #expect(
+            ProjectionError.hostilePrj(file: "a.prj", reason: "r").description.components(separatedBy: "a.prj").count
+                == 2)
     }
 }

@@ -139,7 +139,8 @@ import Testing
         let fifo = dir.file("grid.gsb")
         #expect(mkfifo(fifo, 0o600) == 0)
         let start = ContinuousClock.now
-        let crs = try CRSResolver.resolve(prjText: PrjFixtures.withExtension(gridPath: fifo), override: nil, prjFile: nil)
+        let crs = try CRSResolver.resolve(
+            prjText: PrjFixtures.withExtension(gridPath: fifo), override: nil, prjFile: nil)
         let t = try CoordinateTransformer(from: crs, to: .webMercator)
         var xy = [500_000.0, 6_000_000.0]
         #expect(t.transform(&xy) == 0)
@@ -211,7 +212,10 @@ import Testing
     @Test func boundCRSKeepsItsOwnDatumShift() throws {
         // GDAL-style WKT1 with TOWGS84: identified as EPSG:4230, but the WKT (and its own shift) is kept.
         let wkt =
-            #"GEOGCS["ED50",DATUM["European_Datum_1950",SPHEROID["International 1924",6378388,297,AUTHORITY["EPSG","7022"]],TOWGS84[-100,-100,-100,0,0,0,0],AUTHORITY["EPSG","6230"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AUTHORITY["EPSG","4230"]]"#
+            #"GEOGCS["ED50",DATUM["European_Datum_1950",SPHEROID["International 1924",6378388,297,AUTHORITY["EPSG","#
+            + #""7022"]],TOWGS84[-100,-100,-100,0,0,0,0],AUTHORITY["EPSG","6230"]],PRIMEM["Greenwich",0,"#
+            + #"AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],"#
+            + #"AUTHORITY["EPSG","4230"]]"#
         // With EPSG's own shift (-87,-98,-121) PROJ identifies it as "BoundCRS of EPSG:4230" at 100.
         let epsgShift = wkt.replacingOccurrences(of: "TOWGS84[-100,-100,-100,", with: "TOWGS84[-87,-98,-121,")
         let known = try CRSResolver.resolve(prjText: epsgShift, override: nil, prjFile: nil)

@@ -127,8 +127,10 @@ import Testing
         #expect(abs(b.maxX - 18.5326020406) < 1e-8)
         #expect(abs(b.maxY - 59.5264083056) < 1e-8)
         // Every transformed corner and edge midpoint lies inside.
-        var pts = [600_000.0, 6_500_000, 700_000, 6_500_000, 600_000, 6_600_000, 700_000, 6_600_000,
-                   650_000, 6_500_000, 650_000, 6_600_000, 600_000, 6_550_000, 700_000, 6_550_000]
+        var pts = [
+            600_000.0, 6_500_000, 700_000, 6_500_000, 600_000, 6_600_000, 700_000, 6_600_000,
+            650_000, 6_500_000, 650_000, 6_600_000, 600_000, 6_550_000, 700_000, 6_550_000,
+        ]
         #expect(t.transform(&pts) == 0)
         for i in stride(from: 0, to: pts.count, by: 2) {
             #expect(b.contains(Bounds(minX: pts[i], minY: pts[i + 1], maxX: pts[i], maxY: pts[i + 1])))

@@ -16,7 +16,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let helper = try script(dir, "cat > /dev/null; kill -SEGV $$")
         #expect {
-            _ = try IsolatedCRS.resolve(prjText: "PROJCS[\"crash-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
+            _ = try IsolatedCRS.resolve(
+                prjText: "PROJCS[\"crash-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
         } throws: { error in
             guard case ProjectionError.hostilePrj(_, let reason) = error else { return false }
             return reason.contains("crashed")
@@ -28,7 +29,8 @@ import Testing
         let helper = try script(dir, "exec sleep 60")
         let start = Date()
         #expect {
-            _ = try IsolatedCRS.resolve(prjText: "PROJCS[\"hang-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
+            _ = try IsolatedCRS.resolve(
+                prjText: "PROJCS[\"hang-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
         } throws: { error in
             guard case ProjectionError.hostilePrj(_, let reason) = error else { return false }
             return reason.contains("did not finish")
@@ -51,7 +53,8 @@ import Testing
         let hang = try script(dir, "exec sleep 60")
         let start = Date()
         #expect {
-            _ = try IsolatedCRS.resolve(prjText: nil, override: "EPSG:\(3000 + Int.random(in: 0...99))-hang", prjFile: nil, helper: hang)
+            _ = try IsolatedCRS.resolve(
+                prjText: nil, override: "EPSG:\(3000 + Int.random(in: 0...99))-hang", prjFile: nil, helper: hang)
         } throws: { error in
             guard case ProjectionError.badOverride(_, let detail) = error else { return false }
             return detail.contains("did not finish")
@@ -64,7 +67,8 @@ import Testing
             guard case ProjectionError.badOverride(_, let detail) = error else { return false }
             return detail.contains("crashed")
         }
-        let real = try IsolatedCRS.resolve(prjText: nil, override: "3006", prjFile: nil, helper: RepositoryPaths.kartpackBinary)
+        let real = try IsolatedCRS.resolve(
+            prjText: nil, override: "3006", prjFile: nil, helper: RepositoryPaths.kartpackBinary)
         #expect(real.epsg == 3006 && real.origin == "option")
     }
 
@@ -109,7 +113,8 @@ import Testing
     }
 
     @Test func wktOverridesAreCleanedLikeAPrj() throws {
-        let wkt = #"GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],"#
+        let wkt =
+            #"GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],"#
             + #"PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433],EXTENSION["PROJ4","+proj=longlat"]]"#
         let cleaned = try CRSOverrideSanitizer.sanitize(wkt)
         #expect(!cleaned.contains("EXTENSION"))

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct WKTParserTests {
     @Test func parsesNestedNodesStringsAndBareTokens() throws {
-        let roots = try WKTParser.parse(#"GEOGCS["WGS 84",DATUM["D",SPHEROID["S",6378137.0,298.257223563]],AXIS["Lat",NORTH]]"#)
+        let roots = try WKTParser.parse(
+            #"GEOGCS["WGS 84",DATUM["D",SPHEROID["S",6378137.0,298.257223563]],AXIS["Lat",NORTH]]"#)
         #expect(roots.count == 1)
         let g = roots[0]
         #expect(g.keyword == "GEOGCS")
@@ -49,7 +50,8 @@ import Testing
     @Test func depthIsCapped() {
         let deep = String(repeating: "A[", count: 10_000) + "1" + String(repeating: "]", count: 10_000)
         #expect(throws: WKTParseError.tooDeep(limit: WKTParser.maxDepth)) { try WKTParser.parse(deep) }
-        let ok = String(repeating: "A[", count: WKTParser.maxDepth) + "1" + String(repeating: "]", count: WKTParser.maxDepth)
+        let ok =
+            String(repeating: "A[", count: WKTParser.maxDepth) + "1" + String(repeating: "]", count: WKTParser.maxDepth)
         #expect(throws: Never.self) { try WKTParser.parse(ok) }
     }
 

@@ -53,18 +53,24 @@ import Testing
     @Test(arguments: [
         #"GEOGCS["x +proj=longlat +nadgrids=/dev/zero",DATUM["D",SPHEROID["S",6378137,298]],UNIT["degree",0.01745]]"#,
         #"GEOGCS["x",DATUM["D",SPHEROID["S",6378137,298]],UNIT["degree",0.01745],REMARK["+init=epsg:4326"]]"#,
-        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],PARAMETERFILE["Latitude and longitude difference file","/dev/zero"]]]"#,
-        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],PARAMETERFILE["f","../../etc/passwd"]]]"#,
-        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],PARAMETERFILE["f","a.gsb,b.gsb"]]]"#,
+        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],"#
+            + #"PARAMETERFILE["Latitude and longitude difference file","/dev/zero"]]]"#,
+        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],"#
+            + #"PARAMETERFILE["f","../../etc/passwd"]]]"#,
+        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],"#
+            + #"PARAMETERFILE["f","a.gsb,b.gsb"]]]"#,
         #"COMPOUNDCRS["c",GEOGCRS["x"],VERTCRS["v",VDATUM["d"],GEOIDMODEL["C:\\geoid.gtx"]]]"#,
-        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["PROJ-based coordinate operation"],PARAMETER["PROJ string","+proj=hgridshift +grids=/tmp/x"]]]"#,
+        #"BOUNDCRS[SOURCECRS[GEOGCRS["x"]],TARGETCRS[GEOGCRS["y"]],ABRIDGEDTRANSFORMATION["t",METHOD["PROJ-based "#
+            + #"coordinate operation"],PARAMETER["PROJ string","+proj=hgridshift +grids=/tmp/x"]]]"#,
     ])
     func fileReferencesAreRefused(_ text: String) {
         #expect(hostileReason(text) != nil)
     }
 
     @Test func bareGridNamesAndSlashesInNamesAreAllowed() throws {
-        let grid = #"BOUNDCRS[SOURCECRS[GEOGCRS["NAD27"]],TARGETCRS[GEOGCRS["WGS 84"]],ABRIDGEDTRANSFORMATION["t",METHOD["NTv2"],PARAMETERFILE["Latitude and longitude difference file","ntv2_0.gsb"]]]"#
+        let grid =
+            #"BOUNDCRS[SOURCECRS[GEOGCRS["NAD27"]],TARGETCRS[GEOGCRS["WGS 84"]],ABRIDGEDTRANSFORMATION["t","#
+            + #"METHOD["NTv2"],PARAMETERFILE["Latitude and longitude difference file","ntv2_0.gsb"]]]"#
         #expect(try WKTSanitizer.sanitize(grid).wkt == grid)
         let named = #"PROJCRS["NAD83 / New York Long Island (ftUS)",BASEGEOGCRS["NAD83"]]"#
         #expect(try WKTSanitizer.sanitize(named).wkt == named)

@@ -16,13 +16,18 @@ import Testing
     @Test func integersIncludingWideOnes() throws {
         let r = try readFixture(
             fixture(.init("POP", "N", width: 20), ["42", "-7", "12345678901234", "9999999999", "+5", "", "*****"]))
-        #expect(values(r, "POP") == [.int(42), .int(-7), .int(12_345_678_901_234), .int(9_999_999_999), .int(5), .null, .null])
-        #expect(r.schema.fields == [FieldDefinition(name: "POP", type: .integer, width: 20, decimals: 0, nativeType: "N")])
+        #expect(
+            values(r, "POP") == [
+                .int(42), .int(-7), .int(12_345_678_901_234), .int(9_999_999_999), .int(5), .null, .null,
+            ])
+        #expect(
+            r.schema.fields == [FieldDefinition(name: "POP", type: .integer, width: 20, decimals: 0, nativeType: "N")])
         #expect(r.stats.coercedToNull == ["overflow_marker": 1], "blank is null in the source; ***** is counted")
     }
 
     @Test func doubles() throws {
-        let r = try readFixture(fixture(.init("AREA", "N", width: 12, decimals: 3), ["1.500", "-0.25", "3", ".5", "1e3"]))
+        let r = try readFixture(
+            fixture(.init("AREA", "N", width: 12, decimals: 3), ["1.500", "-0.25", "3", ".5", "1e3"]))
         #expect(values(r, "AREA") == [.double(1.5), .double(-0.25), .double(3), .double(0.5), .double(1000)])
         #expect(r.schema.fields[0].type == .double && r.schema.fields[0].decimals == 3)
         let f = try readFixture(fixture(.init("LEN", "F", width: 10, decimals: 2), ["2.25"]))
@@ -30,7 +35,8 @@ import Testing
     }
 
     @Test func garbageNumbersBecomeNullAndAreCounted() throws {
-        let r = try readFixture(fixture(.init("AREA", "N", width: 10, decimals: 2), ["1,5", "abc", "--5", "12", "1.2.3"]))
+        let r = try readFixture(
+            fixture(.init("AREA", "N", width: 10, decimals: 2), ["1,5", "abc", "--5", "12", "1.2.3"]))
         #expect(values(r, "AREA") == [.null, .null, .null, .double(12), .null])
         #expect(r.stats.coercedToNull == ["unparseable_number": 4])
         let d = try #require(r.diagnostics("unparseable_number").first)
@@ -40,13 +46,15 @@ import Testing
 
     @Test func outOfRangeNumbers() throws {
         let r = try readFixture(
-            fixture(.init("V", "N", width: 24), ["1e999", "NaN", "99999999999999999999", "-inf", "9223372036854775807"]))
+            fixture(
+                .init("V", "N", width: 24), ["1e999", "NaN", "99999999999999999999", "-inf", "9223372036854775807"]))
         #expect(values(r, "V") == [.null, .null, .null, .null, .int(Int64.max)])
         #expect(r.stats.coercedToNull == ["number_out_of_range": 4])
     }
 
     @Test func logicals() throws {
-        let r = try readFixture(fixture(.init("OK", "L", width: 1), ["T", "t", "Y", "y", "F", "f", "N", "n", "?", "", "X"]))
+        let r = try readFixture(
+            fixture(.init("OK", "L", width: 1), ["T", "t", "Y", "y", "F", "f", "N", "n", "?", "", "X"]))
         #expect(
             values(r, "OK") == [
                 .bool(true), .bool(true), .bool(true), .bool(true), .bool(false), .bool(false), .bool(false),
@@ -62,7 +70,9 @@ import Testing
                 .init("DAY", "D", width: 8),
                 ["20240229", "19991231", "00000000", "", "20231340", "20230229", "2023011", "1900022x"]))
         #expect(
-            values(r, "DAY") == [.string("2024-02-29"), .string("1999-12-31"), .null, .null, .null, .null, .null, .null])
+            values(r, "DAY") == [
+                .string("2024-02-29"), .string("1999-12-31"), .null, .null, .null, .null, .null, .null,
+            ])
         #expect(r.stats.coercedToNull == ["bad_date": 4, "zero_date": 1])
         #expect(r.schema.fields[0].type == .date)
     }

@@ -93,7 +93,10 @@ import Testing
         // 300 = 1 × 256 + 44: the width byte holds 44, the decimals byte 1.
         f.fields = [.init("LONG", "C", width: 44, decimals: 1), .init("N", "N", width: 3)]
         let long = String(repeating: "x", count: 299) + "y"
-        f.dbfRawRows = [Array(long.utf8) + Array("  7".utf8), Array("short".utf8) + [UInt8](repeating: 0x20, count: 295) + Array(" 12".utf8)]
+        f.dbfRawRows = [
+            Array(long.utf8) + Array("  7".utf8),
+            Array("short".utf8) + [UInt8](repeating: 0x20, count: 295) + Array(" 12".utf8),
+        ]
         f.dbfRecordLengthOverride = UInt16(1 + 300 + 3)
         let r = try readFixture(f)
         #expect(r.features.map { $0.properties["LONG"] } == [.string(long), .string("short")])
@@ -116,7 +119,9 @@ import Testing
         #expect(r.features.map { $0.properties["D"] } == [.null, .null, .null, .string("2024-01-31")])
         #expect(r.stats.coercedToNull == ["overflow_marker": 1, "nul_filled_number": 1, "zero_date": 2])
         #expect(r.diagnostics("zero_date").map(\.record) == [1, 2])
-        #expect(r.diagnostics("nul_filled_number").first?.message == "field N: the value is filled with NUL bytes; stored as null")
+        #expect(
+            r.diagnostics("nul_filled_number").first?.message
+                == "field N: the value is filled with NUL bytes; stored as null")
     }
 
     @Test func foxProBinaryFieldsAreDecoded() throws {

@@ -57,7 +57,8 @@ import Testing
         #expect(b.kind == .multiLineString && b.partStarts == [0, 2] && b.pointCount == 5)
         #expect(r.schema.geometryKind == .lineString)
         let m = try readFixture(
-            ShapefileFixture(shapeType: .polyLineM, shapes: [.polyLine([[0, 0, 3, 4]], type: .polyLineM, m: [[0, 5]])]))
+            ShapefileFixture(
+                shapeType: .polyLineM, shapes: [.polyLine([[0, 0, 3, 4]], type: .polyLineM, m: [[0, 5]])]))
         #expect(m.features[0].geometry.xy == [0, 0, 3, 4])
     }
 
@@ -168,8 +169,10 @@ import Testing
     @Test func recordTypeOtherThanTheFilesIsSkipped() throws {
         let f = ShapefileFixture(
             shapeType: .polygon,
-            shapes: [.polygon([square(0, 0, 1)]), .point(1, 1), .polyLine([[0, 0, 1, 1]]),
-                .polygon([square(0, 0, 1)], type: .polygonZ)])
+            shapes: [
+                .polygon([square(0, 0, 1)]), .point(1, 1), .polyLine([[0, 0, 1, 1]]),
+                .polygon([square(0, 0, 1)], type: .polygonZ),
+            ])
         let r = try readFixture(f)
         // PolygonZ in a Polygon file is the same family and is read.
         #expect(r.features.map(\.id) == [1, 4])

@@ -262,7 +262,8 @@ import Testing
         let sets = try ShapefileLocator.shapefiles(at: dir.path)
         #expect(sets.map(\.baseName) == ["a", "b"])
         #expect(sets[0].shp == dir.file("a.SHP") && sets[0].shx == nil && sets[0].dbf == dir.file("a.DBF"))
-        #expect(sets[1].prj == dir.file("b.prj") && sets[1].cpg == dir.file("b.cpg") && sets[1].shx == dir.file("b.shx"))
+        #expect(
+            sets[1].prj == dir.file("b.prj") && sets[1].cpg == dir.file("b.cpg") && sets[1].shx == dir.file("b.shx"))
         let one = try ShapefileLocator.shapefiles(at: dir.file("b.shp"))
         #expect(one == [sets[1]])
     }

@@ -26,7 +26,8 @@ import Testing
 
     @Test func lastPolygonOverrunIsReadAndTheOthersAreUntouched() throws {
         var f = ShapefileFixture(
-            shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)]), .polygon([square(4, 0, 1)])])
+            shapeType: .polygon,
+            shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)]), .polygon([square(4, 0, 1)])])
         f.addNames()
         f.recordLengthExtraWords = [2: 8]
         let r = try readFixture(f)
@@ -36,7 +37,8 @@ import Testing
     }
 
     @Test func overrunWithoutAnIndexIsReadToo() throws {
-        var f = ShapefileFixture(shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)])])
+        var f = ShapefileFixture(
+            shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)])])
         f.recordLengthExtraWords = [1: 4]
         f.writeSHX = false
         let r = try readFixture(f)
@@ -46,7 +48,8 @@ import Testing
 
     @Test func overrunWhoseCountsDoNotFitStaysRejected() throws {
         // The points themselves are cut: reading on would guess.
-        var f = ShapefileFixture(shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)])])
+        var f = ShapefileFixture(
+            shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)]), .polygon([square(2, 0, 1)])])
         let full = f.shpAndSHX().shp.count
         f.truncateSHP = full - 20
         let r = try readFixture(f)

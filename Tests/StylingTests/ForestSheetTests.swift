@@ -20,7 +20,8 @@ import Testing
         schema("hansyn", .polygon, [("TYP", .string), ("NAMN", .string), ("BESKRIVNIN", .string), ("AREAL", .double)]),
         schema("fornminnen", .point, [("RAA_NR", .string), ("TYP", .string), ("NAMN", .string)]),
         schema(
-            "vagar", .lineString, [("KLASS", .integer), ("NAMN", .string), ("BELAGGNING", .string), ("BREDD", .double)]),
+            "vagar", .lineString,
+            [("KLASS", .integer), ("NAMN", .string), ("BELAGGNING", .string), ("BREDD", .double)]),
         schema("kommuner", .polygon, [("KOMMUNNAMN", .string), ("KOMMUNKOD", .string)]),
     ]
 

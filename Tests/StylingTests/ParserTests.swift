@@ -170,7 +170,8 @@ import Testing
         let sheet = try parseClean(
             """
             l { class: c }
-            @example l { N: 3; D: 2.5; E: 1e2; S: "x"; W: word; Z: null; B: true; zoom: 7; inside: a, b; expect-class: none; }
+            @example l { N: 3; D: 2.5; E: 1e2; S: "x"; W: word; Z: null; B: true; zoom: 7; inside: a, b;
+                         expect-class: none; }
             """)
         let e = sheet.examples[0]
         #expect(e.layer == "l")

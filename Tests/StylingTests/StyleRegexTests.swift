@@ -41,7 +41,8 @@ import Testing
             let mine = try StyleRegex(p)
             let reference = try Regex(p)
             for _ in 0..<10 {
-                let t = String((0..<Int.random(in: 0...6, using: &rng)).map { _ in "abcx1".randomElement(using: &rng)! })
+                let t = String(
+                    (0..<Int.random(in: 0...6, using: &rng)).map { _ in "abcx1".randomElement(using: &rng)! })
                 #expect(mine.matches(t) == t.contains(reference), "pattern \(p) on \"\(t)\"")
             }
         }

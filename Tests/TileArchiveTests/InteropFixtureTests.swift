@@ -17,7 +17,8 @@ import Testing
         for z in 0...2 {
             for x in 0..<(1 << z) {
                 for y in 0..<(1 << z) {
-                    tiles.append((TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
+                    tiles.append(
+                        (TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
                 }
             }
         }

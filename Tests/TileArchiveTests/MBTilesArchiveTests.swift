@@ -6,7 +6,9 @@ import Testing
 @testable import TileArchive
 
 @Suite struct MBTilesArchiveTests {
-    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
+    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws
+        -> ArchiveSummary
+    {
         let writer = try MBTilesWriter(path: path, overwrite: overwrite)
         #expect(writer.tileOrder == .zxy && !writer.deduplicates)
         for (k, data) in tiles.sorted(by: { $0.0 < $1.0 }) { try writer.write(z: k.z, x: k.x, y: k.y, data: data) }
@@ -20,7 +22,9 @@ import Testing
             var tiles: [(TileCoordinate, [UInt8])] = [(TileCoordinate(z: 11, x: 327, y: 791), mvt)]
             for z in 0...2 {
                 for x in 0..<(1 << z) {
-                    for y in 0..<(1 << z) { tiles.append((TileCoordinate(z: z, x: x, y: y), [UInt8(z), UInt8(x), UInt8(y)])) }
+                    for y in 0..<(1 << z) {
+                        tiles.append((TileCoordinate(z: z, x: x, y: y), [UInt8(z), UInt8(x), UInt8(y)]))
+                    }
                 }
             }
             let summary = try writeArchive(path, tiles)
@@ -75,7 +79,8 @@ import Testing
             #expect(json?["kartpack_summary"]?["features"]?.intValue == 1)
             #expect(
                 try reader.metadataValue("json")
-                    == #"{"kartpack_summary":{"features":1,"skipped":{}},"vector_layers":[{"fields":{"name":"String","area":"Number"},"id":"points"}]}"#
+                    == #"{"kartpack_summary":{"features":1,"skipped":{}},"vector_layers":[{"fields":{"name":"String","#
+                    + #""area":"Number"},"id":"points"}]}"#
             )
         }
     }

@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct PMTilesArchiveTests {
     /// Writes tiles given by key in Hilbert order.
-    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws -> ArchiveSummary {
+    func writeArchive(_ path: String, _ tiles: [(TileCoordinate, [UInt8])], overwrite: Bool = false) throws
+        -> ArchiveSummary
+    {
         let writer = try PMTilesWriter(path: path, overwrite: overwrite)
         let sorted = tiles.sorted { PMTilesTileID.id($0.0)! < PMTilesTileID.id($1.0)! }
         for (k, data) in sorted { try writer.write(z: k.z, x: k.x, y: k.y, data: data) }
@@ -20,7 +22,8 @@ import Testing
             for z in 0...3 {
                 for x in 0..<(1 << z) {
                     for y in 0..<(1 << z) where (x + y + z) % 3 != 0 || z == 0 {
-                        tiles.append((TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
+                        tiles.append(
+                            (TileCoordinate(z: z, x: x, y: y), try Gzip.compress(sampleMVT(name: "\(z)/\(x)/\(y)"))))
                     }
                 }
             }

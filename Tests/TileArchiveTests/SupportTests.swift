@@ -133,8 +133,14 @@ import Testing
         #expect(TileArchiveError.io(operation: "fsync", path: "x", errno: EIO).description.contains("fsync failed"))
         #expect(TileArchiveError.targetExists(path: "x").exitCode == .cantCreate)
         #expect(TileArchiveError.invalidArchive(path: "x", reason: "y").exitCode == .dataError)
-        #expect(TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 13, message: "full", statement: "s"))).exitCode == .ioError)
-        #expect(TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 266, message: "io", statement: "s"))).exitCode == .ioError)
-        #expect(TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 1, message: "x", statement: "s"))).exitCode == .software)
+        #expect(
+            TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 13, message: "full", statement: "s"))).exitCode
+                == .ioError)
+        #expect(
+            TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 266, message: "io", statement: "s"))).exitCode
+                == .ioError)
+        #expect(
+            TileArchiveError.sqlite(SQLiteFailure(SQLiteError(code: 1, message: "x", statement: "s"))).exitCode
+                == .software)
     }
 }

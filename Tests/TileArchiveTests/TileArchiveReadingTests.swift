@@ -61,14 +61,18 @@ import TileArchive
 
     @Test func tileCompressionRoundTripsAndRefusesWhatItCannotRead() throws {
         let raw = sampleMVT()
-        #expect(try TileCompression.gzip.decompress(TileCompression.gzip.compress(raw), maxBytes: 1 << 20, path: "p") == raw)
+        #expect(
+            try TileCompression.gzip.decompress(TileCompression.gzip.compress(raw), maxBytes: 1 << 20, path: "p") == raw
+        )
         #expect(try TileCompression.none.compress(raw) == raw)
         // Plain bytes in a gzip archive (old MBTiles writers) pass through.
         #expect(try TileCompression.gzip.decompress(raw, maxBytes: 1 << 20, path: "p") == raw)
         #expect(throws: TileArchiveError.self) {
             try TileCompression.gzip.decompress(try TileCompression.gzip.compress(raw), maxBytes: 4, path: "p")
         }
-        #expect(throws: TileArchiveError.self) { try TileCompression.unsupported(code: 3).decompress(raw, maxBytes: 99, path: "p") }
+        #expect(throws: TileArchiveError.self) {
+            try TileCompression.unsupported(code: 3).decompress(raw, maxBytes: 99, path: "p")
+        }
         #expect(throws: TileArchiveError.self) { try TileCompression.unsupported(code: 4).compress(raw) }
     }
 }

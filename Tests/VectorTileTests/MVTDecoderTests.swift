@@ -25,7 +25,9 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
     @Test func decodesTheSpecMultiPolygon() throws {
         let f = RawTile.feature(id: 1, tags: [0, 0], type: 3, geometry: MVTGeometryEncoderTests.specMultiPolygonStream)
         let tile = try MVTDecoder().decode(
-            RawTile.tile([RawTile.layer(name: "hello", features: [f], keys: ["hello"], values: [RawTile.stringValue("world")])]))
+            RawTile.tile([
+                RawTile.layer(name: "hello", features: [f], keys: ["hello"], values: [RawTile.stringValue("world")])
+            ]))
         let feature = try #require(tile.layers.first?.features.first)
         #expect(feature.geometry.parts == MVTGeometryEncoderTests.specMultiPolygon.flatMap { $0 })
         #expect(feature.geometry.ringIsExterior == [true, true, false])
@@ -39,14 +41,17 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
 
     @Test func rejectsTruncatedTiles() throws {
         var l = MVTLayerBuilder(name: "roads")
-        l.addFeature(id: 3, type: .lineString, geometry: [9, 4, 4, 18, 0, 16, 16, 0], properties: Properties([("k", .string("v"))]))
+        l.addFeature(
+            id: 3, type: .lineString, geometry: [9, 4, 4, 18, 0, 16, 16, 0],
+            properties: Properties([("k", .string("v"))]))
         let bytes = try encodeTile([l])
         #expect(failure(bytes) == nil)
         // Every strict prefix fails cleanly (never traps, never silently succeeds with partial data).
         for n in 1..<bytes.count {
             let e = failure(Array(bytes.prefix(n)))
             #expect(e != nil, "prefix \(n)")
-            if case .malformed = e?.kind {} else if n > 2 {
+            if case .malformed = e?.kind {
+            } else if n > 2 {
                 Issue.record("prefix \(n): \(String(describing: e))")
             }
         }
@@ -57,8 +62,11 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         let values = [RawTile.stringValue("x")]
         #expect(failure(feature: RawTile.feature(tags: [0]), keys: keys, values: values) == .oddTagCount)
         #expect(failure(feature: RawTile.feature(tags: [2, 0]), keys: keys, values: values) == .keyIndexOutOfRange(2))
-        #expect(failure(feature: RawTile.feature(tags: [0, 1]), keys: keys, values: values) == .valueIndexOutOfRange(1))
-        #expect(failure(feature: RawTile.feature(tags: [0, 0, 0, 0]), keys: keys, values: values) == .duplicateKeyInFeature(0))
+        #expect(
+            failure(feature: RawTile.feature(tags: [0, 1]), keys: keys, values: values) == .valueIndexOutOfRange(1))
+        #expect(
+            failure(feature: RawTile.feature(tags: [0, 0, 0, 0]), keys: keys, values: values)
+                == .duplicateKeyInFeature(0))
         #expect(failure(feature: RawTile.feature(tags: [0, 0, 1, 0]), keys: keys, values: values) == nil)
         // Tags in a layer without tables.
         #expect(failure(feature: RawTile.feature(tags: [0, 0])) == .keyIndexOutOfRange(0))
@@ -68,11 +76,13 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         var twoFields = ProtobufWriter()
         twoFields.writeStringField(1, "x")
         twoFields.writeVarintField(5, 1)
-        #expect(failure(feature: RawTile.feature(tags: [0, 0]), keys: ["k"], values: [twoFields.bytes]) == .invalidValue)
+        #expect(
+            failure(feature: RawTile.feature(tags: [0, 0]), keys: ["k"], values: [twoFields.bytes]) == .invalidValue)
         #expect(failure(feature: RawTile.feature(tags: [0, 0]), keys: ["k"], values: [[]]) == .invalidValue)
         var badString = ProtobufWriter()
         badString.writeBytesField(1, [0x66, 0xC3, 0x28])
-        #expect(failure(feature: RawTile.feature(tags: [0, 0]), keys: ["k"], values: [badString.bytes]) == .invalidUTF8)
+        #expect(
+            failure(feature: RawTile.feature(tags: [0, 0]), keys: ["k"], values: [badString.bytes]) == .invalidUTF8)
         // Bad UTF-8 in a key and in the layer name.
         var layer = ProtobufWriter()
         layer.writeVarintField(15, 2)
@@ -88,8 +98,11 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         float.writeFloatField(2, 0.5)
         var int = ProtobufWriter()
         int.writeVarintField(4, UInt64(bitPattern: -2))
-        let tile = try? MVTDecoder().decode(RawTile.tile([RawTile.layer(
-            features: [RawTile.feature(tags: [0, 0, 1, 1])], keys: ["f", "i"], values: [float.bytes, int.bytes])]))
+        let tile = try? MVTDecoder().decode(
+            RawTile.tile([
+                RawTile.layer(
+                    features: [RawTile.feature(tags: [0, 0, 1, 1])], keys: ["f", "i"], values: [float.bytes, int.bytes])
+            ]))
         #expect(tile?.layers.first?.features.first?.properties["f"] == .double(0.5))
         #expect(tile?.layers.first?.features.first?.properties["i"] == .int(-2))
     }
@@ -98,16 +111,18 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         #expect(failure(layer: RawTile.layer(name: nil)) == .missingLayerName)
         #expect(failure(layer: RawTile.layer(version: 3)) == .unsupportedVersion(3))
         #expect(failure(layer: RawTile.layer(extent: 0)) == .invalidExtent(0))
-        #expect(failure(RawTile.tile([RawTile.layer(name: "x"), RawTile.layer(name: "x")]))?.kind == .duplicateLayerName)
+        #expect(
+            failure(RawTile.tile([RawTile.layer(name: "x"), RawTile.layer(name: "x")]))?.kind == .duplicateLayerName)
         // A layers field with the wrong wire type.
         #expect(failure([0x18, 0x01]).map { if case .malformed = $0.kind { true } else { false } } == true)
     }
 
     @Test func versionOneAndMissingVersionAreWarnings() throws {
-        let tile = try MVTDecoder().decode(RawTile.tile([
-            RawTile.layer(name: "v1", version: 1), RawTile.layer(name: "none", version: nil),
-            RawTile.layer(name: "empty", features: []),
-        ]))
+        let tile = try MVTDecoder().decode(
+            RawTile.tile([
+                RawTile.layer(name: "v1", version: 1), RawTile.layer(name: "none", version: nil),
+                RawTile.layer(name: "empty", features: []),
+            ]))
         #expect(tile.layers.map(\.version) == [1, 1, 2])
         #expect(tile.warnings.map(\.kind) == [.versionOne, .missingVersion, .emptyLayer])
         #expect(tile.warningCount == 3)
@@ -149,8 +164,11 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         let reversed = MVTGeometryEncoder.polygons([[[TilePoint(3, 6), TilePoint(20, 34), TilePoint(8, 12)]]])
         #expect(failure(feature: RawTile.feature(type: 3, geometry: reversed)) == .firstRingNotExterior)
         // Version 1: the first ring's sign defines exteriors.
-        let v1 = try? MVTDecoder().decode(RawTile.tile([RawTile.layer(
-            version: 1, features: [RawTile.feature(type: 3, geometry: reversed)])]))
+        let v1 = try? MVTDecoder().decode(
+            RawTile.tile([
+                RawTile.layer(
+                    version: 1, features: [RawTile.feature(type: 3, geometry: reversed)])
+            ]))
         #expect(v1?.layers.first?.features.first?.geometry.ringIsExterior == [true])
     }
 
@@ -158,7 +176,8 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         // A collinear ring (0,0),(5,0),(10,0) has zero area; then a ring repeating its first point.
         var g = MVTGeometryEncoder.polygons([[[TilePoint(0, 0), TilePoint(5, 0), TilePoint(10, 0)]]])
         g += [9, 19, 0, 34, 20, 0, 0, 20, 19, 0, 0, 19, 15]  // cursor (10,0) → (0,0)→(10,0)→(10,10)→(0,10)→(0,0), close
-        let tile = try MVTDecoder().decode(RawTile.tile([RawTile.layer(features: [RawTile.feature(type: 3, geometry: g)])]))
+        let tile = try MVTDecoder().decode(
+            RawTile.tile([RawTile.layer(features: [RawTile.feature(type: 3, geometry: g)])]))
         #expect(tile.warnings.map(\.kind) == [.zeroAreaRing, .closingPointRepeated])
         let f = try #require(tile.layers.first?.features.first)
         #expect(f.geometry.parts == [[TilePoint(0, 0), TilePoint(10, 0), TilePoint(10, 10), TilePoint(0, 10)]])
@@ -191,7 +210,9 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         #expect(failure(two, limits: limits).map { if case .limitExceeded = $0.kind { true } else { false } } == true)
         limits = MVTDecoder.Limits()
         limits.maxVertices = 2
-        let three = RawTile.tile([RawTile.layer(features: [RawTile.feature(type: 1, geometry: [25, 2, 2, 2, 2, 2, 2])])])
+        let three = RawTile.tile([
+            RawTile.layer(features: [RawTile.feature(type: 1, geometry: [25, 2, 2, 2, 2, 2, 2])])
+        ])
         #expect(failure(three, limits: limits).map { if case .limitExceeded = $0.kind { true } else { false } } == true)
         limits = MVTDecoder.Limits()
         limits.maxLayers = 1
@@ -199,7 +220,10 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
     }
 
     @Test func errorsCarryContext() {
-        let bad = RawTile.tile([RawTile.layer(name: "ok"), RawTile.layer(name: "roads", features: [RawTile.feature(), RawTile.feature(tags: [1])])])
+        let bad = RawTile.tile([
+            RawTile.layer(name: "ok"),
+            RawTile.layer(name: "roads", features: [RawTile.feature(), RawTile.feature(tags: [1])]),
+        ])
         let e = failure(bad)
         #expect(e?.layer == "roads")
         #expect(e?.layerIndex == 1)
@@ -219,16 +243,20 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
             if (try? decoder.decode(bytes)) != nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
         }
         var l = MVTLayerBuilder(name: "seed")
-        l.addFeature(id: 1, type: .polygon, geometry: MVTGeometryEncoderTests.specMultiPolygonStream,
+        l.addFeature(
+            id: 1, type: .polygon, geometry: MVTGeometryEncoderTests.specMultiPolygonStream,
             properties: Properties([("a", .string("x")), ("b", .double(2.5)), ("c", .int(-4))]))
-        l.addFeature(id: 2, type: .lineString, geometry: [9, 4, 4, 18, 0, 16, 16, 0], properties: Properties([("a", .uint(9))]))
+        l.addFeature(
+            id: 2, type: .lineString, geometry: [9, 4, 4, 18, 0, 16, 16, 0], properties: Properties([("a", .uint(9))]))
         let valid = try encodeTile([l])
         for _ in 0..<20_000 {
             var bytes = valid
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 switch Int.random(in: 0...2, using: &rng) {
                 case 0: bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
-                case 1: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...bytes.count, using: &rng))
+                case 1:
+                    bytes.insert(
+                        UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...bytes.count, using: &rng))
                 default: if bytes.count > 1 { bytes.remove(at: Int.random(in: 0..<bytes.count, using: &rng)) }
                 }
             }

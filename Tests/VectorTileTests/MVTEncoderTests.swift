@@ -52,8 +52,10 @@ import VectorTile
             properties: Properties([("b", .uint(1)), ("a", .double(1.0)), ("c", .string("1"))]))
         l.addFeature(
             id: 2, type: .point, geometry: [9, 2, 2],
-            properties: Properties([("a", .int(1)), ("b", .double(1.0)), ("d", .bool(true)), ("e", .double(-0.0)),
-                ("f", .double(0.0)), ("g", .int(-7)), ("h", .string("1"))]))
+            properties: Properties([
+                ("a", .int(1)), ("b", .double(1.0)), ("d", .bool(true)), ("e", .double(-0.0)),
+                ("f", .double(0.0)), ("g", .int(-7)), ("h", .string("1")),
+            ]))
         let tile = try MVTDecoder().decode(try encodeTile([l]))
         let layer = try #require(tile.layers.first)
         #expect(layer.keys == ["b", "a", "c", "d", "e", "f", "g", "h"])
@@ -121,7 +123,9 @@ import VectorTile
             properties: Properties([("name", .string("Åre ✓")), ("big", .uint(UInt64.max)), ("neg", .int(Int64.min))]))
         l.addFeature(
             id: UInt64(1) << 53, type: .lineString,
-            geometry: MVTGeometryEncoder.lines([[TilePoint(-80, -80), TilePoint(4176, 4176)], [TilePoint(1, 1), TilePoint(3, 5)]]),
+            geometry: MVTGeometryEncoder.lines([
+                [TilePoint(-80, -80), TilePoint(4176, 4176)], [TilePoint(1, 1), TilePoint(3, 5)],
+            ]),
             properties: Properties([("pi", .double(3.141592653589793)), ("ok", .bool(false))]))
         l.addFeature(id: 0, type: .polygon, geometry: MVTGeometryEncoder.polygons(poly), properties: Properties())
         let bytes = try encodeTile([l])
@@ -138,7 +142,8 @@ import VectorTile
         #expect(p.properties["neg"] == .int(Int64.min))
         let line = layer.features[1]
         #expect(line.id == UInt64(1) << 53)
-        #expect(line.geometry.parts == [[TilePoint(-80, -80), TilePoint(4176, 4176)], [TilePoint(1, 1), TilePoint(3, 5)]])
+        #expect(
+            line.geometry.parts == [[TilePoint(-80, -80), TilePoint(4176, 4176)], [TilePoint(1, 1), TilePoint(3, 5)]])
         #expect(line.properties["pi"] == .double(3.141592653589793))
         #expect(line.properties["ok"] == .bool(false))
         let polygon = layer.features[2]

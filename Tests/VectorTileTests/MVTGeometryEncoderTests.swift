@@ -24,7 +24,8 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
     }
 
     @Test func specPolygon() {
-        #expect(MVTGeometryEncoder.polygons([[pts([(3, 6), (8, 12), (20, 34)])]]) == [9, 6, 12, 18, 10, 12, 24, 44, 15])
+        #expect(
+            MVTGeometryEncoder.polygons([[pts([(3, 6), (8, 12), (20, 34)])]]) == [9, 6, 12, 18, 10, 12, 24, 44, 15])
         // Σ(xᵢ·yᵢ₊₁ − xᵢ₊₁·yᵢ) = +38 (area +19): positive, an exterior. (formats.md calls the sum "area +38".)
         #expect(doubledSignedArea(pts([(3, 6), (8, 12), (20, 34)])) == 38)
     }

@@ -82,16 +82,21 @@ import VectorTile
         #expect(first([0x0B]) { r throws(ProtobufError) in _ = try r.readTag() } == .invalidWireType(3, offset: 0))
         #expect(first([0x0E]) { r throws(ProtobufError) in _ = try r.readTag() } == .invalidWireType(6, offset: 0))
         #expect(first([0x02]) { r throws(ProtobufError) in _ = try r.readTag() } == .invalidFieldNumber(0, offset: 0))
-        #expect(first([0x05, 0x01]) { r throws(ProtobufError) in _ = try r.readLengthDelimited() } == .truncated(offset: 0))
-        #expect(first([0x01, 0x02, 0x03]) { r throws(ProtobufError) in _ = try r.readFixed32() } == .truncated(offset: 0))
+        #expect(
+            first([0x05, 0x01]) { r throws(ProtobufError) in _ = try r.readLengthDelimited() } == .truncated(offset: 0))
+        #expect(
+            first([0x01, 0x02, 0x03]) { r throws(ProtobufError) in _ = try r.readFixed32() } == .truncated(offset: 0))
         #expect(first([0x01]) { r throws(ProtobufError) in _ = try r.readFixed64() } == .truncated(offset: 0))
-        #expect(first([0x80, 0x80, 0x80, 0x80, 0x10]) { r throws(ProtobufError) in _ = try r.readVarint32() } == .valueOutOfRange(offset: 0))
+        #expect(
+            first([0x80, 0x80, 0x80, 0x80, 0x10]) { r throws(ProtobufError) in _ = try r.readVarint32() }
+                == .valueOutOfRange(offset: 0))
         // A length that would pass the end of a sub-range, even though the whole buffer is long enough.
-        #expect(first([0x00]) { r throws(ProtobufError) in
-            let sub = ProtobufReader([0x03, 0x01, 0x02, 0x03], range: 0..<3)
-            var s = sub
-            _ = try s.readLengthDelimited()
-        } == .truncated(offset: 0))
+        #expect(
+            first([0x00]) { r throws(ProtobufError) in
+                let sub = ProtobufReader([0x03, 0x01, 0x02, 0x03], range: 0..<3)
+                var s = sub
+                _ = try s.readLengthDelimited()
+            } == .truncated(offset: 0))
         // Huge length (2^63) must not overflow.
         let huge: [UInt8] = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]
         #expect(first(huge) { r throws(ProtobufError) in _ = try r.readLengthDelimited() } == .truncated(offset: 0))

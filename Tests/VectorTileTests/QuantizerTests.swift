@@ -21,7 +21,9 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(q.snap(x: 2.5, y: -2.5, clamped: &clamped) == TilePoint(3, -3))
         #expect(q.snap(x: 2.49, y: 4095.5, clamped: &clamped) == TilePoint(2, 4096))
         #expect(!clamped)
-        #expect(q.snap(x: 1e12, y: -1e12, clamped: &clamped) == TilePoint(Quantizer.coordinateLimit, -Quantizer.coordinateLimit))
+        #expect(
+            q.snap(x: 1e12, y: -1e12, clamped: &clamped)
+                == TilePoint(Quantizer.coordinateLimit, -Quantizer.coordinateLimit))
         #expect(clamped)
         #expect(q.snap(x: .nan, y: 0, clamped: &clamped) == nil)
     }
@@ -48,8 +50,13 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(doubledSignedArea(out.polygons[0][1]) < 0)
         #expect(!out.needsRepair)
         // Already right: nothing reversed.
-        let again = q.quantizePolygons(Geometry.polygons([[ring(out.polygons[0][0].map { (Double($0.x), Double($0.y)) }),
-            ring(out.polygons[0][1].map { (Double($0.x), Double($0.y)) })]]))
+        let again = q.quantizePolygons(
+            Geometry.polygons([
+                [
+                    ring(out.polygons[0][0].map { (Double($0.x), Double($0.y)) }),
+                    ring(out.polygons[0][1].map { (Double($0.x), Double($0.y)) }),
+                ]
+            ]))
         #expect(again.reorientedRings == 0)
         #expect(again.polygons == out.polygons)
         // The encoded stream decodes as exterior + hole.
@@ -65,7 +72,9 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
     @Test func dropsCollapsedPolygonsAndHoles() {
         // A polygon smaller than one unit collapses; a tiny hole in a big polygon collapses alone.
         let tiny = [ring([(0.1, 0.1), (0.3, 0.1), (0.3, 0.3)])]
-        let withTinyHole = [ring([(0, 0), (50, 0), (50, 50), (0, 50)]), ring([(10.1, 10.1), (10.2, 10.3), (10.3, 10.1)])]
+        let withTinyHole = [
+            ring([(0, 0), (50, 0), (50, 50), (0, 50)]), ring([(10.1, 10.1), (10.2, 10.3), (10.3, 10.1)]),
+        ]
         let out = q.quantizePolygons(Geometry.polygons([tiny, withTinyHole]))
         #expect(out.droppedPolygons == 1)
         #expect(out.droppedHoles == 1)
@@ -112,7 +121,8 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         let ext = ring([(0, 0), (100, 0), (100, 100), (0, 100)])
         let h1 = ring([(10, 10), (10, 40), (49.6, 40), (49.6, 10)])
         let h2 = ring([(50.4, 10), (50.4, 40), (90, 40), (90, 10)])
-        let before = q.quantizePolygons(Geometry.polygons([[ext, ring([(10, 10), (10, 40), (45, 40), (45, 10)]), h2]]))
+        let before = q.quantizePolygons(
+            Geometry.polygons([[ext, ring([(10, 10), (10, 40), (45, 40), (45, 10)]), h2]]))
         #expect(!before.needsRepair)
         let out = q.quantizePolygons(Geometry.polygons([[ext, h1, h2]]))
         #expect(out.polygons[0].count == 3)
@@ -126,7 +136,8 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
     }
 
     @Test func linesAndPoints() {
-        let lines = q.quantizeLines(Geometry.lines([[0, 0, 0.2, 0.3, 10, 10], [5, 5, 5.2, 5.3], [1, 1, .infinity, 2]]))
+        let lines = q.quantizeLines(
+            Geometry.lines([[0, 0, 0.2, 0.3, 10, 10], [5, 5, 5.2, 5.3], [1, 1, .infinity, 2]]))
         #expect(lines.parts == [pts([(0, 0), (10, 10)])])
         #expect(lines.droppedParts == 2)
         #expect(lines.nonFiniteCoordinates == 1)

@@ -68,7 +68,10 @@ final class ClassifyStage {
             }
             throw FeatureIssue(
                 code: "outside_style_zoom_range",
-                message: "the stylesheet's min-zoom/max-zoom leave no zoom in \(ctx.zooms.lowerBound)-\(ctx.zooms.upperBound)")
+                message:
+                    "the stylesheet's min-zoom/max-zoom leave no zoom in "
+                    + "\(ctx.zooms.lowerBound)-\(ctx.zooms.upperBound)"
+            )
         }
         let top = styles[hi - ctx.zooms.lowerBound]
         let classes = (lo...hi).map { z -> String? in

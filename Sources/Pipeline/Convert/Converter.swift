@@ -69,7 +69,8 @@ package final class Converter {
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs))
         let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
         let sort = ConvertReport.Sort(
-            budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes))
+            budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes)
+        )
         ordered.close()
         progress?.finish()
         try checkCancelled()
@@ -80,7 +81,8 @@ package final class Converter {
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
         var report = ConvertReport(
-            run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics)
+            run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics
+        )
         report.sort = sort
         report.peakRSSBytes = PeakMemory.residentBytes()
         return report
@@ -116,7 +118,9 @@ package final class Converter {
             let accounted = r.written + r.rejected.values.reduce(0, +)
             guard accounted == r.records else {
                 throw PipelineError.reconciliationFailed(
-                    detail: "\(r.path): \(r.records) records read, \(r.written) written + \(accounted - r.written) rejected")
+                    detail:
+                        "\(r.path): \(r.records) records read, \(r.written) written + \(accounted - r.written) rejected"
+                )
             }
         }
         guard !tiled.written.isEmpty else {
@@ -185,7 +189,9 @@ extension ConvertReport {
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "tile_over_limit",
-                    "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing is dropped at a feature's highest zoom"))
+                    "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing "
+                        + "is dropped at a feature's highest zoom"
+                ))
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }

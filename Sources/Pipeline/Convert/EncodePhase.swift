@@ -130,7 +130,8 @@ struct EncodePhase {
                 let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
                 guard !over.isEmpty, cutoff > 0 else { break }
                 if reason == nil {
-                    reason = over.contains { encoded[$0].bytes.count > maxTileBytes }
+                    reason =
+                        over.contains { encoded[$0].bytes.count > maxTileBytes }
                         ? "dropped_by_size_limit" : "dropped_by_feature_limit"
                 }
                 selection.order = try makeOrder()
@@ -142,7 +143,8 @@ struct EncodePhase {
                     let (current, snapshot, tilesNow) = (selection, pieces, encoded)
                     let fits = try parallelMap(over.count) { k throws(PipelineError) in
                         try fittingCutoff(
-                            runs[over[k]], tile: tilesNow[over[k]], pieces: snapshot, records: records, selection: current)
+                            runs[over[k]], tile: tilesNow[over[k]], pieces: snapshot, records: records,
+                            selection: current)
                     }
                     cutoff = min(cutoff, fits.min() ?? cutoff)
                 }
@@ -169,7 +171,9 @@ struct EncodePhase {
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
     /// Features (distinct per zoom) left out at this zoom, by reason, and the fraction kept.
-    private func count(_ runs: [Range<Int>], pieces: [PlacedPiece], selection: Selection, reason: String?, into s: inout ZoomStats) {
+    private func count(
+        _ runs: [Range<Int>], pieces: [PlacedPiece], selection: Selection, reason: String?, into s: inout ZoomStats
+    ) {
         guard selection.order != nil else { return }
         var seen = Set<Int64>()
         var byLimit = 0
@@ -192,7 +196,9 @@ struct EncodePhase {
 
     /// Per layer with a `max-points` limit N: the features left out at zoom `z`, i.e. those not among the first N
     /// in drop order of the tile of `z` their anchor lies in.
-    private func maxPointsExclusions(zoom z: Int, runs: [Range<Int>], pieces: [PlacedPiece], order: FeatureOrder) -> [[Bool]] {
+    private func maxPointsExclusions(zoom z: Int, runs: [Range<Int>], pieces: [PlacedPiece], order: FeatureOrder)
+        -> [[Bool]]
+    {
         var excluded = order.position.map { _ in [Bool]() }
         for (l, limit) in maxPoints.enumerated() {
             guard let limit, l < excluded.count else { continue }
@@ -298,7 +304,9 @@ struct EncodePhase {
             let rec = records[l][Int(p.feature)]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
-            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: props) == true {
+            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: props)
+                == true
+            {
                 count += 1
             }
         }

@@ -86,8 +86,9 @@ final class FeatureChain {
         if family == .point {
             var points = g
             if let region = ctx.clip {
-                guard let b = g.bounds, let (clipped, _) = try clip.apply(
-                    repair.apply(g, repairs: &tiling.repairs), bounds: b, family: .point, region: region),
+                guard let b = g.bounds,
+                    let (clipped, _) = try clip.apply(
+                        repair.apply(g, repairs: &tiling.repairs), bounds: b, family: .point, region: region),
                     let inside = try swiftGeometry(clipped, family: .point)
                 else { throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region") }
                 points = inside
@@ -96,7 +97,9 @@ final class FeatureChain {
             if let matcher = ctx.matcher {
                 let styled = try classify.apply(
                     job.feature, context: ctx, matcher: matcher,
-                    pointOnSurface: { () throws(GeometryError) in try self.engine.pointOnSurface(self.engine.prepare(points)) },
+                    pointOnSurface: { () throws(GeometryError) in
+                        try self.engine.pointOnSurface(self.engine.prepare(points))
+                    },
                     warnings: &tiling.warnings)
                 tiling.zooms = styled.zooms
                 tiling.styled = styled
@@ -111,7 +114,9 @@ final class FeatureChain {
             guard let b = part.bounds else { continue }
             let handle = try repair.apply(part, repairs: &tiling.repairs)
             if let region = ctx.clip {
-                guard let (clipped, cb) = try clip.apply(handle, bounds: b, family: family, region: region) else { continue }
+                guard let (clipped, cb) = try clip.apply(handle, bounds: b, family: family, region: region) else {
+                    continue
+                }
                 copies.append(Copy(handle: clipped, bounds: cb))
             } else {
                 copies.append(Copy(handle: handle, bounds: b))
@@ -135,7 +140,8 @@ final class FeatureChain {
         // Collapsed at a zoom only when no copy has anything there.
         var collapsed: Set<Int>?
         for c in copies {
-            let here = try tiles.tileShape(c.handle, bounds: c.bounds, family: family, zooms: tiling.zooms, into: &tiling)
+            let here = try tiles.tileShape(
+                c.handle, bounds: c.bounds, family: family, zooms: tiling.zooms, into: &tiling)
             collapsed = collapsed.map { $0.intersection(here) } ?? here
         }
         tiling.collapsedAt = (collapsed ?? []).sorted()

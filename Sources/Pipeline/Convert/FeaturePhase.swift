@@ -141,7 +141,8 @@ struct LayerIntake {
         let labelZooms = tiling.labelPieces.map { Int($0.tile.z) }
         tiled.outputs[labels].note(
             family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
-            flagKeys: tiled.outputs[out].flagKeys, zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
+            flagKeys: tiled.outputs[out].flagKeys,
+            zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
         for p in tiling.labelPieces {
             tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
         }
@@ -174,6 +175,7 @@ extension OutputLayer {
             classesByZoom[base + i, default: [:]][c, default: 0] += 1
         }
         for k in flagKeys where !self.flagKeys.contains(k) { self.flagKeys.append(k) }
-        self.zooms = self.zooms.map { min($0.lowerBound, zooms.lowerBound)...max($0.upperBound, zooms.upperBound) } ?? zooms
+        self.zooms =
+            self.zooms.map { min($0.lowerBound, zooms.lowerBound)...max($0.upperBound, zooms.upperBound) } ?? zooms
     }
 }

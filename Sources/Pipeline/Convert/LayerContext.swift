@@ -25,8 +25,10 @@ final class LayerContext: Sendable {
     /// The region to clip to, if any.
     let clip: SharedPolygons?
 
-    init(index: Int, name: String, crs: CRSInfo, zooms: ClosedRange<Int>, matcher: LayerStyleMatcher?,
-         clientCascade: ClientCascade?, ancestors: [Int: SharedPolygons], clip: SharedPolygons?) {
+    init(
+        index: Int, name: String, crs: CRSInfo, zooms: ClosedRange<Int>, matcher: LayerStyleMatcher?,
+        clientCascade: ClientCascade?, ancestors: [Int: SharedPolygons], clip: SharedPolygons?
+    ) {
         self.clientCascade = clientCascade
         self.index = index
         self.name = name

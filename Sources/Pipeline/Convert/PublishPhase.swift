@@ -97,23 +97,35 @@ struct PackageMetadata {
         }
         var inputs: [(key: String, value: JSONValue)] = []
         for r in tiled.inputs where r.error == nil {
-            inputs.append((r.layer, .object([
-                ("records", .int(Int64(r.records))),
-                ("written", .int(Int64(r.written))),
-                ("rejected", Self.counts(r.rejected)),
-                ("repaired", Self.counts(r.repaired)),
-            ])))
+            inputs.append(
+                (
+                    r.layer,
+                    .object([
+                        ("records", .int(Int64(r.records))),
+                        ("written", .int(Int64(r.written))),
+                        ("rejected", Self.counts(r.rejected)),
+                        ("repaired", Self.counts(r.repaired)),
+                    ])
+                ))
         }
         var layers: [(key: String, value: JSONValue)] = []
         for l in outputs {
-            layers.append((l.name, .object([
-                ("features", .int(Int64(l.records.count))),
-                ("geometry", .string(l.family?.rawValue ?? "unknown")),
-                ("classes", Self.counts(l.classes)),
-                ("classes_by_zoom", .object(l.classesByZoom.keys.sorted().map { z in
-                    (String(z), Self.counts(l.classesByZoom[z] ?? [:]))
-                })),
-            ])))
+            layers.append(
+                (
+                    l.name,
+                    .object([
+                        ("features", .int(Int64(l.records.count))),
+                        ("geometry", .string(l.family?.rawValue ?? "unknown")),
+                        ("classes", Self.counts(l.classes)),
+                        (
+                            "classes_by_zoom",
+                            .object(
+                                l.classesByZoom.keys.sorted().map { z in
+                                    (String(z), Self.counts(l.classesByZoom[z] ?? [:]))
+                                })
+                        ),
+                    ])
+                ))
         }
         var dropped: [(key: String, value: JSONValue)] = []
         for z in stats.keys.sorted() {
@@ -121,9 +133,10 @@ struct PackageMetadata {
             dropped.append((String(z), Self.counts(s.dropped)))
         }
         // A JSON string, not an object: TileJSON readers (tippecanoe-decode) expect string metadata values.
-        let runSummary = (try? JSONValue.object([
-            ("inputs", .object(inputs)), ("layers", .object(layers)), ("dropped_by_zoom", .object(dropped)),
-        ]).serialized()) ?? "{}"
+        let runSummary =
+            (try? JSONValue.object([
+                ("inputs", .object(inputs)), ("layers", .object(layers)), ("dropped_by_zoom", .object(dropped)),
+            ]).serialized()) ?? "{}"
         let description = options.description ?? "Kartpack package: " + outputs.map(\.name).joined(separator: ", ")
         return ArchiveMetadata(
             name: options.name ?? base, description: description, attribution: options.attribution,

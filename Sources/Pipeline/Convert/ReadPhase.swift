@@ -66,7 +66,8 @@ final class SourceLayer {
                 report.rejected[problem.rawValue, default: 0] += 1
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: problem.rawValue, "\(Self.problemText(problem, field: ids.scheme.field)); skipped",
+                        .warning, code: problem.rawValue,
+                        "\(Self.problemText(problem, field: ids.scheme.field)); skipped",
                         file: fileName, record: record))
                 continue
             case .rejectFile(let problem):
@@ -117,7 +118,11 @@ struct ReadPhase {
         for input in options.inputs {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
-                if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
+                if let files = input.files {
+                    sets = [files]
+                } else {
+                    sets = try ShapefileLocator.shapefiles(at: input.path)
+                }
             } catch {
                 // The error's text names the file.
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
@@ -168,13 +173,15 @@ struct ReadPhase {
             // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).
             throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
         }
-        let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+        let crs = try IsolatedCRS.resolve(
+            prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
         let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
         let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
         guard lo <= hi else {
             throw InputRejection(
                 code: "empty_zoom_range",
-                message: "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
+                message:
+                    "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
                     + "the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
         }
         var ids = FeatureIDScheme.recordNumber

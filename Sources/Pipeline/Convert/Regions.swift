@@ -58,7 +58,8 @@ struct Regions: Sendable {
         path: String, sourceCRS: String?, encoding: String?, _ body: (Feature, Geometry) throws -> Void
     ) throws {
         for set in try ShapefileLocator.shapefiles(at: path) {
-            let reader = try ShapefileReader(files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
+            let reader = try ShapefileReader(
+                files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
             let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj ?? set.shp)
             let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
             while let f = try reader.next() {
@@ -86,7 +87,8 @@ struct Regions: Sendable {
             shape = try engine.rectangle(SphericalMercator.project(box: b))
             latitude = (b.minY + b.maxY) / 2
         case .polygons(let path, let filter, let crs):
-            let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil) { p, _ in filter?.matches(p) ?? true }
+            let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil) { p, _ in filter?.matches(p) ?? true
+            }
             guard !polys.isEmpty else { throw RegionError.emptyRegion("no polygon in \(path) matches") }
             return try clipRegion(polygons: polys, buffer: clip.buffer, what: path)
         }
@@ -99,10 +101,11 @@ struct Regions: Sendable {
         var rings: [[[Double]]] = []
         for p in polys {
             for j in 0..<p.polygonCount {
-                rings.append(p.partRange(ofPolygon: j).map { part in
-                    let r = p.pointRange(ofPart: part)
-                    return Array(p.xy[2 * r.lowerBound..<2 * r.upperBound])
-                })
+                rings.append(
+                    p.partRange(ofPolygon: j).map { part in
+                        let r = p.pointRange(ofPart: part)
+                        return Array(p.xy[2 * r.lowerBound..<2 * r.upperBound])
+                    })
             }
         }
         let raw = try engine.prepare(Geometry.polygons(rings))
@@ -154,7 +157,8 @@ struct Regions: Sendable {
                     continue
                 }
                 for set in found where selector.isLayer(input.layerName(for: set, setCount: found.count)) {
-                    polys += try readPolygons(path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding) { p, g in
+                    polys += try readPolygons(path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding) {
+                        p, g in
                         guard selector.matches(properties: p) else { return false }
                         guard let parent = selector.parent else { return true }
                         guard let index = indexes[parent.rawValue] else { return false }
@@ -172,7 +176,9 @@ struct Regions: Sendable {
                 diagnostics.report(
                     Diagnostic(
                         .warning, code: "ancestor_lookup_failed",
-                        "\(failed) polygons could not be tested against the parent of selector \(selector.id.rawValue); left out of its set"))
+                        "\(failed) polygons could not be tested against the parent of selector "
+                            + "\(selector.id.rawValue); left out of its set"
+                    ))
             }
             var b = Bounds.empty
             for p in polys { if let pb = p.bounds { b.include(pb) } }

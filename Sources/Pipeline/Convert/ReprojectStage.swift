@@ -31,7 +31,8 @@ final class ReprojectStage {
         return true
     }
 
-    /// Reprojects `g`. Records `wrapped_longitudes` when 0–360° longitudes were wrapped,  `clipped_polar` in `repairs` when latitudes beyond ±85.0511°
+    /// Reprojects `g`. Records `wrapped_longitudes` when 0–360° longitudes were wrapped,  `clipped_polar` in `repairs`
+    /// when latitudes beyond ±85.0511°
     /// were clamped to the Web Mercator edge; rejects a feature that cannot be transformed or lies wholly beyond.
     func apply(_ g: inout Geometry, from crs: CRSInfo, repairs: inout Set<String>) throws(FeatureIssue) {
         let transformer: CoordinateTransformer

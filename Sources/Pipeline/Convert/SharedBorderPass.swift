@@ -113,7 +113,9 @@ enum PolygonCommands {
             for _ in 0..<count where i + 1 < commands.count {
                 let nx = x &+ ZigZag.decode(commands[i])
                 let ny = y &+ ZigZag.decode(commands[i + 1])
-                if id == 2 { length += (Double(nx - x) * Double(nx - x) + Double(ny - y) * Double(ny - y)).squareRoot() }
+                if id == 2 {
+                    length += (Double(nx - x) * Double(nx - x) + Double(ny - y) * Double(ny - y)).squareRoot()
+                }
                 (x, y) = (nx, ny)
                 i += 2
             }

@@ -135,7 +135,8 @@ struct FeatureOrder: Sendable {
 
         var order = byImportance
         if options.mode == .spacing {
-            let levels = Self.levels(flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
+            let levels = Self.levels(
+                flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
             // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
             // features where they are dense, so ordering by it would favour dense areas again.
             let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)][Int($0.feature)].rank) }

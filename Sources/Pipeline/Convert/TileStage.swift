@@ -9,7 +9,8 @@ import VectorTile
 /// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) piece, so the
 /// cost grows with the data and the tiles it touches, not with their product. At each tile the piece is
 /// simplified with a tolerance of `simplify` tile units (Douglas–Peucker; polygons not when
-/// `parameters.sharedBorders` is set, as the encode phase simplifies them with their neighbours), quantized to the integer grid,
+/// `parameters.sharedBorders` is set, as the encode phase simplifies them with their neighbours), quantized to the
+/// integer grid,
 /// re-validated there (repaired with GEOS when rounding broke a ring) and encoded. A piece that does not change
 /// from one zoom to the next (a feature inside one tile) is copied out of GEOS once. One per worker thread: it
 /// uses the worker's GEOS engine.
@@ -49,7 +50,8 @@ final class TileStage {
             var order: [TileCoordinate] = []
             for i in 0..<g.pointCount {
                 let p = g.point(i)
-                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: parameters.bufferMetres(zoom: z))
+                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(
+                    by: parameters.bufferMetres(zoom: z))
                 guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { continue }
                 for t in range {
                     guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
@@ -62,7 +64,8 @@ final class TileStage {
             }
             if order.isEmpty { tiling.collapsedAt.append(z) }
             for t in order.sorted() {
-                tiling.pieces.append(TilePiece(tile: t, type: .point, commands: MVTGeometryEncoder.points(byTile[t] ?? [])))
+                tiling.pieces.append(
+                    TilePiece(tile: t, type: .point, commands: MVTGeometryEncoder.points(byTile[t] ?? [])))
             }
         }
     }
@@ -73,8 +76,9 @@ final class TileStage {
             let tile = range.first(where: { _ in true })
         else { return nil }
         var clamped = false
-        guard let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
-            .snap(x: x, y: y, clamped: &clamped)
+        guard
+            let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+                .snap(x: x, y: y, clamped: &clamped)
         else { return nil }
         return TilePiece(tile: tile, type: .point, commands: MVTGeometryEncoder.points([p]))
     }
@@ -178,9 +182,10 @@ final class TileStage {
         var q = quantizer.quantizePolygons(g)
         if q.needsRepair {
             // Rounding broke a ring: repaired on the integer grid in O(n log n) (GridRepair.swift).
-            guard let repaired = try repairPolygons(
-                q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
-                repairs: &repairs)
+            guard
+                let repaired = try repairPolygons(
+                    q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
+                    repairs: &repairs)
             else { return nil }
             q = repaired
         }
@@ -190,16 +195,20 @@ final class TileStage {
 
     /// A minimal stand-in for a feature too small for the max-zoom grid, so no feature disappears at max zoom:
     /// a one-unit square (polygons) or segment (lines) at a point on the feature.
-    private func tinyFeaturePiece(_ h: EngineGeometry, family: GeometryFamily, zoom z: Int) throws(GeometryError) -> TilePiece? {
+    private func tinyFeaturePiece(_ h: EngineGeometry, family: GeometryFamily, zoom z: Int) throws(GeometryError)
+        -> TilePiece?
+    {
         guard let p = try engine.pointOnSurface(h),
-            let range = SphericalMercator.tileRange(covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
+            let range = SphericalMercator.tileRange(
+                covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
             let tile = range.first(where: { _ in true })
         else { return nil }
         let q = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         var clamped = false
         guard let a = q.snap(x: p.x, y: p.y, clamped: &clamped) else { return nil }
         if family == .line {
-            return TilePiece(tile: tile, type: .lineString, commands: MVTGeometryEncoder.lines([[a, TilePoint(a.x + 1, a.y)]]))
+            return TilePiece(
+                tile: tile, type: .lineString, commands: MVTGeometryEncoder.lines([[a, TilePoint(a.x + 1, a.y)]]))
         }
         // Positive area in y-down tile coordinates: clockwise on screen.
         let ring = [a, TilePoint(a.x + 1, a.y), TilePoint(a.x + 1, a.y + 1), TilePoint(a.x, a.y + 1)]

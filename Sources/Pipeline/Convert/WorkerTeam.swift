@@ -26,7 +26,10 @@ final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
     private let work: @Sendable (inout State, Input) -> Output
 
     /// Starts `threads` workers. `makeState` runs once on each worker thread; `work` runs for each input.
-    init(threads: Int, makeState: @escaping @Sendable () -> State, work: @escaping @Sendable (inout State, Input) -> Output) {
+    init(
+        threads: Int, makeState: @escaping @Sendable () -> State,
+        work: @escaping @Sendable (inout State, Input) -> Output
+    ) {
         self.threads = max(1, threads)
         self.makeState = makeState
         self.work = work

@@ -32,11 +32,16 @@ package enum InputProbe {
         for (k, input) in options.inputs.enumerated() {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
-                if let files = input.files { sets = [files] } else { sets = try ShapefileLocator.shapefiles(at: input.path) }
+                if let files = input.files {
+                    sets = [files]
+                } else {
+                    sets = try ShapefileLocator.shapefiles(at: input.path)
+                }
             } catch {
-                out.append(Rejection(
-                    input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
-                    message: error.description, records: 0, recordsSource: "unknown"))
+                out.append(
+                    Rejection(
+                        input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
+                        message: error.description, records: 0, recordsSource: "unknown"))
                 continue
             }
             for set in sets {
@@ -44,10 +49,12 @@ package enum InputProbe {
                 var records = 0
                 do {
                     let reader = try ShapefileReader(
-                        files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: DiagnosticSink())
+                        files: set, options: ShapefileReadOptions(encoding: input.encoding),
+                        diagnostics: DiagnosticSink())
                     records = reader.stats.recordsInFile
                     guard records > 0 else {
-                        throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
+                        throw InputRejection(
+                            code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
                     }
                     _ = try IsolatedCRS.resolve(
                         prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
@@ -56,15 +63,17 @@ package enum InputProbe {
                     guard lo <= hi else {
                         throw InputRejection(
                             code: "empty_zoom_range",
-                            message: "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
+                            message:
+                                "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
                                 + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
                     }
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     let count = ReadPhase.recordCount(set, counted: records)
-                    out.append(Rejection(
-                        input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
-                        records: count.count, recordsSource: count.source))
+                    out.append(
+                        Rejection(
+                            input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
+                            records: count.count, recordsSource: count.source))
                 }
             }
         }

@@ -28,12 +28,14 @@ package struct MissingLayer: Codable, Sendable, Hashable {
 
     /// The metadata value for `layers`.
     package static func metadataText(_ layers: [MissingLayer]) -> String {
-        JSONValue.array(layers.map { m in
-            .object([
-                ("code", .string(m.code)), ("file", .string(m.file)), ("layer", .string(m.layer)),
-                ("reason", .string(m.reason)),
-            ])
-        }).text(.canonical)
+        JSONValue.array(
+            layers.map { m in
+                .object([
+                    ("code", .string(m.code)), ("file", .string(m.file)), ("layer", .string(m.layer)),
+                    ("reason", .string(m.reason)),
+                ])
+            }
+        ).text(.canonical)
     }
 
     /// Reads a metadata value written by `metadataText`; nil when it is not such a list.
@@ -42,8 +44,10 @@ package struct MissingLayer: Codable, Sendable, Hashable {
         var out: [MissingLayer] = []
         for v in list {
             guard let layer = v["layer"]?.stringValue, let file = v["file"]?.stringValue else { return nil }
-            out.append(MissingLayer(
-                layer: layer, file: file, code: v["code"]?.stringValue ?? "", reason: v["reason"]?.stringValue ?? ""))
+            out.append(
+                MissingLayer(
+                    layer: layer, file: file, code: v["code"]?.stringValue ?? "", reason: v["reason"]?.stringValue ?? ""
+                ))
         }
         return out
     }

@@ -7,8 +7,10 @@ package enum PublishCheck {
     /// the package metadata as missing).
     package static func rejections(_ missing: [MissingLayer], policy: InputErrorPolicy) -> [PublishFinding] {
         missing.map { m in
-            let how = policy == .fail
-                ? "nothing is published (pass --allow-partial or set \"onInputError\": \"skip\" to publish the other layers)"
+            let how =
+                policy == .fail
+                ? "nothing is published (pass --allow-partial or set \"onInputError\": \"skip\" to publish the other "
+                    + "layers)"
                 : "published without this layer; the package lists it in \(MissingLayer.metadataKey)"
             return PublishFinding(
                 policy == .fail ? .error : .warning, code: m.code, layer: m.layer, file: m.file,
@@ -32,19 +34,28 @@ package enum PublishCheck {
             if n == 0 {
                 let why = rejected.contains(e.layer) ? "its input was rejected" : "no feature is left after filters"
                 if e.requireFeatures {
-                    out.append(PublishFinding(
-                        .error, code: "no_features", layer: e.layer, file: nil,
-                        message: "\(name) has no features (\(why)) and requireFeatures is true; nothing is published [no_features]"))
+                    out.append(
+                        PublishFinding(
+                            .error, code: "no_features", layer: e.layer, file: nil,
+                            message:
+                                "\(name) has no features (\(why)) and requireFeatures is true; nothing is published "
+                                + "[no_features]"
+                        ))
                 } else if !rejected.contains(e.layer) {
-                    out.append(PublishFinding(
-                        .warning, code: "no_features", layer: e.layer, file: nil,
-                        message: "\(name) has no features (\(why)); the package has no such layer [no_features]"))
+                    out.append(
+                        PublishFinding(
+                            .warning, code: "no_features", layer: e.layer, file: nil,
+                            message: "\(name) has no features (\(why)); the package has no such layer [no_features]"))
                 }
             }
             if let min = e.minFeatures, n < min {
-                out.append(PublishFinding(
-                    .error, code: "too_few_features", layer: e.layer, file: nil,
-                    message: "\(name) has \(n) features, fewer than minFeatures \(min); nothing is published [too_few_features]"))
+                out.append(
+                    PublishFinding(
+                        .error, code: "too_few_features", layer: e.layer, file: nil,
+                        message:
+                            "\(name) has \(n) features, fewer than minFeatures \(min); nothing is published "
+                            + "[too_few_features]"
+                    ))
             }
             if let limit = e.maxShrink, !rejected.contains(e.layer), let before = previous?.writtenByInput[e.layer],
                 before > 0, n < before
@@ -52,9 +63,13 @@ package enum PublishCheck {
                 let lost = Double(before - n) / Double(before)
                 if lost > limit {
                     let percent = String(format: "%.1f", lost * 100)
-                    out.append(PublishFinding(
-                        .error, code: "layer_shrank", layer: e.layer, file: nil,
-                        message: "\(name) has \(n) features, the previous package \(before): \(percent)% fewer, more than maxShrink \(limit) allows; nothing is published [layer_shrank]"))
+                    out.append(
+                        PublishFinding(
+                            .error, code: "layer_shrank", layer: e.layer, file: nil,
+                            message:
+                                "\(name) has \(n) features, the previous package \(before): \(percent)% fewer, more "
+                                + "than maxShrink \(limit) allows; nothing is published [layer_shrank]"
+                        ))
                 }
             }
         }

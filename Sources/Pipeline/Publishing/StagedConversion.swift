@@ -98,8 +98,10 @@ package struct StagedConversion {
             if o.name == nil { o.name = ((target as NSString).lastPathComponent as NSString).deletingPathExtension }
             if !listed.isEmpty { o.extraMetadata.append((MissingLayer.metadataKey, MissingLayer.metadataText(listed))) }
             do {
-                report = try Converter(options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-                    .run()
+                report = try Converter(
+                    options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
+                )
+                .run()
             } catch PipelineError.nothingToWrite(let reasons, let failed) {
                 throw PipelineError.nothingToWrite(
                     reasons: reasons.map(names.rewrite), report: shown(failed, target: target, published: false))
@@ -114,9 +116,13 @@ package struct StagedConversion {
 
         var findings = PublishCheck.rejections(missing, policy: policy)
         if policy == .skip, missing != listed {
-            findings.append(PublishFinding(
-                .error, code: "missing_layers_unlisted", layer: "", file: nil,
-                message: "the package's list of missing layers does not match the rejected inputs; nothing is published [missing_layers_unlisted]"))
+            findings.append(
+                PublishFinding(
+                    .error, code: "missing_layers_unlisted", layer: "", file: nil,
+                    message:
+                        "the package's list of missing layers does not match the rejected inputs; nothing is "
+                        + "published [missing_layers_unlisted]"
+                ))
         }
         var written: [String: Int] = [:]
         for i in report.inputs where i.error == nil { written[i.layer, default: 0] += i.written }
@@ -159,7 +165,8 @@ package struct StagedConversion {
         report.inputs.compactMap { i in
             guard let error = i.error else { return nil }
             return MissingLayer(
-                layer: i.layer, file: names.name(i.path), code: i.errorCode ?? "file_rejected", reason: names.rewrite(error))
+                layer: i.layer, file: names.name(i.path), code: i.errorCode ?? "file_rejected",
+                reason: names.rewrite(error))
         }
     }
 
@@ -190,7 +197,8 @@ package struct StagedConversion {
         return ConvertReport(
             kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
             featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: 0, rejected: rejected, repaired: [:],
-            zooms: [], tiles: 0, tileContents: 0, bytes: 0, seconds: 0, timings: [:], warnings: Dictionary(warnings.map { ($0.code, $0.count) }, uniquingKeysWith: +),
+            zooms: [], tiles: 0, tileContents: 0, bytes: 0, seconds: 0, timings: [:],
+            warnings: Dictionary(warnings.map { ($0.code, $0.count) }, uniquingKeysWith: +),
             exitCode: ExitCode.dataError.rawValue, published: false)
     }
 }

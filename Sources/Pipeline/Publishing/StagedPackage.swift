@@ -39,7 +39,9 @@ final class StagedPackage {
     func publish(overwrite: Bool) throws(PublishError) {
         guard !done else { return }
         if overwrite {
-            guard rename(path, target) == 0 else { throw .cannotPublish(path: target, reason: String(cString: strerror(errno))) }
+            guard rename(path, target) == 0 else {
+                throw .cannotPublish(path: target, reason: String(cString: strerror(errno)))
+            }
         } else {
             guard link(path, target) == 0 else {
                 let e = errno

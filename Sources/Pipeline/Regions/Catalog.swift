@@ -48,12 +48,16 @@ package struct Catalog: Sendable, Equatable {
                 ("bytes", .int(Int64(r.bytes))), ("sha256", .string(r.sha256)),
                 ("bounds", .array(r.bounds.map { .double($0) })), ("minZoom", .int(Int64(r.minZoom))),
                 ("maxZoom", .int(Int64(r.maxZoom))),
-                ("layers", .array(r.layers.map { l in
-                    .object([
-                        ("name", .string(l.name)), ("features", .int(Int64(l.features))),
-                        ("classes", .array(l.classes.map { .string($0) })),
-                    ])
-                })),
+                (
+                    "layers",
+                    .array(
+                        r.layers.map { l in
+                            .object([
+                                ("name", .string(l.name)), ("features", .int(Int64(l.features))),
+                                ("classes", .array(l.classes.map { .string($0) })),
+                            ])
+                        })
+                ),
                 ("built", .string(r.built)), ("fingerprint", .string(r.fingerprint)),
             ])
         }
@@ -92,14 +96,18 @@ package struct Catalog: Sendable, Equatable {
                 guard let name = l["name"]?.stringValue, let n = l["features"]?.intValue else {
                     throw .invalid("regions[\(i)].layers has an entry without name or features")
                 }
-                layers.append(Layer(
-                    name: name, features: Int(n), classes: (l["classes"]?.arrayValue ?? []).compactMap(\.stringValue)))
+                layers.append(
+                    Layer(
+                        name: name, features: Int(n),
+                        classes: (l["classes"]?.arrayValue ?? []).compactMap(\.stringValue)))
             }
-            regions.append(Region(
-                id: try string("id"), name: try string("name"), file: try string("file"), bytes: UInt64(try int("bytes")),
-                sha256: try string("sha256"), bounds: b, minZoom: Int(try int("minZoom")),
-                maxZoom: Int(try int("maxZoom")), layers: layers, built: try string("built"),
-                fingerprint: try string("fingerprint")))
+            regions.append(
+                Region(
+                    id: try string("id"), name: try string("name"), file: try string("file"),
+                    bytes: UInt64(try int("bytes")),
+                    sha256: try string("sha256"), bounds: b, minZoom: Int(try int("minZoom")),
+                    maxZoom: Int(try int("maxZoom")), layers: layers, built: try string("built"),
+                    fingerprint: try string("fingerprint")))
         }
         return Catalog(created: created, kartpack: kartpack, regions: regions)
     }
@@ -152,7 +160,9 @@ extension Catalog.Region {
         var layers: [Catalog.Layer] = []
         let summary = meta("kartpack")?.stringValue.flatMap { try? JSONParser.parse($0) }
         for (layerName, l) in summary?["layers"]?.objectMembers ?? [] {
-            let classes = (l["classes"]?.objectMembers ?? []).map(\.key).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let classes = (l["classes"]?.objectMembers ?? []).map(\.key).sorted {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }
             layers.append(Catalog.Layer(name: layerName, features: Int(l["features"]?.intValue ?? 0), classes: classes))
         }
         return Catalog.Region(

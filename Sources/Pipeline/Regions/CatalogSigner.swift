@@ -92,7 +92,8 @@ package enum SigningError: KartpackError, Equatable {
     }
     package var description: String {
         switch self {
-        case .notInstalled: "minisign is not installed (Debian: apt-get install minisign); needed for --sign and --pubkey"
+        case .notInstalled:
+            "minisign is not installed (Debian: apt-get install minisign); needed for --sign and --pubkey"
         case .failed(let op, let m): "cannot \(op): \(m)"
         }
     }

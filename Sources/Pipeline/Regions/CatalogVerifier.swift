@@ -35,7 +35,9 @@ package enum CatalogVerifier {
                 result.problems.append("\(signature): missing (the catalog is not signed)")
             } else {
                 do {
-                    if let reason = try CatalogSigner().check(file: catalogPath, signature: signature, publicKey: publicKey) {
+                    if let reason = try CatalogSigner().check(
+                        file: catalogPath, signature: signature, publicKey: publicKey)
+                    {
                         result.problems.append("\(signature): bad signature: \(reason)")
                     } else {
                         result.signatureChecked = true
@@ -54,7 +56,8 @@ package enum CatalogVerifier {
             if !ids.insert(r.id).inserted { result.problems.append("\(name): id listed twice") }
             if let why = RegionSet.problem(r.id) { result.problems.append("\(name): id \(why)") }
             guard RegionPackager.isPackageFileName(r.file) else {
-                result.problems.append("\(name): file \(RegionSetError.quoted(r.file)) is not a package name in the folder")
+                result.problems.append(
+                    "\(name): file \(RegionSetError.quoted(r.file)) is not a package name in the folder")
                 continue
             }
             let path = folder + "/" + r.file
@@ -87,10 +90,16 @@ package enum CatalogVerifier {
                 }
                 if let bad { result.problems.append("\(name): \(r.file): \(bad)") }
                 if z.hi != Int.min, z.lo < r.minZoom || z.hi > r.maxZoom {
-                    result.problems.append("\(name): \(r.file) has tiles at zooms \(z.lo)-\(z.hi), the catalog says \(r.minZoom)-\(r.maxZoom)")
+                    result.problems.append(
+                        "\(name): \(r.file) has tiles at zooms \(z.lo)-\(z.hi), the catalog says "
+                            + "\(r.minZoom)-\(r.maxZoom)"
+                    )
                 }
             } catch {
-                result.problems.append("\(name): \(r.file) does not open as a package: \((error as? any KartpackError)?.description ?? "\(error)")")
+                result.problems.append(
+                    "\(name): \(r.file) does not open as a package: "
+                        + "\((error as? any KartpackError)?.description ?? "\(error)")"
+                )
             }
         }
         return result

@@ -91,17 +91,21 @@ extension RegionPackageOptions {
         let missing = base.missingFiles(forPackage: true)
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
         if spec.clip != nil {
-            throw PipelineSpecError(file: spec.file, issues: [
-                PipelineSpecIssue(
-                    path: JSONPath.root.appending("clip"),
-                    message: "a pipeline packaged by region must not clip: each region is the clip (remove clip)"),
-            ])
+            throw PipelineSpecError(
+                file: spec.file,
+                issues: [
+                    PipelineSpecIssue(
+                        path: JSONPath.root.appending("clip"),
+                        message: "a pipeline packaged by region must not clip: each region is the clip (remove clip)")
+                ])
         }
         convert.force = true
         var o = RegionPackageOptions(
             convert: convert, regionsPath: regionsPath, idField: idField, outputFolder: outputFolder)
         o.settings = ["pipeline " + base.canonicalJSON]
-        if let style = spec.style { o.settings.append("style " + ((try? FileDigest.sha256(path: style).sha256) ?? "?")) }
+        if let style = spec.style {
+            o.settings.append("style " + ((try? FileDigest.sha256(path: style).sha256) ?? "?"))
+        }
         return o
     }
 }

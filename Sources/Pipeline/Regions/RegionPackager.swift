@@ -55,12 +55,14 @@ package struct RegionPackager {
         let source = try RegionSource.read(
             options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         let routed = Self.route(source, clips: clips)
-        let settings = options.settings + [
-            "buffer \(options.buffer)", "format \(options.fileExtension)", "zooms \(convert.minZoom)-\(convert.maxZoom)",
-            "extent \(convert.extent) simplify \(convert.simplify) tilebuffer \(convert.buffer)",
-            "limits \(convert.maxTileBytes) \(convert.maxTileFeatures)", "idField \(convert.idField ?? "")",
-            "description \(convert.description ?? "") attribution \(convert.attribution ?? "")",
-        ]
+        let settings =
+            options.settings + [
+                "buffer \(options.buffer)", "format \(options.fileExtension)",
+                "zooms \(convert.minZoom)-\(convert.maxZoom)",
+                "extent \(convert.extent) simplify \(convert.simplify) tilebuffer \(convert.buffer)",
+                "limits \(convert.maxTileBytes) \(convert.maxTileFeatures)", "idField \(convert.idField ?? "")",
+                "description \(convert.description ?? "") attribution \(convert.attribution ?? "")",
+            ]
         let fingerprints = parallelRegions(count: regions.count, threads: options.threads) { i in
             RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: settings)
         }
@@ -94,8 +96,10 @@ package struct RegionPackager {
         if options.dryRun {
             report.regions = regions.enumerated().map { i, r in
                 RegionPackageReport.Region(
-                    id: r.id, name: r.name, status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
-                    file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count }, bytes: reuse[i]?.bytes ?? 0,
+                    id: r.id, name: r.name,
+                    status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
+                    file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count },
+                    bytes: reuse[i]?.bytes ?? 0,
                     fingerprint: fingerprints[i])
             }
             report.seconds = Date().timeIntervalSince(started)
@@ -145,7 +149,8 @@ package struct RegionPackager {
             case .failed(let message, let error):
                 // Nothing is published: the staged packages are removed as they go.
                 if case PipelineError.interrupted = error { throw error }
-                throw RegionPackageError.regionFailed(message, exitCode: (error as? any KartpackError)?.exitCode ?? .software)
+                throw RegionPackageError.regionFailed(
+                    message, exitCode: (error as? any KartpackError)?.exitCode ?? .software)
             case .empty(let counts):
                 empty.insert(toBuild[k])
                 for (c, n) in counts { warnings[c, default: 0] += n }
@@ -181,9 +186,10 @@ package struct RegionPackager {
         } else if FileManager.default.fileExists(atPath: signaturePath) {
             // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
             unlink(signaturePath)
-            diagnostics.report(Diagnostic(
-                .warning, code: "signature_removed",
-                "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "signature_removed",
+                    "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
         }
         let kept = Set(entries.map(\.file))
         for old in previous?.regions ?? [] where !kept.contains(old.file) {
@@ -195,7 +201,8 @@ package struct RegionPackager {
             if let entry = reuse[i] {
                 return RegionPackageReport.Region(
                     id: r.id, name: r.name, status: "up-to-date", file: entry.file,
-                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: entry.bytes, fingerprint: entry.fingerprint)
+                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: entry.bytes,
+                    fingerprint: entry.fingerprint)
             }
             if let (_, entry, features) = staged[i] {
                 return RegionPackageReport.Region(
@@ -207,9 +214,12 @@ package struct RegionPackager {
         }
         if !empty.isEmpty {
             let ids = empty.sorted().map { regions[$0].id }
-            diagnostics.report(Diagnostic(
-                .warning, code: "region_empty",
-                "\(ids.count) regions hold no feature and are not in the catalog: \(ids.prefix(20).joined(separator: ", "))"))
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "region_empty",
+                    "\(ids.count) regions hold no feature and are not in the catalog: "
+                        + "\(ids.prefix(20).joined(separator: ", "))"
+                ))
             warnings["region_empty", default: 0] += 1
         }
         report.warnings = warnings
@@ -259,7 +269,9 @@ package struct RegionPackager {
             return
         }
         let parent = (folder as NSString).deletingLastPathComponent
-        guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue || parent.isEmpty else {
+        guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDir),
+            isDir.boolValue || parent.isEmpty
+        else {
             throw PipelineError.badOutput(path: folder, reason: "folder \(parent) does not exist")
         }
         guard create else { return }

@@ -75,11 +75,16 @@ struct RegionSet: Sendable {
             if let filter, !filter.matches(f.properties) { return }
             let record = f.provenance.record
             let id = Self.text(Self.value(f.properties, idField) ?? .null)
-            if let reason = Self.problem(id) { throw RegionSetError.badID(file: file, record: record, id: id, reason: reason) }
-            if let first = seen[id] { throw RegionSetError.duplicateID(file: file, id: id, first: first, again: record) }
+            if let reason = Self.problem(id) {
+                throw RegionSetError.badID(file: file, record: record, id: id, reason: reason)
+            }
+            if let first = seen[id] {
+                throw RegionSetError.duplicateID(file: file, id: id, first: first, again: record)
+            }
             seen[id] = record
             let name = nameField.flatMap { Self.value(f.properties, $0) }.map(Self.text) ?? id
-            out.append(RegionRecord(id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
+            out.append(
+                RegionRecord(id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
         }
         guard !out.isEmpty else { throw RegionSetError.empty(file: file) }
         regions = out

@@ -76,8 +76,9 @@ struct RegionSource: Sendable {
                     case .failure(let issue):
                         failures[issue.code, default: 0] += 1
                         diagnostics.report(
-                            Diagnostic(.warning, code: issue.code, issue.message, file: layer.fileName,
-                                       record: job.feature.provenance.record))
+                            Diagnostic(
+                                .warning, code: issue.code, issue.message, file: layer.fileName,
+                                record: job.feature.provenance.record))
                     }
                 }
                 progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)

@@ -16,16 +16,18 @@ extension PipelineRunner {
         let at = JSONPath.root.appending("regions")
         var out: [PipelineSpecIssue] = []
         if spec.clip != nil {
-            out.append(PipelineSpecIssue(
-                path: JSONPath.root.appending("clip"),
-                message: "a pipeline packaged by region must not clip: each region is the clip (remove clip)"))
+            out.append(
+                PipelineSpecIssue(
+                    path: JSONPath.root.appending("clip"),
+                    message: "a pipeline packaged by region must not clip: each region is the clip (remove clip)"))
         }
         var filter: AttributeFilterList?
         if let text = r.filter {
             let (parsed, diagnostics) = AttributeFilterList.parse(text, file: spec.file)
             for d in diagnostics where d.severity == .error {
-                out.append(PipelineSpecIssue(
-                    path: at.appending("filter"), message: "\(d.message) (column \(d.column) of the filter)"))
+                out.append(
+                    PipelineSpecIssue(
+                        path: at.appending("filter"), message: "\(d.message) (column \(d.column) of the filter)"))
             }
             filter = parsed
         }
@@ -39,14 +41,17 @@ extension PipelineRunner {
             return out.map(spec.locations.locate)
         }
         if let kind = reader.schema.geometryKind, kind.family != .polygon {
-            out.append(PipelineSpecIssue(
-                path: at.appending("path"), message: "\(name) holds \(kind.rawValue) records; regions must be polygons"))
+            out.append(
+                PipelineSpecIssue(
+                    path: at.appending("path"),
+                    message: "\(name) holds \(kind.rawValue) records; regions must be polygons"))
             return out.map(spec.locations.locate)
         }
         let fields = reader.schema.fields.map(\.name)
         func missing(_ field: String, _ key: String) -> Bool {
             guard !fields.contains(where: { $0.lowercased() == field.lowercased() }) else { return false }
-            let hint = KeySuggestion.closest(to: field, among: fields).map { "; did you mean \($0)?" }
+            let hint =
+                KeySuggestion.closest(to: field, among: fields).map { "; did you mean \($0)?" }
                 ?? " (fields: \(fields.joined(separator: ", ")))"
             out.append(PipelineSpecIssue(path: at.appending(key), message: "\(field) is not a field of \(name)\(hint)"))
             return true
@@ -69,7 +74,8 @@ extension PipelineRunner {
                 if let reason = RegionSet.problem(id) {
                     problems.append("record \(record): region id \(RegionSetError.quoted(id)) \(reason)")
                 } else if let first = seen[id] {
-                    problems.append("record \(record): region id \(RegionSetError.quoted(id)) is already used by record \(first)")
+                    problems.append(
+                        "record \(record): region id \(RegionSetError.quoted(id)) is already used by record \(first)")
                 } else {
                     seen[id] = record
                 }
@@ -81,13 +87,16 @@ extension PipelineRunner {
             out.append(PipelineSpecIssue(path: at.appending("idField"), message: "\(name): \(p)"))
         }
         if problems.count > maxListedRegionProblems {
-            out.append(PipelineSpecIssue(
-                path: at.appending("idField"),
-                message: "\(name): \(problems.count - maxListedRegionProblems) more bad or repeated ids"
-                    + " (ids are 1-64 letters, digits, - or _, each used once)"))
+            out.append(
+                PipelineSpecIssue(
+                    path: at.appending("idField"),
+                    message: "\(name): \(problems.count - maxListedRegionProblems) more bad or repeated ids"
+                        + " (ids are 1-64 letters, digits, - or _, each used once)"))
         }
         if regions == 0 {
-            out.append(PipelineSpecIssue(path: at.appending("path"), message: "\(name): no region (no polygon record matches)"))
+            out.append(
+                PipelineSpecIssue(path: at.appending("path"), message: "\(name): no region (no polygon record matches)")
+            )
         }
         return out.map(spec.locations.locate)
     }

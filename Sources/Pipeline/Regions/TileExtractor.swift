@@ -50,7 +50,8 @@ package struct TileExtractor {
             return true
         }
         guard !picked.isEmpty else {
-            throw PipelineError.nothingToWrite(reasons: ["no tile of \(input) touches the area"], report: .empty(output))
+            throw PipelineError.nothingToWrite(
+                reasons: ["no tile of \(input) touches the area"], report: .empty(output))
         }
         guard source.tileCompression == format.tileCompression else {
             throw PipelineError.badOutput(path: output, reason: "\(input) stores tiles with another compression")
@@ -67,7 +68,8 @@ package struct TileExtractor {
             let sourceBounds = meta("bounds")?.arrayValue?.compactMap(\.doubleValue)
             var b = test.geographicBounds
             if let s = sourceBounds, s.count == 4 {
-                b = Bounds(minX: max(b.minX, s[0]), minY: max(b.minY, s[1]), maxX: min(b.maxX, s[2]), maxY: min(b.maxY, s[3]))
+                b = Bounds(
+                    minX: max(b.minX, s[0]), minY: max(b.minY, s[1]), maxX: min(b.maxX, s[2]), maxY: min(b.maxY, s[3]))
             }
             if !b.isEmpty {
                 part.bounds = GeoBounds(west: b.minX, south: b.minY, east: b.maxX, north: b.maxY)
@@ -96,7 +98,8 @@ package struct TileExtractor {
             let lo = l["minzoom"]?.intValue.map { max(minZoom, Int($0)) }
             let hi = l["maxzoom"]?.intValue.map { min(maxZoom, Int($0)) }
             return VectorLayerInfo(
-                id: id, fields: fields, minZoom: lo.map { min($0, hi ?? maxZoom) }, maxZoom: hi.map { max($0, lo ?? minZoom) },
+                id: id, fields: fields, minZoom: lo.map { min($0, hi ?? maxZoom) },
+                maxZoom: hi.map { max($0, lo ?? minZoom) },
                 description: l["description"]?.stringValue)
         }
         return ArchiveMetadata(

@@ -14,7 +14,9 @@ package struct OutputSpec: Sendable, Hashable {
     package var attribution: String?
 
     /// Creates an output.
-    package init(format: ArchiveFormat, path: String, name: String? = nil, description: String? = nil, attribution: String? = nil) {
+    package init(
+        format: ArchiveFormat, path: String, name: String? = nil, description: String? = nil, attribution: String? = nil
+    ) {
         self.format = format
         self.path = path
         self.name = name

@@ -25,12 +25,13 @@ extension PipelineSpec {
         top.append(
             (
                 "tiles",
-                .object([
-                    ("minZoom", .int(Int64(tiles.minZoom))), ("maxZoom", .int(Int64(tiles.maxZoom))),
-                    ("simplify", .double(tiles.simplify)), ("buffer", .double(tiles.buffer)),
-                    ("maxTileBytes", .int(Int64(tiles.maxTileBytes))),
-                    ("maxTileFeatures", .int(Int64(tiles.maxTileFeatures))), ("extent", .int(Int64(tiles.extent))),
-                ] + tilesAddedLater)
+                .object(
+                    [
+                        ("minZoom", .int(Int64(tiles.minZoom))), ("maxZoom", .int(Int64(tiles.maxZoom))),
+                        ("simplify", .double(tiles.simplify)), ("buffer", .double(tiles.buffer)),
+                        ("maxTileBytes", .int(Int64(tiles.maxTileBytes))),
+                        ("maxTileFeatures", .int(Int64(tiles.maxTileFeatures))), ("extent", .int(Int64(tiles.extent))),
+                    ] + tilesAddedLater)
             ))
         var o: [(key: String, value: JSONValue)] = [
             ("format", .string(output.format.rawValue)), ("path", .string(relativePath(output.path))),
@@ -70,7 +71,9 @@ extension PipelineSpec {
     }
 
     private func canonical(_ s: SourceSpec) -> JSONValue {
-        var m: [(key: String, value: JSONValue)] = [("path", .string(relativePath(s.path))), ("layer", .string(s.layer))]
+        var m: [(key: String, value: JSONValue)] = [
+            ("path", .string(relativePath(s.path))), ("layer", .string(s.layer)),
+        ]
         if let v = s.crs { m.append(("crs", .string(v))) }
         if let v = s.encoding { m.append(("encoding", .string(v))) }
         if let v = s.filter { m.append(("filter", .string(v))) }

@@ -3,7 +3,9 @@ extension PipelineSpec {
     /// parameters, limits, output and metadata. Filters, keep/rename, per-layer zooms, the stylesheet and the
     /// clip are not carried by `ConvertOptions` and must be applied by the caller.
     package var convertOptions: ConvertOptions {
-        let inputs = sources.map { ConvertInput(path: $0.path, layerName: $0.layer, sourceCRS: $0.crs, encoding: $0.encoding) }
+        let inputs = sources.map {
+            ConvertInput(path: $0.path, layerName: $0.layer, sourceCRS: $0.crs, encoding: $0.encoding)
+        }
         var o = ConvertOptions(inputs: inputs, output: output.path, format: output.format)
         o.minZoom = tiles.minZoom
         o.maxZoom = tiles.maxZoom

@@ -25,13 +25,17 @@ extension PipelineSpec {
 
     /// Parses pipeline text as if read from `file` (whose folder anchors relative paths; a relative `file` is
     /// resolved against the working folder). See `load(path:overrides:)`.
-    package static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError) -> PipelineSpec {
+    package static func parse(_ bytes: [UInt8], file: String, overrides: [String] = []) throws(PipelineSpecError)
+        -> PipelineSpec
+    {
         let document: JSONParsedDocument
         do throws(JSONParseError) {
             document = try JSONParser.parseDocument(bytes, options: jsonOptions)
         } catch {
             throw PipelineSpecError(
-                file: file, issues: [PipelineSpecIssue(path: .root, message: error.message, line: error.line, column: error.column)])
+                file: file,
+                issues: [PipelineSpecIssue(path: .root, message: error.message, line: error.line, column: error.column)]
+            )
         }
         var (overridden, overrideIssues, setPaths) = SpecOverride.apply(overrides, to: document.value)
         overridden = SpecOverride.formatFollowingPath(overridden, setPaths: setPaths)
@@ -60,12 +64,15 @@ extension PipelineSpec {
         func check(_ path: String, _ at: JSONPath) {
             var st = stat()
             if stat(path, &st) != 0 {
-                out.append(PipelineSpecIssue(path: at, message: "\(relativePath(path)): \(String(cString: strerror(errno)))"))
+                out.append(
+                    PipelineSpecIssue(path: at, message: "\(relativePath(path)): \(String(cString: strerror(errno)))"))
             } else if (st.st_mode & S_IFMT) != S_IFREG {
                 out.append(PipelineSpecIssue(path: at, message: "\(relativePath(path)): not a regular file"))
             }
         }
-        for (i, s) in sources.enumerated() { check(s.path, JSONPath.root.appending("sources").appending(i).appending("path")) }
+        for (i, s) in sources.enumerated() {
+            check(s.path, JSONPath.root.appending("sources").appending(i).appending("path"))
+        }
         if let style { check(style, JSONPath.root.appending("style")) }
         if let clip, case .file(let p, _) = clip.area { check(p, JSONPath.root.appending("clip").appending("path")) }
         func checkFolder(of path: String, _ at: JSONPath) {
@@ -91,19 +98,24 @@ extension PipelineSpec {
 
     private static func readFile(_ path: String) throws(PipelineSpecError) -> [UInt8] {
         func failure(_ message: String) -> PipelineSpecError {
-            PipelineSpecError(file: path, issues: [PipelineSpecIssue(path: .root, message: message)], exitCode: .noInput)
+            PipelineSpecError(
+                file: path, issues: [PipelineSpecIssue(path: .root, message: message)], exitCode: .noInput)
         }
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure("cannot open the pipeline file: \(String(cString: strerror(errno)))") }
         defer { _ = close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw failure("cannot read the pipeline file: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &st) == 0 else {
+            throw failure("cannot read the pipeline file: \(String(cString: strerror(errno)))")
+        }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw failure("not a regular file") }
         guard st.st_size <= maxFileBytes else {
             throw PipelineSpecError(
                 file: path,
-                issues: [PipelineSpecIssue(path: .root, message: "the pipeline file is larger than \(maxFileBytes) bytes")])
+                issues: [
+                    PipelineSpecIssue(path: .root, message: "the pipeline file is larger than \(maxFileBytes) bytes")
+                ])
         }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -118,7 +130,10 @@ extension PipelineSpec {
             if out.count > maxFileBytes {
                 throw PipelineSpecError(
                     file: path,
-                    issues: [PipelineSpecIssue(path: .root, message: "the pipeline file is larger than \(maxFileBytes) bytes")])
+                    issues: [
+                        PipelineSpecIssue(
+                            path: .root, message: "the pipeline file is larger than \(maxFileBytes) bytes")
+                    ])
             }
         }
         return out
@@ -177,7 +192,8 @@ struct SpecDecoder {
         if case .string(let text) = v {
             if let n = MemoryBudget.parse(text) { return n }
             reader.report(
-                top.path.appending("memoryBudget"), "expected a size from 64K to 1T such as \"512M\" or \"2G\", got \"\(text)\"")
+                top.path.appending("memoryBudget"),
+                "expected a size from 64K to 1T such as \"512M\" or \"2G\", got \"\(text)\"")
             return nil
         }
         return reader.int(top, "memoryBudget", in: MemoryBudget.minimumBytes...(1 << 40))
@@ -195,7 +211,9 @@ struct SpecDecoder {
         case .int(let n) where n > Int64(PipelineSpec.supportedVersion):
             reader.report(
                 path,
-                "version \(n) is newer than this build of Kartpack \(Kartpack.version) reads (\(PipelineSpec.supportedVersion)); upgrade Kartpack")
+                "version \(n) is newer than this build of Kartpack \(Kartpack.version) reads "
+                    + "(\(PipelineSpec.supportedVersion)); upgrade Kartpack"
+            )
             return false
         case .int(let n) where n == Int64(PipelineSpec.supportedVersion):
             return true
@@ -231,7 +249,9 @@ struct SpecDecoder {
         }
         if let text = reader.string(o, "thinPriority") {
             if ThinningOptions.priority(text) == nil {
-                reader.report(path.appending("thinPriority"), "expected FIELD, FIELD:asc or FIELD:desc, got \(JSONWriter.quoted(text))")
+                reader.report(
+                    path.appending("thinPriority"),
+                    "expected FIELD, FIELD:asc or FIELD:desc, got \(JSONWriter.quoted(text))")
             } else {
                 t.thinPriority = text
             }
@@ -270,7 +290,8 @@ struct SpecDecoder {
             }
             if let owner = layerOwners.first(where: { $0.name == s.layer }) {
                 let how = o.has("layer") ? "" : " (from the file name)"
-                reader.report(p.appending("layer"), "layer name \"\(s.layer)\"\(how) is already used by sources[\(owner.index)]")
+                reader.report(
+                    p.appending("layer"), "layer name \"\(s.layer)\"\(how) is already used by sources[\(owner.index)]")
             } else {
                 layerOwners.append((s.layer, i))
             }
@@ -339,7 +360,9 @@ struct SpecDecoder {
                     }
                     guard let to = reader.string(m.value, at: at) else { continue }
                     if let keep, !keep.contains(m.key) {
-                        reader.report(at, "\(m.key) is not listed in keep, so it is not written; add it to keep or remove the rename")
+                        reader.report(
+                            at,
+                            "\(m.key) is not listed in keep, so it is not written; add it to keep or remove the rename")
                         continue
                     }
                     if let other = rename.first(where: { $0.to == to }) {
@@ -350,7 +373,8 @@ struct SpecDecoder {
                 }
                 // With a keep list the written names are known: two attributes must not end up with one name.
                 if let keep {
-                    for r in rename where r.to != r.from && keep.contains(r.to) && !rename.contains(where: { $0.from == r.to }) {
+                    for r in rename
+                    where r.to != r.from && keep.contains(r.to) && !rename.contains(where: { $0.from == r.to }) {
                         reader.report(
                             rp.appending(r.from),
                             "\(JSONWriter.quoted(r.to)) is also the name of a kept attribute; the names would clash")
@@ -370,13 +394,16 @@ struct SpecDecoder {
             let hi = maxZoom ?? tiles.maxZoom
             reader.report(
                 p.appending(minZoom != nil && lo > tiles.maxZoom ? "minZoom" : "maxZoom"),
-                "the layer's zooms \(lo)–\(hi) are outside tiles.minZoom–tiles.maxZoom (\(tiles.minZoom)–\(tiles.maxZoom)); the layer would be empty")
+                "the layer's zooms \(lo)–\(hi) are outside tiles.minZoom–tiles.maxZoom "
+                    + "(\(tiles.minZoom)–\(tiles.maxZoom)); the layer would be empty"
+            )
         }
 
         let idField = reader.string(o, "idField")
         let idPolicy = reader.choice(o, "idPolicy", FeatureIDScheme.Policy.allCases.map(\.rawValue))
         if idPolicy != nil && !o.has("idField") {
-            reader.report(p.appending("idPolicy"), "only allowed with idField (record numbers are never missing or repeated)")
+            reader.report(
+                p.appending("idPolicy"), "only allowed with idField (record numbers are never missing or repeated)")
         }
         let minFeatures = reader.int(o, "minFeatures", in: 0...Int(Int32.max))
         let maxShrink = reader.double(o, "maxShrink", in: 0...1)
@@ -454,7 +481,9 @@ struct SpecDecoder {
                 let name = ["minLon", "minLat", "maxLon", "maxLat"][i]
                 reader.report(
                     p.appending(i),
-                    "\(name) must be between -\(Int(limit)) and \(Int(limit)), got \(JSONWriter.canonicalNumber(d)) (the order is [minLon, minLat, maxLon, maxLat])")
+                    "\(name) must be between -\(Int(limit)) and \(Int(limit)), got \(JSONWriter.canonicalNumber(d)) "
+                        + "(the order is [minLon, minLat, maxLon, maxLat])"
+                )
                 continue
             }
             values.append(d)
@@ -463,12 +492,18 @@ struct SpecDecoder {
         var ok = true
         if !(values[0] < values[2]) {
             reader.report(
-                p, "minLon \(JSONWriter.canonicalNumber(values[0])) must be below maxLon \(JSONWriter.canonicalNumber(values[2])) (the order is [minLon, minLat, maxLon, maxLat])")
+                p,
+                "minLon \(JSONWriter.canonicalNumber(values[0])) must be below maxLon "
+                    + "\(JSONWriter.canonicalNumber(values[2])) (the order is [minLon, minLat, maxLon, maxLat])"
+            )
             ok = false
         }
         if !(values[1] < values[3]) {
             reader.report(
-                p, "minLat \(JSONWriter.canonicalNumber(values[1])) must be below maxLat \(JSONWriter.canonicalNumber(values[3])) (the order is [minLon, minLat, maxLon, maxLat])")
+                p,
+                "minLat \(JSONWriter.canonicalNumber(values[1])) must be below maxLat "
+                    + "\(JSONWriter.canonicalNumber(values[3])) (the order is [minLon, minLat, maxLon, maxLat])"
+            )
             ok = false
         }
         return ok ? Bounds(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3]) : nil

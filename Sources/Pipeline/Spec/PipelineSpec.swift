@@ -54,7 +54,8 @@ package struct PipelineSpec: Sendable, Hashable {
 
     /// Keys accepted at the top level.
     static let keys = [
-        "version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink", "memoryBudget", "regions",
+        "version", "sources", "style", "clip", "tiles", "output", "onInputError", "maxShrink", "memoryBudget",
+        "regions",
     ]
 
     /// `path` (absolute) written relative to the pipeline's folder, as in the canonical form.
@@ -72,7 +73,8 @@ package struct PipelineSpec: Sendable, Hashable {
     package var expectations: [LayerExpectation] {
         sources.enumerated().map { i, s in
             LayerExpectation(
-                layer: s.layer, source: "sources[\(i)]", minFeatures: s.minFeatures, maxShrink: s.maxShrink ?? maxShrink,
+                layer: s.layer, source: "sources[\(i)]", minFeatures: s.minFeatures,
+                maxShrink: s.maxShrink ?? maxShrink,
                 requireFeatures: s.requireFeatures)
         }
     }

@@ -22,7 +22,11 @@ enum SpecOverride {
             guard let path = JSONPath.parse(keyText) else {
                 issues.append(
                     PipelineSpecIssue(
-                        path: .root, message: "--set \(text): cannot read the key path \"\(keyText)\" (write it like tiles.maxZoom or sources[0].crs)"))
+                        path: .root,
+                        message:
+                            "--set \(text): cannot read the key path \"\(keyText)\" (write it like tiles.maxZoom or "
+                            + "sources[0].crs)"
+                    ))
                 continue
             }
             let value = jsonValue(valueText) ?? .string(valueText)
@@ -82,7 +86,11 @@ enum SpecOverride {
             case nil, .null: members = []
             case let other?:
                 throw OverrideFailure(
-                    path: walked, reason: "\(walked.description.isEmpty ? "the document" : walked.description) is \(kind(other)), not an object")
+                    path: walked,
+                    reason:
+                        "\(walked.description.isEmpty ? "the document" : walked.description) is \(kind(other)), not "
+                        + "an object"
+                )
             }
             let next = walked.appending(key)
             if let i = members.firstIndex(where: { $0.key == key }) {
@@ -104,7 +112,10 @@ enum SpecOverride {
             } else {
                 throw OverrideFailure(
                     path: next,
-                    reason: "index \(index) is out of range (\(walked) has \(elements.count) \(elements.count == 1 ? "entry" : "entries"))")
+                    reason:
+                        "index \(index) is out of range (\(walked) has \(elements.count) "
+                        + "\(elements.count == 1 ? "entry" : "entries"))"
+                )
             }
             return .array(elements)
         }

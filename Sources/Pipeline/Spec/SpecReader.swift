@@ -105,7 +105,8 @@ struct SpecReader {
         guard range.contains(d) else {
             report(
                 path,
-                "must be between \(JSONWriter.canonicalNumber(range.lowerBound)) and \(JSONWriter.canonicalNumber(range.upperBound)), got \(JSONWriter.canonicalNumber(d))"
+                "must be between \(JSONWriter.canonicalNumber(range.lowerBound)) and "
+                    + "\(JSONWriter.canonicalNumber(range.upperBound)), got \(JSONWriter.canonicalNumber(d))"
             )
             return nil
         }

@@ -28,7 +28,9 @@ package struct TileSpec: Sendable, Hashable {
     package var zoomRange: ClosedRange<Int> { minZoom...max(minZoom, maxZoom) }
 
     /// Keys accepted in the section.
-    static let keys = ["minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent", "sharedBorders", "thinning",
+    static let keys = [
+        "minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent", "sharedBorders",
+        "thinning",
         "thinPriority",
     ]
 }

@@ -8,9 +8,12 @@ import Shapefile
 struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "turn Shapefiles into a PMTiles or MBTiles vector-tile package"
-    static let options: [OptionSpec] = PackageOptions.specs + [
-        OptionSpec(name: "layer", kind: .repeatable, help: "output layer name of the n-th input (repeat per input; default: file name)", valueName: "NAME"),
-    ]
+    static let options: [OptionSpec] =
+        PackageOptions.specs + [
+            OptionSpec(
+                name: "layer", kind: .repeatable,
+                help: "output layer name of the n-th input (repeat per input; default: file name)", valueName: "NAME")
+        ]
     static var help: String {
         helpText(
             usage: "kartpack convert INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [options]",
@@ -67,7 +70,7 @@ struct ConvertCommand: Command {
         for input in convert.inputs {
             do throws(ShapefileError) {
                 _ = try ShapefileLocator.shapefiles(at: input.path)
-            } catch where error.code == "no_shapefile" {
+            } catch  where error.code == "no_shapefile" {
                 Console.error(error.description)
                 return .noInput
             } catch {}
@@ -82,9 +85,11 @@ struct ConvertCommand: Command {
         inputs += (convert.style?.referencedFiles ?? []).map { OutputCollision.Role($0, as: "icon") }
         var outputs = [OutputCollision.Role(convert.output, as: "output package")]
         if let reportPath { outputs.append(OutputCollision.Role(reportPath, as: "--report")) }
-        try RunGuard.check(outputs: outputs, inputs: inputs + [
-            OutputCollision.Role(RunLock.lockPath(forOutput: convert.output), as: "output's lock file"),
-        ])
+        try RunGuard.check(
+            outputs: outputs,
+            inputs: inputs + [
+                OutputCollision.Role(RunLock.lockPath(forOutput: convert.output), as: "output's lock file")
+            ])
         RunGuard.sweep(smallOutputs: reportPath.map { [$0] } ?? [])
         let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }

@@ -13,7 +13,9 @@ enum ConvertSummary {
         for i in r.inputs where i.error != nil { s += "rejected file \(i.path): \(i.error ?? "")\n" }
         s += "zoom  tiles      bytes    largest  dropped\n"
         for z in r.zooms {
-            s += pad(String(z.zoom), 4) + pad(String(z.tiles), 7) + pad(bytes(z.bytes), 11) + pad(bytes(z.largestTileBytes), 11)
+            s +=
+                pad(String(z.zoom), 4) + pad(String(z.tiles), 7) + pad(bytes(z.bytes), 11)
+                + pad(bytes(z.largestTileBytes), 11)
             s += "  " + (z.dropped.isEmpty ? "-" : list(z.dropped)) + "\n"
         }
         s += String(format: "time: %.2f s", r.seconds)

@@ -7,16 +7,22 @@ struct ExtractCommand: Command {
     static let name = "extract"
     static let summary = "copy the tiles of a package that touch a box or region into a smaller package"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "bbox", kind: .value, help: "the area as west,south,east,north in degrees", valueName: "W,S,E,N"),
-        OptionSpec(name: "region", kind: .value, help: "the area as the polygon of the record with FIELD=VALUE", valueName: "REGIONS.shp:FIELD=VALUE"),
-        OptionSpec(name: "output", kind: .value, help: "the part (.pmtiles or .mbtiles)", valueName: "PART", short: "o"),
+        OptionSpec(
+            name: "bbox", kind: .value, help: "the area as west,south,east,north in degrees", valueName: "W,S,E,N"),
+        OptionSpec(
+            name: "region", kind: .value, help: "the area as the polygon of the record with FIELD=VALUE",
+            valueName: "REGIONS.shp:FIELD=VALUE"),
+        OptionSpec(
+            name: "output", kind: .value, help: "the part (.pmtiles or .mbtiles)", valueName: "PART", short: "o"),
         OptionSpec(name: "max-zoom", kind: .value, help: "leave out tiles above this zoom", valueName: "N"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(name: "quiet", kind: .flag, help: "no summary"),
     ]
     static var help: String {
         helpText(
-            usage: "kartpack extract BIG.pmtiles (--bbox W,S,E,N | --region REGIONS.shp:FIELD=VALUE) -o PART.pmtiles [--max-zoom N]",
+            usage:
+                "kartpack extract BIG.pmtiles (--bbox W,S,E,N | --region REGIONS.shp:FIELD=VALUE) -o PART.pmtiles "
+                + "[--max-zoom N]",
             summary: """
                 Copies every tile of BIG that touches the area (a box, or the outline of one region polygon), at
                 every zoom up to --max-zoom, byte for byte into a new clustered package, like `pmtiles extract`.
@@ -72,7 +78,9 @@ struct ExtractCommand: Command {
         let path = String(text[..<colon.lowerBound])
         let field = String(text[colon.upperBound..<eq])
         let value = String(text[text.index(after: eq)...])
-        guard !path.isEmpty, !field.isEmpty else { throw UsageError(message: "--region '\(text)' must be REGIONS.shp:FIELD=VALUE") }
+        guard !path.isEmpty, !field.isEmpty else {
+            throw UsageError(message: "--region '\(text)' must be REGIONS.shp:FIELD=VALUE")
+        }
         return (path, field, value)
     }
 

@@ -36,7 +36,9 @@ struct ImportCommand: Command {
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
-        guard p.positionals.count == 1 else { throw UsageError(message: "import needs exactly one EXPORT (folder or .zip)") }
+        guard p.positionals.count == 1 else {
+            throw UsageError(message: "import needs exactly one EXPORT (folder or .zip)")
+        }
         export = p.positionals[0]
         convert = try PackageOptions.options(p, inputs: [])
         reportPath = p.value("report")
@@ -59,7 +61,8 @@ struct ImportCommand: Command {
         try PackageOptions.loadStyle(stylePath, into: &convert, quiet: quiet)
         var isFolder: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: export, isDirectory: &isFolder)
-        var inputs = isFolder.boolValue
+        var inputs =
+            isFolder.boolValue
             ? RunGuard.filesBelow(export, role: "file of the export") : [OutputCollision.Role(export, as: "export")]
         inputs += clipInputs
         if let stylePath { inputs.append(OutputCollision.Role(stylePath, as: "stylesheet")) }
@@ -83,7 +86,8 @@ struct ImportCommand: Command {
         var result: ImportResult
         do {
             result = try importer.run(
-                diagnostics: PackageOptions.sink(quiet: quiet), progress: ProgressReporter.forStandardError(enabled: !quiet),
+                diagnostics: PackageOptions.sink(quiet: quiet),
+                progress: ProgressReporter.forStandardError(enabled: !quiet),
                 isCancelled: { signals.cancelled })
         } catch {
             if signals.cancelled {
@@ -99,7 +103,9 @@ struct ImportCommand: Command {
         if let report = result.report, let failure = PackageOptions.environmentFailure(in: report) {
             result.exitCode = failure
         }
-        if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) {
+            return .ioError
+        }
         if let report = result.report { Console.out(Self.table(report), terminator: "") }
         PackageOptions.printFindings(result.findings, quiet: quiet)
         if let failure = result.failure { Console.error(failure) }
@@ -118,8 +124,10 @@ struct ImportCommand: Command {
             var problems = i.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             if let code = i.errorCode { problems.insert("REJECTED: \(code)", at: 0) }
             problems += i.coercedToNull.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            rows.append([i.path, String(i.records), String(i.written), String(rejected), i.crs ?? "-", i.encoding ?? "-",
-                         problems.isEmpty ? "-" : problems.joined(separator: ", ")])
+            rows.append([
+                i.path, String(i.records), String(i.written), String(rejected), i.crs ?? "-", i.encoding ?? "-",
+                problems.isEmpty ? "-" : problems.joined(separator: ", "),
+            ])
         }
         let widths = (0..<header.count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in

@@ -7,13 +7,24 @@ struct InspectCommand: Command {
     static let summary = "describe a Shapefile, a folder of Shapefiles or a tile package"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS to use instead of the .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
-        OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
+        OptionSpec(
+            name: "source-crs", kind: .value,
+            help: "CRS to use instead of the .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name",
+            valueName: "CRS"),
+        OptionSpec(
+            name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page",
+            valueName: "NAME"),
         OptionSpec(
             name: "features", kind: .flag,
-            help: "Shapefiles, with --format json: also every feature as read (record, attributes, GeoJSON geometry in the layer's CRS) and every skipped record with its reason"),
+            help:
+                "Shapefiles, with --format json: also every feature as read (record, attributes, GeoJSON geometry in "
+                + "the layer's CRS) and every skipped record with its reason"
+        ),
         OptionSpec(name: "tile", kind: .value, help: "packages: decode one tile", valueName: "Z/X/Y"),
-        OptionSpec(name: "wgs84", kind: .flag, help: "with --tile: geometry in longitude/latitude instead of tile coordinates"),
+        OptionSpec(
+            name: "wgs84", kind: .flag,
+            help: "with --tile: geometry in longitude/latitude instead of tile "
+                + "coordinates"),
     ]
     static var help: String {
         helpText(
@@ -45,7 +56,8 @@ struct InspectCommand: Command {
         path = parsed.positionals[0]
         format = try parsed.choice("format", ["text", "json"], default: "text")
         options = InspectOptions(
-            sourceCRS: parsed.value("source-crs"), encoding: parsed.value("encoding"), features: parsed.flag("features"))
+            sourceCRS: parsed.value("source-crs"), encoding: parsed.value("encoding"), features: parsed.flag("features")
+        )
         wgs84 = parsed.flag("wgs84")
         if let t = parsed.value("tile") {
             guard let c = TileCoordinate.parse(t), c.isValid else {
@@ -72,10 +84,14 @@ struct InspectCommand: Command {
         if PackageInspector.isPackage(path) {
             if let tile {
                 let t = try PackageInspector.inspectTile(path: path, tile: tile, wgs84: wgs84)
-                Console.out(format == "json" ? try InspectRendering.json(t) : InspectRendering.text(t), terminator: format == "json" ? "\n" : "")
+                Console.out(
+                    format == "json" ? try InspectRendering.json(t) : InspectRendering.text(t),
+                    terminator: format == "json" ? "\n" : "")
             } else {
                 let p = try PackageInspector.inspect(path: path)
-                Console.out(format == "json" ? try InspectRendering.json(p) : InspectRendering.text(p), terminator: format == "json" ? "\n" : "")
+                Console.out(
+                    format == "json" ? try InspectRendering.json(p) : InspectRendering.text(p),
+                    terminator: format == "json" ? "\n" : "")
             }
             return .success
         }

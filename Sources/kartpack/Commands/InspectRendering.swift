@@ -18,13 +18,17 @@ enum InspectRendering {
             s += "  layer:      \(l.name)\n"
             if let t = l.shapeType { s += "  geometry:   \(t)\(l.geometryKind.map { " (\($0))" } ?? "")\n" }
             if l.errors.contains(where: { $0.code == "file_rejected" }) {
-                let from = l.recordsSource == "unknown" ? "unknown: no file can be counted" : "by the .\(l.recordsSource)"
+                let from =
+                    l.recordsSource == "unknown" ? "unknown: no file can be counted" : "by the .\(l.recordsSource)"
                 s += "  records:    \(l.records) (\(from); the file is rejected)\n"
             } else {
-                s += "  records:    \(l.records) (features \(l.features), null shapes \(l.nullShapes), deleted \(l.deletedRecords))\n"
+                s +=
+                    "  records:    \(l.records) (features \(l.features), null shapes \(l.nullShapes), deleted "
+                    + "\(l.deletedRecords))\n"
             }
             if let d = l.dbfRecords, d != l.records { s += "  dbf rows:   \(d)\n" }
-            for (k, v) in l.skipped.sorted(by: { $0.key < $1.key }) where k != "null_geometry" && k != "deleted_in_source" {
+            for (k, v) in l.skipped.sorted(by: { $0.key < $1.key })
+            where k != "null_geometry" && k != "deleted_in_source" {
                 s += "  skipped:    \(v) \(k)\n"
             }
             for (k, v) in l.repaired.sorted(by: { $0.key < $1.key }) { s += "  repaired:   \(v) \(k)\n" }
@@ -54,8 +58,12 @@ enum InspectRendering {
     static func text(_ p: PackageInspection) -> String {
         var s = "\(p.path)\n  format:     \(p.format), \(p.fileBytes) bytes\n"
         if let h = p.header {
-            s += "  pmtiles:    v\(h.specVersion), \(h.addressedTiles) tiles, \(h.tileEntries) entries, \(h.tileContents) distinct, clustered \(h.clustered)\n"
-            s += "  zooms:      \(h.minZoom)-\(h.maxZoom), center \(h.center.map { String($0) }.joined(separator: ","))\n"
+            s +=
+                "  pmtiles:    v\(h.specVersion), \(h.addressedTiles) tiles, \(h.tileEntries) entries, "
+                + "\(h.tileContents) distinct, clustered \(h.clustered)\n"
+            s +=
+                "  zooms:      \(h.minZoom)-\(h.maxZoom), center "
+                + "\(h.center.map { String($0) }.joined(separator: ","))\n"
         }
         for k in p.metadata.keys.sorted() where k != "json" && k != "vector_layers" && k != "kartpack" {
             s += "  \((k + ":").rightPad(12)) \(p.metadata[k] ?? "")\n"
@@ -69,7 +77,9 @@ enum InspectRendering {
         for z in p.zooms {
             s += "  " + String(z.zoom).leftPad(4) + String(z.tiles).leftPad(7) + String(z.bytes).leftPad(11) + "\n"
         }
-        s += "  largest tiles: " + p.largestTiles.prefix(5).map { "\($0.tile) (\($0.bytes) B)" }.joined(separator: ", ") + "\n"
+        s +=
+            "  largest tiles: " + p.largestTiles.prefix(5).map { "\($0.tile) (\($0.bytes) B)" }.joined(separator: ", ")
+            + "\n"
         return s
     }
 
@@ -80,7 +90,9 @@ enum InspectRendering {
             for f in l.features {
                 let props = f.properties.keys.sorted().map { k in "\(k)=\(f.properties[k].map(describe) ?? "")" }
                 let points = f.geometry.reduce(0) { $0 + $1.count }
-                s += "  id \(f.id.map(String.init) ?? "-") \(f.type), \(f.geometry.count) parts, \(points) points: \(props.joined(separator: " "))\n"
+                s +=
+                    "  id \(f.id.map(String.init) ?? "-") \(f.type), \(f.geometry.count) parts, \(points) points: "
+                    + "\(props.joined(separator: " "))\n"
             }
         }
         for w in t.warnings { s += "warning: \(w)\n" }

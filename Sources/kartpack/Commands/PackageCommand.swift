@@ -8,26 +8,51 @@ struct PackageCommand: Command {
     static let name = "package"
     static let summary = "build one package per region (property, municipality) and a signed catalog"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "regions", kind: .value, help: "Shapefile of region polygons (one region per record)", valueName: "REGIONS.shp"),
-        OptionSpec(name: "id-field", kind: .value, help: "field holding each region's id (letters, digits, - and _ only; the file name)", valueName: "FIELD"),
-        OptionSpec(name: "name-field", kind: .value, help: "field holding each region's display name (default: the id)", valueName: "FIELD"),
-        OptionSpec(name: "where", kind: .value, help: "only regions whose record matches this filter, e.g. \"[kommun='Uppsala']\"", valueName: "FILTER"),
-        OptionSpec(name: "buffer", kind: .value, help: "buffer around each region in metres (default 0)", valueName: "METRES"),
-        OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default: the pipeline's)", valueName: "N"),
-        OptionSpec(name: "output", kind: .value, help: "the package folder (catalog.json and <id>.pmtiles)", valueName: "OUTDIR", short: "o"),
-        OptionSpec(name: "sign", kind: .value, help: "sign catalog.json with this minisign secret key (writes catalog.json.minisig)", valueName: "KEY"),
-        OptionSpec(name: "sign-password-file", kind: .value, help: "file holding the secret key's password (else the key must have none: minisign -G -W)", valueName: "FILE"),
-        OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
-        OptionSpec(name: "threads", kind: .value, help: "regions built at once (default: the number of cores)", valueName: "N"),
+        OptionSpec(
+            name: "regions", kind: .value, help: "Shapefile of region polygons (one region per record)",
+            valueName: "REGIONS.shp"),
+        OptionSpec(
+            name: "id-field", kind: .value,
+            help: "field holding each region's id (letters, digits, - and _ only; the file name)", valueName: "FIELD"),
+        OptionSpec(
+            name: "name-field", kind: .value, help: "field holding each region's display name (default: the id)",
+            valueName: "FIELD"),
+        OptionSpec(
+            name: "where", kind: .value,
+            help: "only regions whose record matches this filter, e.g. \"[kommun='Uppsala']\"", valueName: "FILTER"),
+        OptionSpec(
+            name: "buffer", kind: .value, help: "buffer around each region in metres (default 0)", valueName: "METRES"),
+        OptionSpec(
+            name: "max-zoom", kind: .value, help: "highest zoom level (default: the pipeline's)", valueName: "N"),
+        OptionSpec(
+            name: "output", kind: .value, help: "the package folder (catalog.json and <id>.pmtiles)",
+            valueName: "OUTDIR", short: "o"),
+        OptionSpec(
+            name: "sign", kind: .value,
+            help: "sign catalog.json with this minisign secret key (writes catalog.json.minisig)", valueName: "KEY"),
+        OptionSpec(
+            name: "sign-password-file", kind: .value,
+            help: "file holding the secret key's password (else the key must have none: minisign -G -W)",
+            valueName: "FILE"),
+        OptionSpec(
+            name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12",
+            valueName: "KEY=VALUE"),
+        OptionSpec(
+            name: "threads", kind: .value,
+            help: "regions built at once (default: the number of "
+                + "cores)", valueName: "N"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild every region, even those up to date"),
-        OptionSpec(name: "dry-run", kind: .flag, help: "read, route and fingerprint; say which regions would be built; write nothing"),
+        OptionSpec(
+            name: "dry-run", kind: .flag,
+            help: "read, route and fingerprint; say which regions would be built; write nothing"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
     ]
     static var help: String {
         helpText(
             usage: """
-                kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD] [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR
+                kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD]
+                       [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR
                        kartpack package PIPELINE.json [OPTIONS]   (with a "regions" section in the pipeline)
                 """,
             summary: """
@@ -104,7 +129,8 @@ struct PackageCommand: Command {
         let section = spec.regions
         func required(_ flag: String?, _ fromSection: String?, _ option: String) throws(UsageError) -> String {
             guard let v = flag ?? fromSection else {
-                throw UsageError(message: "package needs \(option), or a regions section in \(pipeline) (Pipelines/README.md)")
+                throw UsageError(
+                    message: "package needs \(option), or a regions section in \(pipeline) (Pipelines/README.md)")
             }
             return v
         }
@@ -163,11 +189,19 @@ struct PackageCommand: Command {
         if !quiet {
             let count = { (s: String) in report.regions.filter { $0.status == s }.count }
             if dryRun {
-                Console.out("dry run: \(count("new") + count("changed")) regions would be built (\(count("new")) new, \(count("changed")) changed), \(count("up-to-date")) are up to date, \(report.removed.count) would be removed; nothing was written")
+                Console.out(
+                    "dry run: \(count("new") + count("changed")) regions would be built (\(count("new")) new, "
+                        + "\(count("changed")) changed), \(count("up-to-date")) are up to date, "
+                        + "\(report.removed.count) would be removed; nothing was written"
+                )
                 for r in report.regions { Console.out("  \(r.id)\t\(r.status)\t\(r.features) features") }
                 for id in report.removed { Console.out("  \(id)\tremoved") }
             } else {
-                Console.out("\(report.catalog): \(report.regions.count - count("empty")) regions (\(count("built")) built, \(count("up-to-date")) up to date, \(count("empty")) empty, \(report.removed.count) removed)\(report.signed ? ", signed" : "")")
+                Console.out(
+                    "\(report.catalog): \(report.regions.count - count("empty")) regions (\(count("built")) built, "
+                        + "\(count("up-to-date")) up to date, \(count("empty")) empty, \(report.removed.count) "
+                        + "removed)\(report.signed ? ", signed" : "")"
+                )
             }
         }
         return .success

@@ -9,35 +9,96 @@ import TileArchive
 /// Options shared by `convert` and `import`: output, zooms, tiling, limits, metadata, style, report.
 enum PackageOptions {
     static let specs: [OptionSpec] = [
-        OptionSpec(name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
+        OptionSpec(
+            name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
         OptionSpec(name: "min-zoom", kind: .value, help: "lowest zoom level (default 0)", valueName: "N"),
         OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default 14)", valueName: "N"),
-        OptionSpec(name: "source-crs", kind: .value, help: "CRS of the inputs instead of their .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name", valueName: "CRS"),
-        OptionSpec(name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page", valueName: "NAME"),
-        OptionSpec(name: "simplify", kind: .value, help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
-        OptionSpec(name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)", valueName: "PIXELS"),
-        OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(name: "id-field", kind: .value, help: "attribute whose value is the feature id: integers as they are, text hashed (default: record number)", valueName: "FIELD"),
-        OptionSpec(name: "id-policy", kind: .value, help: "a missing or repeated id: reject the file, skip the feature, or use its record number (default reject)", valueName: "reject|skip|record"),
-        OptionSpec(name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
-        OptionSpec(name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
-        OptionSpec(name: "no-shared-borders", kind: .flag, help: "simplify each polygon on its own instead of each layer's polygons per tile together (borders shared by neighbours stay shared only with the default)"),
-        OptionSpec(name: "thinning", kind: .value, help: "how zooms over the tile limits are thinned: spacing (default: densest areas first, even across tiles), smallest, priority, random (old uniform cut)", valueName: "MODE"),
-        OptionSpec(name: "thin-priority", kind: .value, help: "numeric attribute kept longest by thinning and --max-points, highest first (FIELD:asc: lowest first)", valueName: "FIELD[:asc]"),
-        OptionSpec(name: "max-points", kind: .repeatable, help: "at most N points per tile below the max zoom, spread evenly and nested across zooms; N for every point layer, LAYER=N for one (repeatable)", valueName: "[LAYER=]N"),
+        OptionSpec(
+            name: "source-crs", kind: .value,
+            help:
+                "CRS of the inputs instead of their .prj: EPSG:3006 (or 3006), a PROJ string, WKT or an exact CRS name",
+            valueName: "CRS"),
+        OptionSpec(
+            name: "encoding", kind: .value, help: "attribute encoding; overrides .cpg and the DBF code page",
+            valueName: "NAME"),
+        OptionSpec(
+            name: "simplify", kind: .value,
+            help: "simplification tolerance in tile pixels of the 4096 grid (default 1)", valueName: "PIXELS"),
+        OptionSpec(
+            name: "buffer", kind: .value, help: "clip buffer around tiles in tile pixels of the 4096 grid (default 80)",
+            valueName: "PIXELS"),
+        OptionSpec(
+            name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+        OptionSpec(
+            name: "id-field", kind: .value,
+            help: "attribute whose value is the feature id: integers as they are, text hashed (default: record number)",
+            valueName: "FIELD"),
+        OptionSpec(
+            name: "id-policy", kind: .value,
+            help:
+                "a missing or repeated id: reject the file, skip the feature, or use its record number (default "
+                + "reject)",
+            valueName: "reject|skip|record"),
+        OptionSpec(
+            name: "max-tile-bytes", kind: .value, help: "largest compressed tile (default 500000)", valueName: "BYTES"),
+        OptionSpec(
+            name: "max-tile-features", kind: .value, help: "most features per tile (default 200000)", valueName: "N"),
+        OptionSpec(
+            name: "no-shared-borders", kind: .flag,
+            help:
+                "simplify each polygon on its own instead of each layer's polygons per tile together (borders shared "
+                + "by neighbours stay shared only with the default)"
+        ),
+        OptionSpec(
+            name: "thinning", kind: .value,
+            help:
+                "how zooms over the tile limits are thinned: spacing (default: densest areas first, even across "
+                + "tiles), smallest, priority, random (old uniform cut)",
+            valueName: "MODE"),
+        OptionSpec(
+            name: "thin-priority", kind: .value,
+            help:
+                "numeric attribute kept longest by thinning and --max-points, highest first (FIELD:asc: lowest first)",
+            valueName: "FIELD[:asc]"),
+        OptionSpec(
+            name: "max-points", kind: .repeatable,
+            help:
+                "at most N points per tile below the max zoom, spread evenly and nested across zooms; N for every "
+                + "point layer, LAYER=N for one (repeatable)",
+            valueName: "[LAYER=]N"),
         OptionSpec(name: "name", kind: .value, help: "package name (default: output file name)", valueName: "TEXT"),
         OptionSpec(name: "description", kind: .value, help: "package description", valueName: "TEXT"),
         OptionSpec(name: "attribution", kind: .value, help: "package attribution", valueName: "TEXT"),
-        OptionSpec(name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes", valueName: "STYLE.kss"),
+        OptionSpec(
+            name: "style", kind: .value, help: "stylesheet: class names, zoom ranges, layers, kept attributes",
+            valueName: "STYLE.kss"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
-        OptionSpec(name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)", valueName: "DIR"),
-        OptionSpec(name: "clip", kind: .value, help: "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD = \"2404\"]) before tiling", valueName: "REGIONS.shp[:FILTER]"),
-        OptionSpec(name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling", valueName: "W,S,E,N"),
-        OptionSpec(name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)", valueName: "METRES"),
-        OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)", valueName: "SIZE"),
-        OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
+        OptionSpec(
+            name: "temp-dir", kind: .value, help: "folder for temporary files (default: the output's folder)",
+            valueName: "DIR"),
+        OptionSpec(
+            name: "clip", kind: .value,
+            help:
+                "clip every feature to the polygons of a Shapefile (optionally those matching FILTER, e.g. [KOMMUNKOD "
+                + "= \"2404\"]) before tiling",
+            valueName: "REGIONS.shp[:FILTER]"),
+        OptionSpec(
+            name: "bbox", kind: .value, help: "clip every feature to this box in degrees before tiling",
+            valueName: "W,S,E,N"),
+        OptionSpec(
+            name: "clip-buffer", kind: .value, help: "grow the --clip or --bbox area by this many metres (default 0)",
+            valueName: "METRES"),
+        OptionSpec(
+            name: "memory-budget", kind: .value,
+            help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)",
+            valueName: "SIZE"),
+        OptionSpec(
+            name: "scratch", kind: .value,
+            help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
-        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
+        OptionSpec(
+            name: "allow-partial", kind: .flag,
+            help: "publish the other layers when an input is rejected (metadata kartpack_missing_layers lists it)"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
     ]
 
@@ -69,7 +130,11 @@ enum PackageOptions {
         o.sharedBorders = !p.flag("no-shared-borders")
         if let mode = p.value("thinning") {
             guard let m = ThinningMode(rawValue: mode) else {
-                throw UsageError(message: "--thinning must be one of \(ThinningMode.allCases.map(\.rawValue).joined(separator: ", ")), not '\(mode)'")
+                throw UsageError(
+                    message:
+                        "--thinning must be one of \(ThinningMode.allCases.map(\.rawValue).joined(separator: ", ")), "
+                        + "not '\(mode)'"
+                )
             }
             o.thinning.mode = m
         }

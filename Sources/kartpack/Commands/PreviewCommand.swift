@@ -11,9 +11,14 @@ struct PreviewCommand: Command {
         OptionSpec(name: "tile", kind: .value, help: "one tile", valueName: "Z/X/Y"),
         OptionSpec(name: "bbox", kind: .value, help: "an area in WGS84 degrees (with --zoom)", valueName: "W,S,E,N"),
         OptionSpec(name: "zoom", kind: .value, help: "zoom for --bbox", valueName: "Z"),
-        OptionSpec(name: "output", kind: .value, help: "map.svg, or map.png (needs rsvg-convert)", valueName: "FILE", short: "o"),
+        OptionSpec(
+            name: "output", kind: .value, help: "map.svg, or map.png (needs rsvg-convert)", valueName: "FILE",
+            short: "o"),
         OptionSpec(name: "no-legend", kind: .flag, help: "leave out the legend"),
-        OptionSpec(name: "features", kind: .value, help: "also write, per drawn feature, the look the sheet's cascade gives it (JSON)", valueName: "FILE.json"),
+        OptionSpec(
+            name: "features", kind: .value,
+            help: "also write, per drawn feature, the look the sheet's cascade gives it "
+                + "(JSON)", valueName: "FILE.json"),
     ]
     static var help: String {
         helpText(
@@ -48,12 +53,14 @@ struct PreviewCommand: Command {
         switch (p.value("tile"), p.value("bbox")) {
         case (let t?, nil):
             guard p.value("zoom") == nil else { throw UsageError(message: "--zoom goes with --bbox, not --tile") }
-            guard let c = TileCoordinate.parse(t), c.isValid else { throw UsageError(message: "--tile needs Z/X/Y, got '\(t)'") }
+            guard let c = TileCoordinate.parse(t), c.isValid else {
+                throw UsageError(message: "--tile needs Z/X/Y, got '\(t)'")
+            }
             area = .tile(c)
         case (nil, let b?):
             let parts = b.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
-                  w < e, s < n, w >= -180, e <= 180, s >= -85.06, n <= 85.06
+                w < e, s < n, w >= -180, e <= 180, s >= -85.06, n <= 85.06
             else { throw UsageError(message: "--bbox needs W,S,E,N in degrees with W < E and S < N, got '\(b)'") }
             guard let z = try p.int("zoom", in: 0...24) else { throw UsageError(message: "--bbox needs --zoom Z") }
             area = .bbox(Bounds(minX: w, minY: s, maxX: e, maxY: n), zoom: z)
@@ -70,7 +77,8 @@ struct PreviewCommand: Command {
         for w in warnings { Console.error(w.description) }
         var outputs = [OutputCollision.Role(output, as: "preview (-o)")]
         if let features { outputs.append(OutputCollision.Role(features, as: "--features")) }
-        let inputs = [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
+        let inputs =
+            [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
             + sheet.referencedFiles.map { OutputCollision.Role($0, as: "icon") }
         try RunGuard.check(outputs: outputs, inputs: inputs)
         RunGuard.sweep(smallOutputs: outputs.map(\.path))

@@ -8,19 +8,30 @@ struct QueryCommand: Command {
     static let name = "query"
     static let summary = "list the features of a region at a zoom (at most N, evenly spread) as GeoJSON or text"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "bbox", kind: .value, help: "the region in WGS84 degrees (W ≤ E, S ≤ N)", valueName: "W,S,E,N"),
-        OptionSpec(name: "zoom", kind: .value, help: "the map zoom (0-31; above the package's highest, its tiles)", valueName: "Z"),
-        OptionSpec(name: "layer", kind: .repeatable, help: "only this layer (repeatable; default: all)", valueName: "L"),
-        OptionSpec(name: "max", kind: .value, help: "at most N features, evenly spread over the region", valueName: "N"),
-        OptionSpec(name: "spread", kind: .value, help: "how --max chooses: even (default) or rank", valueName: "even|rank"),
-        OptionSpec(name: "priority", kind: .value, help: "a numeric attribute: higher values are chosen first", valueName: "FIELD"),
+        OptionSpec(
+            name: "bbox", kind: .value, help: "the region in WGS84 degrees (W ≤ E, S ≤ N)", valueName: "W,S,E,N"),
+        OptionSpec(
+            name: "zoom", kind: .value, help: "the map zoom (0-31; above the package's highest, its tiles)",
+            valueName: "Z"),
+        OptionSpec(
+            name: "layer", kind: .repeatable, help: "only this layer (repeatable; default: all)", valueName: "L"),
+        OptionSpec(
+            name: "max", kind: .value, help: "at most N features, evenly spread over the region", valueName: "N"),
+        OptionSpec(
+            name: "spread", kind: .value, help: "how --max chooses: even (default) or rank", valueName: "even|rank"),
+        OptionSpec(
+            name: "priority", kind: .value, help: "a numeric attribute: higher values are chosen first",
+            valueName: "FIELD"),
         OptionSpec(name: "whole", kind: .flag, help: "geometry of the covering tiles, not cut to the region"),
         OptionSpec(name: "format", kind: .value, help: "geojson (default) or text", valueName: "geojson|text"),
-        OptionSpec(name: "style", kind: .value, help: "a style folder (kartpack style): add each feature's look (geojson)", valueName: "DIR"),
+        OptionSpec(
+            name: "style", kind: .value, help: "a style folder (kartpack style): add each feature's look (geojson)",
+            valueName: "DIR"),
     ]
     static var help: String {
         helpText(
-            usage: "kartpack query PACKAGE.pmtiles --bbox W,S,E,N --zoom Z [--layer L] [--max N] [--format geojson|text]",
+            usage:
+                "kartpack query PACKAGE.pmtiles --bbox W,S,E,N --zoom Z [--layer L] [--max N] [--format geojson|text]",
             summary: """
                 Reads the tiles at zoom Z that cover the region, decodes them to WGS84 and prints each feature once
                 (pieces from several tiles joined by feature id), cut to the region unless --whole. With --max N at
@@ -108,6 +119,7 @@ struct QueryCommand: Command {
             }
         let first = f.geometry.coordinates.first.map { "\($0.longitude),\($0.latitude)" } ?? "-"
         let id = f.id.map(String.init) ?? "-"
-        return "\(f.layer)\t\(id)\t\(f.featureClass ?? "-")\t\(type)\t\(count)\t\(f.geometry.coordinates.count)\t\(first)"
+        return
+            "\(f.layer)\t\(id)\t\(f.featureClass ?? "-")\t\(type)\t\(count)\t\(f.geometry.coordinates.count)\t\(first)"
     }
 }

@@ -8,20 +8,37 @@ struct RunCommand: Command {
     static let name = "run"
     static let summary = "build the package a pipeline file describes (skipped when nothing changed)"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
-        OptionSpec(name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
+        OptionSpec(
+            name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12",
+            valueName: "KEY=VALUE"),
+        OptionSpec(
+            name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
-        OptionSpec(name: "allow-partial", kind: .flag, help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
+        OptionSpec(
+            name: "allow-partial", kind: .flag,
+            help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
-        OptionSpec(name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr", valueName: "text|json"),
-        OptionSpec(name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(name: "memory-budget", kind: .value, help: "memory for tile pieces before they are sorted into runs on disk (default: the pipeline's memoryBudget, else 256M)", valueName: "SIZE"),
-        OptionSpec(name: "scratch", kind: .value, help: "folder for those sort runs (default: the output's folder)", valueName: "DIR"),
+        OptionSpec(
+            name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr",
+            valueName: "text|json"),
+        OptionSpec(
+            name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+        OptionSpec(
+            name: "memory-budget", kind: .value,
+            help:
+                "memory for tile pieces before they are sorted into runs on disk (default: the pipeline's "
+                + "memoryBudget, else 256M)",
+            valueName: "SIZE"),
+        OptionSpec(
+            name: "scratch", kind: .value, help: "folder for those sort runs (default: the output's folder)",
+            valueName: "DIR"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
     ]
     static var help: String {
         helpText(
-            usage: "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--report FILE.json] [--log-format text|json]",
+            usage:
+                "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--report FILE.json] "
+                + "[--log-format text|json]",
             summary: """
                 Validates the pipeline, takes a lock next to the output (a second run of the same pipeline exits 75 at
                 once), and skips the build when the package already holds the fingerprint of these exact inputs,
@@ -84,7 +101,9 @@ struct RunCommand: Command {
         // Outputs must be regular files (or not exist yet) and none may be an input of the pipeline (exit 73/64).
         var inputs = RunGuard.shapefileInputs(spec.sources.map(\.path), role: "source")
         if let style = spec.style { inputs.append(OutputCollision.Role(style, as: "stylesheet")) }
-        if let clip = spec.clip, case .file(let p, _) = clip.area { inputs += RunGuard.shapefileInputs([p], role: "clip file") }
+        if let clip = spec.clip, case .file(let p, _) = clip.area {
+            inputs += RunGuard.shapefileInputs([p], role: "clip file")
+        }
         inputs.append(OutputCollision.Role(path, as: "pipeline file"))
         inputs.append(OutputCollision.Role(RunLock.lockPath(forOutput: spec.output.path), as: "output's lock file"))
         var outputs = [OutputCollision.Role(spec.output.path, as: "output package")]
@@ -102,7 +121,8 @@ struct RunCommand: Command {
         do {
             report = try PipelineRunner.run(
                 spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
-                progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled },
+                progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
+                isCancelled: { signals.cancelled },
                 threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
         } catch _ where signals.cancelled {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
@@ -125,16 +145,25 @@ struct RunCommand: Command {
         if report.upToDate {
             log("\(spec.output.path) is up to date (fingerprint \(report.fingerprint.prefix(12))); nothing to do")
         } else if report.dryRun {
-            log("dry run: would build \(spec.output.path) from \(report.inputs.count) files (fingerprint \(report.fingerprint.prefix(12)))")
+            log(
+                "dry run: would build \(spec.output.path) from \(report.inputs.count) files (fingerprint "
+                    + "\(report.fingerprint.prefix(12)))"
+            )
         } else if report.conversion != nil, !report.published {
             let errors = report.findings.filter { $0.severity == .error }.count
             log("nothing was published (\(errors) problem(s) above); \(spec.output.path) is untouched", level: "error")
         } else if let c = report.conversion {
             if !report.missingLayers.isEmpty {
-                log("published without \(report.missingLayers.map(\.layer).joined(separator: ", ")) (listed in kartpack_missing_layers)", level: "warning")
+                log(
+                    "published without \(report.missingLayers.map(\.layer).joined(separator: ", ")) (listed in "
+                        + "kartpack_missing_layers)",
+                    level: "warning")
             }
             if json {
-                log("wrote \(c.output): \(c.tiles) tiles, \(c.bytes) bytes; \(c.featuresWritten) of \(c.featuresRead) features written")
+                log(
+                    "wrote \(c.output): \(c.tiles) tiles, \(c.bytes) bytes; \(c.featuresWritten) of \(c.featuresRead) "
+                        + "features written"
+                )
             } else if !quiet {
                 Console.out(ConvertSummary.text(c), terminator: "")
             }

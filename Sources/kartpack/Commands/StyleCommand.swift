@@ -9,12 +9,28 @@ struct StyleCommand: Command {
     static let name = "style"
     static let summary = "write a MapLibre GL style (+ sprites) for a package from a stylesheet"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "package", kind: .value, help: "the package the style draws (.pmtiles or .mbtiles)", valueName: "OUT.pmtiles"),
-        OptionSpec(name: "output", kind: .value, help: "the style file to write; sprites and glyphs go next to it (missing folders are created)", valueName: "DIR/style.json", short: "o"),
-        OptionSpec(name: "base-url", kind: .value, help: "the URL the style's folder is served from: sprite, glyph and PMTiles URLs become absolute under it", valueName: "URL"),
-        OptionSpec(name: "url", kind: .value, help: "source URL written into the style (default pmtiles:// + the package's path, under --base-url)", valueName: "URL"),
-        OptionSpec(name: "tiles-url", kind: .value, help: "a tiles URL template for the source, e.g. https://host/t/{z}/{x}/{y}.pbf (needed for MBTiles)", valueName: "TEMPLATE"),
-        OptionSpec(name: "sprite-url", kind: .value, help: "sprite URL written into the style (default: sprite under --base-url)", valueName: "URL"),
+        OptionSpec(
+            name: "package", kind: .value, help: "the package the style draws (.pmtiles or .mbtiles)",
+            valueName: "OUT.pmtiles"),
+        OptionSpec(
+            name: "output", kind: .value,
+            help: "the style file to write; sprites and glyphs go next to it (missing folders are created)",
+            valueName: "DIR/style.json", short: "o"),
+        OptionSpec(
+            name: "base-url", kind: .value,
+            help: "the URL the style's folder is served from: sprite, glyph and PMTiles URLs become absolute under it",
+            valueName: "URL"),
+        OptionSpec(
+            name: "url", kind: .value,
+            help: "source URL written into the style (default pmtiles:// + the package's path, under --base-url)",
+            valueName: "URL"),
+        OptionSpec(
+            name: "tiles-url", kind: .value,
+            help: "a tiles URL template for the source, e.g. https://host/t/{z}/{x}/{y}.pbf (needed for MBTiles)",
+            valueName: "TEMPLATE"),
+        OptionSpec(
+            name: "sprite-url", kind: .value,
+            help: "sprite URL written into the style (default: sprite under --base-url)", valueName: "URL"),
     ]
     static var help: String {
         helpText(
@@ -134,7 +150,8 @@ struct StyleCommand: Command {
             OutputCollision.Role(inFolder($0), as: "sprite file")
         }
         let outputs = [OutputCollision.Role(output, as: "style (-o)")] + sprites
-        let inputs = [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
+        let inputs =
+            [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
             + sheet.referencedFiles.map { OutputCollision.Role($0, as: "icon") }
         try RunGuard.check(outputs: outputs, inputs: inputs)
         RunGuard.sweep(smallOutputs: outputs.map(\.path))

@@ -6,9 +6,13 @@ struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check a stylesheet (.kss) or a pipeline (.json) without building anything"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "layers", kind: .flag, help: "the remaining arguments are Shapefiles (or folders) to lint the sheet against"),
+        OptionSpec(
+            name: "layers", kind: .flag,
+            help: "the remaining arguments are Shapefiles (or folders) to lint the sheet against"),
         OptionSpec(name: "format", kind: .value, help: "text (default) or json", valueName: "text|json"),
-        OptionSpec(name: "set", kind: .repeatable, help: "pipelines: override a value, e.g. tiles.maxZoom=12", valueName: "KEY=VALUE"),
+        OptionSpec(
+            name: "set", kind: .repeatable, help: "pipelines: override a value, e.g. tiles.maxZoom=12",
+            valueName: "KEY=VALUE"),
     ]
     static var help: String {
         helpText(
@@ -19,8 +23,8 @@ struct ValidateCommand: Command {
             summary: """
                 Parses the stylesheet and reports errors and warnings as file:line:column, lints its rules against
                 the layers given after --layers (unknown layers or fields, comparisons that can never match), and
-                runs its @example blocks. For a pipeline: checks the file (unknown keys, types, ranges), its input files,
-                their CRSs, record filters, the clip region and the stylesheet, without building.
+                runs its @example blocks. For a pipeline: checks the file (unknown keys, types, ranges), its input
+                files, their CRSs, record filters, the clip region and the stylesheet, without building.
                 Exits 0 when there is no error, 78 otherwise.
                 """,
             options: options)
@@ -62,9 +66,13 @@ struct ValidateCommand: Command {
         if json {
             struct Entry: Encodable { var severity, code, file, message: String; var line, column: Int }
             struct Out: Encodable { var file: String; var errors, warnings: Int; var diagnostics: [Entry] }
-            let out = Out(file: path, errors: errors, warnings: warnings, diagnostics: diagnostics.map {
-                Entry(severity: $0.severity.rawValue, code: $0.code, file: $0.file, message: $0.message, line: $0.line, column: $0.column)
-            })
+            let out = Out(
+                file: path, errors: errors, warnings: warnings,
+                diagnostics: diagnostics.map {
+                    Entry(
+                        severity: $0.severity.rawValue, code: $0.code, file: $0.file, message: $0.message,
+                        line: $0.line, column: $0.column)
+                })
             Console.out(try InspectRendering.json(out))
         } else {
             for d in diagnostics { Console.out(d.description) }

@@ -7,7 +7,9 @@ struct VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check a package folder: hashes, packages and the catalog's signature"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "pubkey", kind: .value, help: "minisign public key: the catalog.json.minisig signature must hold", valueName: "KEY.pub"),
+        OptionSpec(
+            name: "pubkey", kind: .value, help: "minisign public key: the catalog.json.minisig signature must hold",
+            valueName: "KEY.pub"),
         OptionSpec(name: "quiet", kind: .flag, help: "print only the mismatches"),
     ]
     static var help: String {
@@ -49,7 +51,9 @@ struct VerifyCommand: Command {
         if !quiet {
             for n in result.notes { Console.error("note: \(n)") }
             let sig = result.signatureChecked ? ", signature good" : ""
-            Console.out("\(folder): \(result.regions) regions, \(result.tiles) tiles, \(result.problems.count) mismatches\(sig)")
+            Console.out(
+                "\(folder): \(result.regions) regions, \(result.tiles) tiles, \(result.problems.count) mismatches\(sig)"
+            )
         }
         return result.problems.isEmpty ? .success : .dataError
     }

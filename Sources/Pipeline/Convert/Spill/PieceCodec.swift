@@ -98,7 +98,8 @@ struct PieceDecoder {
         for _ in 0..<n { commands.append(UInt32(truncatingIfNeeded: try varint())) }
         let type = MVTGeometryType(rawValue: UInt32(flags >> 1) & 3) ?? .unknown
         let tile = TileCoordinate(z: zoom, x: x, y: y)
-        return PlacedPiece(key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands))
+        return PlacedPiece(
+            key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands))
     }
 
     @inline(__always)

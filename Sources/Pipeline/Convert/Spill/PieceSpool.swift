@@ -119,6 +119,7 @@ struct PieceSpool: Sendable {
 extension PieceSpool {
     /// The spool of a conversion: its memory budget, the archive's tile order and scratch folder.
     init(options: ConvertOptions) {
-        self.init(budget: options.memoryBudget, order: options.format.tileOrder, scratch: ScratchPlace(options: options))
+        self.init(
+            budget: options.memoryBudget, order: options.format.tileOrder, scratch: ScratchPlace(options: options))
     }
 }

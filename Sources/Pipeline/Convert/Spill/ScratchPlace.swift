@@ -77,7 +77,8 @@ struct ScratchPlace: Sendable {
     static func shpBytes(_ inputs: [ConvertInput]) -> UInt64 {
         var total: UInt64 = 0
         for input in inputs {
-            let paths = input.files.map { [$0.shp] } ?? ((try? ShapefileLocator.shapefiles(at: input.path)) ?? []).map(\.shp)
+            let paths =
+                input.files.map { [$0.shp] } ?? ((try? ShapefileLocator.shapefiles(at: input.path)) ?? []).map(\.shp)
             for path in paths {
                 var st = stat()
                 if stat(path, &st) == 0 { total += UInt64(max(0, st.st_size)) }
