@@ -118,11 +118,7 @@ struct ReadPhase {
         for input in options.inputs {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
-                if let files = input.files {
-                    sets = [files]
-                } else {
-                    sets = try ShapefileLocator.shapefiles(at: input.path)
-                }
+                sets = try input.shapefileSets()
             } catch {
                 // The error's text names the file.
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
@@ -270,6 +266,13 @@ struct ReadPhase {
 }
 
 extension ConvertInput {
+    /// The Shapefile sets this input names: its explicit `files`, else every set at `path` (one file or a
+    /// folder). The one rule the read phase, the input probe and the display names share.
+    func shapefileSets() throws(ShapefileError) -> [ShapefileSet] {
+        if let files { return [files] }
+        return try ShapefileLocator.shapefiles(at: path)
+    }
+
     /// The layer name of one of this input's sets: `layerName` when the input is one set, else the file's base
     /// name. The one rule the read phase and the style's ancestor sets share.
     func layerName(for set: ShapefileSet, setCount: Int) -> String {

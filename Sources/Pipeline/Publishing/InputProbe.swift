@@ -32,11 +32,7 @@ package enum InputProbe {
         for (k, input) in options.inputs.enumerated() {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
-                if let files = input.files {
-                    sets = [files]
-                } else {
-                    sets = try ShapefileLocator.shapefiles(at: input.path)
-                }
+                sets = try input.shapefileSets()
             } catch {
                 out.append(
                     Rejection(

@@ -50,7 +50,7 @@ package struct StagedConversion {
     package static func namesAsGiven(_ inputs: [ConvertInput]) -> FileDisplayNames {
         var names = FileDisplayNames()
         for input in inputs {
-            let sets = input.files.map { [$0] } ?? ((try? ShapefileLocator.shapefiles(at: input.path)) ?? [])
+            let sets = (try? input.shapefileSets()) ?? []
             for set in sets {
                 for path in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
                     names.add(path: path, shownAs: path)
