@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [8, 12, 14])
+    @Test(arguments: [8, 10, 12])
     func tooFewDescriptorsExit74NamingTheLimit(_ limit: Int) throws {
         let dir = try TemporaryDirectory()
         let (folder, pipeline) = try Self.sixty(in: dir)
