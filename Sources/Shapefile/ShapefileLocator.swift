@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 
 /// Finds Shapefiles on disk; which files form a set is `ShapefileGrouping`'s rule (the one `import` uses too).
 public enum ShapefileLocator {
@@ -40,6 +41,10 @@ public enum ShapefileLocator {
             return try FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } catch {
+            let name = folder.isEmpty ? "." : folder
+            if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(name, errno: e) {
+                throw exhausted
+            }
             throw .unreadable(path: folder, reason: "cannot list the folder")
         }
     }
