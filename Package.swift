@@ -126,10 +126,14 @@ package.targets += [
         dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
 ]
 package.targets += [
-    .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"])
+    .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
+    .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport", "Pipeline"]),
+    .executableTarget(name: "FuzzStylesheet", dependencies: ["FuzzSupport", "KartpackCore", "Styling"]),
 ]
 package.products += [
     .executable(name: "FuzzZip", targets: ["FuzzZip"]),
+    .executable(name: "FuzzPipeline", targets: ["FuzzPipeline"]),
+    .executable(name: "FuzzStylesheet", targets: ["FuzzStylesheet"]),
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
 ]

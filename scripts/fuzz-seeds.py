@@ -13,6 +13,10 @@ package/    Small PMTiles archives made by `kartpack convert` at zoom 12 from sa
             raw MVT tile and a gzip tile taken from them, and broken variants.
 zip/        Small GIS-export zips of sample layers: stored and deflated entries, folders, mixed-case names,
             a data descriptor, a comment, a nested zip, names that try to leave the folder, truncated copies.
+pipeline/   Pipeline files: Pipelines/*.json, a minimal one, every section (filters, clip bbox and file, regions,
+            output keys), and broken variants (syntax errors, unknown and duplicate keys, wrong types, ranges).
+stylesheet/ .kss sheets: SampleData/forest.kss, one rule per filter kind, `=~` regexes (classes, anchors,
+            (?i), catastrophic-backtracking shapes, refused constructs), @example and @map blocks, broken ones.
 
 Pure Python (no GDAL); deterministic: the same inputs give the same bytes.
 """
@@ -445,6 +449,116 @@ def zip_seeds():
     return seeds
 
 
+# ---------------------------------------------------------------------------------------------------- pipeline
+
+PIPELINE_MINIMAL = (
+    '{"version": 1, "sources": [{"path": "a.shp", "layer": "a"}], "tiles": {"minZoom": 0, "maxZoom": 6},\n'
+    ' "output": {"format": "pmtiles", "path": "out.pmtiles"}}\n'
+)
+
+
+def pipeline_seeds():
+    seeds = {}
+    folder = os.path.join(ROOT, "Pipelines")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name), "rb") as f:
+                seeds["sample-" + name] = f.read()
+    m = PIPELINE_MINIMAL
+    seeds["minimal.json"] = m.encode()
+    full = (
+        '{\n  "version": 1,\n  "sources": [\n'
+        '    {"path": "../data/roads.shp", "layer": "roads", "filter": "[KLASS <= 2][NAME =~ \\"^E[0-9]+$\\"]",\n'
+        '     "keep": ["NAME", "KLASS"], "rename": {"KLASS": "class"}, "minZoom": 4, "maxZoom": 12,\n'
+        '     "idField": "ID", "idPolicy": "skip", "crs": "EPSG:3006", "encoding": "CP1252"},\n'
+        '    {"path": "points.shp", "layer": "points"}\n  ],\n'
+        '  "style": "style.kss",\n'
+        '  "clip": {"bbox": [17.5, 59.0, 18.5, 59.5], "buffer": 0.01},\n'
+        '  "tiles": {"minZoom": 2, "maxZoom": 14},\n'
+        '  "output": {"format": "mbtiles", "path": "out.mbtiles", "name": "N", "description": "D",\n'
+        '             "attribution": "A", "force": true}\n}\n'
+    )
+    seeds["all-sections.json"] = full.encode()
+    seeds["clip-file.json"] = m.replace(
+        '"tiles"', '"clip": {"path": "area.shp", "filter": "[NAME = \\"x\\"]", "buffer": 5}, "tiles"').encode()
+    seeds["regions.json"] = m.replace(
+        '"tiles"', '"regions": {"path": "regions.shp", "idField": "ID", "nameField": "NAME", "folder": "out"}, '
+        '"tiles"').encode()
+    seeds["bom.json"] = b"\xef\xbb\xbf" + m.encode()
+    seeds["syntax-trailing-comma.json"] = m.replace("}}", "},}").encode()
+    seeds["syntax-unterminated.json"] = m[: len(m) // 2].encode()
+    seeds["syntax-comment.json"] = ("// plan\n" + m).encode()
+    seeds["unknown-keys.json"] = m.replace('"minZoom"', '"minzom"').replace('"layer"', '"lyer"').encode()
+    seeds["duplicate-keys.json"] = m.replace('"version": 1', '"version": 1, "version": 2').encode()
+    seeds["wrong-types.json"] = m.replace('"minZoom": 0', '"minZoom": "0"').replace('"a.shp"', "7").encode()
+    seeds["ranges.json"] = m.replace('"maxZoom": 6', '"maxZoom": 99').replace('"minZoom": 0', '"minZoom": -1').encode()
+    seeds["bad-filter.json"] = m.replace('"layer": "a"', '"layer": "a", "filter": "[a =~ \\"(\\"][b <"').encode()
+    seeds["nul-path.json"] = m.replace("out.pmtiles", "out\\u0000.pmtiles").encode()
+    seeds["empty.json"] = b""
+    seeds["not-object.json"] = b"[1, 2, 3]\n"
+    seeds["deep.json"] = b"[" * 80 + b"]" * 80
+    seeds["lone-surrogate.json"] = m.replace('"a"', '"\\ud800"').encode()
+    return seeds
+
+
+# ---------------------------------------------------------------------------------------------------- stylesheet
+
+
+def stylesheet_seeds():
+    seeds = {}
+    with open(os.path.join(ROOT, "SampleData", "forest.kss"), "rb") as f:
+        seeds["forest.kss"] = f.read()
+    seeds["filters.kss"] = (
+        "/* one rule per filter kind */\n"
+        "avdelningar[NAME] { class: named; }\n"
+        "avdelningar[TYP = null] { class: untyped; }\n"
+        "avdelningar[KLASS = 2], vagar[KLASS != 3] { class: two; min-zoom: 4; max-zoom: 12; }\n"
+        "vagar[KLASS < 4][KLASS >= 1][AREA > 0.5][AREA <= 1e300] { stroke: #336699; stroke-width: 2; }\n"
+        "fastigheter[AGARE ^= \"Skog\"][AGARE $= 'AB'][NAME *= \":\"] { fill: rgba(10, 20, 30, 0.5); }\n"
+        "* [zoom >= 12] { keep: NAME, TYP; }\n"
+        "[\"zoom\" = 3] { exclude: true; }\n"
+        "avdelningar[CERTIFIER = false] { fill-pattern: hatch; pattern-color: red; }\n"
+    ).encode()
+    seeds["regex.kss"] = (
+        "fastigheter[AGARE =~ \"( AB|ek\\\\. f\u00f6r\\\\.)$\"] { class: company; }\n"
+        "avdelningar[NAME =~ \"^(a+)+$\"] { class: catastrophic; }\n"
+        "avdelningar[NAME =~ \"(a|aa)*b\"] { class: alternation; }\n"
+        "vagar[NAME =~ \"(?i)^e[0-9]{1,3}$\"] { class: european; }\n"
+        "vagar[TYP =~ \"[^\\\\s]+\\\\d?.*\"] { class: classes; }\n"
+        "fastigheter[NAME =~ \"\\\\p{L}+\"] { class: letters; }\n"
+    ).encode()
+    seeds["regex-refused.kss"] = (
+        "a[x =~ \"(a)\\\\1\"] { class: backref; }\n"
+        "a[x =~ \"(?=a)\"] { class: lookahead; }\n"
+        "a[x =~ \"a++\"] { class: possessive; }\n"
+        "a[x =~ \"(\"] { class: unbalanced; }\n"
+        "a[x =~ \"a{99999}\"] { class: huge; }\n"
+    ).encode()
+    seeds["descendant.kss"] = (
+        "kommuner[NAME = \"V\u00e4nn\u00e4s\"] avdelningar[BESTTYP = \"Myr\"] { class: wet; }\n"
+        "kommuner fastigheter vagar { stroke: black; }\n"
+    ).encode()
+    seeds["examples.kss"] = (
+        "@map { background: #eeeeee; }\n"
+        "vagar[KLASS <= 2] { class: main; }\n"
+        "@example vagar { KLASS: 1; expect-class: main; }\n"
+        "@example vagar { KLASS: 5; zoom: 3; expect-class: none; }\n"
+    ).encode()
+    seeds["errors.kss"] = (
+        "avdelningar[ { class: x; }\n"
+        "vagar[KLASS <> 2] { nosuchproperty: 3; }\n"
+        "fastigheter { fill: notacolor; stroke-width: -1; min-zoom: 40; }\n"
+        "\"unterminated\n"
+        "/* unclosed comment\n"
+    ).encode()
+    seeds["strings.kss"] = (
+        "a[n = \"\\u00e4\\u{1F332}\\n\\t\\\\\\\"\\'\\/\"] { class: escaped; }\n"
+        "a[n = 'single'] { class: s; }\r\nb[n = -2.5e-3] { class: num; }\rc[n = .5] { class: dot; }\n"
+    ).encode()
+    seeds["empty.kss"] = b""
+    return seeds
+
+
 def write(folder, seeds):
     path = os.path.join(OUT, folder)
     if os.path.isdir(path):
@@ -462,6 +576,8 @@ def main():
     write("shapefile", shapefile_seeds())
     write("package", package_seeds(sys.argv[1]))
     write("zip", zip_seeds())
+    write("pipeline", pipeline_seeds())
+    write("stylesheet", stylesheet_seeds())
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ public struct TilePoint: Sendable, Hashable, CustomStringConvertible {
 ///
 /// The ring is open (no closing duplicate needed; one is harmless). On tile coordinates (y down) a positive
 /// value means clockwise on screen: an MVT exterior ring.
+@inlinable
 public func doubledSignedArea(_ ring: some Collection<TilePoint>) -> Int128 {
     guard let first = ring.first else { return 0 }
     var sum: Int128 = 0

@@ -166,10 +166,44 @@ public enum OpenFileLimit {
     /// True for EMFILE and ENFILE.
     public static func isExhausted(_ e: Int32) -> Bool { e == EMFILE || e == ENFILE }
 
+    /// The stable reason code of an environment failure on open (exit 74).
+    public static let code = "too_many_open_files"
+
     /// "too many open files: the limit is 24 (ulimit -n); …".
-    public static func message(errno e: Int32) -> String {
+    public static func message(errno e: Int32) -> String { reason(errno: e) + " [\(code)]" }
+
+    /// `message(errno:)` without the reason code in brackets (for errors that append their own).
+    public static func reason(errno e: Int32) -> String {
         if e == ENFILE { return "too many open files in the whole system (ENFILE); close other programs and retry" }
         let limit = soft.map { "the process limit is \($0) (ulimit -n)" } ?? "the process limit (ulimit -n) is reached"
-        return "too many open files (EMFILE): \(limit); raise it and retry [too_many_open_files]"
+        return "too many open files (EMFILE): \(limit); raise it and retry"
+    }
+
+    /// EMFILE or ENFILE when the process cannot open `count` more descriptors right now, else nil (the probes are
+    /// closed again). `kartpack` asks for a few at start: libdispatch traps when it cannot get its event
+    /// descriptors, so a limit that low must end with a message before any queue is used.
+    public static func lacksHeadroom(_ count: Int) -> Int32? {
+        var opened: [Int32] = []
+        defer { for fd in opened { _ = close(fd) } }
+        for _ in 0..<count {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            if fd < 0 { return isExhausted(errno) ? errno : nil }
+            opened.append(fd)
+        }
+        return nil
+    }
+
+    /// EMFILE or ENFILE when the process cannot open one more descriptor right now, else nil.
+    ///
+    /// For failures a library reports without errno (shapelib's open hook, PROJ's "cannot find proj.db", a child
+    /// process that cannot start): when this answers non-nil the machine, not the data, is at fault.
+    public static func exhaustedNow() -> Int32? {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = close(fd)
+            return nil
+        }
+        let e = errno
+        return isExhausted(e) ? e : nil
     }
 }

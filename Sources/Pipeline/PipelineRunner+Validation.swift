@@ -94,7 +94,12 @@ extension PipelineRunner {
             input.maxZoom = s.maxZoom
             var probe = spec.convertOptions
             probe.inputs = [input]
-            let rejections = InputProbe.rejections(probe)
+            let rejections: [InputProbe.Rejection]
+            do { rejections = try InputProbe.rejections(probe) } catch {
+                let text = (error as? any KartpackError)?.description ?? "\(error)"
+                issues.append(spec.locations.locate(PipelineSpecIssue(path: at.appending("path"), message: text)))
+                continue
+            }
             for r in rejections {
                 issues.append(
                     spec.locations.locate(

@@ -36,6 +36,8 @@ public enum IsolatedCRS {
         let key = exe + "\u{0}" + request.key
         if let cached = cache.withLock({ $0[key] }) { return try cached.get() }
         let result = runChild(exe, request: request)
+        // Running out of descriptors passes; it is not an answer about the text.
+        if case .failure(.tooManyOpenFiles) = result { return try result.get() }
         cache.withLock { $0[key] = result }
         return try result.get()
     }
@@ -68,6 +70,14 @@ public enum IsolatedCRS {
             switch self {
             case .prj(let text, let file): try CRSResolver.resolve(prjText: text, override: nil, prjFile: file)
             case .override(let text): try CRSResolver.resolve(prjText: nil, override: text, prjFile: nil)
+            }
+        }
+
+        /// What a failure to start the child names: the file or option and the step.
+        var helperStep: String {
+            switch self {
+            case .prj(_, let file): "\(file ?? "the .prj"): cannot start the CRS helper for it"
+            case .override(let text): "CRS \"\(text)\": cannot start the CRS helper for it"
             }
         }
 
@@ -129,44 +139,27 @@ public enum IsolatedCRS {
     }
 
     private static func runChild(_ exe: String, request: Request) -> Result<CRSInfo, ProjectionError> {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["__resolve-crs"] + request.arguments
-        let input = Pipe()
-        let output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
-        do { try p.run() } catch {
+        let child = HelperChild(executable: exe, arguments: ["__resolve-crs"] + request.arguments)
+        let data: [UInt8]
+        let status: Int32
+        switch child.run(input: Array(request.text.utf8), timeout: timeout) {
+        case .notStarted(let e):
+            // Out of descriptors is the machine's fault; PROJ in-process would only say it cannot find proj.db.
+            if OpenFileLimit.isExhausted(e) {
+                return .failure(.tooManyOpenFiles(what: request.helperStep, reason: OpenFileLimit.reason(errno: e)))
+            }
             // The helper cannot start (e.g. under valgrind): the sanitized in-process path is the remaining defence.
             return Result { () throws(ProjectionError) -> CRSInfo in try request.resolveHere() }
-        }
-        writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(request.text.utf8))
-        try? input.fileHandleForWriting.close()
-        // Read concurrently so a full pipe can never block the child.
-        let box = Mutex(Data())
-        let reader = DispatchGroup()
-        reader.enter()
-        DispatchQueue.global().async {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            box.withLock { $0 = data }
-            reader.leave()
-        }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            kill(p.processIdentifier, SIGKILL)
-            done.wait()
-            reader.wait()
+        case .timedOut:
             return .failure(request.failure("PROJ did not finish within \(Int(timeout)) s"))
+        case .signaled(let signal):
+            return .failure(request.failure("PROJ crashed (signal \(signal))"))
+        case .exited(let code, let output):
+            (status, data) = (code, output)
         }
-        reader.wait()
-        if p.terminationReason == .uncaughtSignal {
-            return .failure(request.failure("PROJ crashed (signal \(p.terminationStatus))"))
-        }
-        let data = box.withLock { $0 }
         guard let answer = Answer(text: String(decoding: data, as: UTF8.self)) else {
-            return .failure(request.failure("the CRS helper gave no answer (exit \(p.terminationStatus))"))
+            if let exhausted = ProjectionError.exhausted(request.helperStep) { return .failure(exhausted) }
+            return .failure(request.failure("the CRS helper gave no answer (exit \(status))"))
         }
         if let crs = answer.crs { return .success(crs) }
         if let failure = answer.failure { return .failure(failure) }
@@ -178,7 +171,7 @@ public enum IsolatedCRS {
 
     /// Writes to a pipe whose reader may already be gone (a crashed child): `EPIPE` is ignored, and the SIGPIPE it
     /// raises is blocked on this thread and consumed, so it can never kill the parent.
-    private static func writeIgnoringBrokenPipe(_ fd: Int32, _ bytes: [UInt8]) {
+    static func writeIgnoringBrokenPipe(_ fd: Int32, _ bytes: [UInt8]) {
         var block = sigset_t()
         sigemptyset(&block)
         sigaddset(&block, SIGPIPE)

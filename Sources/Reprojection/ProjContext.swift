@@ -45,6 +45,8 @@ final class ProjContext {
             throw .projSetupFailed(detail: "PROJ refused to turn network access off")
         }
         guard let dbPath = proj_context_get_database_path(c) else {
+            // Out of descriptors, PROJ says it cannot find proj.db: blame the limit, not the installation.
+            if let exhausted = ProjectionError.exhausted("proj.db: cannot open PROJ's database") { throw exhausted }
             throw .projDatabaseMissing(detail: logText(or: "proj_context_get_database_path returned NULL"))
         }
         let path = String(cString: dbPath)
@@ -59,6 +61,7 @@ final class ProjContext {
         }
         // Setting the search paths may reopen the database; make sure it is still there.
         guard proj_context_get_database_path(c) != nil else {
+            if let exhausted = ProjectionError.exhausted("proj.db: cannot open PROJ's database") { throw exhausted }
             throw .projDatabaseMissing(detail: logText(or: "proj.db not found in \(dir)"))
         }
         guard let access = ProjFileAccess.install(on: c, allowing: dir) else {

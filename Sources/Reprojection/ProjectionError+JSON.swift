@@ -1,3 +1,4 @@
+import KartpackCore
 import KartpackJSON
 
 extension ProjectionError {
@@ -16,6 +17,7 @@ extension ProjectionError {
             members += [("source", .string(source)), ("target", .string(target)), ("detail", .string(detail))]
         case .projDatabaseMissing(let detail): members += [("case", .string("database")), ("detail", .string(detail))]
         case .projSetupFailed(let detail): members += [("case", .string("setup")), ("detail", .string(detail))]
+        case .tooManyOpenFiles(let what, let reason): members += [("what", .string(what)), ("reason", .string(reason))]
         }
         return .object(members)
     }
@@ -49,6 +51,9 @@ extension ProjectionError {
             self =
                 v["case"]?.stringValue == "database"
                 ? .projDatabaseMissing(detail: detail) : .projSetupFailed(detail: detail)
+        case OpenFileLimit.code:
+            guard let what = v["what"]?.stringValue, let reason = v["reason"]?.stringValue else { return nil }
+            self = .tooManyOpenFiles(what: what, reason: reason)
         default: return nil
         }
     }

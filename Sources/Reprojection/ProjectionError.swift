@@ -22,13 +22,19 @@ public enum ProjectionError: KartpackError, Equatable {
     case projDatabaseMissing(detail: String)
     /// A PROJ context could not be set up (for example network access could not be turned off).
     case projSetupFailed(detail: String)
+    /// The process ran out of file descriptors (EMFILE, or ENFILE for the system) while PROJ opened `proj.db` or
+    /// while the CRS helper child was started: the machine's fault, not the `.prj`'s (exit 74,
+    /// `too_many_open_files`). `what` names the file and the step (`layer.prj: cannot start the CRS helper`),
+    /// `reason` the limit.
+    case tooManyOpenFiles(what: String, reason: String)
 
-    /// The exit code a run ends with: bad data 65, bad usage 64, an installation problem 70.
+    /// The exit code a run ends with: bad data 65, bad usage 64, an installation problem 70, no descriptors 74.
     public var exitCode: ExitCode {
         switch self {
         case .missingPrj, .prjTooLarge, .unparseablePrj, .hostilePrj, .cannotCreateTransform: .dataError
         case .badOverride: .usage
         case .projDatabaseMissing, .projSetupFailed: .software
+        case .tooManyOpenFiles: .ioError
         }
     }
 
@@ -42,6 +48,7 @@ public enum ProjectionError: KartpackError, Equatable {
         case .badOverride: "bad_source_crs"
         case .cannotCreateTransform: "no_transform"
         case .projDatabaseMissing, .projSetupFailed: "proj_setup"
+        case .tooManyOpenFiles: OpenFileLimit.code
         }
     }
 
@@ -70,6 +77,15 @@ public enum ProjectionError: KartpackError, Equatable {
             "PROJ cannot find its database proj.db (install the proj-data package or set PROJ_DATA): \(detail)"
         case .projSetupFailed(let detail):
             "cannot set up PROJ: \(detail)"
+        case .tooManyOpenFiles(let what, let reason):
+            "\(what): \(reason)"
         }
+    }
+}
+
+extension ProjectionError {
+    /// `.tooManyOpenFiles` for `what` when the process cannot open a descriptor right now, else nil.
+    static func exhausted(_ what: String) -> ProjectionError? {
+        OpenFileLimit.exhaustedNow().map { .tooManyOpenFiles(what: what, reason: OpenFileLimit.reason(errno: $0)) }
     }
 }

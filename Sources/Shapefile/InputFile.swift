@@ -20,6 +20,7 @@ final class InputFile {
             let e = errno
             if e == ENOENT { throw .fileNotFound(path: path) }
             if e == ELOOP { throw .notARegularFile(path: path, kind: "symbolic link") }
+            if let exhausted = ShapefileError.exhausted(path, errno: e) { throw exhausted }
             throw .unreadable(path: path, reason: String(cString: strerror(e)))
         }
         var st = stat()

@@ -31,13 +31,23 @@ public enum ShapefileError: KartpackError, Equatable {
     case libraryError(file: String, message: String)
     /// Reading failed at the operating-system level.
     case ioError(file: String, offset: Int?, reason: String)
+    /// The process (EMFILE) or the system (ENFILE) ran out of file descriptors while opening `path`: the
+    /// machine's fault, not the data's (exit 74, `too_many_open_files`). It ends the run instead of rejecting the
+    /// input; `reason` names the limit (`OpenFileLimit`).
+    case tooManyOpenFiles(path: String, reason: String)
 
-    /// `.noInput` for missing or unreadable files, `.ioError` for read failures, `.dataError` for bad data
+    /// The error for a failed `open` of `path` when errno is EMFILE or ENFILE, else nil.
+    public static func exhausted(_ path: String, errno e: Int32) -> ShapefileError? {
+        OpenFileLimit.isExhausted(e) ? .tooManyOpenFiles(path: path, reason: OpenFileLimit.reason(errno: e)) : nil
+    }
+
+    /// `.noInput` for missing or unreadable files, `.ioError` for read failures and exhausted descriptors,
+    /// `.dataError` for bad data
     /// (including inputs that are links, FIFOs or devices).
     public var exitCode: ExitCode {
         switch self {
         case .fileNotFound, .noShapefiles, .unreadable: .noInput
-        case .ioError: .ioError
+        case .ioError, .tooManyOpenFiles: .ioError
         case .notARegularFile, .notAShapefile, .unsupportedShapeType, .badIndex, .badDBFHeader, .unknownEncoding,
             .libraryError:
             .dataError
@@ -59,6 +69,7 @@ public enum ShapefileError: KartpackError, Equatable {
         case .unknownEncoding: "unknown_encoding"
         case .libraryError: "library_error"
         case .ioError: "io_error"
+        case .tooManyOpenFiles: OpenFileLimit.code
         }
     }
 
@@ -81,6 +92,7 @@ public enum ShapefileError: KartpackError, Equatable {
         case .libraryError(let file, let message): "\(file): shapelib: \(message)"
         case .ioError(let file, let offset, let reason):
             if let offset { "\(file): byte \(offset): read error: \(reason)" } else { "\(file): read error: \(reason)" }
+        case .tooManyOpenFiles(let path, let reason): "\(path): cannot open it: \(reason)"
         }
     }
 }

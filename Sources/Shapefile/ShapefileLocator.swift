@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 
 /// Finds Shapefiles on disk; which files form a set is `ShapefileGrouping`'s rule (the one `import` uses too).
 public enum ShapefileLocator {
@@ -38,8 +39,12 @@ public enum ShapefileLocator {
         do {
             // Byte order (not locale order): deterministic everywhere.
             return try FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
-                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } catch {
+            let name = folder.isEmpty ? "." : folder
+            if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(name, errno: e) {
+                throw exhausted
+            }
             throw .unreadable(path: folder, reason: "cannot list the folder")
         }
     }
@@ -48,7 +53,14 @@ public enum ShapefileLocator {
     private static func set(named base: String, shpName: String, in folder: String) throws(ShapefileError)
         -> ShapefileSet
     {
-        let grouping = ShapefileGrouping(fileNames: try listing(of: folder), folder: folder)
+        // Only names whose base equals `base` ignoring case can belong to its set (ShapefileGrouping's rule), so
+        // the rest of a large folder is not grouped once per input.
+        let folded = base.lowercased()
+        let related = try listing(of: folder).filter { name in
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+            return name[..<dot].lowercased() == folded
+        }
+        let grouping = ShapefileGrouping(fileNames: related, folder: folder)
         var set = grouping.groups.first { $0.set.baseName == base }?.set ?? ShapefileSet(shp: "", baseName: base)
         set.shp = join(folder, shpName)
         return set

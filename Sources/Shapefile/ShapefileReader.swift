@@ -67,7 +67,9 @@ public final class ShapefileReader: FeatureSource {
         var file: String
     }
 
+    /// The `.shp` and `.dbf` descriptors; shapelib's handles borrow them, so they live as long as the reader.
     let shpFile: InputFile
+    let dbfFile: InputFile?
     let shp: SHPHandleOwner
     let dbf: DBFHandleOwner?
     let index: ShxIndex
@@ -218,6 +220,9 @@ public final class ShapefileReader: FeatureSource {
         ShapelibIO.unregister(base + ".shx")
         guard let shpHandle else {
             let messages = ShapelibIO.drainMessages()
+            if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(files.shp, errno: e) {
+                throw exhausted
+            }
             throw .libraryError(
                 file: shpName, message: messages.isEmpty ? "SHPOpen failed" : messages.joined(separator: "; "))
         }
@@ -239,12 +244,14 @@ public final class ShapefileReader: FeatureSource {
         var decoder: TextDecoder?
         var dbfRows = 0
         var dbfOwner: DBFHandleOwner?
+        var dbfInput: InputFile?
         var dbfName = ""
         var memo: MemoFile?
         var memoMissing = false
         var recordLength = 0
         if let dbfPath = files.dbf {
             let dbfFile = try InputFile(path: dbfPath)
+            dbfInput = dbfFile
             dbfName = dbfFile.name
             let dbfHeader = try DBFHeader(file: dbfFile)
             for w in dbfHeader.warnings { warn(w.code, w.message, file: dbfName) }
@@ -253,6 +260,9 @@ public final class ShapefileReader: FeatureSource {
             ShapelibIO.unregister(base + ".dbf")
             let messages = ShapelibIO.drainMessages()
             guard let dbfHandle else {
+                if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(dbfPath, errno: e) {
+                    throw exhausted
+                }
                 throw .badDBFHeader(
                     file: dbfName,
                     reason: "shapelib could not open it"
@@ -338,6 +348,7 @@ public final class ShapefileReader: FeatureSource {
             warn("no_attributes", "no .dbf file; features have no attributes", file: shpName)
         }
         self.dbf = dbfOwner
+        self.dbfFile = dbfInput
         self.fields = fields
         self.decoder = decoder
         self.dbfRows = dbfRows

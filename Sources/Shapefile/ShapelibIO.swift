@@ -5,7 +5,9 @@ import Synchronization
 // shapelib 1.5 reads files only through `SAHooks`, whose callbacks are plain C function pointers without userdata.
 // Kartpack serves every file shapelib opens from a process-wide registry of *virtual paths*:
 //
-// - a reader registers `/kartpack-vfs/<token>/layer.shp` → a descriptor it opened and checked itself, and
+// - a reader registers `/kartpack-vfs/<token>/layer.shp` → a descriptor it opened and checked itself (and keeps
+//   open as long as its shapelib handles: they borrow it, reading with `pread`, so a set costs one descriptor per
+//   file and shapelib never opens one that could fail with EMFILE), and
 //   `…/layer.shx` → index bytes in memory (the real `.shx` normalized, or one rebuilt by scanning the `.shp`),
 // - calls `SHPOpenLL`/`DBFOpenLL` with the virtual path and these hooks,
 // - unregisters the paths at once (open handles keep their own state).
@@ -20,7 +22,8 @@ import Synchronization
 
 /// What a virtual path serves.
 enum VirtualFileSource: Sendable {
-    /// A descriptor owned by the registering reader; each open duplicates it.
+    /// A descriptor owned by the registering reader, which keeps it open while shapelib's handles live; each open
+    /// borrows it (reads use `pread`, so handles share no offset) and a close leaves it open.
     case descriptor(Int32, size: Int)
     /// Bytes in memory; each open copies them.
     case memory([UInt8])
@@ -35,6 +38,7 @@ private let shapelibMessages = Mutex<[(thread: UInt, message: String)]>([])
 
 /// The state behind one `SAFile`.
 private struct VirtualHandle {
+    /// A borrowed descriptor (never closed here), or -1 for memory.
     var fd: Int32
     var memory: UnsafeMutableRawPointer?
     var size: Int
@@ -112,9 +116,7 @@ private func vfsOpen(_ name: UnsafePointer<CChar>?, _ access: UnsafePointer<CCha
     var h = VirtualHandle(fd: -1, memory: nil, size: 0, position: 0)
     switch source {
     case .descriptor(let fd, let size):
-        let copy = dup(fd)
-        guard copy >= 0 else { return nil }
-        h.fd = copy
+        h.fd = fd
         h.size = size
     case .memory(let bytes):
         let mem = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
@@ -176,7 +178,6 @@ private func vfsTell(_ file: SAFile?) -> SAOffset {
 
 private func vfsClose(_ file: SAFile?) -> Int32 {
     guard let h = handle(file) else { return 0 }
-    if h.pointee.fd >= 0 { close(h.pointee.fd) }
     h.pointee.memory?.deallocate()
     h.deinitialize(count: 1)
     h.deallocate()

@@ -39,6 +39,11 @@ func runMain() -> Int32 {
     // Closed descriptors 0-2 are filled with /dev/null before anything is opened (so no package or input can get
     // descriptor 1), and SIGPIPE is ignored: console failures become exit 74/141 at the end, never a trap.
     StandardStreams.protectDescriptors()
+    // Too few descriptors to start at all (libdispatch would trap): say so, exit 74.
+    if let e = OpenFileLimit.lacksHeadroom(8) {
+        StandardStreams.write("kartpack: cannot start: \(OpenFileLimit.message(errno: e))\n", to: .error)
+        return ExitCode.ioError.rawValue
+    }
     var args = Array(CommandLine.arguments.dropFirst())
     // Hidden: resolve an untrusted .prj (or a user-given CRS text) from stdin in this short-lived child process (see
     // IsolatedCRS).

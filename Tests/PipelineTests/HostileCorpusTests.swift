@@ -139,11 +139,12 @@ enum HostileCorpus {
         let elapsed = clock.now - started
         withExtendedLifetime(keepAlive) {}
 
-        // No hang: small cases take well under a second; the generated giants get more room.
+        // No hang: small cases take well under a second; the generated giants get more room (a debug build of the
+        // 100k nested rings took 122 s with load 20 on this 2-core machine).
         // Sanitizer builds run several times slower: scripts/asan-test.sh sets KARTPACK_TEST_TIME_SCALE.
         let scale = Double(ProcessInfo.processInfo.environment["KARTPACK_TEST_TIME_SCALE"] ?? "") ?? 1
         let budget: Duration =
-            (c.generated != nil && (c.vertices != nil || c.rings != nil) ? .seconds(120) : .seconds(15)) * scale
+            (c.generated != nil && (c.vertices != nil || c.rings != nil) ? .seconds(300) : .seconds(15)) * scale
         #expect(elapsed < budget, "\(name) took \(elapsed)")
 
         // The companion input is untouched by its hostile neighbour.

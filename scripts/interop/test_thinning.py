@@ -230,3 +230,49 @@ def test_priority_thinning_keeps_highest_values(kartpack, clustered, tmp_path):
         assert kept and dropped
         # Ties in n between the two kinds are broken by rank, so compare with a margin of one value.
         assert min(n for _, n in kept) >= max(n for _, n in dropped) - 1, z
+
+
+# ---- --thinning smallest ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", [
+    pytest.param("smallest", marks=pytest.mark.xfail(strict=True, reason=(
+        "found 2026-12-01: `smallest` keeps squares of 1,953 m while dropping some of 2,757 m at z5-z8; the size "
+        "FeatureMeasure gives them is not yet understood"))),
+    "random"])
+def test_smallest_thinning_drops_the_smallest_polygons_first(kartpack, tmp_path, mode):
+    """300 squares of 600 m to 3 km in one z5 tile, over --max-tile-features 40: `smallest` keeps the largest at
+    every thinned zoom (no kept square smaller than a dropped one), nested across zooms; `random` does not."""
+    r = random.Random(5)
+    features = []
+    for i in range(300):
+        lon, lat, side = r.uniform(15.2, 16.8), r.uniform(60.1, 60.9), r.uniform(600, 3000)
+        dlat, dlon = side / 111_320, side / (111_320 * math.cos(math.radians(lat)))
+        ring = [[lon, lat], [lon + dlon, lat], [lon + dlon, lat + dlat], [lon, lat + dlat], [lon, lat]]
+        features.append({"type": "Feature", "properties": {"side": round(side, 1)},
+                         "geometry": {"type": "Polygon", "coordinates": [ring]}})
+    src = tmp_path / "squares.geojson"
+    src.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    shp = tmp_path / "squares.shp"
+    subprocess.run(["ogr2ogr", "-f", "ESRI Shapefile", str(shp), str(src)], check=True, capture_output=True)
+    out = tmp_path / f"{mode}.pmtiles"
+    run = run_convert(kartpack, [shp], out, "--min-zoom", "5", "--max-zoom", "9", "--max-tile-features", "40",
+                      "--thinning", mode, "--quiet")
+    decoded = decoded_features(out)
+    side = {}
+    for feats in decoded.values():
+        for f in feats:
+            side[f.id] = f.properties["side"]
+    assert len(side) == 300
+    ids = ids_by_zoom(decoded)
+    zooms = {z["zoom"]: z for z in run.report["zooms"]}
+    ordered = 0
+    for z in range(5, 9):
+        assert zooms[z]["dropped"].get("dropped_by_feature_limit", 0) > 0, zooms[z]
+        kept, dropped = ids[z], set(side) - ids[z]
+        if min(side[i] for i in kept) >= max(side[i] for i in dropped):
+            ordered += 1
+    assert_nested(decoded, range(5, 9))
+    if mode == "smallest":
+        assert ordered == 4
+    else:
+        assert ordered == 0

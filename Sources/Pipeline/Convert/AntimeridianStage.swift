@@ -30,7 +30,10 @@ enum AntimeridianStage {
             for i in r.dropFirst() {
                 let raw = g.xy[2 * i]
                 let dx = raw - prev
-                if dx > SphericalMercator.halfWorld {
+                if spansTheWorld(prev, raw) {
+                    // From -180° to +180° (or back) along one parallel: the whole world's width, not a crossing
+                    // (a crossing would make it a segment of no length).
+                } else if dx > SphericalMercator.halfWorld {
                     shift -= worldWidth
                 } else if dx < -SphericalMercator.halfWorld {
                     shift += worldWidth
@@ -58,6 +61,13 @@ enum AntimeridianStage {
         if b.maxX > SphericalMercator.halfWorld { out.append(shifted(unwrapped, by: -worldWidth)) }
         if b.minX < -SphericalMercator.halfWorld { out.append(shifted(unwrapped, by: worldWidth)) }
         return out
+    }
+
+    /// True when `a` and `b` lie on the antimeridian on opposite sides of the world (x = ∓180° within a
+    /// centimetre): a segment between them is a world-wide edge, as in a whole-world rectangle (-180,-80)…(180,80).
+    static func spansTheWorld(_ a: Double, _ b: Double) -> Bool {
+        let edge = SphericalMercator.halfWorld
+        return abs(abs(a) - edge) < 0.01 && abs(abs(b) - edge) < 0.01 && (a < 0) != (b < 0)
     }
 
     private static func shifted(_ g: Geometry, by dx: Double) -> Geometry {

@@ -74,6 +74,12 @@ package struct ConvertOptions: Sendable {
     /// Simplify the polygons of one layer in one tile together, so shared borders stay shared (docs/map-quality.md);
     /// false simplifies each polygon on its own.
     package var sharedBorders: Bool = true
+    /// Polygons and lines smaller than `smallFeatureSize` at a zoom are replaced by as many squares (dashes) of that
+    /// size as keep their area (length) per tile and layer, the others left out (docs/map-quality.md); false keeps
+    /// every piece the grid leaves and drops what vanishes on it.
+    package var smallFeatures: Bool = true
+    /// The side of those squares in tile units (tippecanoe's `--tiny-polygon-size`, default 2).
+    package var smallFeatureSize: Double = 2
     /// How zooms over the tile limits are thinned.
     package var thinning = ThinningOptions()
     /// Most points per tile: `layer` nil applies to every point layer read from an input (not label layers).

@@ -43,6 +43,20 @@ package struct ConvertReport: Codable, Sendable {
         /// Tiles written above the size or feature limit (where nothing is dropped: the max zoom, or features at their
         /// own highest zoom).
         package var tilesOverLimit: Int
+        /// Polygon pieces that kept their unsimplified rings because the shared-border simplification of their tile
+        /// and layer failed the validity guard (absent with `--no-shared-borders`).
+        package var sharedBorderFallbacks: Int? = nil
+        /// Small-feature reduction per output layer: pieces left out and pieces drawn as a square (absent when no
+        /// piece of the zoom was small, or with `--no-small-features`).
+        package var smallFeatures: [String: SmallFeatures]? = nil
+    }
+
+    /// What small-feature reduction did in one layer at one zoom (counted per tile piece, like `features`).
+    package struct SmallFeatures: Codable, Sendable, Equatable {
+        /// Small pieces left out.
+        package var reduced: Int
+        /// Small pieces drawn as a square (polygons) or a dash (lines) of the small-feature size.
+        package var keptAsPixel: Int
     }
 
     package var kartpack: String

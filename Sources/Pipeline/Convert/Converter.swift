@@ -66,7 +66,8 @@ package final class Converter {
             compression: publisher.tileCompression,
             sharedBorders: options.sharedBorders
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
-            thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs))
+            thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
+            smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil)
         let encoded = try encoder.run(
             ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
             progress: progress)
@@ -186,9 +187,16 @@ extension ConvertReport {
         }
         let zooms = stats.keys.sorted().compactMap { z -> ConvertReport.Zoom? in
             guard let s = stats[z] else { return nil }
-            return ConvertReport.Zoom(
+            var zoom = ConvertReport.Zoom(
                 zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
                 dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
+            if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
+            var small: [String: ConvertReport.SmallFeatures] = [:]
+            for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
+                small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)
+            }
+            if !small.isEmpty { zoom.smallFeatures = small }
+            return zoom
         }
         for z in zooms where z.tilesOverLimit > 0 {
             diagnostics.report(

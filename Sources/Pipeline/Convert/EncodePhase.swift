@@ -23,6 +23,8 @@ struct ZoomStats: Sendable {
     var overLimit = 0
     /// Polygon pieces that kept their unsimplified rings because shared-border simplification left them invalid.
     var sharedBorderFallbacks = 0
+    /// Small-feature reduction per output layer (layers with no small feature at this zoom left out).
+    var smallFeatures: [Int32: SmallFeatureReduction.Counts] = [:]
 }
 
 /// Phase 4 of `convert`: encodes the MVT tiles of each zoom level (in parallel), checks each with the bounded
@@ -31,10 +33,13 @@ struct ZoomStats: Sendable {
 /// Per zoom, from the max zoom down:
 /// 1. **Shared borders** (`sharedBorders`, on by default): the polygon pieces of each layer in each tile are
 ///    simplified together (`SharedBorderPass`), so neighbours keep identical borders.
-/// 2. **`max-points`**: in a layer with a limit N, each tile (of the zoom) keeps the N points that come first in
+/// 2. **Small features** (`smallFeatures`, on by default): polygon and line pieces smaller than a square of
+///    `size` tile units are replaced per tile and layer by as many squares as keep their summed area, the rest
+///    left out (`SmallFeatureReduction`); not at a feature's highest zoom. Applied to the features the limits keep.
+/// 3. **`max-points`**: in a layer with a limit N, each tile (of the zoom) keeps the N points that come first in
 ///    the drop order (`FeatureOrder`) among those lying in it; since a tile at z + 1 holds a subset of its parent's
 ///    points, a point kept at z is kept at z + 1. Not at a feature's highest zoom, where every feature is written.
-/// 3. **Limits** (deterministic and zoom-level consistent): when a tile is over `maxTileBytes` (compressed) or
+/// 4. **Limits** (deterministic and zoom-level consistent): when a tile is over `maxTileBytes` (compressed) or
 ///    `maxTileFeatures`, the cut-off of the drop order (`FeatureOrder`: by spacing, size, priority or rank) is
 ///    lowered for the whole zoom, so every tile drops by the same rule. The cut-off that fits is searched per
 ///    offending tile with a binary search over its own features, estimating its compressed size from the raw
@@ -58,6 +63,8 @@ struct EncodePhase {
     var thinning = ThinningOptions()
     /// Most points per tile, per output layer (nil: no limit).
     var maxPoints: [Int?] = []
+    /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
+    var smallFeatures: SmallFeatureReduction?
 
     /// Which features a zoom writes: every feature at its highest zoom (the package's or its layer's max zoom),
     /// else those with `position < cutoff` not left out by `max-points`.
@@ -67,6 +74,8 @@ struct EncodePhase {
         var order: FeatureOrder?
         /// Per layer, per feature: left out by `max-points` at this zoom (empty when no layer has a limit).
         var excluded: [[Bool]] = []
+        /// Per tile (in `runs` order), the pieces small-feature reduction may replace (empty when it is off).
+        var small: [[SmallFeatureReduction.Candidate]] = []
 
         func keeps(layer l: Int, feature f: Int) -> Bool {
             guard let order else { return true }
@@ -96,6 +105,8 @@ struct EncodePhase {
         var cutoff = Int32.max
         // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
         var reason: String?
+        // Features seen at a higher zoom (zooms go down): a feature not seen yet is at its highest zoom.
+        var seenAbove = records.map { [Bool](repeating: false, count: $0.count) }
         for z in zooms.reversed() {
             // One zoom's pieces at a time (merged from the sort runs when they were spilled).
             let zoomPieces = try ordered.zoom(z)
@@ -111,6 +122,13 @@ struct EncodePhase {
                 }
             }
             var selection = Selection(zoom: z, cutoff: cutoff, order: order)
+            if let small = smallFeatures {
+                let (current, above) = (pieces, seenAbove)
+                selection.small = try parallelMap(runs.count) { i in
+                    small.candidates(runs[i], pieces: current, records: records) { l, f in !above[Int(l)][Int(f)] }
+                }
+            }
+            for p in pieces { seenAbove[Int(p.layer)][Int(p.feature)] = true }
             if anyMaxPoints {
                 selection.order = try makeOrder()
                 selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: try makeOrder())
@@ -134,7 +152,7 @@ struct EncodePhase {
                     let (current, snapshot, tilesNow) = (selection, pieces, encoded)
                     let fits = try parallelMap(over.count) { k throws(PipelineError) in
                         try fittingCutoff(
-                            runs[over[k]], tile: tilesNow[over[k]], pieces: snapshot, records: records,
+                            runs[over[k]], tile: tilesNow[over[k]], index: over[k], pieces: snapshot, records: records,
                             selection: current)
                     }
                     cutoff = min(cutoff, fits.min() ?? cutoff)
@@ -145,6 +163,7 @@ struct EncodePhase {
             // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
             s.overLimit = encoded.count { isOverLimit($0) }
             count(runs, pieces: pieces, selection: selection, reason: reason, into: &s)
+            if smallFeatures != nil { s.smallFeatures = try smallFeatureCounts(selection) }
             encoded.removeAll { $0.features == 0 }
             for t in encoded {
                 s.tiles += 1
@@ -221,7 +240,8 @@ struct EncodePhase {
     /// drop positions of its own features; sizes are estimated from the raw MVT size and the tile's compression
     /// ratio at the current cut-off, so nothing is compressed here.
     private func fittingCutoff(
-        _ run: Range<Int>, tile: EncodedTile, pieces: [PlacedPiece], records: [RecordTable], selection: Selection
+        _ run: Range<Int>, tile: EncodedTile, index: Int, pieces: [PlacedPiece], records: [RecordTable],
+        selection: Selection
     ) throws(PipelineError) -> Int32 {
         guard let order = selection.order else { return 0 }
         var positions: [Int32] = []
@@ -231,7 +251,7 @@ struct EncodePhase {
         positions.sort()
         var distinct: [Int32] = []
         for v in positions where distinct.last != v { distinct.append(v) }
-        let raw = try encode(run, pieces: pieces, records: records, selection: selection, compress: false)
+        let raw = try encode(run, index: index, pieces: pieces, records: records, selection: selection, compress: false)
         let ratio = raw.bytes.isEmpty ? 1 : Double(tile.bytes.count) / Double(raw.bytes.count)
         // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
         func fits(_ m: Int) throws(PipelineError) -> Bool {
@@ -239,7 +259,7 @@ struct EncodePhase {
             trial.cutoff = distinct[m]
             let kept = positions.count { $0 < trial.cutoff }
             if kept > maxTileFeatures { return false }
-            let t = try encode(run, pieces: pieces, records: records, selection: trial, compress: false)
+            let t = try encode(run, index: index, pieces: pieces, records: records, selection: trial, compress: false)
             return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
         }
         guard !distinct.isEmpty else { return 0 }
@@ -280,25 +300,63 @@ struct EncodePhase {
         _ runs: [Range<Int>], pieces: [PlacedPiece], records: [RecordTable], selection: Selection
     ) throws(PipelineError) -> [EncodedTile] {
         try parallelMap(runs.count) { i throws(PipelineError) in
-            try encode(runs[i], pieces: pieces, records: records, selection: selection, compress: true)
+            try encode(runs[i], index: i, pieces: pieces, records: records, selection: selection, compress: true)
         }
     }
 
-    /// One tile: raw MVT while searching (`compress` false), else checked with the decoder and compressed.
+    /// The small-feature counts of a zoom's tiles as encoded with `selection`, per layer.
+    private func smallFeatureCounts(_ selection: Selection) throws(PipelineError)
+        -> [Int32: SmallFeatureReduction.Counts]
+    {
+        guard let small = smallFeatures else { return [:] }
+        let perTile = try parallelMap(selection.small.count) { i in
+            small.decide(selection.small[i]) { l, f in selection.keeps(layer: Int(l), feature: Int(f)) }.counts
+        }
+        var total: [Int32: SmallFeatureReduction.Counts] = [:]
+        for t in perTile {
+            for (l, c) in t {
+                total[l, default: .init()].reduced += c.reduced
+                total[l, default: .init()].keptAsPixel += c.keptAsPixel
+            }
+        }
+        return total
+    }
+
+    /// One tile (`index` in the zoom's runs): raw MVT while searching (`compress` false), else checked with the
+    /// decoder and compressed.
     private func encode(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], selection: Selection, compress: Bool
+        _ run: Range<Int>, index: Int, pieces: [PlacedPiece], records: [RecordTable], selection: Selection,
+        compress: Bool
     ) throws(PipelineError) -> EncodedTile {
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
-        for p in pieces[run] {
+        // Small pieces replaced by squares (commands) or left out (nil).
+        var replaced: [Int: [UInt32]?] = [:]
+        if let small = smallFeatures, index < selection.small.count, !selection.small[index].isEmpty {
+            replaced =
+                small.decide(selection.small[index]) { l, f in
+                    selection.keeps(layer: Int(l), feature: Int(f))
+                }.replaced
+        }
+        for i in run {
+            let p = pieces[i]
             let l = Int(p.layer)
             guard selection.keeps(layer: l, feature: Int(p.feature)) else { continue }
+            var commands = p.piece.commands
+            var type = p.piece.type
+            if let r = replaced[i] {
+                guard let r else { continue }
+                commands = r
+                if type == .unknown {
+                    type = SmallFeatureDust(p.piece.commands)?.polygon == false ? .lineString : .polygon
+                }
+            }
+            // Dust (a small piece that is not drawn as a square) is never written as such.
+            guard type != .unknown else { continue }
             let rec = records[l][Int(p.feature)]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
-            if builders[l]?.addFeature(id: rec.id, type: p.piece.type, geometry: p.piece.commands, properties: props)
-                == true
-            {
+            if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {
                 count += 1
             }
         }

@@ -120,6 +120,8 @@ struct ReadPhase {
             do throws(ShapefileError) {
                 sets = try input.shapefileSets()
             } catch {
+                // Out of descriptors is the machine's fault: the run stops (exit 74), nothing is published.
+                if error.code == OpenFileLimit.code { throw error }
                 // The error's text names the file.
                 diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
                 reports.append(
@@ -145,6 +147,9 @@ struct ReadPhase {
                 } catch let e as SpillError {
                     // The scratch space, not this input, failed: the run stops.
                     throw e
+                } catch  where error.inputErrorCode == OpenFileLimit.code {
+                    // So did the machine (EMFILE/ENFILE): exit 74, not a rejected input.
+                    throw error
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))

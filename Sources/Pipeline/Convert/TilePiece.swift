@@ -18,6 +18,10 @@ struct TilingParameters: Sendable {
     var simplify: Double
     /// Polygons are left unsimplified here and simplified per tile and layer by `EncodePhase` (shared borders).
     var sharedBorders = false
+    /// Pieces smaller than `smallFeatureSize` (a square of that side, a line of that length) below a feature's
+    /// highest zoom are handed on as dust (`SmallFeatureDust`) for small-feature reduction.
+    var smallFeatures = false
+    var smallFeatureSize = 2.0
 
     /// The parameters of a conversion: the one place they are taken from its options (the feature phase and the
     /// region builds must tile alike).
@@ -25,6 +29,8 @@ struct TilingParameters: Sendable {
         self.init(
             minZoom: options.minZoom, maxZoom: options.maxZoom, extent: options.extent, buffer: options.buffer,
             simplify: options.simplify, sharedBorders: options.sharedBorders)
+        smallFeatures = options.smallFeatures
+        smallFeatureSize = options.smallFeatureSize
     }
 
     init(minZoom: Int, maxZoom: Int, extent: Int, buffer: Double, simplify: Double, sharedBorders: Bool = false) {

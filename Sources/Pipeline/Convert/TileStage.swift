@@ -120,10 +120,15 @@ final class TileStage {
                     piece = clipped
                     pieceBounds = parentBounds.intersection(rect)
                 }
-                if let encoded = try encode(
-                    copied.geometry(of: piece, family: family, engine: engine), family: family, tile: tile,
-                    repairs: &tiling.repairs)
+                let full = try copied.geometry(of: piece, family: family, engine: engine)
+                if parameters.smallFeatures, tile.z < zooms.upperBound, let full,
+                    let dust = SmallFeatureDust.piece(full, family: family, tile: tile, parameters: parameters)
                 {
+                    // Smaller than the small-feature size here: its true area (or length) goes on to small-feature
+                    // reduction in the encode phase instead of the grid's rounding of it (SmallFeatures.swift).
+                    pieces.append(dust)
+                    collapsed.insert(tile.z)
+                } else if let encoded = try encode(full, family: family, tile: tile, repairs: &tiling.repairs) {
                     pieces.append(encoded)
                     if tile.z == zooms.upperBound { producedAtMax = true }
                 } else {
@@ -139,7 +144,7 @@ final class TileStage {
                 collapsed.remove(zooms.upperBound)
             }
             // Collapsed means no piece at all at that zoom.
-            let produced = Set(pieces.map(\.tile.z))
+            let produced = Set(pieces.filter { $0.type != .unknown }.map(\.tile.z))
             pieces.sort { $0.tile < $1.tile }
             tiling.pieces += pieces
             return collapsed.subtracting(produced)

@@ -26,14 +26,16 @@ package enum InputProbe {
         package var recordsSource: String
     }
 
-    /// The rejections among the inputs of `options`, in input order.
-    package static func rejections(_ options: ConvertOptions) -> [Rejection] {
+    /// The rejections among the inputs of `options`, in input order. Throws (instead of rejecting) when the
+    /// machine ran out of file descriptors (`too_many_open_files`, exit 74): that is no input's fault.
+    package static func rejections(_ options: ConvertOptions) throws -> [Rejection] {
         var out: [Rejection] = []
         for (k, input) in options.inputs.enumerated() {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
                 sets = try input.shapefileSets()
             } catch {
+                if error.code == OpenFileLimit.code { throw error }
                 out.append(
                     Rejection(
                         input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
@@ -63,6 +65,8 @@ package enum InputProbe {
                                 "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
                                 + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
                     }
+                } catch  where error.inputErrorCode == OpenFileLimit.code {
+                    throw error
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     let count = ReadPhase.recordCount(set, counted: records)

@@ -70,7 +70,7 @@ package struct StagedConversion {
         diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: target)
 
-        let predicted = InputProbe.rejections(options)
+        let predicted = try InputProbe.rejections(options)
         var missing = predicted.map(missingLayer)
         if policy == .fail, !predicted.isEmpty {
             // Nothing will be published: say why at once instead of converting the other inputs first.

@@ -15,6 +15,8 @@ extension PipelineSpec {
         o.maxTileBytes = tiles.maxTileBytes
         o.maxTileFeatures = tiles.maxTileFeatures
         o.sharedBorders = tiles.sharedBorders
+        o.smallFeatures = tiles.smallFeatures
+        o.smallFeatureSize = tiles.smallFeatureSize
         o.thinning.mode = tiles.thinning
         if let text = tiles.thinPriority, let (field, ascending) = ThinningOptions.priority(text) {
             o.thinning.priorityField = field

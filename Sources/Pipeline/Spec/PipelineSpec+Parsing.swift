@@ -244,6 +244,8 @@ struct SpecDecoder {
         if let n = reader.int(o, "maxTileBytes", in: 1024...1_000_000_000) { t.maxTileBytes = n }
         if let n = reader.int(o, "maxTileFeatures", in: 1...100_000_000) { t.maxTileFeatures = n }
         if let b = reader.bool(o, "sharedBorders") { t.sharedBorders = b }
+        if let b = reader.bool(o, "smallFeatures") { t.smallFeatures = b }
+        if let d = reader.double(o, "smallFeatureSize", in: 0.5...256) { t.smallFeatureSize = d }
         if let m = reader.choice(o, "thinning", ThinningMode.allCases.map(\.rawValue)) {
             t.thinning = ThinningMode(rawValue: m) ?? .spacing
         }

@@ -16,6 +16,10 @@ package struct TileSpec: Sendable, Hashable {
     package var extent: Int = 4096
     /// Polygons of a layer simplified per tile together, so shared borders stay shared (default true).
     package var sharedBorders = true
+    /// Small polygons and lines replaced by squares that keep their area per tile (default true).
+    package var smallFeatures = true
+    /// The side of those squares in tile units (default 2).
+    package var smallFeatureSize: Double = 2
     /// How zooms over the limits are thinned (default `.spacing`).
     package var thinning: ThinningMode = .spacing
     /// The attribute kept longest when thinning (`FIELD`, `FIELD:asc`), nil for none.
@@ -31,6 +35,6 @@ package struct TileSpec: Sendable, Hashable {
     static let keys = [
         "minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent", "sharedBorders",
         "thinning",
-        "thinPriority",
+        "thinPriority", "smallFeatures", "smallFeatureSize",
     ]
 }

@@ -50,6 +50,15 @@ enum PackageOptions {
                 + "by neighbours stay shared only with the default)"
         ),
         OptionSpec(
+            name: "no-small-features", kind: .flag,
+            help:
+                "keep every polygon and line piece the tile grid leaves instead of replacing those under the small-"
+                + "feature size by squares that keep their area per tile (what vanishes on the grid is then lost)"),
+        OptionSpec(
+            name: "small-feature-size", kind: .value,
+            help: "side of the small-feature squares and threshold, in tile units of the 4096 grid (default 2)",
+            valueName: "UNITS"),
+        OptionSpec(
             name: "thinning", kind: .value,
             help:
                 "how zooms over the tile limits are thinned: spacing (default: densest areas first, even across "
@@ -128,6 +137,11 @@ enum PackageOptions {
         o.maxTileBytes = try p.int("max-tile-bytes", in: 1024...1_000_000_000) ?? 500_000
         o.maxTileFeatures = try p.int("max-tile-features", in: 1...100_000_000) ?? 200_000
         o.sharedBorders = !p.flag("no-shared-borders")
+        o.smallFeatures = !p.flag("no-small-features")
+        o.smallFeatureSize = try p.double("small-feature-size", in: 0.5...256) ?? 2
+        if o.smallFeatures == false, p.value("small-feature-size") != nil {
+            throw UsageError(message: "--small-feature-size has no effect with --no-small-features")
+        }
         if let mode = p.value("thinning") {
             guard let m = ThinningMode(rawValue: mode) else {
                 throw UsageError(
