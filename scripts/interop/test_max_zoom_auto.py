@@ -108,3 +108,15 @@ def test_pipeline_max_zoom_auto_validates_dry_runs_and_runs(kartpack, tmp_path, 
     v = subprocess.run([kartpack, "validate", str(path)], capture_output=True, text=True)
     assert v.returncode != 0
     assert "auto" in v.stdout + v.stderr
+
+
+def test_region_packages_need_a_fixed_max_zoom(kartpack, tmp_path, natural_earth):
+    spec = {"version": 1, "sources": [{"path": str(natural_earth["naturalearth_lowres"]), "layer": "countries"}],
+            "tiles": {"maxZoom": "auto"}, "output": {"path": str(tmp_path / "ne.pmtiles")}}
+    path = tmp_path / "pipeline.json"
+    path.write_text(json.dumps(spec))
+    cmd = [kartpack, "package", str(path), "--regions", str(natural_earth["naturalearth_lowres"]),
+           "--id-field", "iso_a3", "-o", str(tmp_path / "regions")]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 78, r.stderr
+    assert "not supported for region packages" in r.stderr
