@@ -5,7 +5,7 @@ import PackageDescription
 // Each C library is a system-library target imported by exactly one Swift module (`internal import`).
 let package = Package(
     name: "Kartpack",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "kartpack", targets: ["kartpack"]),
         // The client library for offline iOS/macOS apps: Foundation + zlib only (scripts/check-kit-graph.py).

@@ -99,6 +99,39 @@ import VectorTile
         runs.close()
     }
 
+    @Test(arguments: [1, 7, 100, 100_000])
+    func aZoomStreamedInBatchesIsTheMergedZoomWithoutCuttingATile(maxPieces: Int) throws {
+        let dir = try TemporaryDirectory()
+        let all = pieces(4000)
+        var spool = PieceSpool(
+            budget: 64 << 10, order: .hilbert, scratch: ScratchPlace(folder: dir.path, outputName: "x"))
+        for p in all {
+            spool.append(p)
+            try spool.spillIfOverBudget()
+        }
+        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        #expect(runs.spilledRuns > 3)
+        for z in 3...5 {
+            let (whole, tiles) = try runs.zoom(z)
+            var joined: [String] = []
+            var keys: [UInt64] = []
+            var batches = 0
+            try runs.forEachBatch(zoom: z, maxPieces: maxPieces) { pieces, ranges in
+                batches += 1
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == pieces.count)
+                for r in ranges {
+                    #expect(Set(pieces[r].map(\.key)).count == 1)
+                    keys.append(pieces[r.lowerBound].key)
+                }
+                joined += pieces.map(describe)
+            }
+            #expect(joined == whole.map(describe))
+            #expect(keys.count == tiles.count && Set(keys).count == keys.count, "a tile was cut between batches")
+            #expect(batches == (maxPieces == 1 ? tiles.count : maxPieces >= whole.count ? 1 : batches))
+            #expect(maxPieces >= whole.count || batches > 1)
+        }
+    }
+
     @Test func withoutSpillingThePiecesAreSortedInMemory() throws {
         let all = pieces(3000)
         var spool = PieceSpool(order: .hilbert)
@@ -205,6 +238,7 @@ import VectorTile
                 $0.name = "same"
             }
             #expect((report.sort?.spilledRuns ?? -1) > 0 || budget > 1 << 20)
+            #expect((report.sort?.tileScratchBytes ?? -1) > 0 || budget > 1 << 20)
             #expect(report.peakRSSBytes ?? 0 > 0)
             digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
         }

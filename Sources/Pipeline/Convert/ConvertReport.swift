@@ -107,6 +107,9 @@ package struct ConvertReport: Codable, Sendable {
         package var spilledRuns: Int
         /// Bytes written to the scratch file (after compression).
         package var scratchBytes: Int
+        /// Bytes of finished tiles written to the scratch folder while they waited to be published (0: they were
+        /// held in memory, up to a sixteenth of the budget).
+        package var tileScratchBytes = 0
     }
 }
 

@@ -70,8 +70,11 @@ package final class Converter {
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
             smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil)
-        let encoded = try encoder.run(ordered, records: tiled.outputs.map(\.records), zooms: zooms, progress: progress)
-        let sort = ConvertReport.Sort(
+        let encoded = try encoder.run(
+            ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
+            progress: progress)
+        defer { encoded.close() }
+        var sort = ConvertReport.Sort(
             budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes)
         )
         ordered.close()
@@ -83,6 +86,8 @@ package final class Converter {
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
+        sort.tileScratchBytes = Int(encoded.scratchBytes)
+        encoded.close()
         var report = ConvertReport(
             run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics
         )

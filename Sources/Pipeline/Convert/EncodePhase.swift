@@ -12,15 +12,6 @@ struct EncodedTile: Sendable {
     var features: Int
 }
 
-/// What the encode phase hands the publish phase: tiles per zoom (in archive order) and per-zoom statistics.
-struct EncodedTiles: Sendable {
-    var byZoom: [Int: [EncodedTile]]
-    var stats: [Int: ZoomStats]
-
-    /// Tiles in all.
-    var count: Int { byZoom.values.reduce(0) { $0 + $1.count } }
-}
-
 /// Per-zoom statistics of the tile phase.
 struct ZoomStats: Sendable {
     var tiles = 0
@@ -94,11 +85,11 @@ struct EncodePhase {
         }
     }
 
-    /// Encodes every zoom, from `maxZoom` down; returns tiles per zoom (in `pieces` order) and statistics.
+    /// Encodes every zoom, from `maxZoom` down, into `tiles` (each zoom in `pieces` order) with its statistics.
     func run(
-        _ ordered: consuming TileRuns, records: [[FeatureRecord]], zooms: ClosedRange<Int>, progress: ProgressReporter?
+        _ ordered: consuming TileRuns, records: [RecordTable], zooms: ClosedRange<Int>,
+        into tiles: EncodedTiles = EncodedTiles(), progress: ProgressReporter?
     ) throws -> EncodedTiles {
-        var tiles: [Int: [EncodedTile]] = [:]
         var stats: [Int: ZoomStats] = [:]
         var order: FeatureOrder?
         func makeOrder() throws -> FeatureOrder {
@@ -180,11 +171,12 @@ struct EncodePhase {
                 s.largest = max(s.largest, t.bytes.count)
                 s.features += t.features
             }
-            tiles[z] = encoded
+            try tiles.add(encoded, zoom: z)
             stats[z] = s
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
         }
-        return EncodedTiles(byZoom: tiles, stats: stats)
+        tiles.stats = stats
+        return tiles
     }
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
@@ -248,7 +240,7 @@ struct EncodePhase {
     /// drop positions of its own features; sizes are estimated from the raw MVT size and the tile's compression
     /// ratio at the current cut-off, so nothing is compressed here.
     private func fittingCutoff(
-        _ run: Range<Int>, tile: EncodedTile, index: Int, pieces: [PlacedPiece], records: [[FeatureRecord]],
+        _ run: Range<Int>, tile: EncodedTile, index: Int, pieces: [PlacedPiece], records: [RecordTable],
         selection: Selection
     ) throws(PipelineError) -> Int32 {
         guard let order = selection.order else { return 0 }
@@ -305,7 +297,7 @@ struct EncodePhase {
 
     /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.
     private func encodeAll(
-        _ runs: [Range<Int>], pieces: [PlacedPiece], records: [[FeatureRecord]], selection: Selection
+        _ runs: [Range<Int>], pieces: [PlacedPiece], records: [RecordTable], selection: Selection
     ) throws(PipelineError) -> [EncodedTile] {
         try parallelMap(runs.count) { i throws(PipelineError) in
             try encode(runs[i], index: i, pieces: pieces, records: records, selection: selection, compress: true)
@@ -333,7 +325,7 @@ struct EncodePhase {
     /// One tile (`index` in the zoom's runs): raw MVT while searching (`compress` false), else checked with the
     /// decoder and compressed.
     private func encode(
-        _ run: Range<Int>, index: Int, pieces: [PlacedPiece], records: [[FeatureRecord]], selection: Selection,
+        _ run: Range<Int>, index: Int, pieces: [PlacedPiece], records: [RecordTable], selection: Selection,
         compress: Bool
     ) throws(PipelineError) -> EncodedTile {
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)

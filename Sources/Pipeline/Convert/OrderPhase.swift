@@ -33,6 +33,21 @@ final class TileRuns: @unchecked Sendable {
         return try RunMerger(store: store).merge(zoom: z)
     }
 
+    /// The pieces of zoom `z` in batches of whole tiles of about `maxPieces` pieces each (`ZoomStream`), for a
+    /// caller that needs one tile at a time: with sort runs only one batch is in memory. Held pieces come as one
+    /// batch. Batches joined are what `zoom(z)` gives.
+    func forEachBatch(
+        zoom z: Int, maxPieces: Int, _ body: (_ pieces: [PlacedPiece], _ runs: [Range<Int>]) throws -> Void
+    ) throws {
+        guard let store else {
+            let runs = heldByZoom[z] ?? []
+            if !runs.isEmpty { try body(held, runs) }
+            return
+        }
+        let stream = try ZoomStream(store: store, zoom: z)
+        while let (pieces, runs) = try stream.next(maxPieces: maxPieces) { try body(pieces, runs) }
+    }
+
     /// Gives the scratch space back (the file has no name: closing it frees it).
     func close() { store?.file.close() }
 }

@@ -33,7 +33,8 @@ final class PublishPhase {
         return writer
     }
 
-    /// Writes every tile (zoom by zoom, each in archive order) and the metadata, and publishes.
+    /// Writes every tile (zoom by zoom, each in archive order; spilled tiles are read back one at a time) and the
+    /// metadata, and publishes.
     func publish(
         _ tiles: EncodedTiles, zooms: ClosedRange<Int>, metadata: ArchiveMetadata, progress: ProgressReporter?,
         checkCancelled: () throws -> Void
@@ -43,8 +44,8 @@ final class PublishPhase {
             let total = tiles.count
             var done = 0
             for z in zooms {
-                for t in tiles.byZoom[z] ?? [] {
-                    try writer.write(z: t.tile.z, x: t.tile.x, y: t.tile.y, data: t.bytes)
+                try tiles.forEachTile(zoom: z) { tile, bytes in
+                    try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
                     done += 1
                     if done % 256 == 0 {
                         try checkCancelled()

@@ -53,7 +53,7 @@ struct SmallFeatureReduction: Sendable {
     /// The candidates among one tile's pieces (`pieces[run]`): its dust pieces; `isTop(layer, feature)` is true at
     /// the feature's highest zoom, where nothing is reduced (`TileStage` makes no dust there; a guard).
     func candidates(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [[FeatureRecord]], isTop: (Int32, Int32) -> Bool
+        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], isTop: (Int32, Int32) -> Bool
     ) -> [Candidate] {
         var out: [Candidate] = []
         for i in run where pieces[i].piece.type == .unknown {

@@ -96,7 +96,7 @@ struct FeatureOrder: Sendable {
     var end: Int32
 
     /// The order of the features `measure` saw (every zoom's pieces); `records` per output layer.
-    init(measure: FeatureMeasure, records: [[FeatureRecord]], options: ThinningOptions) {
+    init(measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions) {
         let anchors = measure.anchors
         topZoom = measure.topZoom
         let sizes = measure.sizes
@@ -212,7 +212,7 @@ struct FeatureMeasure: Sendable {
     private var sizeZoom: [[Int8]]
     let extent: Int
 
-    init(records: [[FeatureRecord]], extent: Int, withSizes: Bool) {
+    init(records: [RecordTable], extent: Int, withSizes: Bool) {
         anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
         topZoom = records.map { [Int8](repeating: -1, count: $0.count) }
         sizes = withSizes ? records.map { [Double](repeating: 0, count: $0.count) } : nil

@@ -38,7 +38,8 @@ struct PlacedPiece: Sendable {
 struct OutputLayer: Sendable {
     var name: String
     var fields: [FieldDefinition] = []
-    var records: [FeatureRecord] = []
+    /// The layer's features, coded compactly (`RecordTable`); a piece's `feature` indexes them.
+    var records = RecordTable()
     var family: GeometryFamily?
     /// Features per class at their highest zoom.
     var classes: [String: Int] = [:]
@@ -82,7 +83,7 @@ struct TiledLayers: Sendable {
     /// Where an input started: what `rollback` restores when the input is rejected half-way.
     struct Checkpoint {
         fileprivate var pieces: PieceSpool.Mark
-        /// The output layers without their records (copying those would double the memory of a big layer).
+        /// The output layers without their records (a copy would be copied on the next append: twice the memory).
         fileprivate var outputs: [OutputLayer]
         fileprivate var recordCounts: [Int]
         fileprivate var dataBounds: Bounds
@@ -93,7 +94,7 @@ struct TiledLayers: Sendable {
             pieces: pieces.mark(),
             outputs: outputs.map { l in
                 var l = l
-                l.records = []
+                l.records = RecordTable()
                 return l
             }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds)
     }
@@ -103,7 +104,8 @@ struct TiledLayers: Sendable {
         pieces.rollback(to: c.pieces, recordCounts: c.recordCounts)
         var restored = c.outputs
         for i in restored.indices {
-            restored[i].records = Array(outputs[i].records.prefix(c.recordCounts[i]))
+            swap(&restored[i].records, &outputs[i].records)
+            restored[i].records.truncate(to: c.recordCounts[i])
         }
         outputs = restored
         dataBounds = c.dataBounds

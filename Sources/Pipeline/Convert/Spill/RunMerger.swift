@@ -6,27 +6,7 @@ struct RunMerger {
 
     /// Every piece of zoom `z` from every run, in order, and the range of each tile's pieces.
     func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
-        var cursors = store.runs.indices.map { RunCursor(store: store, run: $0, zoom: z) }
-        var heads: [PlacedPiece?] = []
-        for i in cursors.indices { heads.append(try cursors[i].next()) }
-        var heap = MinHeap(heads.indices.filter { heads[$0] != nil }) { a, b in
-            Self.precedes(heads[a]!, a, heads[b]!, b)
-        }
-        var out: [PlacedPiece] = []
-        var tiles: [Range<Int>] = []
-        var start = 0
-        while let i = heap.top {
-            let p = heads[i]!
-            if let last = out.last, last.key != p.key {
-                tiles.append(start..<out.count)
-                start = out.count
-            }
-            out.append(p)
-            heads[i] = try cursors[i].next()
-            if heads[i] == nil { heap.pop() } else { heap.siftTopDown() }
-        }
-        if !out.isEmpty { tiles.append(start..<out.count) }
-        return (out, tiles)
+        try ZoomStream(store: store, zoom: z).next(maxPieces: .max) ?? ([], [])
     }
 
     /// The order of merged pieces: (key, layer, feature), then the run they came from.
@@ -36,6 +16,53 @@ struct RunMerger {
         if a.layer != b.layer { return a.layer < b.layer }
         if a.feature != b.feature { return a.feature < b.feature }
         return ra < rb
+    }
+}
+
+/// One zoom's merged pieces, whole tiles at a time: what `RunMerger.merge` gives, cut into batches of tiles, so a
+/// caller can hold one batch instead of the zoom (a tile is never cut: a batch holds at least one whole tile).
+final class ZoomStream {
+    private var cursors: [RunCursor]
+    private var heads: [PlacedPiece?] = []
+    private var heap = MinHeap([]) { _, _ in false }
+    /// The first piece of the next batch (read to find where the last tile of a batch ended).
+    private var pending: PlacedPiece?
+
+    init(store: SortRunStore, zoom z: Int) throws(SpillError) {
+        cursors = store.runs.indices.map { RunCursor(store: store, run: $0, zoom: z) }
+        for i in cursors.indices { heads.append(try cursors[i].next()) }
+        heap = MinHeap(heads.indices.filter { heads[$0] != nil }) { [unowned self] a, b in
+            RunMerger.precedes(self.heads[a]!, a, self.heads[b]!, b)
+        }
+    }
+
+    /// The next tiles, about `maxPieces` pieces (more when one tile has more), and each tile's range in them; nil
+    /// at the end of the zoom.
+    func next(maxPieces: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>])? {
+        var out: [PlacedPiece] = []
+        var tiles: [Range<Int>] = []
+        var start = 0
+        if let p = pending {
+            out.append(p)
+            pending = nil
+        }
+        while let i = heap.top {
+            let p = heads[i]!
+            heads[i] = try cursors[i].next()
+            if heads[i] == nil { heap.pop() } else { heap.siftTopDown() }
+            if let last = out.last, last.key != p.key {
+                tiles.append(start..<out.count)
+                start = out.count
+                if out.count >= maxPieces {
+                    pending = p
+                    return (out, tiles)
+                }
+            }
+            out.append(p)
+        }
+        guard !out.isEmpty else { return nil }
+        tiles.append(start..<out.count)
+        return (out, tiles)
     }
 }
 

@@ -49,14 +49,25 @@ struct ScratchPlace: Sendable {
         }
     }
 
+    /// Refuses (exit 74) when the folder has less free than `bytes` plus the margin (finished tiles waiting to be
+    /// published, `EncodedTiles`).
+    func checkSpace(forBytes bytes: UInt64) throws(SpillError) {
+        let needed = bytes + Self.margin
+        let free: UInt64
+        do { free = try DiskSpace.available(at: folder) } catch { return }
+        guard free >= needed else { throw .insufficientSpace(folder: folder, available: free, needed: needed) }
+    }
+
     /// About what the pieces and runs of a conversion need, from the inputs' `.shp` bytes: pieces take about 2
     /// bytes of memory per `.shp` byte per zoom level (100k stands at z6–14: 1.7) and runs an eighth of that
-    /// (measured: a twentieth). Only an estimate: a polygon covering many tiles at the max zoom has far more
-    /// pieces than its `.shp` bytes say; each run checks the free space again before it is written.
+    /// (measured: a twentieth), plus the finished tiles waiting to be published, a sixteenth (100k stands: the
+    /// package is about the `.shp`'s size, a ninth of a byte per `.shp` byte per zoom). Only an estimate: a
+    /// polygon covering many tiles at the max zoom has far more pieces than its `.shp` bytes say; each run and
+    /// each spill of tiles checks the free space again before it is written.
     static func estimate(shpBytes: UInt64, zooms: Int) -> (held: UInt64, scratch: UInt64) {
         let held = shpBytes.multipliedReportingOverflow(by: UInt64(max(1, zooms)) * 2)
         let h = held.overflow ? UInt64.max / 2 : held.partialValue
-        return (h, h / 8)
+        return (h, h / 8 + h / 16)
     }
 
     /// The check before the run: when the inputs are big enough to spill under `budget`, the folder must exist,

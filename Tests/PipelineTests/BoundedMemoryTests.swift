@@ -1,0 +1,132 @@
+import Foundation
+import KartpackCore
+import KartpackTestSupport
+import Testing
+import VectorTile
+
+@testable import Pipeline
+
+/// What else is bounded besides the sort of tile pieces (issue 10): feature records coded compactly
+/// (`RecordTable`), and finished tiles spilled to the scratch folder until they are published (`EncodedTiles`).
+@Suite struct BoundedMemoryTests {
+    private func record(_ i: Int) -> FeatureRecord {
+        var p = Properties()
+        p.append("AVDNR", .int(Int64(i)))
+        p.append("name", .string(i % 3 == 0 ? "Hänsyn: kantzon mot myr \(i)" : "Gran"))
+        p.append("neg", .int(-Int64(i) * 1_000_003))
+        p.append("big", .uint(UInt64.max - UInt64(i)))
+        p.append("d", .double(i % 4 == 0 ? -0.0 : Double(i) / 7))
+        p.append("b", .bool(i % 2 == 0))
+        if i % 5 == 0 { p.append("gone", .null) }
+        // Canonically equivalent keys that differ in bytes stay two keys (MVT compares keys byte for byte).
+        p.append(i % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}", .string(""))
+        return FeatureRecord(
+            id: i % 7 == 0 ? nil : UInt64(i) * 977, properties: p, rank: FeatureRank.rank(layer: 1, feature: i),
+            classes: i % 2 == 0 ? [nil, "low", "high \(i)"] : [],
+            flags: i % 3 == 0 ? [[], ["wet"], ["wet", "old"]] : [],
+            classBaseZoom: 6 + i % 3)
+    }
+
+    private func same(_ a: FeatureRecord, _ b: FeatureRecord) -> Bool {
+        a.id == b.id && a.rank == b.rank && a.classes == b.classes && a.flags == b.flags
+            && a.classBaseZoom == b.classBaseZoom && a.properties.keys.count == b.properties.keys.count
+            && zip(a.properties.keys, b.properties.keys).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(a.properties.values, b.properties.values).allSatisfy { x, y in
+                if case .double(let u) = x, case .double(let v) = y { return u.bitPattern == v.bitPattern }
+                return x == y
+            }
+            && (6...9).allSatisfy { a.properties(atZoom: $0) == b.properties(atZoom: $0) }
+    }
+
+    @Test func recordsRoundTripAcrossChunksAndTakeAFractionOfTheirValueSize() {
+        var table = RecordTable()
+        // Enough records for several 1 MiB chunks.
+        let n = 30_000
+        for i in 0..<n { table.append(record(i)) }
+        #expect(table.count == n)
+        for i in stride(from: 0, to: n, by: 37) + [n - 1] {
+            #expect(same(table[i].record, record(i)), "record \(i)")
+            #expect(table[i].rank == record(i).rank && table[i].id == record(i).id)
+        }
+        #expect(table.heldBytes > 1 << 20)
+        #expect(table.heldBytes < n * 120, "\(table.heldBytes) bytes for \(n) records")
+    }
+
+    @Test func truncatingForgetsTheTailAndCopiesStayApart() {
+        var table = RecordTable((0..<5000).map(record))
+        let copy = table
+        table.truncate(to: 1234)
+        #expect(table.count == 1234 && copy.count == 5000)
+        table.append(record(99_999))
+        #expect(same(table[1234].record, record(99_999)))
+        #expect(same(copy[1234].record, record(1234)))
+        table.truncate(to: 0)
+        #expect(table.isEmpty)
+        table.append(record(3))
+        #expect(same(table[0].record, record(3)))
+        // A stored record appended to another table (the `_labels` copy) keeps everything but what is changed.
+        var labels = RecordTable()
+        var label = copy[42]
+        label.rank = 7
+        labels.append(label)
+        var expected = record(42)
+        expected.rank = 7
+        #expect(same(labels[0].record, expected))
+    }
+
+    @Test func aRollbackRestoresTheRecordsOfTheCheckpoint() {
+        var tiled = TiledLayers()
+        let a = tiled.output(named: "a")
+        for i in 0..<10 { tiled.outputs[a].records.append(record(i)) }
+        let mark = tiled.checkpoint()
+        for i in 10..<30 { tiled.outputs[a].records.append(record(i)) }
+        let b = tiled.output(named: "b")
+        tiled.outputs[b].records.append(record(5))
+        tiled.rollback(to: mark)
+        #expect(tiled.outputs.count == 1 && tiled.outputs[0].records.count == 10)
+        #expect(same(tiled.outputs[0].records[9].record, record(9)))
+    }
+
+    private func tiles(zoom z: Int, count: Int) -> [EncodedTile] {
+        (0..<count).map { i in
+            EncodedTile(
+                tile: TileCoordinate(z: z, x: i % (1 << z), y: i / (1 << z)),
+                bytes: (0..<(1 + (i * 7919 + z) % 3000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i &+ z) },
+                features: i)
+        }
+    }
+
+    private func readBack(_ store: EncodedTiles, zooms: ClosedRange<Int>) throws -> [String] {
+        var out: [String] = []
+        for z in zooms {
+            try store.forEachTile(zoom: z) { t, bytes in out.append("\(t) \(bytes.count) \(bytes.hashValue)") }
+        }
+        return out
+    }
+
+    @Test func spilledTilesReadBackAsHeldOnesInZoomOrder() throws {
+        let dir = try TemporaryDirectory()
+        let held = EncodedTiles()
+        let spilled = EncodedTiles(
+            scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), holdBytes: 20_000)
+        // Added from the max zoom down, as the encode phase does; enough bytes for several 1 MiB blocks.
+        for z in (3...8).reversed() {
+            try held.add(tiles(zoom: z, count: z == 8 ? 1500 : 40), zoom: z)
+            try spilled.add(tiles(zoom: z, count: z == 8 ? 1500 : 40), zoom: z)
+        }
+        #expect(held.scratchBytes == 0)
+        #expect(spilled.scratchBytes > 2 << 20)
+        #expect(spilled.count == held.count && held.count == 1500 + 5 * 40)
+        #expect(try readBack(spilled, zooms: 0...9) == readBack(held, zooms: 0...9))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        spilled.close()
+    }
+
+    @Test func tilesUnderTheHoldStayInMemory() throws {
+        let dir = try TemporaryDirectory()
+        let store = EncodedTiles(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), holdBytes: 1 << 30)
+        try store.add(tiles(zoom: 5, count: 100), zoom: 5)
+        #expect(store.scratchBytes == 0)
+        #expect(try readBack(store, zooms: 5...5).count == 100)
+    }
+}
