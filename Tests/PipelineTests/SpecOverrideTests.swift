@@ -49,7 +49,7 @@ import Testing
     @Test func overridesApplyBeforeValidation() throws {
         let broken =
             #"{"version":1,"sources":[{"path":"a.shp"}],"tiles":{"maxZoom":"14"},"output":{"path":"o.pmtiles"}}"#
-        #expect(specIssues(broken) == [#"tiles.maxZoom: expected an integer, got "14""#])
+        #expect(specIssues(broken) == [#"tiles.maxZoom: expected an integer or "auto", got "14""#])
         #expect(try specParse(broken, overrides: ["tiles.maxZoom=13"]).tiles.maxZoom == 13)
         #expect(
             specIssues(minimalSpecJSON, overrides: ["tiles.maxZoom=40"]) == [

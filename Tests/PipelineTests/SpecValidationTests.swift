@@ -39,12 +39,30 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
             ])
     }
 
+    /// `"maxZoom": "auto"` is kept as such (canonical form, convert options), with 16 as the highest it may choose;
+    /// `--set tiles.maxZoom=auto` says the same, and other words are refused.
+    @Test func maxZoomAuto() throws {
+        let json = #"{"version": 1, "sources": [{"path": "a.shp"}], "tiles": {"maxZoom": "auto"}, "#
+        let spec = try specParse(json + #""output": {"path": "o.pmtiles"}}"#)
+        #expect(spec.tiles.maxZoomAuto && spec.tiles.maxZoom == 16)
+        #expect(spec.canonicalJSON.contains(#""auto""#))
+        #expect(spec.convertOptions.maxZoomAuto)
+        let set = try specParse(minimalSpecJSON, overrides: ["tiles.maxZoom=auto"])
+        #expect(set.tiles.maxZoomAuto)
+        #expect(try !specParse(minimalSpecJSON).canonicalJSON.contains("auto"))
+        #expect(
+            specIssues(doc(tiles: #""maxZoom":"high""#)) == [
+                #"tiles.maxZoom: expected an integer or "auto", got "high""#
+            ])
+    }
+
     @Test func duplicateKeysAreErrors() {
         #expect(specIssues(doc(tiles: #""maxZoom":3,"maxZoom":4"#)) == ["tiles.maxZoom: duplicate key"])
     }
 
     @Test func wrongTypesSayWhatWasExpectedAndWhatWasFound() {
-        #expect(specIssues(doc(tiles: #""maxZoom":"14""#)) == [#"tiles.maxZoom: expected an integer, got "14""#])
+        #expect(
+            specIssues(doc(tiles: #""maxZoom":"14""#)) == [#"tiles.maxZoom: expected an integer or "auto", got "14""#])
         #expect(specIssues(doc(tiles: #""maxZoom":13.5"#)) == ["tiles.maxZoom: expected an integer, got 13.5"])
         #expect(specIssues(doc(tiles: #""simplify":true"#)) == ["tiles.simplify: expected a number, got true"])
         #expect(specIssues(doc(source: #""crs":3006"#)) == ["sources[0].crs: expected a string, got 3006"])
@@ -265,7 +283,7 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
             """#
         #expect(
             specIssues(json) == [
-                #"tiles.maxZoom: expected an integer, got "14""#,
+                #"tiles.maxZoom: expected an integer or "auto", got "14""#,
                 "tiles.extent: must be between 256 and 16384, got 100",
                 "sources[0].minzom: unknown key; did you mean minZoom?",
                 #"sources[1].path: expected a .shp file, got "b.txt""#,

@@ -38,6 +38,27 @@ import VectorTile
         #expect(a.morton >> 52 == 0b01_10_11_01)
     }
 
+    /// A piece's size counts only what lies inside its tile: a square reaching 50 units into the buffer past the
+    /// corner has a quarter inside, a line crossing the tile is its length inside, and a hole is subtracted.
+    @Test func pieceSizeIsCountedInsideTheTileOnly() {
+        let moveTo: UInt32 = 1 << 3 | 1
+        let lineTo3: UInt32 = 3 << 3 | 2
+        let close: UInt32 = 1 << 3 | 7
+        func z(_ v: Int32) -> UInt32 { ZigZag.encode(v) }
+        // Exterior (-50,-50)→(50,-50)→(50,50)→(-50,50), positive area with y down.
+        let corner: [UInt32] = [moveTo, z(-50), z(-50), lineTo3, z(100), z(0), z(0), z(100), z(-100), z(0), close]
+        #expect(PieceSize.polygonArea(corner, extent: 4096) == 2500)
+        // A 1000-unit square inside with a 100-unit hole (reverse winding).
+        let holed: [UInt32] = [
+            moveTo, z(1000), z(1000), lineTo3, z(1000), z(0), z(0), z(1000), z(-1000), z(0), close,
+            moveTo, z(500), z(-500), lineTo3, z(0), z(100), z(100), z(0), z(0), z(-100), close,
+        ]
+        #expect(PieceSize.polygonArea(holed, extent: 4096) == 1_000_000 - 10_000)
+        // A line from the left buffer (-80, 10) across the tile to the right buffer (4176, 10).
+        let line: [UInt32] = [moveTo, z(-80), z(10), 1 << 3 | 2, z(4256), z(0)]
+        #expect(PieceSize.lineLength(line, extent: 4096) == 4096)
+    }
+
     @Test func priorityParsing() {
         #expect(ThinningOptions.priority("pop")! == ("pop", false))
         #expect(ThinningOptions.priority("scalerank:asc")! == ("scalerank", true))
@@ -57,7 +78,8 @@ import VectorTile
             }
         let decoded = PolygonCommands.decode(MVTGeometryEncoder.polygons(polygons))
         #expect(decoded == polygons)
-        #expect(PolygonCommands.lineLength(MVTGeometryEncoder.lines([[TilePoint(0, 0), TilePoint(3, 4)]])) == 5)
+        let line = MVTGeometryEncoder.lines([[TilePoint(0, 0), TilePoint(3, 4)]])
+        #expect(PieceSize.lineLength(line, extent: 4096) == 5)
     }
 
     @Test func maxPointsPerLayer() {

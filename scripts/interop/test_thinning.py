@@ -234,21 +234,24 @@ def test_priority_thinning_keeps_highest_values(kartpack, clustered, tmp_path):
 
 # ---- --thinning smallest ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode", [
-    pytest.param("smallest", marks=pytest.mark.xfail(strict=True, reason=(
-        "found 2026-12-01: `smallest` keeps squares of 1,953 m while dropping some of 2,757 m at z5-z8; the size "
-        "FeatureMeasure gives them is not yet understood"))),
-    "random"])
+@pytest.mark.parametrize("mode", ["smallest", "random"])
 def test_smallest_thinning_drops_the_smallest_polygons_first(kartpack, tmp_path, mode):
     """300 squares of 600 m to 3 km in one z5 tile, over --max-tile-features 40: `smallest` keeps the largest at
-    every thinned zoom (no kept square smaller than a dropped one), nested across zooms; `random` does not."""
+    every thinned zoom (no kept square smaller than a dropped one), nested across zooms; `random` does not.
+
+    Size is the size on the map (Web Mercator area, as the tiles draw it): squares of the same ground side are
+    5 % larger at 60.9° than at 60.1°. Kept and dropped may differ by 1 % (the quantization of a 270-unit square at
+    z9, where the sizes are measured). Squares crossing a tile edge are the case that was wrong: their pieces were
+    summed with the tile buffers counted twice, so a 1,953 m square looked larger than a 2,757 m one."""
     r = random.Random(5)
     features = []
     for i in range(300):
         lon, lat, side = r.uniform(15.2, 16.8), r.uniform(60.1, 60.9), r.uniform(600, 3000)
         dlat, dlon = side / 111_320, side / (111_320 * math.cos(math.radians(lat)))
         ring = [[lon, lat], [lon + dlon, lat], [lon + dlon, lat + dlat], [lon, lat + dlat], [lon, lat]]
-        features.append({"type": "Feature", "properties": {"side": round(side, 1)},
+        merc = math.radians(dlon) * (math.asinh(math.tan(math.radians(lat + dlat)))
+                                     - math.asinh(math.tan(math.radians(lat))))
+        features.append({"type": "Feature", "properties": {"side": round(side, 1), "merc": merc},
                          "geometry": {"type": "Polygon", "coordinates": [ring]}})
     src = tmp_path / "squares.geojson"
     src.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
@@ -261,7 +264,7 @@ def test_smallest_thinning_drops_the_smallest_polygons_first(kartpack, tmp_path,
     side = {}
     for feats in decoded.values():
         for f in feats:
-            side[f.id] = f.properties["side"]
+            side[f.id] = f.properties["merc"]
     assert len(side) == 300
     ids = ids_by_zoom(decoded)
     zooms = {z["zoom"]: z for z in run.report["zooms"]}
@@ -269,7 +272,7 @@ def test_smallest_thinning_drops_the_smallest_polygons_first(kartpack, tmp_path,
     for z in range(5, 9):
         assert zooms[z]["dropped"].get("dropped_by_feature_limit", 0) > 0, zooms[z]
         kept, dropped = ids[z], set(side) - ids[z]
-        if min(side[i] for i in kept) >= max(side[i] for i in dropped):
+        if min(side[i] for i in kept) >= 0.99 * max(side[i] for i in dropped):
             ordered += 1
     assert_nested(decoded, range(5, 9))
     if mode == "smallest":

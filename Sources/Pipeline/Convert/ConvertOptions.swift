@@ -65,6 +65,11 @@ package struct ConvertOptions: Sendable {
     package var format: ArchiveFormat
     package var minZoom: Int = 0
     package var maxZoom: Int = 14
+    /// `--max-zoom auto`: the converter replaces `maxZoom` by the zoom `MaxZoomGuess` chooses from the inputs'
+    /// vertex and point spacing before the feature phase (and records it in `maxZoomChoice`).
+    package var maxZoomAuto = false
+    /// What `maxZoomAuto` chose (set by the converter; the report's `maxZoomChosen`).
+    package var maxZoomChoice: MaxZoomChoice?
     /// Tile extent (MVT grid size).
     package var extent: Int = 4096
     /// Simplification tolerance in tile units (1 = 1/4096 of a tile at extent 4096).

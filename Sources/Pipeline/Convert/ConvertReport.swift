@@ -94,6 +94,8 @@ package struct ConvertReport: Codable, Sendable {
     package var published: Bool
     /// The external sort of tile pieces (absent when the run stopped before it).
     package var sort: Sort?
+    /// The zoom `--max-zoom auto` chose and why (absent without `auto`).
+    package var maxZoomChosen: MaxZoomChoice?
     /// The process's peak resident memory in bytes at the end of the run (`getrusage`, children not included).
     package var peakRSSBytes: Int?
 

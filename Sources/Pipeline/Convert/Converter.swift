@@ -12,7 +12,8 @@ import TileArchive
 ///
 /// Output bytes do not depend on the thread count.
 package final class Converter {
-    let options: ConvertOptions
+    /// The options; with `maxZoomAuto`, `run` sets the chosen `maxZoom` (and `maxZoomChoice`) before anything else.
+    private(set) var options: ConvertOptions
     let diagnostics: DiagnosticSink
     let progress: ProgressReporter?
     let classifier: StyleClassifier?
@@ -47,6 +48,7 @@ package final class Converter {
     func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
         try checkOutput()
+        try chooseMaxZoom()
         try ScratchPlace(options: options).checkBeforeRun(
             shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
             budget: options.memoryBudget)
@@ -90,8 +92,20 @@ package final class Converter {
             run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics
         )
         report.sort = sort
+        report.maxZoomChosen = options.maxZoomChoice
         report.peakRSSBytes = PeakMemory.residentBytes()
         return report
+    }
+
+    /// `--max-zoom auto`: the pre-pass over the inputs (`MaxZoomGuess`) picks the max zoom, said on the log as a
+    /// note (`max_zoom_chosen`) and kept for the report. Once per converter, however often it runs.
+    private func chooseMaxZoom() throws {
+        guard options.maxZoomAuto, options.maxZoomChoice == nil else { return }
+        let choice = try MaxZoomGuess(options: options).choose()
+        options.maxZoom = choice.zoom
+        options.maxZoomChoice = choice
+        diagnostics.report(
+            Diagnostic(.note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen: \(choice.reason)"))
     }
 
     /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the

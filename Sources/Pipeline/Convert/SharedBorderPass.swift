@@ -99,30 +99,6 @@ enum PolygonCommands {
         return polygons
     }
 
-    /// The length of a line command stream in tile units.
-    static func lineLength(_ commands: [UInt32]) -> Double {
-        var length = 0.0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var i = 0
-        while i < commands.count {
-            let id = commands[i] & 7
-            let count = Int(commands[i] >> 3)
-            i += 1
-            guard id == 1 || id == 2 else { continue }
-            for _ in 0..<count where i + 1 < commands.count {
-                let nx = x &+ ZigZag.decode(commands[i])
-                let ny = y &+ ZigZag.decode(commands[i + 1])
-                if id == 2 {
-                    length += (Double(nx - x) * Double(nx - x) + Double(ny - y) * Double(ny - y)).squareRoot()
-                }
-                (x, y) = (nx, ny)
-                i += 2
-            }
-        }
-        return length
-    }
-
     /// Twice the signed area of an open ring (surveyor's formula in tile coordinates).
     static func area(_ ring: [TilePoint]) -> Int128 {
         guard ring.count >= 3 else { return 0 }

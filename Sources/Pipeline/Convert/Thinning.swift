@@ -202,8 +202,9 @@ struct FeatureOrder: Sendable {
 
 /// What the drop order needs to know of each feature's pieces, gathered one zoom at a time (so the pieces of a
 /// spilled run never have to be in memory together): its anchor (the first vertex of its first piece at its
-/// highest zoom, on the 2³⁰ world grid), that zoom, and for `smallest` its size there (polygon area summed over its
-/// pieces, buffers included, or line length, in units of the 2³⁰ grid; 0 for points).
+/// highest zoom, on the 2³⁰ world grid), that zoom, and for `smallest` its size there (polygon area or line length
+/// summed over its pieces, each counted inside its own tile only so the tile buffers are not counted twice
+/// (`PieceSize`), in units of a zoom-0 tile unit; 0 for points).
 struct FeatureMeasure: Sendable {
     private(set) var anchors: [[FeatureAnchor]]
     private(set) var topZoom: [[Int8]]
@@ -245,12 +246,9 @@ struct FeatureMeasure: Sendable {
             let scale = Double(sign: .plus, exponent: -t.z, significand: 1)
             switch p.piece.type {
             case .polygon:
-                let area = PolygonCommands.decode(p.piece.commands).reduce(0.0) { sum, rings in
-                    sum + rings.reduce(0.0) { $0 + Double(PolygonCommands.area($1)) / 2 }
-                }
-                sizes?[l][f] += area * scale * scale
+                sizes?[l][f] += PieceSize.polygonArea(p.piece.commands, extent: extent) * scale * scale
             case .lineString:
-                sizes?[l][f] += PolygonCommands.lineLength(p.piece.commands) * scale
+                sizes?[l][f] += PieceSize.lineLength(p.piece.commands, extent: extent) * scale
             default:
                 break
             }

@@ -27,7 +27,8 @@ extension PipelineSpec {
                 "tiles",
                 .object(
                     [
-                        ("minZoom", .int(Int64(tiles.minZoom))), ("maxZoom", .int(Int64(tiles.maxZoom))),
+                        ("minZoom", .int(Int64(tiles.minZoom))),
+                        ("maxZoom", tiles.maxZoomAuto ? .string("auto") : .int(Int64(tiles.maxZoom))),
                         ("simplify", .double(tiles.simplify)), ("buffer", .double(tiles.buffer)),
                         ("maxTileBytes", .int(Int64(tiles.maxTileBytes))),
                         ("maxTileFeatures", .int(Int64(tiles.maxTileFeatures))), ("extent", .int(Int64(tiles.extent))),

@@ -9,6 +9,7 @@ extension PipelineSpec {
         var o = ConvertOptions(inputs: inputs, output: output.path, format: output.format)
         o.minZoom = tiles.minZoom
         o.maxZoom = tiles.maxZoom
+        o.maxZoomAuto = tiles.maxZoomAuto
         o.extent = tiles.extent
         o.simplify = tiles.simplify
         o.buffer = tiles.buffer

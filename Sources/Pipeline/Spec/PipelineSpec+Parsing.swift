@@ -234,7 +234,16 @@ struct SpecDecoder {
         let path = JSONPath.root.appending("tiles")
         guard let o = reader.object(v, at: path, known: TileSpec.keys) else { return t }
         if let z = reader.int(o, "minZoom", in: 0...24) { t.minZoom = z }
-        if let z = reader.int(o, "maxZoom", in: 0...24) { t.maxZoom = z }
+        if case .string(let text) = o.value("maxZoom") {
+            if text == "auto" {
+                t.maxZoomAuto = true
+                t.maxZoom = max(MaxZoomGuess.cap, t.minZoom)
+            } else {
+                reader.report(path.appending("maxZoom"), "expected an integer or \"auto\", got \"\(text)\"")
+            }
+        } else if let z = reader.int(o, "maxZoom", in: 0...24) {
+            t.maxZoom = z
+        }
         if t.minZoom > t.maxZoom {
             reader.report(path.appending("minZoom"), "\(t.minZoom) is above tiles.maxZoom \(t.maxZoom)")
             t.maxZoom = t.minZoom

@@ -2,8 +2,11 @@
 package struct TileSpec: Sendable, Hashable {
     /// Lowest zoom written (0–24, default 0).
     package var minZoom: Int = 0
-    /// Highest zoom written (0–24, default 14).
+    /// Highest zoom written (0–24, default 14). With `maxZoomAuto`, the highest the guess may choose (16, or the
+    /// min zoom when that is higher).
     package var maxZoom: Int = 14
+    /// `"maxZoom": "auto"`: the converter chooses the max zoom from the data (`MaxZoomGuess`).
+    package var maxZoomAuto = false
     /// Simplification tolerance in tile units (default 1).
     package var simplify: Double = 1
     /// Clip buffer around each tile in tile units (default 80).

@@ -153,6 +153,13 @@ struct PackageCommand: Command {
                 return .usage
             }
             o.convert.maxZoom = maxZoom
+            o.convert.maxZoomAuto = false
+        } else if o.convert.maxZoomAuto {
+            // Region builds tile their routed features before the converter could choose one.
+            Console.error(
+                "\(pipeline): tiles.maxZoom \"auto\" is not supported for region packages; give --max-zoom N or "
+                    + "regions.maxZoom")
+            return .config
         }
         o.nameField = nameFieldFlag ?? section?.nameField
         if let whereText = whereFlag ?? section?.filter {

@@ -12,7 +12,10 @@ enum PackageOptions {
         OptionSpec(
             name: "output", kind: .value, help: "output package (.pmtiles or .mbtiles)", valueName: "OUT", short: "o"),
         OptionSpec(name: "min-zoom", kind: .value, help: "lowest zoom level (default 0)", valueName: "N"),
-        OptionSpec(name: "max-zoom", kind: .value, help: "highest zoom level (default 14)", valueName: "N"),
+        OptionSpec(
+            name: "max-zoom", kind: .value,
+            help: "highest zoom level (default 14); auto: chosen from the data's vertex and point spacing",
+            valueName: "N|auto"),
         OptionSpec(
             name: "source-crs", kind: .value,
             help:
@@ -119,7 +122,13 @@ enum PackageOptions {
         }
         var o = ConvertOptions(inputs: inputs, output: output, format: format)
         o.minZoom = try p.int("min-zoom", in: 0...24) ?? 0
-        o.maxZoom = try p.int("max-zoom", in: 0...24) ?? 14
+        if p.value("max-zoom") == "auto" {
+            // Chosen by the converter from the data (MaxZoomGuess); until then the highest it may choose.
+            o.maxZoomAuto = true
+            o.maxZoom = max(MaxZoomGuess.cap, o.minZoom)
+        } else {
+            o.maxZoom = try p.int("max-zoom", in: 0...24) ?? 14
+        }
         guard o.minZoom <= o.maxZoom else {
             throw UsageError(message: "--min-zoom \(o.minZoom) is above --max-zoom \(o.maxZoom)")
         }
@@ -234,7 +243,9 @@ enum PackageOptions {
     static func sink(quiet: Bool, json: Bool = false) -> DiagnosticSink {
         let formatter = JSONLogFormatter()
         return DiagnosticSink(sampleLimit: 20) { d in
-            guard d.severity == .error || (!quiet && d.severity == .warning) else { return }
+            // Notes stay in the report, except the one that says which max zoom `--max-zoom auto` chose.
+            let shown = d.severity == .warning || d.code == "max_zoom_chosen"
+            guard d.severity == .error || (!quiet && shown) else { return }
             if json {
                 Console.errRaw(formatter.line(for: d) + "\n")
             } else {

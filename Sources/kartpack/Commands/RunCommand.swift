@@ -146,8 +146,9 @@ struct RunCommand: Command {
             log("\(spec.output.path) is up to date (fingerprint \(report.fingerprint.prefix(12))); nothing to do")
         } else if report.dryRun {
             log(
-                "dry run: would build \(spec.output.path) from \(report.inputs.count) files (fingerprint "
-                    + "\(report.fingerprint.prefix(12)))"
+                "dry run: would build \(spec.output.path) from \(report.inputs.count) files"
+                    + (spec.tiles.maxZoomAuto ? ", max zoom auto (chosen from the data when built)" : "")
+                    + " (fingerprint \(report.fingerprint.prefix(12)))"
             )
         } else if report.conversion != nil, !report.published {
             let errors = report.findings.filter { $0.severity == .error }.count
