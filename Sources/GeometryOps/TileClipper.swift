@@ -1,24 +1,29 @@
 internal import CGEOS
+import GeometryAlgorithms
 public import KartpackCore
 
 /// Clips many geometries to one rectangle (a tile plus its buffer), preparing the rectangle once.
 ///
 /// Per geometry: inside the rectangle's interior → returned unchanged (the same handle); not touching it → nil;
-/// otherwise cut with `GEOSClipByRect_r`. Lines come back as (multi)lines; points exactly on the rectangle's
-/// boundary are dropped (harmless for a buffered tile). The result keeps only parts of the input's family.
+/// otherwise cut. Polygons are cut in Swift (`RectangleClipper.clipPolygons`, O(n + k log k) for n vertices and
+/// k crossings of the rectangle's boundary, polling `CancellationFlag.process`); lines and points with
+/// `GEOSClipByRect_r`. Lines come back as (multi)lines; points exactly on the rectangle's boundary are dropped
+/// (harmless for a buffered tile). The result keeps only parts of the input's family.
 ///
-/// Polygon results of `GEOSClipByRect_r` are checked, because in GEOS 3.11 they can be invalid and can even be
-/// the *complement* of the right answer as a valid polygon of the same area (GEOS PR #605): the result must be
-/// valid and its area and first moments must equal those of the input's rings clipped in Swift
-/// (`RectMoments`). When either check fails the polygon is cut with `GEOSIntersection_r` (OverlayNG) against
-/// the rectangle instead (counted in `fallbackCount`, for tests). Input polygons must be valid (repair them first).
+/// Every polygon result is checked: its area and first moments must equal those of the input's rings clipped
+/// with Sutherland–Hodgman (`RectMoments`, O(n)). When the Swift cut finds crossings that do not pair up (invalid
+/// input) or fails that check, the polygon goes the old way (counted in `fallbackCount`, for tests):
+/// `GEOSClipByRect_r`, whose result must be valid and pass the same check, because in GEOS 3.11 it can be invalid
+/// and can even be the *complement* of the right answer (GEOS PR #605; its reconnection is also O(k²) and cannot
+/// be interrupted), else `GEOSIntersection_r` (OverlayNG) against the rectangle. Input polygons must be valid
+/// (repair them first).
 public final class TileClipper {
     /// The clipping rectangle.
     public let rect: Bounds
     let engine: GeometryEngine
     let prepared: PreparedGeometry
     var moments: RectMomentCalculator
-    /// How many polygons needed the `GEOSIntersection_r` fallback so far (test instrumentation).
+    /// How many polygons needed the GEOS fallback so far (test instrumentation).
     private(set) var fallbackCount = 0
 
     /// Prepares `rect` (finite, positive width and height) for clipping on `engine`.
@@ -32,19 +37,49 @@ public final class TileClipper {
     /// `g` cut to the rectangle, nil when nothing of its family remains.
     public func clip(_ g: EngineGeometry) throws(GeometryError) -> EngineGeometry? {
         guard let family = g.family else { return nil }  // empty: POINT EMPTY would make ClipByRect throw
+        if family == .polygon { return try clipPolygons(g) }
         if try prepared.containsProperly(g) { return g }
         guard try prepared.intersects(g) else { return nil }
         let ctx = engine.ctx
         engine.resetMessages()
         let result = GEOSClipByRect_r(ctx, g.pointer, rect.minX, rect.minY, rect.maxX, rect.maxY)
-        guard family == .polygon else {
-            return try engine.keep(engine.own(result, "GEOSClipByRect"), family: family)
+        return try engine.keep(engine.own(result, "GEOSClipByRect"), family: family)
+    }
+
+    /// Polygons cut in Swift; GEOS (see the type) when that cut is inconsistent or fails the moment check.
+    private func clipPolygons(_ g: EngineGeometry) throws(GeometryError) -> EngineGeometry? {
+        guard let input = try engine.geometry(g, family: .polygon), let b = input.bounds else { return nil }
+        if rect.minX < b.minX, b.maxX < rect.maxX, rect.minY < b.minY, b.maxY < rect.maxY { return g }
+        if b.maxX <= rect.minX || rect.maxX <= b.minX || b.maxY <= rect.minY || rect.maxY <= b.minY { return nil }
+        let r = ClipRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
+        switch RectangleClipper.clipPolygons(input, to: r, cancellation: .process) {
+        case .empty:
+            return nil
+        case .cancelled:
+            throw .interrupted
+        case .polygons(let out):
+            let clipped = try engine.prepare(out)
+            engine.resetMessages()
+            if let expected = moments.moments(engine.ctx, g.pointer),
+                let actual = moments.moments(engine.ctx, clipped.pointer), expected.matches(actual, rect: rect)
+            {
+                return clipped
+            }
+        case .inconsistent:
+            break
         }
+        fallbackCount += 1
+        return try clipWithGEOS(g)
+    }
+
+    /// The old way for polygons: `GEOSClipByRect_r`, checked, else `GEOSIntersection_r`.
+    private func clipWithGEOS(_ g: EngineGeometry) throws(GeometryError) -> EngineGeometry? {
+        engine.resetMessages()
+        let result = GEOSClipByRect_r(engine.ctx, g.pointer, rect.minX, rect.minY, rect.maxX, rect.maxY)
         if let result {
             let clipped = EngineGeometry(engine: engine, pointer: result)
             if checked(clipped, against: g) { return try engine.keep(clipped, family: .polygon) }
         }
-        fallbackCount += 1
         return try engine.intersection(g, prepared.base, family: .polygon)
     }
 

@@ -15,8 +15,9 @@ public final class PMTilesWriter: TileArchiveWriting {
     public let path: String
     /// Always `.hilbert`.
     public var tileOrder: TileOrder { .hilbert }
-    /// Gzip (the header says so).
-    public var tileCompression: TileCompression { .gzip }
+    /// How the tiles given to `write` are compressed, as the header says (gzip unless the writer was made with
+    /// another: `kartpack extract` copies tiles as stored).
+    public let tileCompression: TileCompression
     /// Always true: identical blobs are stored once.
     public var deduplicates: Bool { true }
 
@@ -37,9 +38,13 @@ public final class PMTilesWriter: TileArchiveWriting {
     /// - Parameters:
     ///   - overwrite: replace an existing file at `path` when publishing; otherwise an existing file is an error.
     ///   - temporaryDirectory: where the tile-data scratch file goes (default: the target's folder).
+    ///   - tileCompression: what the header declares for the tiles (they are stored as given).
     /// - Throws: `.targetExists` or `.cannotCreate` (exit code 73).
-    public init(path: String, overwrite: Bool = false, temporaryDirectory: String? = nil) throws(TileArchiveError) {
+    public init(
+        path: String, overwrite: Bool = false, temporaryDirectory: String? = nil, tileCompression: TileCompression
+    ) throws(TileArchiveError) {
         self.path = path
+        self.tileCompression = tileCompression
         output = try AtomicFile(targetPath: path, overwrite: overwrite)
         let (directory, name) = POSIXFile.split(path)
         do throws(TileArchiveError) {
@@ -48,6 +53,13 @@ public final class PMTilesWriter: TileArchiveWriting {
             output.discard()
             throw error
         }
+    }
+
+    /// Prepares to write `path` with gzip tiles (what Kartpack's encode phase makes).
+    public convenience init(
+        path: String, overwrite: Bool = false, temporaryDirectory: String? = nil
+    ) throws(TileArchiveError) {
+        try self.init(path: path, overwrite: overwrite, temporaryDirectory: temporaryDirectory, tileCompression: .gzip)
     }
 
     deinit {
@@ -162,7 +174,11 @@ public final class PMTilesWriter: TileArchiveWriting {
         h.tileContents = UInt64(blobOffset.count)
         h.clustered = true
         h.internalCompressionCode = PMTilesHeader.Compression.gzip.rawValue
-        h.tileCompressionCode = PMTilesHeader.Compression.gzip.rawValue
+        switch tileCompression {
+        case .none: h.tileCompressionCode = PMTilesHeader.Compression.none.rawValue
+        case .gzip: h.tileCompressionCode = PMTilesHeader.Compression.gzip.rawValue
+        case .unsupported(let code): h.tileCompressionCode = code
+        }
         h.tileTypeCode = PMTilesHeader.TileType.mvt.rawValue
         h.minZoom = UInt8(resolved.minZoom)
         h.maxZoom = UInt8(resolved.maxZoom)

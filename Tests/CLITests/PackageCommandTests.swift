@@ -9,12 +9,15 @@ import Testing
 
     /// A pipeline over copies of the sample layers (so a test can change a stand), plus `props.shp`: the
     /// properties with id field PID = p1…p9. `extra` is appended to the top-level object (`, "regions": …`); a
-    /// second call in the same folder writes only the pipeline file `name`.
-    func setUp(_ dir: TemporaryDirectory, extra: String = "", name: String = "plan.json") throws -> String {
+    /// second call in the same folder writes only the pipeline file `name`. `idFields` gives sources an
+    /// `idField` (layer → field).
+    func setUp(
+        _ dir: TemporaryDirectory, extra: String = "", name: String = "plan.json", idFields: [String: String] = [:]
+    ) throws -> String {
         let data = dir.file("data")
         let path = dir.file(name)
         if FileManager.default.fileExists(atPath: data) {
-            try Data(pipelineText(extra).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(pipelineText(extra, idFields: idFields).utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -36,19 +39,22 @@ import Testing
         try FileManager.default.copyItem(
             atPath: RepositoryPaths.root.appendingPathComponent("SampleData/forest.kss").path,
             toPath: dir.file("forest.kss"))
-        try Data(pipelineText(extra).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(pipelineText(extra, idFields: idFields).utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
-    private func pipelineText(_ extra: String) -> String {
-        """
-        { "version": 1,
-          "sources": [ \(Self.layers.map { #"{ "path": "data/\#($0).shp", "layer": "\#($0)" "#
-              + #"}"# }.joined(separator: ", ")) ],
-          "style": "forest.kss",
-          "tiles": { "minZoom": 8, "maxZoom": 13 },
-          "output": { "path": "nowhere/plan.pmtiles", "name": "Plan", "attribution": "Synthetic" }\(extra) }
-        """
+    private func pipelineText(_ extra: String, idFields: [String: String]) -> String {
+        let sources = Self.layers.map { l in
+            #"{ "path": "data/\#(l).shp", "layer": "\#(l)""# + (idFields[l].map { #", "idField": "\#($0)""# } ?? "")
+                + " }"
+        }
+        return """
+            { "version": 1,
+              "sources": [ \(sources.joined(separator: ", ")) ],
+              "style": "forest.kss",
+              "tiles": { "minZoom": 8, "maxZoom": 13 },
+              "output": { "path": "nowhere/plan.pmtiles", "name": "Plan", "attribution": "Synthetic" }\(extra) }
+            """
     }
 
     private func catalog(_ folder: String) throws -> [String: Any] {

@@ -1,7 +1,9 @@
 import Foundation
 import KartpackCore
+import KartpackJSON
 import KartpackTestSupport
 import Styling
+import TileArchive
 import Testing
 import VectorTile
 
@@ -157,5 +159,17 @@ import VectorTile
         }
         #expect(report.inputs.contains { ($0.rejected["outside_region"] ?? 0) > 0 })
         #expect(report.featuresWritten > 0)
+        // The package's metadata counts the records inside the clip; the report also counts those clipped away.
+        let text = try #require(try openTileArchive(path: out).metadata()["kartpack"]?.stringValue)
+        let summary = try JSONParser.parse(text)
+        for input in report.inputs {
+            let inside = try #require(input.insideClip)
+            #expect(inside.written == input.written)
+            #expect(inside.records == inside.written + inside.rejected.values.reduce(0, +))
+            #expect(inside.rejected["outside_region"] == nil && inside.records < input.records)
+            let counted = summary["inputs"]?[input.layer]
+            #expect(counted?["records"]?.intValue == Int64(inside.records))
+            #expect(counted?["written"]?.intValue == Int64(inside.written))
+        }
     }
 }

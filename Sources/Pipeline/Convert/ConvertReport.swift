@@ -27,6 +27,19 @@ package struct ConvertReport: Codable, Sendable {
         /// (a scan of its record headers) or `dbf` (its header), or `unknown` when no count could be read and
         /// `records` is 0. Absent for a file that was read.
         package var recordsSource: String? = nil
+        /// In a clipped run (`--clip`, `--bbox`, a region package), the records found inside the clip region: those
+        /// written plus those rejected after the clip stage left something of them. These, not the whole file,
+        /// are the counts in the package's metadata, so a region's package depends only on its own features;
+        /// records clipped away (`outside_region`) or rejected before the clip are counted above only.
+        package var insideClip: InsideClip? = nil
+    }
+    /// The records of an input inside the clip region: `records = written + Σ rejected`.
+    package struct InsideClip: Codable, Sendable, Equatable {
+        package var records: Int
+        package var written: Int
+        package var rejected: [String: Int]
+        /// Repairs made by the pipeline to the features written (read-time repairs are counted per file above).
+        package var repaired: [String: Int]
     }
     /// Tiles and drops at one zoom level.
     package struct Zoom: Codable, Sendable {

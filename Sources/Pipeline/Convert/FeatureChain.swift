@@ -36,10 +36,13 @@ final class FeatureChain {
     /// Runs one feature through every stage. With `projected` (the repairs of an earlier `project`), the
     /// feature's geometry is already in Web Mercator and stage 1 is skipped.
     func process(_ job: FeatureJob, projected: Set<String>? = nil) -> TiledFeature {
+        var inside = false
         do throws(FeatureIssue) {
-            return .tiled(try run(job, projected: projected))
+            return .tiled(try run(job, projected: projected, inside: &inside))
         } catch {
-            return .rejected(error)
+            var issue = error
+            issue.insideClip = inside
+            return .rejected(issue)
         }
     }
 
@@ -70,7 +73,10 @@ final class FeatureChain {
         var bounds: Bounds
     }
 
-    private func run(_ job: FeatureJob, projected: Set<String>?) throws(FeatureIssue) -> TiledFeature.Tiling {
+    /// `inside` becomes true once the clip stage of a clipped run left something of the feature.
+    private func run(
+        _ job: FeatureJob, projected: Set<String>?, inside: inout Bool
+    ) throws(FeatureIssue) -> TiledFeature.Tiling {
         let ctx = job.context
         let family = job.feature.geometry.kind.family
         var tiling = TiledFeature.Tiling(zooms: ctx.zooms)
@@ -89,9 +95,10 @@ final class FeatureChain {
                 guard let b = g.bounds,
                     let (clipped, _) = try clip.apply(
                         repair.apply(g, repairs: &tiling.repairs), bounds: b, family: .point, region: region),
-                    let inside = try swiftGeometry(clipped, family: .point)
+                    let kept = try swiftGeometry(clipped, family: .point)
                 else { throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region") }
-                points = inside
+                points = kept
+                inside = true
             }
             tiling.bounds = points.bounds ?? .empty
             if let matcher = ctx.matcher {
@@ -128,6 +135,7 @@ final class FeatureChain {
             }
             throw FeatureIssue(code: "empty_geometry", message: "geometry has no coordinates")
         }
+        inside = ctx.clip != nil
         for c in copies { tiling.bounds.include(c.bounds) }
         if let matcher = ctx.matcher {
             let styled = try classify.apply(

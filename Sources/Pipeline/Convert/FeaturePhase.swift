@@ -63,10 +63,17 @@ struct LayerIntake {
     private var rejected: [String: Int] = [:]
     private var repaired: [String: Int] = [:]
     private var classes: [String: Int] = [:]
+    /// Rejections after the clip stage of a clipped run (the package's metadata counts them).
+    private var rejectedInside: [String: Int] = [:]
 
-    init(layer: SourceLayer, diagnostics: DiagnosticSink) {
+    /// True in a clipped run: the report then has `insideClip`.
+    let clipped: Bool
+
+    /// `clipped` defaults to whether the layer's context has a clip region (a region build clips each job).
+    init(layer: SourceLayer, diagnostics: DiagnosticSink, clipped: Bool? = nil) {
         self.layer = layer
         self.diagnostics = diagnostics
+        self.clipped = clipped ?? (layer.context.clip != nil)
     }
 
     /// Adds one feature's result.
@@ -77,6 +84,7 @@ struct LayerIntake {
         switch result {
         case .rejected(let issue):
             rejected[issue.code, default: 0] += 1
+            if issue.insideClip { rejectedInside[issue.code, default: 0] += 1 }
             diagnostics.report(Diagnostic(.warning, code: issue.code, issue.message, file: file, record: record))
             return
         case .tiled(let t):
@@ -88,6 +96,7 @@ struct LayerIntake {
         let top = tiling.zooms.upperBound
         guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
             rejected["collapsed_at_max_zoom", default: 0] += 1
+            if clipped { rejectedInside["collapsed_at_max_zoom", default: 0] += 1 }
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "collapsed_at_max_zoom", "geometry has nothing left at zoom \(top)", file: file,
@@ -155,6 +164,11 @@ struct LayerIntake {
         r.rejected.add(rejected)
         r.repaired.add(repaired)
         r.classes = classes
+        if clipped {
+            r.insideClip = ConvertReport.InsideClip(
+                records: written + rejectedInside.values.reduce(0, +), written: written, rejected: rejectedInside,
+                repaired: repaired)
+        }
         return r
     }
 }

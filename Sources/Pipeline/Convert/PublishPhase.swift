@@ -96,10 +96,16 @@ struct PackageMetadata {
                 maxZoom: l.zooms?.upperBound ?? options.maxZoom)
         }
         var inputs: [(key: String, value: JSONValue)] = []
-        for r in tiled.inputs where r.error == nil {
+        for input in tiled.inputs where input.error == nil {
+            // A clipped run counts the records inside its clip: a region's package depends on its features only.
+            let r =
+                input.insideClip
+                ?? ConvertReport.InsideClip(
+                    records: input.records, written: input.written, rejected: input.rejected,
+                    repaired: input.repaired)
             inputs.append(
                 (
-                    r.layer,
+                    input.layer,
                     .object([
                         ("records", .int(Int64(r.records))),
                         ("written", .int(Int64(r.written))),

@@ -12,7 +12,7 @@ struct RepairStage {
         let fixed: EngineGeometry?
         do throws(GeometryError) {
             handle = try engine.prepare(g)
-            guard g.kind.family == .polygon, try !engine.isValid(handle) else { return handle }
+            guard g.kind.family == .polygon, try !engine.isValid(g, handle: handle) else { return handle }
             fixed = try engine.makeValid(handle, family: .polygon)
         } catch {
             throw FeatureIssue(code: error.diagnosticCode, message: error.description)

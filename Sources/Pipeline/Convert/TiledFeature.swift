@@ -5,6 +5,9 @@ import KartpackCore
 struct FeatureIssue: Error, Sendable, Hashable {
     var code: String
     var message: String
+    /// Set by the feature chain of a clipped run when the feature had something inside the clip region before it
+    /// was rejected: the package's metadata counts it (`ConvertReport.Input.insideClip`).
+    var insideClip = false
 }
 
 /// What the feature chain made of one feature: the answer a worker sends back for each job.

@@ -41,7 +41,7 @@ struct RegionBuild {
                 tiled.inputs.append(report)
             case .layer(let pre):
                 let context = pre.layer.context.clipped(to: clip)
-                var intake = LayerIntake(layer: pre.layer, diagnostics: diagnostics)
+                var intake = LayerIntake(layer: pre.layer, diagnostics: diagnostics, clipped: true)
                 let indexes = routed[layerIndex]
                 for (n, i) in indexes.enumerated() {
                     if n % 256 == 0, isCancelled() { throw PipelineError.interrupted(signal: 0) }

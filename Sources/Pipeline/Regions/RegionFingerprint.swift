@@ -5,16 +5,17 @@ import Nightly
 
 /// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
 /// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
-/// (id, name, polygon) and, per input, its counts (records, filtered, rejected before the clip) and every feature
-/// routed to the region (record, attributes, projected geometry, repairs). A package's run summary counts every
-/// record of its inputs, so adding or removing a record anywhere changes every region's fingerprint; changing a
-/// feature changes only the regions it is routed to (before or after the change).
+/// (id, name, polygon) and, per input, its layer (name, fields, zooms) and every feature routed to the region in
+/// order (feature id, attributes, projected geometry, repairs). Nothing else of an input counts: a clipped
+/// package's metadata counts only the records inside its clip (`ConvertReport.Input.insideClip`), so adding,
+/// deleting or changing a record changes only the regions it is routed to. Record numbers are left out (a deleted
+/// record renumbers the later ones); they reach the package only as feature ids when the layer has no id field.
 struct RegionFingerprint {
     private var hash = SHA256()
 
     /// Starts with the settings shared by every region of a run.
     init(settings: [String]) {
-        add("kartpack-region-fingerprint 1")
+        add("kartpack-region-fingerprint 2")
         add(Kartpack.version)
         for s in settings { add(s) }
     }
@@ -65,16 +66,15 @@ struct RegionFingerprint {
         for entry in source.entries {
             switch entry {
             case .rejected(let r):
-                f.add("rejected \(r.path) \(r.records) \(r.errorCode ?? "")")
+                f.add("rejected \(r.path) \(r.errorCode ?? "") \(r.error ?? "")")
             case .layer(let pre):
-                let r = pre.layer.finish()
-                f.add("layer \(pre.layer.name) \(r.records) \(pre.features.count)")
-                f.add(r.rejected)
-                f.add(r.repaired)
-                f.add(pre.failures)
+                let context = pre.layer.context
+                f.add("layer \(pre.layer.name) zooms \(context.zooms.lowerBound)-\(context.zooms.upperBound)")
+                f.add(pre.layer.fields.map { "\($0.name) \($0.type)" }.joined(separator: ","))
+                f.add(String(routed[layer].count))
                 for i in routed[layer] {
                     let p = pre.features[i]
-                    f.add(String(p.job.feature.provenance.record))
+                    f.add(String(p.job.id))
                     f.add(p.job.feature.properties)
                     f.add(p.job.feature.geometry)
                     f.add(p.repairs.sorted().joined(separator: ","))

@@ -1,7 +1,6 @@
 import Foundation
 import KartpackCore
 import Nightly
-import Synchronization
 import TileArchive
 
 /// Runs `kartpack package`: one package per region from one read of the sources, then the catalog.
@@ -40,8 +39,10 @@ package struct RegionPackager {
         let regions = set.regions
         let buffer = options.buffer
         let path = options.regionsPath
+        let shared = RegionProgress(progress)
         let clips = try parallelRegions(count: regions.count, threads: options.threads) { i in
-            Result { try Regions.clipRegion(polygons: regions[i].polygons, buffer: buffer, what: path) }
+            defer { shared.step("preparing regions", total: regions.count) }
+            return Result { try Regions.clipRegion(polygons: regions[i].polygons, buffer: buffer, what: path) }
         }.enumerated().map { i, r in
             do { return try r.get() } catch {
                 throw RegionSetError.badID(
@@ -50,6 +51,7 @@ package struct RegionPackager {
             }
         }
 
+        shared.finish()
         var convert = options.convert
         convert.clip = nil
         let source = try RegionSource.read(
@@ -64,8 +66,10 @@ package struct RegionPackager {
                 "description \(convert.description ?? "") attribution \(convert.attribution ?? "")",
             ]
         let fingerprints = parallelRegions(count: regions.count, threads: options.threads) { i in
-            RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: settings)
+            defer { shared.step("fingerprinting regions", total: regions.count) }
+            return RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: settings)
         }
+        shared.finish()
 
         let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ext = options.fileExtension
@@ -108,11 +112,12 @@ package struct RegionPackager {
 
         // Build the changed regions into staging files, in parallel.
         let toBuild = regions.indices.filter { reuse[$0] == nil }
-        let built = Mutex(0)
+        let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
+            defer { shared.step(stage, total: toBuild.count) }
             let region = regions[i]
             let target = folder + "/" + region.id + "." + ext
             do {
@@ -133,13 +138,12 @@ package struct RegionPackager {
                 let entry = try Catalog.Region.describe(
                     id: region.id, name: region.name, file: region.id + "." + ext, path: staged.path, built: built0,
                     fingerprint: fingerprints[i])
-                built.withLock { $0 += 1 }
                 return .built(staged, entry, features: converted.featuresWritten, counts: sink.counts)
             } catch {
                 return .failed("\(region.id): \((error as? any KartpackError)?.description ?? "\(error)")", error)
             }
         }
-        progress?.finish()
+        shared.finish()
         var staged: [Int: (StagedPackage, Catalog.Region, Int)] = [:]
         var empty = Set<Int>()
         var warnings: [String: Int] = [:]

@@ -18,6 +18,8 @@ struct RegionRecord: Sendable {
 package enum RegionSetError: KartpackError, Equatable {
     case badID(file: String, record: Int, id: String, reason: String)
     case duplicateID(file: String, id: String, first: Int, again: Int)
+    /// Two ids that differ only in case: their files are one file on FAT, exFAT, macOS and Windows.
+    case caseClash(file: String, id: String, other: String, first: Int, again: Int)
     case noSuchField(file: String, field: String, fields: [String])
     case empty(file: String)
 
@@ -28,6 +30,10 @@ package enum RegionSetError: KartpackError, Equatable {
             "\(f): record \(r): region id \(Self.quoted(id)) \(reason) (ids are 1-64 letters, digits, - or _)"
         case .duplicateID(let f, let id, let first, let again):
             "\(f): record \(again): region id \(Self.quoted(id)) is already used by record \(first)"
+        case .caseClash(let f, let id, let other, let first, let again):
+            "\(f): record \(again): region id \(Self.quoted(id)) differs from \(Self.quoted(other)) of record \(first) "
+                + "only in case; their files would be one file on case-insensitive file systems (FAT, exFAT, "
+                + "macOS, Windows)"
         case .noSuchField(let f, let field, let fields):
             "\(f): no field \(field) (fields: \(fields.joined(separator: ", ")))"
         case .empty(let f): "\(f): no region (no polygon record matches)"
@@ -64,6 +70,7 @@ struct RegionSet: Sendable {
         let file = (path as NSString).lastPathComponent
         var out: [RegionRecord] = []
         var seen: [String: Int] = [:]
+        var folded: [String: (id: String, record: Int)] = [:]
         var checkedFields = false
         try Regions.forEachPolygon(path: path, sourceCRS: nil, encoding: nil) { f, g in
             if !checkedFields {
@@ -81,7 +88,11 @@ struct RegionSet: Sendable {
             if let first = seen[id] {
                 throw RegionSetError.duplicateID(file: file, id: id, first: first, again: record)
             }
+            if let other = folded[id.lowercased()] {
+                throw RegionSetError.caseClash(file: file, id: id, other: other.id, first: other.record, again: record)
+            }
             seen[id] = record
+            folded[id.lowercased()] = (id, record)
             let name = nameField.flatMap { Self.value(f.properties, $0) }.map(Self.text) ?? id
             out.append(
                 RegionRecord(id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
@@ -97,8 +108,16 @@ struct RegionSet: Sendable {
         let ok = id.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
         }
-        return ok ? nil : "holds a character other than a letter, digit, - or _"
+        guard ok else { return "holds a character other than a letter, digit, - or _" }
+        if windowsDeviceNames.contains(id.uppercased()) {
+            return "is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where its file cannot be made"
+        }
+        return nil
     }
+
+    /// Names Windows reserves whatever the extension (`nul.pmtiles` cannot be created there).
+    static let windowsDeviceNames: Set<String> = Set(
+        ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     /// A field's value (case-insensitive name), nil when there is no such field.
     static func value(_ p: Properties, _ field: String) -> PropertyValue? {

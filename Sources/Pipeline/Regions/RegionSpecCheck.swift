@@ -62,6 +62,7 @@ extension PipelineRunner {
         if idMissing { return out.map(spec.locations.locate) }
 
         var seen: [String: Int] = [:]
+        var folded: [String: (id: String, record: Int)] = [:]
         var problems: [String] = []
         var regions = 0
         do {
@@ -76,8 +77,13 @@ extension PipelineRunner {
                 } else if let first = seen[id] {
                     problems.append(
                         "record \(record): region id \(RegionSetError.quoted(id)) is already used by record \(first)")
+                } else if let other = folded[id.lowercased()] {
+                    let clash = RegionSetError.caseClash(
+                        file: name, id: id, other: other.id, first: other.record, again: record)
+                    problems.append(String(clash.description.dropFirst(name.count + 2)))
                 } else {
                     seen[id] = record
+                    folded[id.lowercased()] = (id, record)
                 }
             }
         } catch {

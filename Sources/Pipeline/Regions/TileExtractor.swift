@@ -30,6 +30,11 @@ package struct TileExtractor {
     package struct Summary: Sendable {
         package var tiles: Int
         package var bytes: UInt64
+        /// The part's tile compression (`none`, `gzip`, or the PMTiles code of one Kartpack does not decode).
+        package var compression: String
+        /// Tiles that were stored uncompressed and are gzip-compressed in the part (an MBTiles part, whose MVT
+        /// tiles are gzip; or plain tiles in a source that declares gzip). Their MVT bytes are unchanged.
+        package var gzipped: Int
     }
 
     /// Copies the tiles and publishes the part atomically.
@@ -42,30 +47,51 @@ package struct TileExtractor {
         let metadata = try source.metadata()
         let header = source.headerMetadata
         let meta: (String) -> JSONValue? = { k in metadata[k] ?? header.first { $0.key == k }?.value }
+        try Self.checkVectorTiles(source, metadata: metadata, path: input)
+        let compression = try Self.partCompression(source.tileCompression, format: format, input: input)
         let test = try TileTest(area)
         let top = maxZoom ?? Int.max
         var picked: [(TileCoordinate, [UInt8])] = []
+        var gzipped = 0
+        var failure: TileArchiveError?
         try source.forEachStoredTile { t, bytes in
-            if t.z <= top, test.touches(t) { picked.append((t, bytes)) }
-            return true
+            guard t.z <= top, test.touches(t) else { return true }
+            // Tiles are copied as stored; only a plain tile going where gzip is declared is compressed.
+            let isGzip = bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+            guard compression == .gzip, !isGzip else {
+                picked.append((t, bytes))
+                return true
+            }
+            do throws(TileArchiveError) {
+                picked.append((t, try TileCompression.gzip.compress(bytes)))
+                gzipped += 1
+                return true
+            } catch {
+                failure = error
+                return false
+            }
         }
+        if let failure { throw failure }
         guard !picked.isEmpty else {
             throw PipelineError.nothingToWrite(
                 reasons: ["no tile of \(input) touches the area"], report: .empty(output))
-        }
-        guard source.tileCompression == format.tileCompression else {
-            throw PipelineError.badOutput(path: output, reason: "\(input) stores tiles with another compression")
         }
         let order = format.tileOrder
         picked.sort { order.precedes($0.0, $1.0) }
         let writer: any TileArchiveWriting =
             format == .pmtiles
-            ? try PMTilesWriter(path: output, overwrite: force) : try MBTilesWriter(path: output, overwrite: force)
+            ? try PMTilesWriter(path: output, overwrite: force, tileCompression: compression)
+            : try MBTilesWriter(path: output, overwrite: force)
         do {
             for (t, bytes) in picked { try writer.write(z: t.z, x: t.x, y: t.y, data: bytes) }
             let zooms = picked.map(\.0.z)
             var part = Self.metadata(metadata, minZoom: zooms.min() ?? 0, maxZoom: zooms.max() ?? 0)
-            let sourceBounds = meta("bounds")?.arrayValue?.compactMap(\.doubleValue)
+            // PMTiles headers give bounds as numbers, MBTiles metadata rows as "W,S,E,N" text.
+            let sourceBounds =
+                meta("bounds")?.arrayValue?.compactMap(\.doubleValue)
+                ?? meta("bounds")?.stringValue?.split(separator: ",").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
             var b = test.geographicBounds
             if let s = sourceBounds, s.count == 4 {
                 b = Bounds(
@@ -77,10 +103,60 @@ package struct TileExtractor {
                     longitude: (b.minX + b.maxX) / 2, latitude: (b.minY + b.maxY) / 2, zoom: part.maxZoom ?? 0)
             }
             let summary = try writer.finish(metadata: part)
-            return Summary(tiles: picked.count, bytes: summary.fileBytes)
+            return Summary(
+                tiles: picked.count, bytes: summary.fileBytes, compression: Self.name(compression), gzipped: gzipped)
         } catch {
             writer.abort()
             throw error
+        }
+    }
+
+    /// The part's tile compression: a PMTiles part keeps the source's (its tiles are copied as stored, whatever
+    /// the compression); an MBTiles part holds gzip MVT, so uncompressed tiles are gzip-compressed on the way and
+    /// a compression Kartpack cannot decode (brotli, zstd) is refused.
+    static func partCompression(
+        _ source: TileCompression, format: ArchiveFormat, input: String
+    ) throws -> TileCompression {
+        guard format == .mbtiles else { return source }
+        if case .unsupported = source {
+            throw PipelineError.badOutput(
+                path: input,
+                reason: "stores tiles with \(name(source)) compression; an MBTiles part holds gzip tiles and Kartpack "
+                    + "does not decode \(name(source)): extract to a .pmtiles part, which keeps the compression")
+        }
+        return .gzip
+    }
+
+    /// `none`, `gzip`, `brotli`, `zstd` or `code N`.
+    static func name(_ c: TileCompression) -> String {
+        switch c {
+        case .none: "none"
+        case .gzip: "gzip"
+        case .unsupported(let code):
+            switch PMTilesHeader.Compression(rawValue: code) {
+            case .brotli: "brotli"
+            case .zstd: "zstd"
+            default: "code \(code)"
+            }
+        }
+    }
+
+    /// Refuses a source whose tiles are not vector tiles (the part is always an MVT package).
+    static func checkVectorTiles(_ source: any TileArchiveReading, metadata: JSONValue, path: String) throws {
+        var kind: String?
+        if let pm = source as? PMTilesReader {
+            let code = pm.header.tileTypeCode
+            if code != PMTilesHeader.TileType.mvt.rawValue, code != PMTilesHeader.TileType.unknown.rawValue {
+                kind = PMTilesHeader.TileType(rawValue: code).map { "\($0)" } ?? "tile type \(code)"
+            }
+        } else if let f = metadata["format"]?.stringValue, f.lowercased() != "pbf", f.lowercased() != "mvt" {
+            kind = f
+        }
+        if let kind {
+            throw InputRejection(
+                code: "not_vector_tiles",
+                message: "\(path): holds \(kind) tiles; extract copies vector tile (MVT) "
+                    + "packages only")
         }
     }
 

@@ -28,7 +28,10 @@ struct ExtractCommand: Command {
                 every zoom up to --max-zoom, byte for byte into a new clustered package, like `pmtiles extract`.
                 Tiles are not re-tiled and not clipped to the area: features reach as far as their tiles do. Use
                 `kartpack package` (or `convert --clip`) for packages clipped to a region's outline. The metadata
-                is BIG's, with the part's bounds, centre and zooms. Published atomically.
+                is BIG's, with the part's bounds, centre and zooms. BIG may be PMTiles or MBTiles; a .pmtiles part
+                keeps BIG's tile compression (none, gzip, even brotli or zstd: tiles are not decoded), an
+                .mbtiles part holds gzip tiles (uncompressed ones are gzip-compressed, brotli and zstd are
+                refused). Only vector tile (MVT) packages are extracted. Published atomically.
                 """,
             options: options,
             footer: "See docs/regions.md.")
@@ -93,7 +96,10 @@ struct ExtractCommand: Command {
         x.force = force
         do {
             let s = try x.run()
-            if !quiet { Console.out("\(output): \(s.tiles) tiles, \(s.bytes) bytes") }
+            if !quiet {
+                let note = s.gzipped > 0 ? " (\(s.gzipped) uncompressed tiles gzip-compressed)" : ""
+                Console.out("\(output): \(s.tiles) tiles, \(s.bytes) bytes, \(s.compression) tiles\(note)")
+            }
         } catch PipelineError.nothingToWrite(let reasons, _) {
             Console.error("nothing to write: " + reasons.joined(separator: "; "))
             return .dataError
