@@ -257,15 +257,10 @@ import Testing
         let data = try Self.copyLayers(["fornminnen"], to: dir)
         for command in ["convert", "import"] {
             let out = dir.file("\(command).pmtiles")
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = ["-n", out + ".lock", "sleep", "600"]
-            try holder.run()
-            defer {
-                holder.terminate()
-                holder.waitUntilExit()
-            }
-            #expect(Self.poll { Self.holdsAFlock(holder.processIdentifier) || !holder.isRunning })
+            // The test process itself holds the lock (as another run would: `flock` on `<output>.lock`).
+            let fd = open(out + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0, "the test holds the lock")
+            defer { close(fd) }
             let input = command == "convert" ? "\(data)/fornminnen.shp" : data
             let r = try #require(try Self.bounded([command, input, "-o", out, "--max-zoom", "6"], in: dir))
             #expect(r.status == 75, "\(command): exit \(r.status): \(r.stderr)")
