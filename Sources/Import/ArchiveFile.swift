@@ -1,4 +1,5 @@
 import Glibc
+import KartpackCore
 
 /// A zip archive opened read-only and read with `pread`; the single owner of its descriptor.
 ///
@@ -13,7 +14,12 @@ final class ArchiveFile {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            throw .sourceUnreadable(path: path, reason: "cannot open the archive: \(String(cString: strerror(errno)))")
+            let e = errno
+            // Out of descriptors is the machine's fault, not a missing archive: exit 74 naming the limit.
+            if OpenFileLimit.isExhausted(e) {
+                throw .io(path: path, reason: "cannot open the archive: \(OpenFileLimit.message(errno: e))")
+            }
+            throw .sourceUnreadable(path: path, reason: "cannot open the archive: \(String(cString: strerror(e)))")
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

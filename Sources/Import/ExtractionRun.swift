@@ -1,5 +1,6 @@
 import Glibc
 import Gzip
+import KartpackCore
 
 /// The state of one extraction: the archive, the root folder's descriptor and the running totals. Writes files
 /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (0600) under folders opened with `O_NOFOLLOW` (0700), streaming each
@@ -27,7 +28,10 @@ struct ExtractionRun: ~Copyable {
 
     deinit { close(rootFD) }
 
-    static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+    /// The reason for a failed call; running out of descriptors names the limit, as every other command does.
+    static func errorText(_ code: Int32 = errno) -> String {
+        OpenFileLimit.isExhausted(code) ? OpenFileLimit.message(errno: code) : String(cString: strerror(code))
+    }
 
     static func realPath(_ path: String) -> String? {
         guard let p = realpath(path, nil) else { return nil }

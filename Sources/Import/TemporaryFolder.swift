@@ -36,7 +36,7 @@ final class TemporaryFolder: Sendable {
         guard wrote, mkdir(path, 0o700) == 0 else {
             let e = errno
             try? FileManager.default.removeItem(atPath: container)
-            throw .io(path: container, reason: "cannot set up the temporary folder: \(String(cString: strerror(e)))")
+            throw .io(path: container, reason: "cannot set up the temporary folder: \(ExtractionRun.errorText(e))")
         }
     }
 

@@ -50,12 +50,20 @@ package enum StaleTemporaryFiles {
     /// Removes, whatever their age, the temp files of the outputs named `targets` (file names such as
     /// `forest.pmtiles`, plus their `.data` scratch files) whose writer process is no longer alive on this host.
     /// Call it while holding the outputs' `RunLock`: every Kartpack writer of those outputs takes that lock, so
-    /// their temporaries left in `folder` can only come from runs that were killed. Returns the removed paths.
+    /// their temporaries left in `folder` can only come from runs that were killed. A temporary of a temporary
+    /// (`<name>.tmp-<pid>-<hex>.tmp-<pid>-<hex>`: the package writer's own temp file for the staged package a
+    /// publish renames into place) belongs to the same output. Returns the removed paths.
     @discardableResult
     package static func removeAbandoned(in folder: String, targets: [String]) throws(NightlyError) -> [String] {
         let stems = Set(targets.flatMap { [TemporaryName.stem(for: $0), TemporaryName.stem(for: $0 + ".data")] })
         return try sweep(folder: folder) { name, _, pid in
-            stems.contains(name) && pid != getpid() && !isAlive(pid)
+            var stem = name
+            var writers = [pid]
+            while let inner = TemporaryName.parse(stem) {
+                stem = inner.stem
+                writers.append(inner.pid)
+            }
+            return stems.contains(stem) && writers.allSatisfy { $0 != getpid() && !isAlive($0) }
         }
     }
 

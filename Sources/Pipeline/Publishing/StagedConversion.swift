@@ -84,7 +84,8 @@ package struct StagedConversion {
                 report: report, published: false, missingLayers: missing, findings: findings, exitCode: .dataError)
         }
 
-        let staged = try StagedPackage(target: target)
+        let staged = try StagedPackage(
+            target: target, staleSidecarSuffixes: options.format == .mbtiles ? ["-wal", "-shm", "-journal"] : [])
         defer { staged.discard() }
         var report: ConvertReport
         var listed = missing

@@ -103,13 +103,28 @@ extension PipelineSpec {
         }
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure("cannot open the pipeline file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            let e = errno
+            // Out of descriptors is the machine's fault (74, naming the limit), not a missing pipeline.
+            if OpenFileLimit.isExhausted(e) {
+                throw PipelineSpecError(
+                    file: path,
+                    issues: [
+                        PipelineSpecIssue(
+                            path: .root, message: "cannot open the pipeline file: \(OpenFileLimit.message(errno: e))")
+                    ],
+                    exitCode: .ioError)
+            }
+            throw failure("cannot open the pipeline file: \(String(cString: strerror(e)))")
+        }
         defer { _ = close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             throw failure("cannot read the pipeline file: \(String(cString: strerror(errno)))")
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw failure("not a regular file") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw failure("not a regular file (a \(RegularFile.describe(st.st_mode)))")
+        }
         guard st.st_size <= maxFileBytes else {
             throw PipelineSpecError(
                 file: path,

@@ -53,7 +53,14 @@ struct ValidateCommand: Command {
             return .noInput
         }
         if path.lowercased().hasSuffix(".json") {
+            // A pipeline file that cannot be read at all (a FIFO or device: 66; no descriptor left: 74) is not a
+            // configuration error.
+            do { _ = try PipelineSpec.load(path: path, overrides: overrides) } catch  where error.exitCode != .config {
+                Console.error(error.description)
+                return error.exitCode
+            } catch {}
             let (errors, warnings, notes) = PipelineRunner.validate(path: path, overrides: overrides)
+            if let exhausted = Self.outOfDescriptors(errors + warnings) { return exhausted }
             for n in notes { Console.out("note: \(n)") }
             for w in warnings { Console.out("warning: \(w)") }
             for e in errors { Console.out("error: \(e)") }
@@ -61,6 +68,7 @@ struct ValidateCommand: Command {
             return errors.isEmpty ? .success : .config
         }
         let diagnostics = StyleLoader.validate(path: path, inputs: layers)
+        if let exhausted = Self.outOfDescriptors(diagnostics.map(\.description)) { return exhausted }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         if json {
@@ -79,5 +87,17 @@ struct ValidateCommand: Command {
             Console.out("\(path): \(errors) error(s), \(warnings) warning(s)")
         }
         return errors > 0 ? .config : .success
+    }
+
+    /// Running out of file descriptors is the machine's fault, not the file's: when a check failed for that
+    /// reason, says so on stderr (naming the limit) and gives exit 74 instead of listing it as an error (78).
+    private static func outOfDescriptors(_ lines: [String]) -> ExitCode? {
+        let emfile = String(cString: strerror(EMFILE))
+        let hit = lines.filter { $0.contains(OpenFileLimit.code) || $0.contains(emfile) }
+        guard !hit.isEmpty else { return nil }
+        for line in hit.prefix(3) { Console.error(line) }
+        if hit.count > 3 { Console.error("… and \(hit.count - 3) more checks that could not open a file") }
+        if !hit.contains(where: { $0.contains("(ulimit -n)") }) { Console.error(OpenFileLimit.message(errno: EMFILE)) }
+        return .ioError
     }
 }
