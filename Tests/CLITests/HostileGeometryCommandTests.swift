@@ -66,8 +66,9 @@ import Testing
         let elapsed = Date().timeIntervalSince(start)
         #expect(r.status == 0, "\(r.stderr)")
         // A hang guard for a debug build on a shared machine; the release numbers are in docs/benchmarks.md.
-        // Release: 3–8 CPU seconds; the old quadratic clip and validity test took hours at this size.
-        #expect(elapsed < 180, "\(shape) took \(elapsed) s")
+        // Release: 3–8 CPU seconds; the old quadratic clip and validity test took hours at this size. A debug build
+        // took 190 s for the saw-tooth with load 17 on this 2-core machine.
+        #expect(elapsed < 400, "\(shape) took \(elapsed) s")
         let input = try Self.report(dir.file("report.json"))
         #expect(input["written"] as? Int == 1)
     }
