@@ -1,4 +1,5 @@
 import GeometryAlgorithms
+import KartpackCore
 import VectorTile
 
 /// The size of one tile piece counted inside its tile only (`0...extent` on both axes), so that the sizes of a
@@ -12,17 +13,18 @@ enum PieceSize {
         let rect = ClipRect(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
         var xy: [Double] = []
         var scratch: [Double] = []
-        var twice = 0.0
+        var area = 0.0
         for polygon in PolygonCommands.decode(commands) {
             for ring in polygon {
                 xy.removeAll(keepingCapacity: true)
                 for p in ring { xy.append(Double(p.x)); xy.append(Double(p.y)) }
                 // Sutherland–Hodgman keeps the signed area of the ring's part inside the rectangle exactly.
                 RectangleClipper.clip(ring: &xy, scratch: &scratch, to: rect)
-                twice += shoelace(xy)
+                // Positive for MVT exteriors (y down), negative for holes.
+                area += signedRingArea(xy[...])
             }
         }
-        return twice / 2
+        return area
     }
 
     /// Length in tile units of the lines of `commands` inside the tile.
@@ -50,19 +52,5 @@ enum PieceSize {
             }
         }
         return length
-    }
-
-    /// Twice the signed area of an open ring of interleaved coordinates (positive for MVT exteriors, y down).
-    private static func shoelace(_ xy: [Double]) -> Double {
-        let n = xy.count / 2
-        guard n >= 3 else { return 0 }
-        var sum = 0.0
-        var (px, py) = (xy[2 * n - 2], xy[2 * n - 1])
-        for k in 0..<n {
-            let (x, y) = (xy[2 * k], xy[2 * k + 1])
-            sum += px * y - x * py
-            (px, py) = (x, y)
-        }
-        return sum
     }
 }
