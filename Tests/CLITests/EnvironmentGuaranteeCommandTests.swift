@@ -473,7 +473,7 @@ import Testing
             if !r.stderr.contains("cannot start") { pastStart.append(limit) }
         }
         #expect(succeeded, "the import succeeds with at most 40 descriptors more than the shell inherits")
-        #expect(!pastStart.isEmpty, "some limit from \(base + 4) lets the import start and then run out (extraction, reading)")
+        #expect(!pastStart.isEmpty, "a limit from \(base + 4) lets the import start, then run out")
         #expect(Self.names(in: dir.path, containing: "kartpack-import-").isEmpty, "no extraction folder is left")
     }
 
