@@ -235,7 +235,15 @@ struct EncodePhase {
     private func prepare(
         _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int
     ) throws(PipelineError) -> Batch {
-        var batch = Batch(pieces: pieces, runs: runs)
+        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+        let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
+        let shift = span.lowerBound
+        var batch =
+            span == pieces.indices
+            ? Batch(pieces: pieces, runs: runs)
+            : Batch(pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        let pieces = batch.pieces
+        let runs = batch.runs
         if let pass = sharedBorders {
             let current = pieces
             let results = try parallelMap(runs.count) { i in pass.simplify(runs[i], pieces: current) }
