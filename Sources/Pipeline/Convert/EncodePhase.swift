@@ -180,6 +180,7 @@ struct EncodePhase {
                 } else {
                     var last: Batch?
                     try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
+                        if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
                         let batch = try prepare(pieces, runs: runs, records: records, highest: highest, zoom: z)
                         for run in runs {
                             for p in pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
@@ -335,7 +336,11 @@ struct EncodePhase {
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < n else { return }
-                let r = Result { () throws(PipelineError) -> T in try body(i) }
+                // A signal stops the phase within one tile's work (the caller reports the interruption).
+                let r = Result { () throws(PipelineError) -> T in
+                    if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+                    return try body(i)
+                }
                 results.withLock { $0[i] = r }
             }
         }
