@@ -94,6 +94,66 @@ public enum RingValidator {
         return false
     }
 
+    /// How many pairs of edges of `rings` meet (as in `hasIntersections`: crossings, touches, overlaps and spikes),
+    /// counting up to `limit`: the size of the noding a repair of them faces. Nil when the x-sort needed more than
+    /// `pairsPerTest` × segments + `pairAllowance` pair tests first (long edges overlapping in x: count as many) or
+    /// `cancellation` was set.
+    public static func intersectionCount(
+        _ rings: [[TilePoint]], limit: Int, pairsPerTest: Int = pairsPerSegment,
+        cancellation: CancellationFlag = .process
+    ) -> Int? {
+        var segments: [Segment] = []
+        segments.reserveCapacity(rings.reduce(0) { $0 + $1.count })
+        var count = 0
+        for (ri, ring) in rings.enumerated() {
+            let n = ring.count
+            guard n >= 3 else {
+                count += 1
+                continue
+            }
+            for i in 0..<n {
+                let a = ring[i]
+                let b = ring[i + 1 == n ? 0 : i + 1]
+                if a == b {
+                    count += 1
+                    continue
+                }
+                segments.append(
+                    Segment(
+                        a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i),
+                        ringCount: Int32(truncatingIfNeeded: n)))
+            }
+        }
+        segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
+        let budget = pairsPerTest * segments.count + pairAllowance
+        var work = 0
+        for i in segments.indices {
+            if count >= limit { return limit }
+            let s = segments[i]
+            var j = i + 1
+            while j < segments.count, segments[j].minX <= s.maxX {
+                let t = segments[j]
+                j += 1
+                work += 1
+                if work & 0xFFFF == 0 && (work > budget || cancellation.isCancelled) { return nil }
+                if t.maxY < s.minY || t.minY > s.maxY { continue }
+                if s.ring == t.ring {
+                    let n = s.ringCount
+                    if (s.index + 1) % n == t.index {
+                        if foldsBack(s, t) { count += 1 }
+                        continue
+                    }
+                    if (t.index + 1) % n == s.index {
+                        if foldsBack(t, s) { count += 1 }
+                        continue
+                    }
+                }
+                if intersects(s.a, s.b, t.a, t.b) { count += 1 }
+            }
+        }
+        return min(count, limit)
+    }
+
     /// Locates `p` relative to the ring (open or closed), exactly.
     public static func locate(_ p: TilePoint, in ring: [TilePoint]) -> Location {
         let n = ring.count
