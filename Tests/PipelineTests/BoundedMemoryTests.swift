@@ -122,6 +122,35 @@ import VectorTile
         spilled.close()
     }
 
+    /// A zoom comes in batches, some spilled and some still held, and a thinning round that is done again
+    /// discards the zoom: its scratch bytes are given back and the tiles read back as if added once.
+    @Test func aZoomAddedInBatchesCanBeDiscardedAndAddedAgain() throws {
+        let dir = try TemporaryDirectory()
+        let held = EncodedTiles()
+        let spilled = EncodedTiles(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), holdBytes: 20_000)
+        let z8 = tiles(zoom: 8, count: 600)
+        let z7 = tiles(zoom: 7, count: 300)
+        try held.add(z8, zoom: 8)
+        try held.add(z7, zoom: 7)
+        try spilled.add(Array(z8[..<250]), zoom: 8)
+        try spilled.add(Array(z8[250...]), zoom: 8)
+        let afterZ8 = spilled.scratchBytes
+        // A first round of zoom 7: spilled in part, then discarded.
+        try spilled.add(Array(z7[..<200]), zoom: 7)
+        #expect(spilled.scratchBytes > afterZ8)
+        try spilled.add(tiles(zoom: 7, count: 7), zoom: 7)
+        try spilled.discard(zoom: 7)
+        #expect(spilled.scratchBytes <= afterZ8, "the discarded round's bytes are given back")
+        #expect(try readBack(spilled, zooms: 7...7).isEmpty)
+        // The round again, in three batches: the first spills, the last stays held.
+        try spilled.add(Array(z7[..<100]), zoom: 7)
+        try spilled.add(Array(z7[100..<290]), zoom: 7)
+        try spilled.add(Array(z7[290...]), zoom: 7)
+        #expect(spilled.count == held.count)
+        #expect(try readBack(spilled, zooms: 0...9) == readBack(held, zooms: 0...9))
+        spilled.close()
+    }
+
     @Test func tilesUnderTheHoldStayInMemory() throws {
         let dir = try TemporaryDirectory()
         let store = EncodedTiles(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), holdBytes: 1 << 30)

@@ -245,4 +245,35 @@ import VectorTile
         #expect(digests.count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { $0.hasPrefix("out-") })
     }
+
+    /// The encode phase streams a spilled zoom in batches of 16 pieces at the smallest budget and does thinning
+    /// rounds again over the stream, discarding tiles it already spilled: the same bytes as one zoom in memory,
+    /// with tile limits (several rounds), `max-points`, thinning by size and small-feature squares.
+    @Test(arguments: ["limits", "max-points", "smallest"])
+    func thinningGivesTheSameBytesWhenAZoomIsStreamedInBatches(_ variant: String) throws {
+        let dir = try TemporaryDirectory()
+        let inputs = ["avdelningar", "vagar", "fornminnen", "hansyn"].map {
+            RepositoryPaths.sampleForest.appendingPathComponent("\($0).shp").path
+        }
+        var digests: Set<Data> = []
+        var dropped: Set<String> = []
+        for (budget, threads) in [(256 << 20, 1), (64 << 10, 1), (64 << 10, 2), (160 << 10, 2)] {
+            let out = dir.file("out-\(budget)-\(threads).pmtiles")
+            let report = try convert(inputs, to: out, zooms: 6...13, threads: threads) {
+                $0.memoryBudget = budget
+                $0.name = "same"
+                $0.maxTileFeatures = 25
+                $0.maxTileBytes = 4000
+                if variant == "max-points" { $0.maxPoints = [(layer: "fornminnen", limit: 2)] }
+                if variant == "smallest" { $0.thinning = ThinningOptions(mode: .smallest) }
+            }
+            #expect((report.sort?.tileScratchBytes ?? -1) > 0 || budget > 1 << 20)
+            dropped.insert("\(report.zooms.map { "\($0.zoom):\($0.dropped.sorted { $0.key < $1.key })" })")
+            digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(EncodePhase.batchPieces(budget: 64 << 10) == 16)
+        #expect(digests.count == 1, "\(variant): package bytes differ between budgets or thread counts")
+        #expect(dropped.count == 1, "\(variant): the dropped counts differ: \(dropped)")
+        #expect(dropped.first?.contains("dropped_by") == true, "\(variant): nothing was thinned: \(dropped)")
+    }
 }

@@ -74,6 +74,23 @@ import VectorTile
         #expect(o.collapsedAt.contains(10))
     }
 
+    @Test func smallFeatureDustIsNotCollapsed() {
+        // A 40 m square: below 2 x 2 tile units up to z8 (38 m a unit), so dust there, drawn or not by the
+        // small-feature reduction; its class must count at those zooms (classes_by_zoom), not be collapsed.
+        var p = parameters
+        p.smallFeatures = true
+        let o = tile(square(2_000_000, 8_250_000, 20), zooms: 6...12, parameters: p)
+        for z in 6...8 {
+            let here = o.pieces.filter { $0.tile.z == z }
+            #expect(!here.isEmpty && here.allSatisfy { $0.type == .unknown }, "zoom \(z)")
+        }
+        #expect(o.pieces.contains { $0.tile.z == 12 && $0.type == .polygon })
+        #expect(o.collapsedAt.isEmpty, "\(o.collapsedAt)")
+        // Without small features the grid rounds it away at the lowest zooms: collapsed there.
+        let off = tile(square(2_000_000, 8_250_000, 20), zooms: 6...12)
+        #expect(off.collapsedAt.contains(6), "\(off.collapsedAt)")
+    }
+
     @Test func bowtieIsRepairedNotDropped() {
         let c = 2_000_000.0, d = 8_250_000.0
         let g = Geometry.polygons([[[c, d, c + 1000, d + 1000, c + 1000, d, c, d + 1000, c, d]]])

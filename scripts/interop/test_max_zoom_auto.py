@@ -9,7 +9,8 @@ within min zoom..16. A tile unit at zoom z is 40,075,016.7 m / 2^z / 4096 (Web M
 - The forest sample (median vertex spacing 44 m in Web Mercator, about 20 m on the ground at 60-64° N) gets z11,
   where 8 tile units are 38 m.
 - The choice is on stderr (not with --quiet) and in the report; the same for --threads 1 and 2, bytes too.
-- A pipeline with "maxZoom": "auto" validates, `run --dry-run` says so, and a run records the choice.
+- A pipeline with "maxZoom": "auto" validates, `run --dry-run` says so, and a run records the choice; `package`
+  chooses one zoom for all its regions (Tests/CLITests/PackageMaxZoomAutoTests: equal to `convert --clip`).
 """
 import json
 import pathlib
@@ -110,13 +111,21 @@ def test_pipeline_max_zoom_auto_validates_dry_runs_and_runs(kartpack, tmp_path, 
     assert "auto" in v.stdout + v.stderr
 
 
-def test_region_packages_need_a_fixed_max_zoom(kartpack, tmp_path, natural_earth):
+def test_region_packages_choose_one_max_zoom_from_the_pipeline(kartpack, tmp_path, natural_earth):
+    """A pipeline with "maxZoom": "auto" packaged by region: one zoom for all regions, in the log and the report."""
     spec = {"version": 1, "sources": [{"path": str(natural_earth["naturalearth_lowres"]), "layer": "countries"}],
             "tiles": {"maxZoom": "auto"}, "output": {"path": str(tmp_path / "ne.pmtiles")}}
     path = tmp_path / "pipeline.json"
     path.write_text(json.dumps(spec))
+    report = tmp_path / "package.json"
     cmd = [kartpack, "package", str(path), "--regions", str(natural_earth["naturalearth_lowres"]),
-           "--id-field", "iso_a3", "-o", str(tmp_path / "regions")]
+           "--id-field", "iso_a3", "--where", '[continent = "Oceania"]', "-o", str(tmp_path / "regions"),
+           "--report", str(report)]
     r = subprocess.run(cmd, capture_output=True, text=True)
-    assert r.returncode == 78, r.stderr
-    assert "not supported for region packages" in r.stderr
+    assert r.returncode == 0, r.stderr
+    chosen = json.loads(report.read_text())["maxZoomChosen"]
+    assert chosen["basis"] == "vertices" and chosen["zoom"] <= 2, chosen
+    assert f"max zoom {chosen['zoom']} chosen for every region" in r.stderr
+    catalog = json.loads((tmp_path / "regions" / "catalog.json").read_text())
+    assert catalog["regions"], catalog
+    assert {c["maxZoom"] for c in catalog["regions"]} == {chosen["zoom"]}

@@ -252,3 +252,26 @@ def test_small_features_from_a_pipeline(kartpack, small_field, tmp_path):
     squares = [f for feats in drawn_per_tile(tmp_path / "big.pmtiles", "lakes").values() for _, _, f in feats
                if f.type == 3 and len(f.parts[0]) == 4 and abs(f.areas[0]) == 16]
     assert len(squares) > 50
+
+
+def test_classes_by_zoom_counts_lakes_drawn_only_as_squares(kartpack, small_field, tmp_path):
+    """A class whose features are drawn only as small-feature squares at a zoom is present there in the metadata's
+    classes_by_zoom (the client style's per-zoom class list reads it), not left out as collapsed."""
+    sheet = tmp_path / "lakes.kss"
+    sheet.write_text("lakes { class: lake; fill: #4a90d9; }\n")
+    out = tmp_path / "classes.pmtiles"
+    run_convert(kartpack, [small_field[0]], out, "--min-zoom", str(MIN_ZOOM), "--max-zoom", "9", "--quiet",
+                "--style", str(sheet))
+    summary = json.loads(read_pmtiles(out).metadata["kartpack"])
+    by_zoom = summary["layers"]["lakes"]["classes_by_zoom"]
+    drawn = drawn_per_tile(out, "lakes")
+    for z in range(MIN_ZOOM, 9):
+        ids = {fid for (tz, _, _), feats in drawn.items() if tz == z for fid, _, _ in feats}
+        squares_only = all(is_square(f) for (tz, _, _), feats in drawn.items() if tz == z for _, _, f in feats)
+        assert ids, f"no lake drawn at z{z}"
+        lakes = by_zoom.get(str(z), {}).get("lake", 0)
+        # Every lake drawn is counted (the count also holds the candidates the reduction left out).
+        assert lakes >= len(ids), f"z{z}: {len(ids)} lakes drawn, classes_by_zoom says {lakes}"
+        if z <= 6:
+            assert squares_only, f"z{z}: expected only squares"
+    assert by_zoom["9"]["lake"] == 3000

@@ -69,7 +69,8 @@ package final class Converter {
             sharedBorders: options.sharedBorders
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
-            smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil)
+            smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
+            batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget))
         let encoded = try encoder.run(
             ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
             progress: progress)

@@ -66,6 +66,14 @@ struct EncodePhase {
     /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
     var smallFeatures: SmallFeatureReduction?
 
+    /// Pieces of a zoom merged at a time (whole tiles; more when one tile has more): what the encode phase holds
+    /// of a zoom when the pieces were spilled to sort runs.
+    var batchPieces = 1 << 16
+
+    /// The batch for a memory budget: a piece and its simplified copy take a few hundred bytes, so a batch of
+    /// `budget / 4096` pieces (65,536 at the default 256 MiB) stays under a tenth of the budget; at least 16.
+    static func batchPieces(budget: Int) -> Int { max(16, budget / 4096) }
+
     /// Which features a zoom writes: every feature at its highest zoom (the package's or its layer's max zoom),
     /// else those with `position < cutoff` not left out by `max-points`.
     private struct Selection: Sendable {
@@ -74,8 +82,6 @@ struct EncodePhase {
         var order: FeatureOrder?
         /// Per layer, per feature: left out by `max-points` at this zoom (empty when no layer has a limit).
         var excluded: [[Bool]] = []
-        /// Per tile (in `runs` order), the pieces small-feature reduction may replace (empty when it is off).
-        var small: [[SmallFeatureReduction.Candidate]] = []
 
         func keeps(layer l: Int, feature f: Int) -> Bool {
             guard let order else { return true }
@@ -83,9 +89,45 @@ struct EncodePhase {
             if !excluded.isEmpty, !excluded[l].isEmpty, excluded[l][f] { return false }
             return order.position[l][f] < cutoff
         }
+
+        /// True when `max-points` leaves the feature out at this zoom.
+        func isExcluded(layer l: Int, feature f: Int) -> Bool {
+            !excluded.isEmpty && !excluded[l].isEmpty && excluded[l][f]
+        }
     }
 
-    /// Encodes every zoom, from `maxZoom` down, into `tiles` (each zoom in `pieces` order) with its statistics.
+    /// Tiles of a zoom ready to encode: pieces merged from the runs, polygons simplified with shared borders, and
+    /// per tile (in `runs` order) the pieces small-feature reduction may replace (empty when it is off).
+    private struct Batch: Sendable {
+        var pieces: [PlacedPiece]
+        var runs: [Range<Int>]
+        var small: [[SmallFeatureReduction.Candidate]] = []
+        var sharedBorderFallbacks = 0
+    }
+
+    /// What one pass over a zoom at one selection found.
+    private struct ZoomPass {
+        /// Tiles over a limit, and whether one of them is over the byte limit.
+        var over = 0
+        var overBytes = false
+        /// The highest cut-off at which every over-limit tile fits (when asked for).
+        var fit: Int32?
+        var stats = ZoomStats()
+        /// Distinct features of the zoom, and those left out by the limits and by `max-points`.
+        var present = 0
+        var byLimit = 0
+        var byMaxPoints = 0
+        /// Per layer, per feature: counted in this pass.
+        var seen: [[Bool]] = []
+    }
+
+    /// Encodes every zoom, from `maxZoom` down, into `tiles` (each zoom in archive order) with its statistics.
+    ///
+    /// A zoom is streamed from the sort runs in batches of whole tiles (`TileRuns.forEachBatch`), and its tiles go
+    /// to `tiles` as they are made, so memory holds one batch rather than a zoom. A thinning round that must be
+    /// done again discards the zoom's tiles (`EncodedTiles.discard`) and streams the zoom anew; a zoom that came as
+    /// one batch (every zoom when nothing was spilled) is kept for its next round. The bytes do not depend on the
+    /// batches: every decision is per tile, or per zoom from counts summed over its batches.
     func run(
         _ ordered: consuming TileRuns, records: [RecordTable], zooms: ClosedRange<Int>,
         into tiles: EncodedTiles = EncodedTiles(), progress: ProgressReporter?
@@ -94,9 +136,13 @@ struct EncodePhase {
         var order: FeatureOrder?
         func makeOrder() throws -> FeatureOrder {
             if let order { return order }
-            // Every zoom's pieces, one zoom at a time (re-merged from the runs when they were spilled).
+            // Every zoom's pieces, a batch at a time (re-merged from the runs when they were spilled).
             var measure = FeatureMeasure(records: records, extent: extent, withSizes: thinning.mode == .smallest)
-            for z in zooms.reversed() { measure.observe(try ordered.zoom(z).pieces) }
+            for z in zooms.reversed() {
+                try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
+                    for run in runs { measure.observe(pieces[run]) }
+                }
+            }
             let o = FeatureOrder(measure: measure, records: records, options: thinning)
             order = o
             return o
@@ -105,73 +151,77 @@ struct EncodePhase {
         var cutoff = Int32.max
         // The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
         var reason: String?
-        // Features seen at a higher zoom (zooms go down): a feature not seen yet is at its highest zoom.
-        var seenAbove = records.map { [Bool](repeating: false, count: $0.count) }
+        // The highest zoom each feature had a piece at so far (zooms go down; -1: none yet): a feature not seen
+        // above the current zoom is at its highest zoom there.
+        var highest = records.map { [Int8](repeating: -1, count: $0.count) }
         for z in zooms.reversed() {
-            // One zoom's pieces at a time (merged from the sort runs when they were spilled).
-            let zoomPieces = try ordered.zoom(z)
-            var pieces = zoomPieces.pieces
-            let runs = zoomPieces.runs
-            var s = ZoomStats()
-            if let pass = sharedBorders {
-                let current = pieces
-                let results = try parallelMap(runs.count) { i in pass.simplify(runs[i], pieces: current) }
-                for r in results {
-                    for (i, c) in r.commands { pieces[i].piece.commands = c }
-                    s.sharedBorderFallbacks += r.fallbacks
-                }
-            }
             var selection = Selection(zoom: z, cutoff: cutoff, order: order)
-            if let small = smallFeatures {
-                let (current, above) = (pieces, seenAbove)
-                selection.small = try parallelMap(runs.count) { i in
-                    small.candidates(runs[i], pieces: current, records: records) { l, f in !above[Int(l)][Int(f)] }
-                }
-            }
-            for p in pieces { seenAbove[Int(p.layer)][Int(p.feature)] = true }
             if anyMaxPoints {
-                selection.order = try makeOrder()
-                selection.excluded = maxPointsExclusions(zoom: z, runs: runs, pieces: pieces, order: try makeOrder())
+                let o = try makeOrder()
+                selection.order = o
+                selection.excluded = try maxPointsExclusions(zoom: z, ordered: ordered, order: o)
             }
-            var encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
+            var kept: Batch?
             var rounds = 0
-            while z != maxZoom {
-                let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
-                guard !over.isEmpty, cutoff > 0 else { break }
-                if reason == nil {
-                    reason =
-                        over.contains { encoded[$0].bytes.count > maxTileBytes }
-                        ? "dropped_by_size_limit" : "dropped_by_feature_limit"
+            var pass: ZoomPass
+            while true {
+                // Another round follows when a tile is over a limit, below the max zoom, with something to drop.
+                let thinnable = z != maxZoom && cutoff > 0
+                let wantFit = thinnable && selection.order != nil && rounds + 1 < 40
+                pass = ZoomPass()
+                var batches = 0
+                let visit = { (batch: Batch) throws in
+                    try tiles.add(
+                        try self.encodePass(batch, records: records, selection: selection, fit: wantFit, into: &pass),
+                        zoom: z)
                 }
-                selection.order = try makeOrder()
+                if let kept {
+                    try visit(kept)
+                } else {
+                    var last: Batch?
+                    try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
+                        if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+                        let batch = try prepare(pieces, runs: runs, records: records, highest: highest, zoom: z)
+                        for run in runs {
+                            for p in pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
+                                highest[Int(p.layer)][Int(p.feature)] = Int8(z)
+                            }
+                        }
+                        try visit(batch)
+                        batches += 1
+                        last = batch
+                    }
+                    if batches == 1 { kept = last }
+                }
+                guard thinnable, pass.over > 0 else { break }
+                if reason == nil { reason = pass.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit" }
+                try tiles.discard(zoom: z)
+                if selection.order == nil {
+                    // The first over-limit tile of the run: the drop order is needed; the same tiles again, now
+                    // with their fitting cut-offs.
+                    selection.order = try makeOrder()
+                    order = selection.order
+                    continue
+                }
                 if cutoff == Int32.max { cutoff = selection.order?.end ?? 0 }
                 rounds += 1
                 if rounds >= 40 {
                     cutoff = 0  // Give up thinning: drop everything below max zoom rather than loop.
                 } else {
-                    let (current, snapshot, tilesNow) = (selection, pieces, encoded)
-                    let fits = try parallelMap(over.count) { k throws(PipelineError) in
-                        try fittingCutoff(
-                            runs[over[k]], tile: tilesNow[over[k]], index: over[k], pieces: snapshot, records: records,
-                            selection: current)
-                    }
-                    cutoff = min(cutoff, fits.min() ?? cutoff)
+                    cutoff = min(cutoff, pass.fit ?? cutoff)
                 }
                 selection.cutoff = cutoff
-                encoded = try encodeAll(runs, pieces: pieces, records: records, selection: selection)
             }
+            var s = pass.stats
             // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
-            s.overLimit = encoded.count { isOverLimit($0) }
-            count(runs, pieces: pieces, selection: selection, reason: reason, into: &s)
-            if smallFeatures != nil { s.smallFeatures = try smallFeatureCounts(selection) }
-            encoded.removeAll { $0.features == 0 }
-            for t in encoded {
-                s.tiles += 1
-                s.bytes += t.bytes.count
-                s.largest = max(s.largest, t.bytes.count)
-                s.features += t.features
+            s.overLimit = pass.over
+            if selection.order != nil {
+                if pass.byLimit > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = pass.byLimit }
+                if pass.byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = pass.byMaxPoints }
+                if pass.present > 0 {
+                    s.keptFraction = Double(pass.present - pass.byLimit - pass.byMaxPoints) / Double(pass.present)
+                }
             }
-            try tiles.add(encoded, zoom: z)
             stats[z] = s
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
         }
@@ -181,95 +231,98 @@ struct EncodePhase {
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
-    /// Features (distinct per zoom) left out at this zoom, by reason, and the fraction kept.
-    private func count(
-        _ runs: [Range<Int>], pieces: [PlacedPiece], selection: Selection, reason: String?, into s: inout ZoomStats
-    ) {
-        guard selection.order != nil else { return }
-        var seen = Set<Int64>()
-        var byLimit = 0
-        var byMaxPoints = 0
-        for run in runs {
-            for p in pieces[run] where seen.insert(Int64(p.layer) << 32 | Int64(p.feature)).inserted {
+    /// A batch of merged tiles of zoom `z` made ready: shared borders simplified per tile and layer, small-feature
+    /// candidates found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    private func prepare(
+        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int
+    ) throws(PipelineError) -> Batch {
+        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+        let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
+        let shift = span.lowerBound
+        var batch =
+            span == pieces.indices
+            ? Batch(pieces: pieces, runs: runs)
+            : Batch(pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        let pieces = batch.pieces
+        let runs = batch.runs
+        if let pass = sharedBorders {
+            let current = pieces
+            let results = try parallelMap(runs.count) { i in pass.simplify(runs[i], pieces: current) }
+            for r in results {
+                for (i, c) in r.commands { batch.pieces[i].piece.commands = c }
+                batch.sharedBorderFallbacks += r.fallbacks
+            }
+        }
+        if let small = smallFeatures {
+            let current = batch.pieces
+            batch.small = try parallelMap(runs.count) { i in
+                small.candidates(runs[i], pieces: current, records: records) { l, f in highest[Int(l)][Int(f)] <= z }
+            }
+        }
+        return batch
+    }
+
+    /// Encodes a batch's tiles at `selection`, adds what it found to `pass` (over-limit tiles, with their fitting
+    /// cut-off when `fit`; features present and left out; tile and small-feature counts) and returns its tiles
+    /// that have features.
+    private func encodePass(
+        _ batch: Batch, records: [RecordTable], selection: Selection, fit: Bool, into pass: inout ZoomPass
+    ) throws(PipelineError) -> [EncodedTile] {
+        let encoded = try parallelMap(batch.runs.count) { i throws(PipelineError) in
+            try encode(batch, tile: i, records: records, selection: selection, compress: true)
+        }
+        let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
+        pass.over += over.count
+        pass.overBytes = pass.overBytes || over.contains { encoded[$0].bytes.count > maxTileBytes }
+        if fit, !over.isEmpty {
+            let fits = try parallelMap(over.count) { k throws(PipelineError) in
+                try fittingCutoff(
+                    batch, tile: over[k], encoded: encoded[over[k]], records: records, selection: selection)
+            }
+            if let m = fits.min() { pass.fit = min(pass.fit ?? m, m) }
+        }
+        count(batch, selection: selection, into: &pass)
+        pass.stats.sharedBorderFallbacks += batch.sharedBorderFallbacks
+        if let small = smallFeatures {
+            let perTile = try parallelMap(batch.small.count) { i in
+                small.decide(batch.small[i]) { l, f in selection.keeps(layer: Int(l), feature: Int(f)) }.counts
+            }
+            for t in perTile {
+                for (l, c) in t {
+                    pass.stats.smallFeatures[l, default: .init()].reduced += c.reduced
+                    pass.stats.smallFeatures[l, default: .init()].keptAsPixel += c.keptAsPixel
+                }
+            }
+        }
+        let made = encoded.filter { $0.features > 0 }
+        for t in made {
+            pass.stats.tiles += 1
+            pass.stats.bytes += t.bytes.count
+            pass.stats.largest = max(pass.stats.largest, t.bytes.count)
+            pass.stats.features += t.features
+        }
+        return made
+    }
+
+    /// Counts the features of a batch not counted yet in this pass (distinct per zoom), and those left out, by
+    /// reason. Nothing is counted while nothing can be left out (no drop order yet).
+    private func count(_ batch: Batch, selection: Selection, into pass: inout ZoomPass) {
+        guard let order = selection.order else { return }
+        if pass.seen.isEmpty { pass.seen = order.position.map { [Bool](repeating: false, count: $0.count) } }
+        for run in batch.runs {
+            for p in batch.pieces[run] {
                 let (l, f) = (Int(p.layer), Int(p.feature))
+                guard !pass.seen[l][f] else { continue }
+                pass.seen[l][f] = true
+                pass.present += 1
                 if selection.keeps(layer: l, feature: f) { continue }
-                if !selection.excluded.isEmpty, !selection.excluded[l].isEmpty, selection.excluded[l][f] {
-                    byMaxPoints += 1
-                } else if let order = selection.order, order.position[l][f] >= selection.cutoff {
-                    byLimit += 1
+                if selection.isExcluded(layer: l, feature: f) {
+                    pass.byMaxPoints += 1
+                } else if order.position[l][f] >= selection.cutoff {
+                    pass.byLimit += 1
                 }
             }
         }
-        if byLimit > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = byLimit }
-        if byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = byMaxPoints }
-        if !seen.isEmpty { s.keptFraction = Double(seen.count - byLimit - byMaxPoints) / Double(seen.count) }
-    }
-
-    /// Per layer with a `max-points` limit N: the features left out at zoom `z`, i.e. those not among the first N
-    /// in drop order of the tile of `z` their anchor lies in.
-    private func maxPointsExclusions(zoom z: Int, runs: [Range<Int>], pieces: [PlacedPiece], order: FeatureOrder)
-        -> [[Bool]]
-    {
-        var excluded = order.position.map { _ in [Bool]() }
-        for (l, limit) in maxPoints.enumerated() {
-            guard let limit, l < excluded.count else { continue }
-            // A point at its highest zoom is always written and does not count.
-            excluded[l] = [Bool](repeating: false, count: order.position[l].count)
-            // The layer's features present at this zoom, in drop order.
-            var present: [Int32] = []
-            var seen = [Bool](repeating: false, count: order.position[l].count)
-            for run in runs {
-                for p in pieces[run]
-                where Int(p.layer) == l && !seen[Int(p.feature)] && Int(order.topZoom[l][Int(p.feature)]) > z {
-                    seen[Int(p.feature)] = true
-                    present.append(p.feature)
-                }
-            }
-            present.sort { (order.position[l][Int($0)], $0) < (order.position[l][Int($1)], $1) }
-            var perTile: [UInt64: Int] = [:]
-            for f in present {
-                let t = order.anchors[l][Int(f)].tile(zoom: z)
-                let n = perTile[t, default: 0]
-                if n >= limit { excluded[l][Int(f)] = true } else { perTile[t] = n + 1 }
-            }
-        }
-        return excluded
-    }
-
-    /// The highest cut-off (below the current one) at which one over-limit tile fits, by binary search over the
-    /// drop positions of its own features; sizes are estimated from the raw MVT size and the tile's compression
-    /// ratio at the current cut-off, so nothing is compressed here.
-    private func fittingCutoff(
-        _ run: Range<Int>, tile: EncodedTile, index: Int, pieces: [PlacedPiece], records: [RecordTable],
-        selection: Selection
-    ) throws(PipelineError) -> Int32 {
-        guard let order = selection.order else { return 0 }
-        var positions: [Int32] = []
-        for p in pieces[run] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
-            positions.append(order.position[Int(p.layer)][Int(p.feature)])
-        }
-        positions.sort()
-        var distinct: [Int32] = []
-        for v in positions where distinct.last != v { distinct.append(v) }
-        let raw = try encode(run, index: index, pieces: pieces, records: records, selection: selection, compress: false)
-        let ratio = raw.bytes.isEmpty ? 1 : Double(tile.bytes.count) / Double(raw.bytes.count)
-        // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
-        func fits(_ m: Int) throws(PipelineError) -> Bool {
-            var trial = selection
-            trial.cutoff = distinct[m]
-            let kept = positions.count { $0 < trial.cutoff }
-            if kept > maxTileFeatures { return false }
-            let t = try encode(run, index: index, pieces: pieces, records: records, selection: trial, compress: false)
-            return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
-        }
-        guard !distinct.isEmpty else { return 0 }
-        var lo = 0  // fits (keeping nothing always fits)
-        var hi = distinct.count  // does not fit
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if try fits(mid) { lo = mid } else { hi = mid }
-        }
-        return distinct[lo]
     }
 
     /// `body(i)` for i in 0..<n on up to `threads` threads; results in index order.
@@ -283,7 +336,11 @@ struct EncodePhase {
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < n else { return }
-                let r = Result { () throws(PipelineError) -> T in try body(i) }
+                // A signal stops the phase within one tile's work (the caller reports the interruption).
+                let r = Result { () throws(PipelineError) -> T in
+                    if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+                    return try body(i)
+                }
                 results.withLock { $0[i] = r }
             }
         }
@@ -295,51 +352,96 @@ struct EncodePhase {
         }
     }
 
-    /// Encodes the tiles of one zoom in parallel; results keep the order of `runs`.
-    private func encodeAll(
-        _ runs: [Range<Int>], pieces: [PlacedPiece], records: [RecordTable], selection: Selection
-    ) throws(PipelineError) -> [EncodedTile] {
-        try parallelMap(runs.count) { i throws(PipelineError) in
-            try encode(runs[i], index: i, pieces: pieces, records: records, selection: selection, compress: true)
-        }
-    }
-
-    /// The small-feature counts of a zoom's tiles as encoded with `selection`, per layer.
-    private func smallFeatureCounts(_ selection: Selection) throws(PipelineError)
-        -> [Int32: SmallFeatureReduction.Counts]
-    {
-        guard let small = smallFeatures else { return [:] }
-        let perTile = try parallelMap(selection.small.count) { i in
-            small.decide(selection.small[i]) { l, f in selection.keeps(layer: Int(l), feature: Int(f)) }.counts
-        }
-        var total: [Int32: SmallFeatureReduction.Counts] = [:]
-        for t in perTile {
-            for (l, c) in t {
-                total[l, default: .init()].reduced += c.reduced
-                total[l, default: .init()].keptAsPixel += c.keptAsPixel
+    /// Per layer with a `max-points` limit N: the features left out at zoom `z`, i.e. those not among the first N
+    /// in drop order of the tile of `z` their anchor lies in. Only the layer's features present at `z` are held
+    /// (the zoom is streamed in batches).
+    private func maxPointsExclusions(zoom z: Int, ordered: TileRuns, order: FeatureOrder) throws -> [[Bool]] {
+        var excluded = order.position.map { _ in [Bool]() }
+        var limited: [Int] = []
+        for (l, limit) in maxPoints.enumerated() where limit != nil && l < excluded.count { limited.append(l) }
+        guard !limited.isEmpty else { return excluded }
+        // The features of each limited layer present at this zoom, in merge order. A point at its highest zoom is
+        // always written and does not count.
+        var present = limited.map { _ in [Int32]() }
+        var seen = order.position.map { [Bool](repeating: false, count: $0.count) }
+        try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
+            for run in runs {
+                for p in pieces[run] {
+                    let (l, f) = (Int(p.layer), Int(p.feature))
+                    guard !seen[l][f], Int(order.topZoom[l][f]) > z, let k = limited.firstIndex(of: l) else { continue }
+                    seen[l][f] = true
+                    present[k].append(p.feature)
+                }
             }
         }
-        return total
+        for (k, l) in limited.enumerated() {
+            guard let limit = maxPoints[l] else { continue }
+            excluded[l] = [Bool](repeating: false, count: order.position[l].count)
+            var features = present[k]
+            features.sort { (order.position[l][Int($0)], $0) < (order.position[l][Int($1)], $1) }
+            var perTile: [UInt64: Int] = [:]
+            for f in features {
+                let t = order.anchors[l][Int(f)].tile(zoom: z)
+                let n = perTile[t, default: 0]
+                if n >= limit { excluded[l][Int(f)] = true } else { perTile[t] = n + 1 }
+            }
+        }
+        return excluded
     }
 
-    /// One tile (`index` in the zoom's runs): raw MVT while searching (`compress` false), else checked with the
+    /// The highest cut-off (below the current one) at which one over-limit tile (`tile` in the batch) fits, by
+    /// binary search over the drop positions of its own features; sizes are estimated from the raw MVT size and
+    /// the tile's compression ratio at the current cut-off (`encoded`), so nothing is compressed here.
+    private func fittingCutoff(
+        _ batch: Batch, tile: Int, encoded: EncodedTile, records: [RecordTable], selection: Selection
+    ) throws(PipelineError) -> Int32 {
+        guard let order = selection.order else { return 0 }
+        var positions: [Int32] = []
+        for p in batch.pieces[batch.runs[tile]] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
+            positions.append(order.position[Int(p.layer)][Int(p.feature)])
+        }
+        positions.sort()
+        var distinct: [Int32] = []
+        for v in positions where distinct.last != v { distinct.append(v) }
+        let raw = try encode(batch, tile: tile, records: records, selection: selection, compress: false)
+        let ratio = raw.bytes.isEmpty ? 1 : Double(encoded.bytes.count) / Double(raw.bytes.count)
+        // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
+        func fits(_ m: Int) throws(PipelineError) -> Bool {
+            var trial = selection
+            trial.cutoff = distinct[m]
+            let kept = positions.count { $0 < trial.cutoff }
+            if kept > maxTileFeatures { return false }
+            let t = try encode(batch, tile: tile, records: records, selection: trial, compress: false)
+            return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
+        }
+        guard !distinct.isEmpty else { return 0 }
+        var lo = 0  // fits (keeping nothing always fits)
+        var hi = distinct.count  // does not fit
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if try fits(mid) { lo = mid } else { hi = mid }
+        }
+        return distinct[lo]
+    }
+
+    /// One tile of a batch (`tile` in its runs): raw MVT while searching (`compress` false), else checked with the
     /// decoder and compressed.
     private func encode(
-        _ run: Range<Int>, index: Int, pieces: [PlacedPiece], records: [RecordTable], selection: Selection,
-        compress: Bool
+        _ batch: Batch, tile index: Int, records: [RecordTable], selection: Selection, compress: Bool
     ) throws(PipelineError) -> EncodedTile {
+        let run = batch.runs[index]
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
         // Small pieces replaced by squares (commands) or left out (nil).
         var replaced: [Int: [UInt32]?] = [:]
-        if let small = smallFeatures, index < selection.small.count, !selection.small[index].isEmpty {
+        if let small = smallFeatures, index < batch.small.count, !batch.small[index].isEmpty {
             replaced =
-                small.decide(selection.small[index]) { l, f in
+                small.decide(batch.small[index]) { l, f in
                     selection.keeps(layer: Int(l), feature: Int(f))
                 }.replaced
         }
         for i in run {
-            let p = pieces[i]
+            let p = batch.pieces[i]
             let l = Int(p.layer)
             guard selection.keeps(layer: l, feature: Int(p.feature)) else { continue }
             var commands = p.piece.commands
@@ -360,7 +462,7 @@ struct EncodePhase {
                 count += 1
             }
         }
-        let tile = pieces[run.lowerBound].piece.tile
+        let tile = batch.pieces[run.lowerBound].piece.tile
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
         guard !layers.isEmpty else { return EncodedTile(tile: tile, bytes: [], features: 0) }
         do {

@@ -17,6 +17,8 @@ final class EncodedTiles: @unchecked Sendable {
     let holdBytes: Int
     private(set) var heldBytes = 0
     private var file: SpillFile?
+    /// The zoom of the last `add`: the only one that may grow or be discarded.
+    private var latestZoom: Int?
 
     /// Where one tile's bytes are in the scratch file.
     private struct StoredTile {
@@ -49,21 +51,34 @@ final class EncodedTiles: @unchecked Sendable {
     /// Bytes written to the scratch file (0 when every tile was held).
     var scratchBytes: UInt64 { file?.size ?? 0 }
 
-    /// Adds the finished tiles of zoom `z` (in archive order; tiles without features are left out by the caller).
+    /// Adds finished tiles of zoom `z` (in archive order, after those added before; tiles without features are left
+    /// out by the caller). A zoom comes in one or more calls, and only the zoom added last may get more tiles.
     func add(_ tiles: [EncodedTile], zoom z: Int) throws(SpillError) {
-        precondition(held[z] == nil && stored[z] == nil, "zoom \(z) added twice")
-        held[z] = tiles
+        precondition(latestZoom == z || (held[z] == nil && stored[z] == nil), "zoom \(z) added after another zoom")
+        latestZoom = z
+        held[z, default: []] += tiles
         heldBytes += tiles.reduce(0) { $0 + $1.bytes.count }
         if heldBytes > holdBytes, scratch != nil { try spillHeld() }
     }
 
-    /// Writes every held zoom to the scratch file (in blocks of about 1 MiB) and forgets its bytes.
+    /// Forgets every tile of `z`, the zoom added last (the encode phase does a thinning round again), and gives
+    /// the scratch space its tiles took back: they are the end of the scratch file (see `spillHeld`).
+    func discard(zoom z: Int) throws(SpillError) {
+        precondition(latestZoom == z, "only the zoom added last can be discarded")
+        if let tiles = held.removeValue(forKey: z) { heldBytes -= tiles.reduce(0) { $0 + $1.bytes.count } }
+        if let places = stored.removeValue(forKey: z), let first = places.first, let file {
+            try file.truncate(to: first.offset)
+        }
+    }
+
+    /// Writes every held zoom to the scratch file (in blocks of about 1 MiB) and forgets its bytes. The zoom added
+    /// last goes last, so its tiles are always the end of the file (what `discard` relies on).
     private func spillHeld() throws(SpillError) {
         guard let scratch else { return }
         if file == nil { file = try SpillFile(folder: scratch.folder, outputName: scratch.outputName) }
         guard let file else { return }
         try scratch.checkSpace(forBytes: UInt64(heldBytes))
-        for z in held.keys.sorted() {
+        for z in held.keys.sorted(by: { ($0 == latestZoom ? 1 : 0, $0) < ($1 == latestZoom ? 1 : 0, $1) }) {
             var places: [StoredTile] = []
             var block: [UInt8] = []
             var blockStart = file.size
@@ -78,18 +93,19 @@ final class EncodedTiles: @unchecked Sendable {
                 block.append(contentsOf: t.bytes)
             }
             if !block.isEmpty { try file.append(block) }
-            stored[z] = places
+            stored[z, default: []] += places
         }
         held = [:]
         heldBytes = 0
     }
 
     /// Calls `body` with each tile of zoom `z` and its bytes, in archive order (read back one at a time when the
-    /// zoom was spilled).
+    /// zoom was spilled). A zoom's spilled tiles came before the ones still held.
     func forEachTile(zoom z: Int, _ body: (TileCoordinate, [UInt8]) throws -> Void) throws {
+        if let places = stored[z], let file {
+            for p in places { try body(p.tile, try file.read(offset: p.offset, count: p.length)) }
+        }
         for t in held[z] ?? [] { try body(t.tile, t.bytes) }
-        guard let places = stored[z], let file else { return }
-        for p in places { try body(p.tile, try file.read(offset: p.offset, count: p.length)) }
     }
 
     /// Gives the scratch space back (the file has no name: closing it frees it).

@@ -220,8 +220,8 @@ struct FeatureMeasure: Sendable {
         self.extent = extent
     }
 
-    /// Takes in pieces in archive order (any zooms, each zoom's pieces in one or more calls).
-    mutating func observe(_ pieces: [PlacedPiece]) {
+    /// Takes in pieces in archive order (any zooms, each zoom's pieces in one or more calls, each piece once).
+    mutating func observe(_ pieces: some Collection<PlacedPiece>) {
         let extentBits = extent.trailingZeroBitCount
         for p in pieces {
             let (l, f) = (Int(p.layer), Int(p.feature))

@@ -126,8 +126,9 @@ final class TileStage {
                 {
                     // Smaller than the small-feature size here: its true area (or length) goes on to small-feature
                     // reduction in the encode phase instead of the grid's rounding of it (SmallFeatures.swift).
+                    // Not collapsed: the reduction may draw it as a pixel square, so its class is present here
+                    // (classes_by_zoom), as it is for a piece that the tile limits may still drop.
                     pieces.append(dust)
-                    collapsed.insert(tile.z)
                 } else if let encoded = try encode(full, family: family, tile: tile, repairs: &tiling.repairs) {
                     pieces.append(encoded)
                     if tile.z == zooms.upperBound { producedAtMax = true }
@@ -143,8 +144,8 @@ final class TileStage {
                 tiling.repairs.insert("tiny_feature_kept")
                 collapsed.remove(zooms.upperBound)
             }
-            // Collapsed means no piece at all at that zoom.
-            let produced = Set(pieces.filter { $0.type != .unknown }.map(\.tile.z))
+            // Collapsed means no piece at all at that zoom (a small-feature dust piece counts as one).
+            let produced = Set(pieces.map(\.tile.z))
             pieces.sort { $0.tile < $1.tile }
             tiling.pieces += pieces
             return collapsed.subtracting(produced)

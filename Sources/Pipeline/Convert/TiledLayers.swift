@@ -43,7 +43,8 @@ struct OutputLayer: Sendable {
     var family: GeometryFamily?
     /// Features per class at their highest zoom.
     var classes: [String: Int] = [:]
-    /// Features per class at each zoom they are written at (collapsed zooms left out).
+    /// Features per class at each zoom they are tiled at (collapsed zooms left out; small-feature dust counts: it
+    /// may be drawn as a square).
     var classesByZoom: [Int: [String: Int]] = [:]
     var hasClass = false
     /// The client match flags features of this layer may carry (Boolean fields).

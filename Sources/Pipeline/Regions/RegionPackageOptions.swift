@@ -69,6 +69,8 @@ package struct RegionPackageReport: Encodable, Sendable {
     /// Records read per input layer, and rejected before any region (by code).
     package var inputs: [ConvertReport.Input]
     package var warnings: [String: Int]
+    /// With `--max-zoom auto` only: the max zoom chosen for every region, and why (as `convert`'s report).
+    package var maxZoomChosen: MaxZoomChoice?
     package var seconds: Double
     package var exitCode: Int32
 }

@@ -54,6 +54,7 @@ package struct RegionPackager {
         shared.finish()
         var convert = options.convert
         convert.clip = nil
+        let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
         let source = try RegionSource.read(
             options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         let routed = Self.route(source, clips: clips)
@@ -95,6 +96,7 @@ package struct RegionPackager {
                     return r
                 }
             }, warnings: [:], seconds: 0, exitCode: 0)
+        report.maxZoomChosen = chosen
         let removedIDs = (previous?.regions ?? []).map(\.id).filter { id in !regions.contains { $0.id == id } }
         report.removed = removedIDs
         if options.dryRun {
@@ -229,6 +231,23 @@ package struct RegionPackager {
         report.warnings = warnings
         report.seconds = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
         return report
+    }
+
+    /// `--max-zoom auto`: one max zoom for every region, chosen by `MaxZoomGuess` from all the sources before they
+    /// are read and tiled (the read phase cuts each layer's zoom range to it). The guess ignores the clip, so
+    /// it is the zoom a `convert --clip … --max-zoom auto` run of any one region chooses, and each package stays
+    /// byte for byte that run's. The choice is said as the note `max_zoom_chosen`; the region builds' converters
+    /// find it made and do not guess again. Nil without `maxZoomAuto`.
+    static func chooseMaxZoom(_ convert: inout ConvertOptions, diagnostics: DiagnosticSink) throws -> MaxZoomChoice? {
+        guard convert.maxZoomAuto else { return nil }
+        if let made = convert.maxZoomChoice { return made }
+        let choice = try MaxZoomGuess(options: convert).choose()
+        convert.maxZoom = choice.zoom
+        convert.maxZoomChoice = choice
+        diagnostics.report(
+            Diagnostic(
+                .note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
+        return choice
     }
 
     private enum BuildOutcome: @unchecked Sendable {

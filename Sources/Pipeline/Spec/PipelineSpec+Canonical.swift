@@ -67,6 +67,7 @@ extension PipelineSpec {
         if let v = r.filter { m.append(("filter", .string(v))) }
         m.append(("buffer", .double(r.buffer)))
         if let v = r.maxZoom { m.append(("maxZoom", .int(Int64(v)))) }
+        if r.maxZoomAuto { m.append(("maxZoom", .string("auto"))) }
         m.append(("output", .string(relativePath(r.output))))
         if let v = r.sign { m.append(("sign", .string(relativePath(v)))) }
         if let v = r.signPasswordFile { m.append(("signPasswordFile", .string(relativePath(v)))) }

@@ -558,7 +558,17 @@ struct SpecDecoder {
         let nameField = reader.string(o, "nameField")
         let filter = reader.string(o, "filter")
         let buffer = reader.double(o, "buffer", in: 0...1_000_000) ?? 0
-        let maxZoom = reader.int(o, "maxZoom", in: 0...24)
+        var maxZoom: Int?
+        var maxZoomAuto = false
+        if case .string(let text) = o.value("maxZoom") {
+            if text == "auto" {
+                maxZoomAuto = true
+            } else {
+                reader.report(p.appending("maxZoom"), "expected an integer or \"auto\", got \"\(text)\"")
+            }
+        } else {
+            maxZoom = reader.int(o, "maxZoom", in: 0...24)
+        }
         if let maxZoom, maxZoom < tiles.minZoom {
             reader.report(p.appending("maxZoom"), "\(maxZoom) is below tiles.minZoom \(tiles.minZoom)")
         }
@@ -574,9 +584,11 @@ struct SpecDecoder {
             reader.report(p.appending("signPasswordFile"), "only allowed with sign (the key it unlocks)")
         }
         guard let path, let idField, let output else { return nil }
-        return RegionsSpec(
+        var spec = RegionsSpec(
             path: path, idField: idField, nameField: nameField, filter: filter, buffer: buffer, maxZoom: maxZoom,
             output: output, sign: sign, signPasswordFile: passwordFile)
+        spec.maxZoomAuto = maxZoomAuto
+        return spec
     }
 
     // MARK: output

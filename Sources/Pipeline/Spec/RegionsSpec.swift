@@ -14,6 +14,8 @@ package struct RegionsSpec: Sendable, Hashable {
     package var buffer: Double
     /// Highest zoom of the region packages (default: `tiles.maxZoom`).
     package var maxZoom: Int?
+    /// `"maxZoom": "auto"`: the packager chooses one max zoom for every region from the sources (`MaxZoomGuess`).
+    package var maxZoomAuto = false
     /// Absolute path of the package folder (`catalog.json`, `<id>.pmtiles`).
     package var output: String
     /// Absolute path of a minisign secret key: sign the catalog.

@@ -23,7 +23,9 @@ struct PackageCommand: Command {
         OptionSpec(
             name: "buffer", kind: .value, help: "buffer around each region in metres (default 0)", valueName: "METRES"),
         OptionSpec(
-            name: "max-zoom", kind: .value, help: "highest zoom level (default: the pipeline's)", valueName: "N"),
+            name: "max-zoom", kind: .value,
+            help: "highest zoom level (default: the pipeline's); auto: one for every region, chosen from the data",
+            valueName: "N|auto"),
         OptionSpec(
             name: "output", kind: .value, help: "the package folder (catalog.json and <id>.pmtiles)",
             valueName: "OUTDIR", short: "o"),
@@ -52,7 +54,7 @@ struct PackageCommand: Command {
         helpText(
             usage: """
                 kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD]
-                       [--where FILTER] [--buffer METRES] [--max-zoom N] [--sign KEY] -o OUTDIR
+                       [--where FILTER] [--buffer METRES] [--max-zoom N|auto] [--sign KEY] -o OUTDIR
                        kartpack package PIPELINE.json [OPTIONS]   (with a "regions" section in the pipeline)
                 """,
             summary: """
@@ -69,7 +71,10 @@ struct PackageCommand: Command {
                 The pipeline's "regions" section (Pipelines/README.md) gives the same values as --regions,
                 --id-field, --name-field, --where, --buffer, --max-zoom, -o, --sign and --sign-password-file;
                 a flag overrides the section. --dry-run lists each region as new, changed, up-to-date or
-                removed.
+                removed. With --max-zoom auto (or "maxZoom": "auto" in the pipeline's tiles or regions section)
+                one max zoom is chosen for all regions from all the sources, as `convert --max-zoom auto` chooses it
+                (so each package is still the one a `convert --clip --max-zoom auto` run writes); the log and the
+                report (maxZoomChosen) say which and why.
                 """,
             options: options,
             footer: "See docs/regions.md (package, verify, extract) and docs/catalog.md.")
@@ -82,6 +87,7 @@ struct PackageCommand: Command {
     let whereFlag: String?
     let bufferFlag: Double?
     let maxZoomFlag: Int?
+    let maxZoomAutoFlag: Bool
     let outputFlag: String?
     let signFlag: String?
     let passwordFileFlag: String?
@@ -102,7 +108,8 @@ struct PackageCommand: Command {
         nameFieldFlag = p.value("name-field")
         whereFlag = p.value("where")
         bufferFlag = try p.double("buffer", in: 0...1_000_000)
-        maxZoomFlag = try p.int("max-zoom", in: 0...24)
+        maxZoomAutoFlag = p.value("max-zoom") == "auto"
+        maxZoomFlag = maxZoomAutoFlag ? nil : try p.int("max-zoom", in: 0...24)
         signFlag = p.value("sign")
         passwordFileFlag = p.value("sign-password-file")
         overrides = p.values("set")
@@ -147,19 +154,19 @@ struct PackageCommand: Command {
             return .noInput
         }
         var o = try RegionPackageOptions.from(spec: spec, regionsPath: regions, idField: idField, outputFolder: output)
-        if let maxZoom = maxZoomFlag ?? section?.maxZoom {
+        // The flag, else the section, else the pipeline's tiles.maxZoom (a number or auto).
+        let fixedZoom = maxZoomAutoFlag ? nil : maxZoomFlag ?? section?.maxZoom
+        if let maxZoom = fixedZoom {
             guard maxZoom >= o.convert.minZoom else {
                 Console.error("--max-zoom \(maxZoom) is below the pipeline's minZoom \(o.convert.minZoom)")
                 return .usage
             }
             o.convert.maxZoom = maxZoom
             o.convert.maxZoomAuto = false
-        } else if o.convert.maxZoomAuto {
-            // Region builds tile their routed features before the converter could choose one.
-            Console.error(
-                "\(pipeline): tiles.maxZoom \"auto\" is not supported for region packages; give --max-zoom N or "
-                    + "regions.maxZoom")
-            return .config
+        } else if maxZoomAutoFlag || section?.maxZoomAuto == true {
+            // Chosen by the packager from all the sources (MaxZoomGuess); until then the highest it may choose.
+            o.convert.maxZoomAuto = true
+            o.convert.maxZoom = max(MaxZoomGuess.cap, o.convert.minZoom)
         }
         o.nameField = nameFieldFlag ?? section?.nameField
         if let whereText = whereFlag ?? section?.filter {

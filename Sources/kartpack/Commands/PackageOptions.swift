@@ -102,11 +102,13 @@ enum PackageOptions {
             valueName: "METRES"),
         OptionSpec(
             name: "memory-budget", kind: .value,
-            help: "memory for tile pieces before they are sorted into runs on disk, e.g. 512M, 2G (default 256M)",
+            help:
+                "memory for tile pieces and finished tiles before they go to scratch files on disk, e.g. 512M, 2G "
+                + "(default 256M)",
             valueName: "SIZE"),
         OptionSpec(
             name: "scratch", kind: .value,
-            help: "folder for those sort runs (default: --temp-dir, else the output's folder)", valueName: "DIR"),
+            help: "folder for those scratch files (default: --temp-dir, else the output's folder)", valueName: "DIR"),
         OptionSpec(name: "force", kind: .flag, help: "replace an existing output"),
         OptionSpec(
             name: "allow-partial", kind: .flag,

@@ -26,11 +26,11 @@ struct RunCommand: Command {
         OptionSpec(
             name: "memory-budget", kind: .value,
             help:
-                "memory for tile pieces before they are sorted into runs on disk (default: the pipeline's "
-                + "memoryBudget, else 256M)",
+                "memory for tile pieces and finished tiles before they go to scratch files on disk (default: the "
+                + "pipeline's memoryBudget, else 256M)",
             valueName: "SIZE"),
         OptionSpec(
-            name: "scratch", kind: .value, help: "folder for those sort runs (default: the output's folder)",
+            name: "scratch", kind: .value, help: "folder for those scratch files (default: the output's folder)",
             valueName: "DIR"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
     ]

@@ -65,6 +65,15 @@ final class SpillFile {
         return start
     }
 
+    /// Cuts the file back to its first `size` bytes (what was appended after them is forgotten).
+    func truncate(to size: UInt64) throws(SpillError) {
+        precondition(size <= self.size, "truncating past the end")
+        while ftruncate(fd, off_t(size)) != 0 {
+            if errno != EINTR { throw .io(operation: "truncate", path: path, errno: errno) }
+        }
+        self.size = size
+    }
+
     /// Reads `count` bytes at `offset`.
     func read(offset: UInt64, count: Int) throws(SpillError) -> [UInt8] {
         guard count > 0 else { return [] }
