@@ -17,7 +17,9 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(RingValidator.intersectionCount([square, shifted, bowtie], limit: 2) == 2)
         // 200 vertical slivers across one long bar: each sliver edge meets both bar edges, 800 pairs; cut at the limit.
         var rings: [[TilePoint]] = [pts([(0, 50), (2_000, 50), (2_000, 51), (0, 51)])]
-        for i in 0..<Int32(200) { rings.append(pts([(10 * i, 0), (10 * i + 1, 0), (10 * i + 1, 100), (10 * i, 100)])) }
+        for i in 0..<Int32(200) {
+            rings.append(pts([(10 * i + 5, 0), (10 * i + 6, 0), (10 * i + 6, 100), (10 * i + 5, 100)]))
+        }
         #expect(RingValidator.intersectionCount(rings, limit: 10_000) == 800)
         #expect(RingValidator.intersectionCount(rings, limit: 300) == 300)
     }
