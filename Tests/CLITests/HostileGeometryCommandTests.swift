@@ -73,7 +73,7 @@ import Testing
         let elapsed = Date().timeIntervalSince(start)
         #expect(r.status == 0, "\(r.stderr)")
         // A hang guard for a debug build on a shared machine; the release numbers are in docs/benchmarks.md
-        // ("Giant rings at the default zooms"). Release, z0–10, 1M: 3–8 CPU s; z0–14, 125k: 9 (saw-tooth) and 19
+        // ("Giant rings at the default zooms"). Release, z0–10, 1M: 3–8 CPU s; z0–14, 125k: 8.5 (saw-tooth) and 14
         // (star) CPU s, where main needed more than 30 and 40 CPU s and did not finish in 90 s. A debug build took
         // 190 s for the 1M saw-tooth to zoom 10 with load 17 on this 2-core machine.
         #expect(elapsed < 400, "\(shape) took \(elapsed) s")
