@@ -6,9 +6,9 @@ import KartpackCore
 /// Used after quantization to decide whether a polygon must go back to GEOS for repair (formats.md §1,
 /// "Re-validate every polygon after rounding"). Segments are pruned with a sort-by-x sweep; the cost is
 /// O(n log n) plus the number of segment pairs whose x-ranges overlap, which is quadratic for rings made of many
-/// long, x-overlapping segments (a star): `hasIntersections(_:budget:)` stops after a budget of pair tests and says
-/// it could not decide, and the plain form counts that as "intersects" (the caller repairs, or asks GEOS, whose
-/// validity test is O(n log n)).
+/// long, x-overlapping segments (a star, the slivers of a clipped saw-tooth): `hasIntersections(_:budget:)` stops
+/// after a budget of pair tests and says it could not decide, and the plain form then decides with the
+/// Shamos–Hoey sweep (`SegmentSweep`, O(n log n) whatever the shape; slower than the x-sort on ordinary rings).
 public enum RingValidator {
     /// Segment pairs tested per segment (plus a fixed allowance) before `hasIntersections` gives up.
     public static let pairsPerSegment = 64
@@ -39,8 +39,21 @@ public enum RingValidator {
     /// are reported too, so a caller that repairs them gets them back unchanged. Rings must be open and
     /// have at least 3 points (shorter rings are reported as intersecting).
     public static func hasIntersections(_ rings: [[TilePoint]]) -> Bool {
-        hasIntersections(rings, budget: nil) ?? true
+        let segments = rings.reduce(0) { $0 + $1.count }
+        if let answer = hasIntersections(rings, budget: sweepAfterPairs * segments + sweepAfterAllowance) {
+            return answer
+        }
+        // The x-sort ran out of budget (long edges overlapping in x): the same answer from the sweep, O(n log n).
+        // An interrupted sweep counts as "intersects".
+        let vertices = rings.map { $0.map { SegmentSweep.Vertex(x: Int64($0.x), y: Int64($0.y)) } }
+        guard let disjoint = SegmentSweep.edgesAreDisjoint(vertices) else { return true }
+        return !disjoint
     }
+
+    /// Pair tests per segment (plus `sweepAfterAllowance`) before `hasIntersections(_:)` hands over to the sweep.
+    public static let sweepAfterPairs = 8
+    /// The fixed allowance of pair tests before `hasIntersections(_:)` hands over to the sweep.
+    public static let sweepAfterAllowance = 1 << 16
 
     /// `hasIntersections(_:)` with a bound on the work: nil when more than `budget` segment pairs (default
     /// `pairsPerSegment` × segments + `pairAllowance`) had to be tested, or `cancellation` was set, before an
@@ -92,6 +105,66 @@ public enum RingValidator {
             }
         }
         return false
+    }
+
+    /// How many pairs of edges of `rings` meet (as in `hasIntersections`: crossings, touches, overlaps and spikes),
+    /// counting up to `limit`: the size of the noding a repair of them faces. Nil when the x-sort needed more than
+    /// `pairsPerTest` × segments + `allowance` pair tests first (long edges overlapping in x: count as many) or
+    /// `cancellation` was set.
+    public static func intersectionCount(
+        _ rings: [[TilePoint]], limit: Int, pairsPerTest: Int = pairsPerSegment, allowance: Int = pairAllowance,
+        cancellation: CancellationFlag = .process
+    ) -> Int? {
+        var segments: [Segment] = []
+        segments.reserveCapacity(rings.reduce(0) { $0 + $1.count })
+        var count = 0
+        for (ri, ring) in rings.enumerated() {
+            let n = ring.count
+            guard n >= 3 else {
+                count += 1
+                continue
+            }
+            for i in 0..<n {
+                let a = ring[i]
+                let b = ring[i + 1 == n ? 0 : i + 1]
+                if a == b {
+                    count += 1
+                    continue
+                }
+                segments.append(
+                    Segment(
+                        a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i),
+                        ringCount: Int32(truncatingIfNeeded: n)))
+            }
+        }
+        segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
+        let budget = pairsPerTest * segments.count + allowance
+        var work = 0
+        for i in segments.indices {
+            if count >= limit { return limit }
+            let s = segments[i]
+            var j = i + 1
+            while j < segments.count, segments[j].minX <= s.maxX {
+                let t = segments[j]
+                j += 1
+                work += 1
+                if work & 0xFFFF == 0 && (work > budget || cancellation.isCancelled) { return nil }
+                if t.maxY < s.minY || t.minY > s.maxY { continue }
+                if s.ring == t.ring {
+                    let n = s.ringCount
+                    if (s.index + 1) % n == t.index {
+                        if foldsBack(s, t) { count += 1 }
+                        continue
+                    }
+                    if (t.index + 1) % n == s.index {
+                        if foldsBack(t, s) { count += 1 }
+                        continue
+                    }
+                }
+                if intersects(s.a, s.b, t.a, t.b) { count += 1 }
+            }
+        }
+        return min(count, limit)
     }
 
     /// Locates `p` relative to the ring (open or closed), exactly.

@@ -5,6 +5,25 @@ import Testing
 private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TilePoint($0.0, $0.1) } }
 
 @Suite struct RingValidatorTests {
+    /// The count the grid repair uses to keep GEOS away from densely crossing pieces (GridRepair.swift).
+    @Test func intersectionCountCountsMeetingEdgePairsUpToTheLimit() {
+        let square = pts([(0, 0), (10, 0), (10, 10), (0, 10)])
+        #expect(RingValidator.intersectionCount([square], limit: 100) == 0)
+        let bowtie = pts([(0, 0), (10, 10), (10, 0), (0, 10)])
+        #expect(RingValidator.intersectionCount([bowtie], limit: 100) == 1)
+        // A shifted copy of the square crosses it twice; the two squares and a bowtie: 3.
+        let shifted = pts([(5, 5), (15, 5), (15, 15), (5, 15)])
+        #expect(RingValidator.intersectionCount([square, shifted], limit: 100) == 2)
+        #expect(RingValidator.intersectionCount([square, shifted, bowtie], limit: 2) == 2)
+        // 200 vertical slivers across one long bar: each sliver edge meets both bar edges, 800 pairs; cut at the limit.
+        var rings: [[TilePoint]] = [pts([(0, 50), (2_000, 50), (2_000, 51), (0, 51)])]
+        for i in 0..<Int32(200) {
+            rings.append(pts([(10 * i + 5, 0), (10 * i + 6, 0), (10 * i + 6, 100), (10 * i + 5, 100)]))
+        }
+        #expect(RingValidator.intersectionCount(rings, limit: 10_000) == 800)
+        #expect(RingValidator.intersectionCount(rings, limit: 300) == 300)
+    }
+
     @Test func simpleAndNonSimpleRings() {
         #expect(RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 10), (0, 10)])))
         #expect(RingValidator.isSimple(pts([(3, 6), (8, 12), (20, 34)])))
