@@ -61,50 +61,10 @@ public enum RingValidator {
     public static func hasIntersections(
         _ rings: [[TilePoint]], budget: Int?, cancellation: CancellationFlag = .process
     ) -> Bool? {
-        var segments: [Segment] = []
-        var total = 0
-        for r in rings { total += r.count }
-        segments.reserveCapacity(total)
-        for (ri, ring) in rings.enumerated() {
-            let n = ring.count
-            guard n >= 3 else { return true }
-            for i in 0..<n {
-                let a = ring[i]
-                let b = ring[i + 1 == n ? 0 : i + 1]
-                if a == b { return true }  // zero-length edge
-                segments.append(
-                    Segment(
-                        a: a, b: b, ring: Int32(truncatingIfNeeded: ri), index: Int32(truncatingIfNeeded: i),
-                        ringCount: Int32(truncatingIfNeeded: n)))
-            }
-        }
-        segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
+        let (segments, degenerate) = sortedSegments(rings)
+        if degenerate > 0 { return true }  // a ring of fewer than 3 points or a zero-length edge
         let limit = budget ?? (pairsPerSegment * segments.count + pairAllowance)
-        var work = 0
-        for i in segments.indices {
-            let s = segments[i]
-            var j = i + 1
-            while j < segments.count, segments[j].minX <= s.maxX {
-                let t = segments[j]
-                j += 1
-                work += 1
-                if work & 0xFFFF == 0 && (work > limit || cancellation.isCancelled) { return nil }
-                if t.maxY < s.minY || t.minY > s.maxY { continue }
-                if s.ring == t.ring {
-                    let n = s.ringCount
-                    if (s.index + 1) % n == t.index {
-                        if foldsBack(s, t) { return true }
-                        continue
-                    }
-                    if (t.index + 1) % n == s.index {
-                        if foldsBack(t, s) { return true }
-                        continue
-                    }
-                }
-                if intersects(s.a, s.b, t.a, t.b) { return true }
-            }
-        }
-        return false
+        return forEachMeeting(segments, budget: limit, cancellation: cancellation) { false }
     }
 
     /// How many pairs of edges of `rings` meet (as in `hasIntersections`: crossings, touches, overlaps and spikes),
@@ -115,20 +75,34 @@ public enum RingValidator {
         _ rings: [[TilePoint]], limit: Int, pairsPerTest: Int = pairsPerSegment, allowance: Int = pairAllowance,
         cancellation: CancellationFlag = .process
     ) -> Int? {
+        let (segments, degenerate) = sortedSegments(rings)
+        var count = degenerate
+        if count >= limit { return limit }
+        let budget = pairsPerTest * segments.count + allowance
+        let walked = forEachMeeting(segments, budget: budget, cancellation: cancellation) {
+            count += 1
+            return count < limit
+        }
+        return walked == nil ? nil : min(count, limit)
+    }
+
+    /// The edges of `rings` sorted by their left end, and how many degenerate places were left out: each ring of
+    /// fewer than 3 points and each zero-length edge.
+    private static func sortedSegments(_ rings: [[TilePoint]]) -> (segments: [Segment], degenerate: Int) {
         var segments: [Segment] = []
         segments.reserveCapacity(rings.reduce(0) { $0 + $1.count })
-        var count = 0
+        var degenerate = 0
         for (ri, ring) in rings.enumerated() {
             let n = ring.count
             guard n >= 3 else {
-                count += 1
+                degenerate += 1
                 continue
             }
             for i in 0..<n {
                 let a = ring[i]
                 let b = ring[i + 1 == n ? 0 : i + 1]
                 if a == b {
-                    count += 1
+                    degenerate += 1
                     continue
                 }
                 segments.append(
@@ -138,10 +112,17 @@ public enum RingValidator {
             }
         }
         segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
-        let budget = pairsPerTest * segments.count + allowance
+        return (segments, degenerate)
+    }
+
+    /// The x-sort walk: calls `meet` for each pair of edges that meet (cross, touch, overlap, or fold back onto the
+    /// next edge of their ring) until it returns false. True when `meet` stopped it, false when every pair was
+    /// seen, nil when more than `budget` pairs had to be tested or `cancellation` was set.
+    private static func forEachMeeting(
+        _ segments: [Segment], budget: Int, cancellation: CancellationFlag, _ meet: () -> Bool
+    ) -> Bool? {
         var work = 0
         for i in segments.indices {
-            if count >= limit { return limit }
             let s = segments[i]
             var j = i + 1
             while j < segments.count, segments[j].minX <= s.maxX {
@@ -150,21 +131,18 @@ public enum RingValidator {
                 work += 1
                 if work & 0xFFFF == 0 && (work > budget || cancellation.isCancelled) { return nil }
                 if t.maxY < s.minY || t.minY > s.maxY { continue }
-                if s.ring == t.ring {
-                    let n = s.ringCount
-                    if (s.index + 1) % n == t.index {
-                        if foldsBack(s, t) { count += 1 }
-                        continue
-                    }
-                    if (t.index + 1) % n == s.index {
-                        if foldsBack(t, s) { count += 1 }
-                        continue
-                    }
+                let meets: Bool
+                if s.ring == t.ring && (s.index + 1) % s.ringCount == t.index {
+                    meets = foldsBack(s, t)
+                } else if s.ring == t.ring && (t.index + 1) % s.ringCount == s.index {
+                    meets = foldsBack(t, s)
+                } else {
+                    meets = intersects(s.a, s.b, t.a, t.b)
                 }
-                if intersects(s.a, s.b, t.a, t.b) { count += 1 }
+                if meets && !meet() { return true }
             }
         }
-        return min(count, limit)
+        return false
     }
 
     /// Locates `p` relative to the ring (open or closed), exactly.
