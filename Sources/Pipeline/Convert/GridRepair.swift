@@ -115,26 +115,12 @@ extension TileStage {
         return Self.replacing(template, with: polygons)
     }
 
-    /// True when the rings of every polygon are simple and mutually disjoint, and each hole lies inside its
-    /// exterior (`Quantizer.isValidOnGrid`), decided exactly: past a small x-sort budget by the sweep.
+    /// `Quantizer.isValidOnGrid` (exact: past a small x-sort budget `RingValidator` decides with the sweep), except
+    /// that a check a signal cut short stops the repair instead of answering "invalid".
     static func isValidExactly(_ polygons: [[[TilePoint]]]) throws(GeometryError) -> Bool {
-        let all = polygons.flatMap { $0 }
-        // A small x-sort budget: the sweep answers in O(n log n) where the x-sort would test many long edges.
-        let segments = all.reduce(0) { $0 + $1.count }
-        switch RingValidator.hasIntersections(all, budget: 8 * segments + 65_536) {
-        case true?: return false
-        case false?: break
-        case nil:
-            let vertices = all.map { $0.map { SegmentSweep.Vertex(x: Int64($0.x), y: Int64($0.y)) } }
-            guard let disjoint = SegmentSweep.edgesAreDisjoint(vertices) else { throw .interrupted }
-            if !disjoint { return false }
-        }
-        for rings in polygons where rings.count > 1 {
-            for hole in rings.dropFirst() {
-                guard let v = hole.first, RingValidator.locate(v, in: rings[0]) == .inside else { return false }
-            }
-        }
-        return true
+        if Quantizer.isValidOnGrid(polygons) { return true }
+        if CancellationFlag.process.isCancelled { throw .interrupted }
+        return false
     }
 
     /// True when at most a quarter as many edge pairs meet as there are vertices (plus 256): GEOS's snap rounding
