@@ -74,7 +74,7 @@ import VectorTile
         // Exteriors have positive area in y-down tile coordinates.
         let polygons = [[outer.reversed().map { $0 }, hole.reversed().map { $0 }], [second]]
             .map { rings in
-                rings.enumerated().map { i, r in (PolygonCommands.area(r) > 0) == (i == 0) ? r : r.reversed() }
+                rings.enumerated().map { i, r in (doubledSignedArea(r) > 0) == (i == 0) ? r : r.reversed() }
             }
         let decoded = PolygonCommands.decode(MVTGeometryEncoder.polygons(polygons))
         #expect(decoded == polygons)
@@ -105,7 +105,7 @@ import VectorTile
         for i in 0...40 { border.append(TilePoint(1000 + (i % 2 == 0 ? 0 : 3), Int32(100 + i * 50))) }
         let left = [TilePoint(100, 100)] + border + [TilePoint(100, 2100)]
         let right = border.reversed() + [TilePoint(2000, 100), TilePoint(2000, 2100)]
-        func oriented(_ r: [TilePoint]) -> [TilePoint] { PolygonCommands.area(r) > 0 ? r : r.reversed() }
+        func oriented(_ r: [TilePoint]) -> [TilePoint] { doubledSignedArea(r) > 0 ? r : r.reversed() }
         let tile = TileCoordinate(z: 10, x: 1, y: 1)
         let pieces = [left, right].enumerated().map { i, r in
             PlacedPiece(

@@ -86,7 +86,7 @@ enum PolygonCommands {
                     i += 2
                 }
             case 7:
-                if area(ring) > 0 || polygons.isEmpty {
+                if doubledSignedArea(ring) > 0 || polygons.isEmpty {
                     polygons.append([ring])
                 } else {
                     polygons[polygons.count - 1].append(ring)
@@ -97,17 +97,5 @@ enum PolygonCommands {
             }
         }
         return polygons
-    }
-
-    /// Twice the signed area of an open ring (surveyor's formula in tile coordinates).
-    static func area(_ ring: [TilePoint]) -> Int128 {
-        guard ring.count >= 3 else { return 0 }
-        var sum: Int128 = 0
-        var prev = ring[ring.count - 1]
-        for p in ring {
-            sum += Int128(prev.x) * Int128(p.y) - Int128(p.x) * Int128(prev.y)
-            prev = p
-        }
-        return sum
     }
 }
