@@ -24,6 +24,12 @@ import VectorTile
         return Geometry.polygons([[ring]])
     }
 
+    /// `expectValid` of polygons encoded as one piece of a z14 tile.
+    static func expectValid(polygons: [[[TilePoint]]]) throws {
+        let commands = MVTGeometryEncoder.polygons(polygons)
+        try expectValid(TilePiece(tile: TileCoordinate(z: 14, x: 0, y: 0), type: .polygon, commands: commands))
+    }
+
     /// The rings of a polygon piece as written: no two edges of any rings meet, exteriors have positive area.
     static func expectValid(_ piece: TilePiece) throws {
         var layer = MVTLayerBuilder(name: "t")
@@ -54,18 +60,12 @@ import VectorTile
         let blocks = try #require(try stage.blockCoverage(full, quantizer: Quantizer(), template: q, repairs: &repairs))
         #expect(repairs == ["block_grid_repair"])
         // About 60 % covered: one block row band, valid.
-        try Self.expectValid(
-            TilePiece(
-                tile: TileCoordinate(z: 14, x: 0, y: 0), type: .polygon,
-                commands: MVTGeometryEncoder.polygons(blocks.polygons)))
+        try Self.expectValid(polygons: blocks.polygons)
         // The whole repair, whichever step it takes, gives valid polygons, the same each time.
         var r1 = Set<String>()
         let out = try stage.repairPolygons(q, full: full, tolerance: 0, unit: 1, quantizer: Quantizer(), repairs: &r1)
         if let out {
-            try Self.expectValid(
-                TilePiece(
-                    tile: TileCoordinate(z: 14, x: 0, y: 0), type: .polygon,
-                    commands: MVTGeometryEncoder.polygons(out.polygons)))
+            try Self.expectValid(polygons: out.polygons)
         }
         var r2 = Set<String>()
         let again = try stage.repairPolygons(q, full: full, tolerance: 0, unit: 1, quantizer: Quantizer(), repairs: &r2)
