@@ -206,6 +206,7 @@ extension ConvertReport {
                 zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
                 dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
             if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
+            if options.thinning.coalesce { zoom.coalesced = s.coalesced }
             var small: [String: ConvertReport.SmallFeatures] = [:]
             for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
                 small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)
