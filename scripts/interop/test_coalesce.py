@@ -209,6 +209,27 @@ def test_a_street_grid_keeps_its_length(kartpack, streets, tmp_path):
     assert all(zooms[z]["coalesced"] > 0 for z in range(8, 12))
 
 
+def test_a_stylesheet_coalesces_one_layer_only(kartpack, stands, streets, tmp_path, runs):
+    sheet = tmp_path / "coalesce.kss"
+    sheet.write_text("stands { coalesce: true; }\n")
+    args = [*ZOOMS, "--max-tile-features", "200", "--quiet"]
+    both = run_convert(kartpack, [stands, streets], tmp_path / "both.pmtiles", *args, "--style", str(sheet))
+    plain = run_convert(kartpack, [stands, streets], tmp_path / "plain.pmtiles", *args)
+    decoded, reference = tiles(both.output), tiles(plain.output)
+    full, _ = covered_area(runs["full"][1], "stands")
+    covered, invalid = covered_area(decoded, "stands")
+    assert not invalid
+    street_length = drawn_length({k: (b, {"streets": L["streets"]}) for k, (b, L) in decoded.items()
+                                  if "streets" in L})
+    plain_length = drawn_length({k: (b, {"streets": L["streets"]}) for k, (b, L) in reference.items()
+                                 if "streets" in L})
+    for z in THINNED:
+        assert covered[z] / full[z] > 0.999, (z, covered[z] / full[z])
+        assert street_length[z] == pytest.approx(plain_length[z]), f"z{z}: the streets were coalesced too"
+    assert any(z["coalesced"] > 0 for z in both.report["zooms"])
+    assert all("coalesced" not in z for z in plain.report["zooms"])
+
+
 def test_points_are_not_coalesced(kartpack, tmp_path):
     src = tmp_path / "pts.geojson"
     src.write_text(json.dumps({"type": "FeatureCollection", "features": [

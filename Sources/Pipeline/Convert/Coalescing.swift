@@ -29,8 +29,9 @@ enum Coalescing {
     /// Most line pieces one end point links (a junction of more lines links each to the first ones only).
     static let maxLinesPerEnd = 8
 
-    /// Finds the neighbours among the polygon and line pieces of one tile, layer by layer.
-    static func neighbours(_ run: Range<Int>, pieces: [PlacedPiece]) -> TileNeighbours {
+    /// Finds the neighbours among the polygon and line pieces of one tile, layer by layer, in the layers marked in
+    /// `layers` (all when empty).
+    static func neighbours(_ run: Range<Int>, pieces: [PlacedPiece], layers: [Bool] = []) -> TileNeighbours {
         var weights: [Int64: Int32] = [:]
         func link(_ i: Int, _ j: Int) {
             guard i != j else { return }
@@ -41,6 +42,9 @@ enum Coalescing {
         while start < run.upperBound {
             var end = start + 1
             while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
+            defer { start = end }
+            let l = Int(pieces[start].layer)
+            guard layers.isEmpty || (l < layers.count && layers[l]) else { continue }
             var edgeOwner: [Edge: Int] = [:]
             var ends: [TilePoint: [Int]] = [:]
             let layer = start..<end
@@ -71,7 +75,6 @@ enum Coalescing {
                     for j in lines[(k + 1)...] { link(i, j) }
                 }
             }
-            start = end
         }
         var adjacent = [[(piece: Int32, weight: Int32)]](repeating: [], count: run.count)
         for (key, w) in weights {

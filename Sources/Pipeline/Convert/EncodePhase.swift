@@ -50,7 +50,7 @@ struct ZoomStats: Sendable {
 ///    at zoom z is shown at every higher zoom. At the max zoom nothing is dropped (every feature must appear
 ///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
 ///    written anyway and counted in `tilesOverLimit` with a warning.
-/// 5. **Coalescing** (`thinning.coalesce`): in each tile, the polygon and line pieces the limits leave out are
+/// 5. **Coalescing** (`coalesce`, per output layer): in each tile, the polygon and line pieces the limits leave out are
 ///    merged into kept neighbours (`Coalescing`), also while the cut-off is searched, so sizes count them.
 struct EncodePhase {
     var layerNames: [String]
@@ -67,6 +67,9 @@ struct EncodePhase {
     var thinning = ThinningOptions()
     /// Most points per tile, per output layer (nil: no limit).
     var maxPoints: [Int?] = []
+    /// Per output layer: thinned polygons and lines merge into kept neighbours (`--coalesce`, a sheet's `coalesce`;
+    /// empty: none).
+    var coalesce: [Bool] = []
     /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
     var smallFeatures: SmallFeatureReduction?
 
@@ -189,10 +192,10 @@ struct EncodePhase {
                 // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
                 let visit = { (batch: Batch) throws -> Batch in
                     var batch = batch
-                    if self.thinning.coalesce, selection.order != nil, batch.neighbours.isEmpty {
-                        let (pieces, runs) = (batch.pieces, batch.runs)
+                    if self.coalesce.contains(true), selection.order != nil, batch.neighbours.isEmpty {
+                        let (pieces, runs, layers) = (batch.pieces, batch.runs, self.coalesce)
                         batch.neighbours = try self.parallelMap(runs.count) { i in
-                            Coalescing.neighbours(runs[i], pieces: pieces)
+                            Coalescing.neighbours(runs[i], pieces: pieces, layers: layers)
                         }
                     }
                     try tiles.add(
@@ -531,7 +534,7 @@ struct EncodePhase {
     private func coalesce(
         _ batch: Batch, tile index: Int, selection: Selection, replaced: [Int: [UInt32]?]
     ) -> (merged: [Int: [UInt32]], coalesced: [Int]) {
-        guard thinning.coalesce, index < batch.neighbours.count, !batch.neighbours[index].isEmpty else {
+        guard index < batch.neighbours.count, !batch.neighbours[index].isEmpty else {
             return ([:], [])
         }
         let run = batch.runs[index]
