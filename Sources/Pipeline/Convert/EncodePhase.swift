@@ -33,6 +33,8 @@ struct ZoomStats: Sendable {
 /// decoder, compresses it as the archive does, and enforces the tile limits.
 ///
 /// Per zoom, from the max zoom down:
+/// 0. Pieces the zoom cannot keep (past the cut-off it inherits from the zoom above, or left out by `max-points`)
+///    are set aside before anything else and only counted; layers that coalesce keep them.
 /// 1. **Shared borders** (`sharedBorders`, on by default): the polygon pieces of each layer in each tile are
 ///    simplified together (`SharedBorderPass`), so neighbours keep identical borders.
 /// 2. **Small features** (`smallFeatures`, on by default): polygon and line pieces smaller than a square of
@@ -112,6 +114,8 @@ struct EncodePhase {
         var sharedBorderFallbacks = 0
         /// Per tile (in `runs` order), the neighbours coalescing merges into (empty until something may be dropped).
         var neighbours: [Coalescing.TileNeighbours] = []
+        /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
+        var absent: [(layer: Int32, feature: Int32)] = []
 
     }
 
@@ -180,6 +184,8 @@ struct EncodePhase {
                 selection.order = o
                 selection.excluded = try maxPointsExclusions(zoom: z, ordered: ordered, order: o)
             }
+            // What the zoom may keep at most: its cut-off only goes down from here.
+            let start = selection
             var kept: Batch?
             var rounds = 0
             var pass: ZoomPass
@@ -209,7 +215,8 @@ struct EncodePhase {
                     var last: Batch?
                     try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
                         if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
-                        let batch = try prepare(pieces, runs: runs, records: records, highest: highest, zoom: z)
+                        let batch = try prepare(
+                            pieces, runs: runs, records: records, highest: highest, zoom: z, keeping: start)
                         for run in runs {
                             for p in pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
                                 highest[Int(p.layer)][Int(p.feature)] = Int8(z)
@@ -262,18 +269,42 @@ struct EncodePhase {
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
-    /// A batch of merged tiles of zoom `z` made ready: shared borders simplified per tile and layer, small-feature
-    /// candidates found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    /// A batch of merged tiles of zoom `z` made ready: the pieces `keeping` (the zoom's selection before its
+    /// thinning rounds) cannot keep left out, shared borders simplified per tile and layer, small-feature candidates
+    /// found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    ///
+    /// Leaving those pieces out first means a zoom below a thinned one simplifies and encodes only what it may
+    /// show (at z6 of a million stands, a few percent of a tile's 330,000 pieces), not all of them; it is decided
+    /// once per zoom, so the bytes do not depend on the batches. Layers that coalesce keep every piece.
     private func prepare(
-        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int
+        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int,
+        keeping: Selection
     ) throws(PipelineError) -> Batch {
-        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
-        let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
-        let shift = span.lowerBound
-        var batch =
-            span == pieces.indices
-            ? Batch(pieces: pieces, runs: runs)
-            : Batch(pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        var batch: Batch
+        if keeping.order != nil {
+            batch = Batch(pieces: [], runs: [])
+            for run in runs {
+                let first = batch.pieces.count
+                for p in pieces[run] {
+                    let l = Int(p.layer)
+                    if keeping.keeps(layer: l, feature: Int(p.feature)) || (l < coalesce.count && coalesce[l]) {
+                        batch.pieces.append(p)
+                    } else {
+                        batch.absent.append((p.layer, p.feature))
+                    }
+                }
+                if batch.pieces.count > first { batch.runs.append(first..<batch.pieces.count) }
+            }
+        } else {
+            // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+            let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
+            let shift = span.lowerBound
+            batch =
+                span == pieces.indices
+                ? Batch(pieces: pieces, runs: runs)
+                : Batch(
+                    pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        }
         let pieces = batch.pieces
         let runs = batch.runs
         if let pass = sharedBorders {
@@ -342,20 +373,21 @@ struct EncodePhase {
     private func count(_ batch: Batch, selection: Selection, into pass: inout ZoomPass) {
         guard let order = selection.order else { return }
         if pass.seen.isEmpty { pass.seen = order.position.map { [Bool](repeating: false, count: $0.count) } }
-        for run in batch.runs {
-            for p in batch.pieces[run] {
-                let (l, f) = (Int(p.layer), Int(p.feature))
-                guard !pass.seen[l][f] else { continue }
-                pass.seen[l][f] = true
-                pass.present += 1
-                if selection.keeps(layer: l, feature: f) { continue }
-                if selection.isExcluded(layer: l, feature: f) {
-                    pass.byMaxPoints += 1
-                } else if order.position[l][f] >= selection.cutoff {
-                    pass.byLimit += 1
-                }
+        func feature(_ l: Int, _ f: Int) {
+            guard !pass.seen[l][f] else { return }
+            pass.seen[l][f] = true
+            pass.present += 1
+            if selection.keeps(layer: l, feature: f) { return }
+            if selection.isExcluded(layer: l, feature: f) {
+                pass.byMaxPoints += 1
+            } else if order.position[l][f] >= selection.cutoff {
+                pass.byLimit += 1
             }
         }
+        for run in batch.runs {
+            for p in batch.pieces[run] { feature(Int(p.layer), Int(p.feature)) }
+        }
+        for a in batch.absent { feature(Int(a.layer), Int(a.feature)) }
     }
 
     /// Counts the features with a piece merged into a neighbour (`coalesced`, batch indices) not counted yet.
