@@ -120,4 +120,34 @@ import VectorTile
         }
         #expect(out.count == 2 && out[0] == out[1])
     }
+
+    /// A piece whose parts touch at a point on the clip edge (valid in OGC, refused by the strict grid check)
+    /// beside a neighbour with a wiggly shared border: the tile is still simplified, not sent back whole.
+    @Test func sharedBorderPassSimplifiesATileWithAPieceTouchingItselfAtTheClipEdge() {
+        var border: [TilePoint] = []
+        for i in 0...40 { border.append(TilePoint(1000 + (i % 2 == 0 ? 0 : 3), Int32(100 + i * 50))) }
+        let left = [TilePoint(100, 100)] + border + [TilePoint(100, 2100)]
+        // Two triangles meeting at (1500, -80), the top edge of the buffered tile.
+        let touching = [
+            [[TilePoint(1500, -80), TilePoint(1700, -80), TilePoint(1700, -50)]],
+            [[TilePoint(1300, -50), TilePoint(1300, -80), TilePoint(1500, -80)]],
+        ]
+        func oriented(_ r: [TilePoint]) -> [TilePoint] { doubledSignedArea(r) > 0 ? r : r.reversed() }
+        #expect(!Quantizer.isValidOnGrid(touching.map { [oriented($0[0])] }))
+        let right = border.reversed() + [TilePoint(2000, 100), TilePoint(2000, 2100)]
+        let tile = TileCoordinate(z: 10, x: 1, y: 1)
+        let polygons = [[[oriented(left)]], [[oriented(right)]], touching.map { [oriented($0[0])] }]
+        let pieces = polygons.enumerated().map { i, p in
+            PlacedPiece(
+                layer: 0, feature: Int32(i),
+                piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons(p)))
+        }
+        let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<3, pieces: pieces)
+        #expect(result.fallbacks == 0)
+        #expect(result.verticesOut < result.verticesIn)
+        // A piece the simplifier made worse than its input still sends the tile back.
+        #expect(SharedBorderPass.meetsNoMore(polygons[2], than: polygons[2]))
+        let crossing = polygons[2] + [[[TilePoint(0, 0), TilePoint(10, 0), TilePoint(0, 10), TilePoint(10, 10)]]]
+        #expect(!SharedBorderPass.meetsNoMore(crossing, than: polygons[2]))
+    }
 }

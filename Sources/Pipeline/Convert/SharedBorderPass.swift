@@ -10,6 +10,9 @@ import VectorTile
 /// rectangle (where borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and encodes
 /// them again. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
 /// only a guard), every piece of that layer in that tile keeps its unsimplified rings (counted in `fallbacks`).
+/// A piece whose input failed that strict check already (parts touching at a point where the clip rectangle cut
+/// them, valid in OGC) passes when no more of its edges meet than before (`meetsNoMore`): before, one such piece
+/// sent most tiles of a large coverage back unsimplified (66 % of the pieces at z11 of 100k generated stands).
 /// Deterministic: the simplifier does not depend on the order of features, and pieces of a tile are in (layer,
 /// feature) order.
 struct SharedBorderPass: Sendable {
@@ -50,8 +53,13 @@ struct SharedBorderPass: Sendable {
         let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input)
         result.verticesIn += out.statistics.inputVertices
         // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
-        // to its unsimplified rings, so that neighbours still share their borders.
-        let valid = out.features.allSatisfy { Quantizer.isValidOnGrid($0) }
+        // to its unsimplified rings, so that neighbours still share their borders. A piece whose input already
+        // failed the grid check (parts that touch at a point where the clip rectangle cut them: valid in OGC,
+        // refused by the strict check) only has to stay no worse than it was.
+        let valid = out.features.indices.allSatisfy { k in
+            Quantizer.isValidOnGrid(out.features[k])
+                || (!Quantizer.isValidOnGrid(input[k]) && Self.meetsNoMore(out.features[k], than: input[k]))
+        }
         if !valid { result.fallbacks += indices.count }
         for (k, i) in indices.enumerated() {
             let polygons = valid ? out.features[k] : input[k]
@@ -59,5 +67,17 @@ struct SharedBorderPass: Sendable {
             result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
             result.commands.append((i, commands.isEmpty ? pieces[i].piece.commands : commands))
         }
+    }
+
+    /// True when no more pairs of edges of `simplified` meet (cross, touch or overlap) than of `input`: the
+    /// simplifier added no crossing to a piece that was already not strictly valid. False when either count is
+    /// too costly to make.
+    static func meetsNoMore(_ simplified: [[[TilePoint]]], than input: [[[TilePoint]]]) -> Bool {
+        let before = input.flatMap { $0 }
+        guard let limit = RingValidator.intersectionCount(before, limit: Int.max) else { return false }
+        guard let after = RingValidator.intersectionCount(simplified.flatMap { $0 }, limit: limit + 1) else {
+            return false
+        }
+        return after <= limit
     }
 }
