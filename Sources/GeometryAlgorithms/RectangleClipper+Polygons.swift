@@ -31,13 +31,22 @@ extension RectangleClipper {
     ///
     /// Placing the holes that lie wholly inside when a polygon leaves several pieces costs a point-in-ring test
     /// per hole and candidate piece (bounding boxes first). `cancellation` is polled every few thousand steps.
+    ///
+    /// `boxes`, when given, holds the bounding box of every polygon's rings (`polygonBoxes(_:)`): polygons whose
+    /// box lies strictly outside `r` are skipped without a walk (they leave nothing either way), which keeps
+    /// clipping a piece made of many small polygons — a dense star's spikes cut by the parent tile — in time
+    /// proportional to the polygons near `r`, not to all of them.
     public static func clipPolygons(
-        _ g: Geometry, to r: ClipRect, cancellation: CancellationFlag = .process
+        _ g: Geometry, to r: ClipRect, boxes: [Bounds]? = nil, cancellation: CancellationFlag = .process
     ) -> PolygonClip {
         guard g.kind.family == .polygon, !r.isEmpty else { return .empty }
         var out: [[[Point2]]] = []
         var cutter = PolygonCutter(rect: r, cancellation: cancellation)
         for j in 0..<g.polygonCount {
+            if let boxes, boxes.count == g.polygonCount {
+                let b = boxes[j]
+                if b.maxX < r.minX || b.minX > r.maxX || b.maxY < r.minY || b.minY > r.maxY { continue }
+            }
             var rings: [[Point2]] = []
             for part in g.partRange(ofPolygon: j) {
                 let range = g.pointRange(ofPart: part)
@@ -68,6 +77,23 @@ extension RectangleClipper {
                         return xy
                     }
                 }))
+    }
+
+    /// The bounding box of each polygon of `g` (all its rings), for `clipPolygons(_:to:boxes:cancellation:)`.
+    public static func polygonBoxes(_ g: Geometry) -> [Bounds] {
+        var boxes: [Bounds] = []
+        boxes.reserveCapacity(g.polygonCount)
+        g.xy.withUnsafeBufferPointer { xy in
+            for j in 0..<g.polygonCount {
+                let parts = g.partRange(ofPolygon: j)
+                let start = g.pointRange(ofPart: parts.lowerBound).lowerBound
+                let end = g.pointRange(ofPart: parts.upperBound - 1).upperBound
+                var b = Bounds.empty
+                for i in start..<end { b.include(x: xy[2 * i], y: xy[2 * i + 1]) }
+                boxes.append(b)
+            }
+        }
+        return boxes
     }
 
     /// Signed area (shoelace, relative to the first point for precision) of an open ring.
