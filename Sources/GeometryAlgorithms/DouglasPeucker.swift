@@ -26,18 +26,21 @@ public enum DouglasPeucker {
         // Reused by every part: a piece of many small rings (slivers) must not allocate twice per ring.
         var keep: [Bool] = []
         var spans: [(Int, Int, depth: Int)] = []
-        for part in 0..<g.partCount {
-            let r = g.pointRange(ofPart: part)
-            starts.append(Int32(xy.count / 2))
-            keep.removeAll(keepingCapacity: true)
-            keep.append(contentsOf: repeatElement(false, count: r.count))
-            let isRing = g.kind.family == .polygon
-            mark(
-                g.xy, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep,
-                spans: &spans, cancellation: cancellation)
-            for i in 0..<r.count where keep[i] {
-                xy.append(g.xy[2 * (r.lowerBound + i)])
-                xy.append(g.xy[2 * (r.lowerBound + i) + 1])
+        // The distance scans are the hot loop (a million-vertex ring, dozens of passes): no bounds checks there.
+        g.xy.withUnsafeBufferPointer { source in
+            for part in 0..<g.partCount {
+                let r = g.pointRange(ofPart: part)
+                starts.append(Int32(xy.count / 2))
+                keep.removeAll(keepingCapacity: true)
+                keep.append(contentsOf: repeatElement(false, count: r.count))
+                let isRing = g.kind.family == .polygon
+                mark(
+                    source, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep,
+                    spans: &spans, cancellation: cancellation)
+                for i in 0..<r.count where keep[i] {
+                    xy.append(source[2 * (r.lowerBound + i)])
+                    xy.append(source[2 * (r.lowerBound + i) + 1])
+                }
             }
         }
         var out = g
@@ -47,7 +50,7 @@ public enum DouglasPeucker {
     }
 
     private static func mark(
-        _ xy: [Double], base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool],
+        _ xy: UnsafeBufferPointer<Double>, base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool],
         spans: inout [(Int, Int, depth: Int)], cancellation: CancellationFlag
     ) {
         guard n > 2 else {
