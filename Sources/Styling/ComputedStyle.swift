@@ -15,6 +15,8 @@ public struct ComputedStyle: Sendable, Hashable {
     public var exclude: Bool
     /// Most points of the output layer per tile (`max-points`).
     public var maxPoints: Int?
+    /// True when thinned polygons and lines of the output layer merge into kept neighbours (`coalesce`).
+    public var coalesce = false
     /// Fill colour.
     public var fill: StyleColor?
     /// Fill opacity, 0…1.
@@ -66,6 +68,7 @@ public struct ComputedStyle: Sendable, Hashable {
         case .keep: if case .names(let n) = value { keep = n } else { keep = nil }
         case .exclude: if case .bool(let b) = value { exclude = b } else { exclude = false }
         case .maxPoints: maxPoints = value.integerValue
+        case .coalesce: if case .bool(let b) = value { coalesce = b } else { coalesce = false }
         case .fill: fill = value.colorValue
         case .fillOpacity: fillOpacity = value.numberValue
         case .fillPattern: if case .pattern(let p) = value { fillPattern = p } else { fillPattern = nil }

@@ -63,10 +63,10 @@ extension StyleParser {
             return .text(t.text)
         case .keep:
             return nameList(r).map(StyleValue.names)
-        case .exclude:
+        case .exclude, .coalesce:
             guard let t = single(r) else { return nil }
             guard t.kind == .word, t.text == "true" || t.text == "false" else {
-                error("bad_value", at: t.location, "expected true or false for 'exclude', found \(t.display)")
+                error("bad_value", at: t.location, "expected true or false for '\(property)', found \(t.display)")
                 return nil
             }
             return .bool(t.text == "true")

@@ -16,6 +16,9 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// At most this many points of the layer per tile below the max zoom, spread evenly (the largest value any
     /// feature of the output layer gets counts).
     case maxPoints = "max-points"
+    /// `true`: polygons and lines of the output layer that thinning leaves out of a tile are merged into a kept
+    /// neighbour (`--coalesce` for one layer; any feature of the layer with `true` turns it on).
+    case coalesce
     // Client properties.
     /// Fill colour.
     case fill
@@ -54,7 +57,7 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// True for the properties that steer the pipeline rather than the client.
     public var isPipelineProperty: Bool {
         switch self {
-        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude, .maxPoints: true
+        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude, .maxPoints, .coalesce: true
         default: false
         }
     }

@@ -113,7 +113,7 @@ import Testing
             * { class: other; fill: #000; stroke-width: 1; opacity: 0.5 }
             l { class: base; fill: #111; min-zoom: 3 }
             l[x > 1] { fill: #222; stroke: #333; keep: x }
-            l[zoom >= 10] { stroke-width: 4; label: x; exclude: true }
+            l[zoom >= 10] { stroke-width: 4; label: x; exclude: true; coalesce: true }
             """)
         let c = StyleClassifier(sheet: sheet)
         let lo = c.style(layer: "l", properties: props(("x", .int(2))), zoom: 5)
@@ -133,6 +133,7 @@ import Testing
         #expect(hi.strokeWidth == 4)
         #expect(hi.label == "x")
         #expect(hi.exclude && !hi.isVisible(atZoom: 10))
+        #expect(hi.coalesce && !lo.coalesce)
         #expect(c.dependsOnZoom(layer: "l"))
         #expect(!c.dependsOnZoom(layer: "m"))
     }

@@ -39,6 +39,7 @@ import Testing
         Case(text: "l { stroke-width: -1 }", code: "bad_value", line: 1, column: 19),
         Case(text: "l { fill-opacity: 1.5 }", code: "bad_value", line: 1, column: 19),
         Case(text: "l { exclude: yes }", code: "bad_value", line: 1, column: 14),
+        Case(text: "l { coalesce: 1 }", code: "bad_value", line: 1, column: 15),
         Case(text: "l { class: a\n  fill: #fff }", code: "missing_semicolon", line: 2, column: 3),
         Case(text: "l { class: }", code: "missing_value", line: 1, column: 12),
         Case(text: "l[a = \"\\q\"] { class: c }", code: "bad_escape", line: 1, column: 8),

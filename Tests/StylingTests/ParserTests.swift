@@ -100,7 +100,7 @@ import Testing
               min-zoom: 3; max-zoom: 24;
               layer: out_layer;
               keep: A, "B c", d;
-              exclude: false;
+              exclude: false; coalesce: true;
               fill: #abc; stroke: #A1B2C3; text-color: #11223344;
               fill-opacity: 0.5; opacity: 1; stroke-width: 0; text-size: 12.5;
               fill-pattern: cross-hatch;
@@ -115,6 +115,7 @@ import Testing
         #expect(r.value(of: .layer) == .text("out_layer"))
         #expect(r.value(of: .keep) == .names(["A", "B c", "d"]))
         #expect(r.value(of: .exclude) == .bool(false))
+        #expect(r.value(of: .coalesce) == .bool(true))
         #expect(r.value(of: .fill) == .color(StyleColor(red: 0xAA, green: 0xBB, blue: 0xCC)))
         #expect(r.value(of: .stroke) == .color(StyleColor(red: 0xA1, green: 0xB2, blue: 0xC3)))
         #expect(r.value(of: .textColor) == .color(StyleColor(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44)))

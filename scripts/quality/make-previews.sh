@@ -8,6 +8,8 @@
 #                                              --thinning spacing (the default) and random (as before issue 14)
 #   quality-small-{on,off}.png                 3,000 lakes of 10-60 m, small features on (default) and
 #                                              --no-small-features --no-shared-borders (as before issue 14)
+#   quality-coalesce-{on,off}.png              a 2,000-stand coverage with --max-tile-features 200, with and
+#                                              without --coalesce
 #
 # Each conversion covers more zooms than are shown (nothing is thinned or reduced at the max zoom); `kartpack
 # extract --max-zoom` keeps the zooms up to the one shown, and the view box is the centre of the data's bounds
@@ -81,3 +83,16 @@ EOF
 draw quality-small-on "$WORK/lakes.kss" 10 7 480x320 "$WORK/lakes.shp" --min-zoom 3 --max-zoom 12
 draw quality-small-off "$WORK/lakes.kss" 10 7 480x320 "$WORK/lakes.shp" --min-zoom 3 --max-zoom 12 \
     --no-small-features --no-shared-borders
+
+# 4. Coalescing: 2,000 stands thinned to 200 features a tile, z9 tiles at z11, white outlines show each feature.
+"$PY" "$ROOT/scripts/bench/make-stands.py" --count 2000 --out "$WORK/stands2k" > /dev/null
+cat > "$WORK/stands2k.kss" <<'EOF2'
+@map { background: #ffffff; }
+stands2k { fill: #2e7d32; stroke: #ffffff; stroke-width: 1; }
+EOF2
+for mode in on off; do
+    extra=()
+    [ "$mode" = on ] && extra=(--coalesce)
+    draw "quality-coalesce-$mode" "$WORK/stands2k.kss" 11 9 480x360 "$WORK/stands2k.shp" --min-zoom 8 \
+        --max-zoom 12 --max-tile-features 200 "${extra[@]}"
+done

@@ -14,6 +14,12 @@ struct GridBox {
 
     init(point p: TilePoint) { self.init(p, p) }
 
+    /// The box around a non-empty ring.
+    init(_ ring: [TilePoint]) {
+        self.init(point: ring[0])
+        for p in ring.dropFirst() { add(p) }
+    }
+
     mutating func add(_ p: TilePoint) {
         minX = min(minX, p.x)
         minY = min(minY, p.y)
@@ -22,6 +28,8 @@ struct GridBox {
     }
 
     func contains(_ p: TilePoint) -> Bool { minX <= p.x && p.x <= maxX && minY <= p.y && p.y <= maxY }
+
+    func contains(_ o: GridBox) -> Bool { minX <= o.minX && o.maxX <= maxX && minY <= o.minY && o.maxY <= maxY }
 
     func intersects(_ o: GridBox) -> Bool { minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY }
 }

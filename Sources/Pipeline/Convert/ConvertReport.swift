@@ -62,6 +62,9 @@ package struct ConvertReport: Codable, Sendable {
         /// Small-feature reduction per output layer: pieces left out and pieces drawn as a square (absent when no
         /// piece of the zoom was small, or with `--no-small-features`).
         package var smallFeatures: [String: SmallFeatures]? = nil
+        /// Features left out by the tile limits whose area or length was merged into a kept neighbour in at least
+        /// one tile (absent without `--coalesce`); not counted in `dropped`.
+        package var coalesced: Int? = nil
     }
 
     /// What small-feature reduction did in one layer at one zoom (counted per tile piece, like `features`).

@@ -69,6 +69,7 @@ package final class Converter {
             sharedBorders: options.sharedBorders
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
+            coalesce: tiled.outputs.map { options.thinning.coalesce || $0.coalesce },
             smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
             batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget))
         let encoded = try encoder.run(
@@ -206,6 +207,7 @@ extension ConvertReport {
                 zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
                 dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
             if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
+            if options.thinning.coalesce || tiled.outputs.contains(where: \.coalesce) { zoom.coalesced = s.coalesced }
             var small: [String: ConvertReport.SmallFeatures] = [:]
             for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
                 small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)

@@ -23,6 +23,8 @@ struct ZoomStats: Sendable {
     var overLimit = 0
     /// Polygon pieces that kept their unsimplified rings because shared-border simplification left them invalid.
     var sharedBorderFallbacks = 0
+    /// Features left out by the limits but merged into a kept neighbour in at least one tile (`--coalesce`).
+    var coalesced = 0
     /// Small-feature reduction per output layer (layers with no small feature at this zoom left out).
     var smallFeatures: [Int32: SmallFeatureReduction.Counts] = [:]
 }
@@ -31,6 +33,8 @@ struct ZoomStats: Sendable {
 /// decoder, compresses it as the archive does, and enforces the tile limits.
 ///
 /// Per zoom, from the max zoom down:
+/// 0. Pieces the zoom cannot keep (past the cut-off it inherits from the zoom above, or left out by `max-points`)
+///    are set aside before anything else and only counted; layers that coalesce keep them.
 /// 1. **Shared borders** (`sharedBorders`, on by default): the polygon pieces of each layer in each tile are
 ///    simplified together (`SharedBorderPass`), so neighbours keep identical borders.
 /// 2. **Small features** (`smallFeatures`, on by default): polygon and line pieces smaller than a square of
@@ -48,6 +52,8 @@ struct ZoomStats: Sendable {
 ///    at zoom z is shown at every higher zoom. At the max zoom nothing is dropped (every feature must appear
 ///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
 ///    written anyway and counted in `tilesOverLimit` with a warning.
+/// 5. **Coalescing** (`coalesce`, per output layer): in each tile, the polygon and line pieces the limits leave out are
+///    merged into kept neighbours (`Coalescing`), also while the cut-off is searched, so sizes count them.
 struct EncodePhase {
     var layerNames: [String]
     var extent: Int
@@ -63,6 +69,9 @@ struct EncodePhase {
     var thinning = ThinningOptions()
     /// Most points per tile, per output layer (nil: no limit).
     var maxPoints: [Int?] = []
+    /// Per output layer: thinned polygons and lines merge into kept neighbours (`--coalesce`, a sheet's `coalesce`;
+    /// empty: none).
+    var coalesce: [Bool] = []
     /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
     var smallFeatures: SmallFeatureReduction?
 
@@ -103,6 +112,11 @@ struct EncodePhase {
         var runs: [Range<Int>]
         var small: [[SmallFeatureReduction.Candidate]] = []
         var sharedBorderFallbacks = 0
+        /// Per tile (in `runs` order), the neighbours coalescing merges into (empty until something may be dropped).
+        var neighbours: [Coalescing.TileNeighbours] = []
+        /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
+        var absent: [(layer: Int32, feature: Int32)] = []
+
     }
 
     /// What one pass over a zoom at one selection found.
@@ -117,8 +131,17 @@ struct EncodePhase {
         var present = 0
         var byLimit = 0
         var byMaxPoints = 0
-        /// Per layer, per feature: counted in this pass.
+        /// Features left out by the limits but merged into a neighbour in some tile (`--coalesce`).
+        var coalesced = 0
+        /// Per layer, per feature: counted in this pass; counted as coalesced.
         var seen: [[Bool]] = []
+        var seenCoalesced: [[Bool]] = []
+    }
+
+    /// One encoded tile and the batch indices of the pieces coalescing merged into a neighbour.
+    private struct TileOutcome: Sendable {
+        var tile: EncodedTile
+        var coalesced: [Int] = []
     }
 
     /// Encodes every zoom, from `maxZoom` down, into `tiles` (each zoom in archive order) with its statistics.
@@ -161,6 +184,8 @@ struct EncodePhase {
                 selection.order = o
                 selection.excluded = try maxPointsExclusions(zoom: z, ordered: ordered, order: o)
             }
+            // What the zoom may keep at most: its cut-off only goes down from here.
+            let start = selection
             var kept: Batch?
             var rounds = 0
             var pass: ZoomPass
@@ -170,26 +195,36 @@ struct EncodePhase {
                 let wantFit = thinnable && selection.order != nil && rounds + 1 < 40
                 pass = ZoomPass()
                 var batches = 0
-                let visit = { (batch: Batch) throws in
+                // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
+                let visit = { (batch: Batch) throws -> Batch in
+                    var batch = batch
+                    if self.coalesce.contains(true), selection.order != nil, batch.neighbours.isEmpty {
+                        let (pieces, runs, layers) = (batch.pieces, batch.runs, self.coalesce)
+                        batch.neighbours = try self.parallelMap(runs.count) { i in
+                            Coalescing.neighbours(runs[i], pieces: pieces, layers: layers)
+                        }
+                    }
                     try tiles.add(
                         try self.encodePass(batch, records: records, selection: selection, fit: wantFit, into: &pass),
                         zoom: z)
+                    return batch
                 }
-                if let kept {
-                    try visit(kept)
+                if let k = kept {
+                    kept = try visit(k)
                 } else {
                     var last: Batch?
                     try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
                         if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
-                        let batch = try prepare(pieces, runs: runs, records: records, highest: highest, zoom: z)
+                        let batch = try prepare(
+                            pieces, runs: runs, records: records, highest: highest, zoom: z, keeping: start)
                         for run in runs {
                             for p in pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
                                 highest[Int(p.layer)][Int(p.feature)] = Int8(z)
                             }
                         }
-                        try visit(batch)
+                        let visited = try visit(batch)
                         batches += 1
-                        last = batch
+                        last = visited
                     }
                     if batches == 1 { kept = last }
                 }
@@ -216,7 +251,10 @@ struct EncodePhase {
             // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
             s.overLimit = pass.over
             if selection.order != nil {
-                if pass.byLimit > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = pass.byLimit }
+                // A coalesced feature is no longer dropped: its area or length went to a neighbour.
+                let dropped = pass.byLimit - pass.coalesced
+                if dropped > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = dropped }
+                s.coalesced = pass.coalesced
                 if pass.byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = pass.byMaxPoints }
                 if pass.present > 0 {
                     s.keptFraction = Double(pass.present - pass.byLimit - pass.byMaxPoints) / Double(pass.present)
@@ -231,18 +269,42 @@ struct EncodePhase {
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
-    /// A batch of merged tiles of zoom `z` made ready: shared borders simplified per tile and layer, small-feature
-    /// candidates found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    /// A batch of merged tiles of zoom `z` made ready: the pieces `keeping` (the zoom's selection before its
+    /// thinning rounds) cannot keep left out, shared borders simplified per tile and layer, small-feature candidates
+    /// found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    ///
+    /// Leaving those pieces out first means a zoom below a thinned one simplifies and encodes only what it may
+    /// show (at z6 of a million stands, a few percent of a tile's 330,000 pieces), not all of them; it is decided
+    /// once per zoom, so the bytes do not depend on the batches. Layers that coalesce keep every piece.
     private func prepare(
-        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int
+        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int,
+        keeping: Selection
     ) throws(PipelineError) -> Batch {
-        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
-        let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
-        let shift = span.lowerBound
-        var batch =
-            span == pieces.indices
-            ? Batch(pieces: pieces, runs: runs)
-            : Batch(pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        var batch: Batch
+        if keeping.order != nil {
+            batch = Batch(pieces: [], runs: [])
+            for run in runs {
+                let first = batch.pieces.count
+                for p in pieces[run] {
+                    let l = Int(p.layer)
+                    if keeping.keeps(layer: l, feature: Int(p.feature)) || (l < coalesce.count && coalesce[l]) {
+                        batch.pieces.append(p)
+                    } else {
+                        batch.absent.append((p.layer, p.feature))
+                    }
+                }
+                if batch.pieces.count > first { batch.runs.append(first..<batch.pieces.count) }
+            }
+        } else {
+            // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+            let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
+            let shift = span.lowerBound
+            batch =
+                span == pieces.indices
+                ? Batch(pieces: pieces, runs: runs)
+                : Batch(
+                    pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        }
         let pieces = batch.pieces
         let runs = batch.runs
         if let pass = sharedBorders {
@@ -268,9 +330,10 @@ struct EncodePhase {
     private func encodePass(
         _ batch: Batch, records: [RecordTable], selection: Selection, fit: Bool, into pass: inout ZoomPass
     ) throws(PipelineError) -> [EncodedTile] {
-        let encoded = try parallelMap(batch.runs.count) { i throws(PipelineError) in
+        let outcomes = try parallelMap(batch.runs.count) { i throws(PipelineError) in
             try encode(batch, tile: i, records: records, selection: selection, compress: true)
         }
+        let encoded = outcomes.map(\.tile)
         let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
         pass.over += over.count
         pass.overBytes = pass.overBytes || over.contains { encoded[$0].bytes.count > maxTileBytes }
@@ -282,6 +345,7 @@ struct EncodePhase {
             if let m = fits.min() { pass.fit = min(pass.fit ?? m, m) }
         }
         count(batch, selection: selection, into: &pass)
+        countCoalesced(outcomes.flatMap(\.coalesced), in: batch, into: &pass)
         pass.stats.sharedBorderFallbacks += batch.sharedBorderFallbacks
         if let small = smallFeatures {
             let perTile = try parallelMap(batch.small.count) { i in
@@ -309,19 +373,34 @@ struct EncodePhase {
     private func count(_ batch: Batch, selection: Selection, into pass: inout ZoomPass) {
         guard let order = selection.order else { return }
         if pass.seen.isEmpty { pass.seen = order.position.map { [Bool](repeating: false, count: $0.count) } }
-        for run in batch.runs {
-            for p in batch.pieces[run] {
-                let (l, f) = (Int(p.layer), Int(p.feature))
-                guard !pass.seen[l][f] else { continue }
-                pass.seen[l][f] = true
-                pass.present += 1
-                if selection.keeps(layer: l, feature: f) { continue }
-                if selection.isExcluded(layer: l, feature: f) {
-                    pass.byMaxPoints += 1
-                } else if order.position[l][f] >= selection.cutoff {
-                    pass.byLimit += 1
-                }
+        func feature(_ l: Int, _ f: Int) {
+            guard !pass.seen[l][f] else { return }
+            pass.seen[l][f] = true
+            pass.present += 1
+            if selection.keeps(layer: l, feature: f) { return }
+            if selection.isExcluded(layer: l, feature: f) {
+                pass.byMaxPoints += 1
+            } else if order.position[l][f] >= selection.cutoff {
+                pass.byLimit += 1
             }
+        }
+        for run in batch.runs {
+            for p in batch.pieces[run] { feature(Int(p.layer), Int(p.feature)) }
+        }
+        for a in batch.absent { feature(Int(a.layer), Int(a.feature)) }
+    }
+
+    /// Counts the features with a piece merged into a neighbour (`coalesced`, batch indices) not counted yet.
+    private func countCoalesced(_ coalesced: [Int], in batch: Batch, into pass: inout ZoomPass) {
+        guard !coalesced.isEmpty else { return }
+        if pass.seenCoalesced.isEmpty {
+            pass.seenCoalesced = pass.seen.map { [Bool](repeating: false, count: $0.count) }
+        }
+        for i in coalesced {
+            let (l, f) = (Int(batch.pieces[i].layer), Int(batch.pieces[i].feature))
+            guard !pass.seenCoalesced[l][f] else { continue }
+            pass.seenCoalesced[l][f] = true
+            pass.coalesced += 1
         }
     }
 
@@ -403,7 +482,7 @@ struct EncodePhase {
         positions.sort()
         var distinct: [Int32] = []
         for v in positions where distinct.last != v { distinct.append(v) }
-        let raw = try encode(batch, tile: tile, records: records, selection: selection, compress: false)
+        let raw = try encode(batch, tile: tile, records: records, selection: selection, compress: false).tile
         let ratio = raw.bytes.isEmpty ? 1 : Double(encoded.bytes.count) / Double(raw.bytes.count)
         // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
         func fits(_ m: Int) throws(PipelineError) -> Bool {
@@ -411,7 +490,7 @@ struct EncodePhase {
             trial.cutoff = distinct[m]
             let kept = positions.count { $0 < trial.cutoff }
             if kept > maxTileFeatures { return false }
-            let t = try encode(batch, tile: tile, records: records, selection: trial, compress: false)
+            let t = try encode(batch, tile: tile, records: records, selection: trial, compress: false).tile
             return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
         }
         guard !distinct.isEmpty else { return 0 }
@@ -428,7 +507,7 @@ struct EncodePhase {
     /// decoder and compressed.
     private func encode(
         _ batch: Batch, tile index: Int, records: [RecordTable], selection: Selection, compress: Bool
-    ) throws(PipelineError) -> EncodedTile {
+    ) throws(PipelineError) -> TileOutcome {
         let run = batch.runs[index]
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
@@ -440,11 +519,12 @@ struct EncodePhase {
                     selection.keeps(layer: Int(l), feature: Int(f))
                 }.replaced
         }
+        let (merged, coalesced) = coalesce(batch, tile: index, selection: selection, replaced: replaced)
         for i in run {
             let p = batch.pieces[i]
             let l = Int(p.layer)
             guard selection.keeps(layer: l, feature: Int(p.feature)) else { continue }
-            var commands = p.piece.commands
+            var commands = merged[i] ?? p.piece.commands
             var type = p.piece.type
             if let r = replaced[i] {
                 guard let r else { continue }
@@ -464,16 +544,54 @@ struct EncodePhase {
         }
         let tile = batch.pieces[run.lowerBound].piece.tile
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
-        guard !layers.isEmpty else { return EncodedTile(tile: tile, bytes: [], features: 0) }
+        guard !layers.isEmpty else { return TileOutcome(tile: EncodedTile(tile: tile, bytes: [], features: 0)) }
         do {
             let raw = try encodeTile(layers)
-            guard compress else { return EncodedTile(tile: tile, bytes: raw, features: count) }
+            guard compress else {
+                return TileOutcome(tile: EncodedTile(tile: tile, bytes: raw, features: count), coalesced: coalesced)
+            }
             // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
             // UTF-8) with our own bounded decoder before it is written.
             _ = try MVTDecoder().decode(raw)
-            return EncodedTile(tile: tile, bytes: try compression.compress(raw), features: count)
+            let bytes = try compression.compress(raw)
+            return TileOutcome(tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: coalesced)
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
         }
+    }
+
+    /// Coalescing in one tile of a batch (`--coalesce`): the new commands of kept pieces that took left-out
+    /// neighbours, and the batch indices of the pieces merged. Pieces drawn as small-feature squares neither take
+    /// nor give; nothing happens while nothing is left out (no neighbours found yet).
+    private func coalesce(
+        _ batch: Batch, tile index: Int, selection: Selection, replaced: [Int: [UInt32]?]
+    ) -> (merged: [Int: [UInt32]], coalesced: [Int]) {
+        guard index < batch.neighbours.count, !batch.neighbours[index].isEmpty else {
+            return ([:], [])
+        }
+        let run = batch.runs[index]
+        func piece(_ k: Int) -> PlacedPiece { batch.pieces[run.lowerBound + k] }
+        let owners = Coalescing.owners(
+            batch.neighbours[index],
+            isOwner: { k in
+                replaced[run.lowerBound + k] == nil
+                    && selection.keeps(layer: Int(piece(k).layer), feature: Int(piece(k).feature))
+            },
+            isLeftOut: { k in
+                let (l, f) = (Int(piece(k).layer), Int(piece(k).feature))
+                return !selection.keeps(layer: l, feature: f) && !selection.isExcluded(layer: l, feature: f)
+            })
+        guard !owners.isEmpty else { return ([:], []) }
+        // Each owner's left-out pieces, nearest first.
+        var members: [Int: [Int]] = [:]
+        for (k, o) in owners { members[o, default: []].append(k) }
+        var merged: [Int: [UInt32]] = [:]
+        var coalesced: [Int] = []
+        for (o, group) in members.sorted(by: { $0.key < $1.key }) {
+            guard let m = Coalescing.merged(piece(o).piece, with: group.map { piece($0).piece }) else { continue }
+            merged[run.lowerBound + o] = m.commands
+            coalesced += m.taken.map { run.lowerBound + group[$0] }
+        }
+        return (merged, coalesced)
     }
 }

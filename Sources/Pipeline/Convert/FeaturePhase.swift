@@ -121,6 +121,7 @@ struct LayerIntake {
         let out = tiled.output(named: styled?.layer ?? layer.name)
         let featureIndex = tiled.outputs[out].records.count
         if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
+        if styled?.coalesce == true { tiled.outputs[out].coalesce = true }
         let rank = FeatureRank.rank(layer: out, feature: featureIndex)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []

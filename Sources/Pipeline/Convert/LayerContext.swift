@@ -56,4 +56,6 @@ struct StyledFeature: Sendable {
     var labelled: [Bool] = []
     /// The style's `max-points` for the feature's output layer.
     var maxPoints: Int?
+    /// The style's `coalesce` for the feature's output layer.
+    var coalesce = false
 }

@@ -31,24 +31,13 @@ enum PieceSize {
     static func lineLength(_ commands: [UInt32], extent: Int) -> Double {
         let rect = ClipRect(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
         var length = 0.0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var i = 0
-        while i < commands.count {
-            let id = commands[i] & 7
-            let count = Int(commands[i] >> 3)
-            i += 1
-            guard id == 1 || id == 2 else { continue }
-            for _ in 0..<count where i + 1 < commands.count {
-                let nx = x &+ ZigZag.decode(commands[i])
-                let ny = y &+ ZigZag.decode(commands[i + 1])
-                let a = Point2(x: Double(x), y: Double(y))
-                let b = Point2(x: Double(nx), y: Double(ny))
-                if id == 2, let (p, q) = RectangleClipper.clipSegment(a, b, rect) {
+        for part in LineCommands.decode(commands) {
+            for (a, b) in zip(part, part.dropFirst()) {
+                let p0 = Point2(x: Double(a.x), y: Double(a.y))
+                let p1 = Point2(x: Double(b.x), y: Double(b.y))
+                if let (p, q) = RectangleClipper.clipSegment(p0, p1, rect) {
                     length += ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
                 }
-                (x, y) = (nx, ny)
-                i += 2
             }
         }
         return length

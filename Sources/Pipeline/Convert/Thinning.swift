@@ -22,12 +22,18 @@ package struct ThinningOptions: Sendable, Hashable {
     package var priorityField: String?
     /// True when lower values of `priorityField` are kept longer (e.g. Natural Earth's `scalerank`).
     package var priorityAscending = false
+    /// Polygons and lines left out are merged into a kept neighbour of their tile (`Coalescing`) instead of dropped.
+    package var coalesce = false
 
-    /// Creates the defaults (spacing, no priority attribute).
-    package init(mode: ThinningMode = .spacing, priorityField: String? = nil, priorityAscending: Bool = false) {
+    /// Creates the defaults (spacing, no priority attribute, no coalescing).
+    package init(
+        mode: ThinningMode = .spacing, priorityField: String? = nil, priorityAscending: Bool = false,
+        coalesce: Bool = false
+    ) {
         self.mode = mode
         self.priorityField = priorityField
         self.priorityAscending = priorityAscending
+        self.coalesce = coalesce
     }
 
     /// Parses `FIELD`, `FIELD:desc` (higher kept longer) or `FIELD:asc` (lower kept longer); nil when malformed.

@@ -53,6 +53,8 @@ struct OutputLayer: Sendable {
     var zooms: ClosedRange<Int>?
     /// The stylesheet's `max-points` (the largest any feature of the layer gets), nil for none.
     var maxPoints: Int?
+    /// The stylesheet's `coalesce` (true when any feature of the layer gets it).
+    var coalesce = false
 }
 
 /// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature

@@ -54,6 +54,7 @@ extension PipelineSpec {
         if !tiles.sharedBorders { m.append(("sharedBorders", .bool(false))) }
         if tiles.thinning != .spacing { m.append(("thinning", .string(tiles.thinning.rawValue))) }
         if let v = tiles.thinPriority { m.append(("thinPriority", .string(v))) }
+        if tiles.coalesce { m.append(("coalesce", .bool(true))) }
         if !tiles.smallFeatures { m.append(("smallFeatures", .bool(false))) }
         if tiles.smallFeatureSize != 2 { m.append(("smallFeatureSize", .double(tiles.smallFeatureSize))) }
         return m

@@ -19,6 +19,7 @@ extension PipelineSpec {
         o.smallFeatures = tiles.smallFeatures
         o.smallFeatureSize = tiles.smallFeatureSize
         o.thinning.mode = tiles.thinning
+        o.thinning.coalesce = tiles.coalesce
         if let text = tiles.thinPriority, let (field, ascending) = ThinningOptions.priority(text) {
             o.thinning.priorityField = field
             o.thinning.priorityAscending = ascending

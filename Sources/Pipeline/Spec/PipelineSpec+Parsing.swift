@@ -269,6 +269,7 @@ struct SpecDecoder {
         if let n = reader.int(o, "maxTileFeatures", in: 1...100_000_000) { t.maxTileFeatures = n }
         if let b = reader.bool(o, "sharedBorders") { t.sharedBorders = b }
         if let b = reader.bool(o, "smallFeatures") { t.smallFeatures = b }
+        if let b = reader.bool(o, "coalesce") { t.coalesce = b }
         if let d = reader.double(o, "smallFeatureSize", in: 0.5...256) { t.smallFeatureSize = d }
         if let m = reader.choice(o, "thinning", ThinningMode.allCases.map(\.rawValue)) {
             t.thinning = ThinningMode(rawValue: m) ?? .spacing

@@ -27,6 +27,8 @@ package struct TileSpec: Sendable, Hashable {
     package var thinning: ThinningMode = .spacing
     /// The attribute kept longest when thinning (`FIELD`, `FIELD:asc`), nil for none.
     package var thinPriority: String?
+    /// Polygons and lines thinned out are merged into a kept neighbour (default false).
+    package var coalesce = false
 
     /// Creates the defaults.
     package init() {}
@@ -37,7 +39,6 @@ package struct TileSpec: Sendable, Hashable {
     /// Keys accepted in the section.
     static let keys = [
         "minZoom", "maxZoom", "simplify", "buffer", "maxTileBytes", "maxTileFeatures", "extent", "sharedBorders",
-        "thinning",
-        "thinPriority", "smallFeatures", "smallFeatureSize",
+        "thinning", "thinPriority", "coalesce", "smallFeatures", "smallFeatureSize",
     ]
 }

@@ -73,6 +73,11 @@ enum PackageOptions {
                 "numeric attribute kept longest by thinning and --max-points, highest first (FIELD:asc: lowest first)",
             valueName: "FIELD[:asc]"),
         OptionSpec(
+            name: "coalesce", kind: .flag,
+            help:
+                "merge the polygons and lines thinning leaves out of a tile into a kept neighbour they share a "
+                + "border or end point with (keeping its attributes), so a thinned mosaic keeps no holes"),
+        OptionSpec(
             name: "max-points", kind: .repeatable,
             help:
                 "at most N points per tile below the max zoom, spread evenly and nested across zooms; N for every "
@@ -170,6 +175,7 @@ enum PackageOptions {
             o.thinning.priorityField = field
             o.thinning.priorityAscending = ascending
         }
+        o.thinning.coalesce = p.flag("coalesce")
         for text in p.values("max-points") {
             o.maxPoints.append(try maxPoints(text))
         }
