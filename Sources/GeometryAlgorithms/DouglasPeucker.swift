@@ -23,18 +23,24 @@ public enum DouglasPeucker {
         xy.reserveCapacity(g.xy.count)
         var starts: [Int32] = []
         starts.reserveCapacity(g.partCount)
+        // Reused by every part: a piece of many small rings (slivers) must not allocate twice per ring.
         var keep: [Bool] = []
-        for part in 0..<g.partCount {
-            let r = g.pointRange(ofPart: part)
-            starts.append(Int32(xy.count / 2))
-            keep = Array(repeating: false, count: r.count)
-            let isRing = g.kind.family == .polygon
-            mark(
-                g.xy, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep,
-                cancellation: cancellation)
-            for i in 0..<r.count where keep[i] {
-                xy.append(g.xy[2 * (r.lowerBound + i)])
-                xy.append(g.xy[2 * (r.lowerBound + i) + 1])
+        var spans: [(Int, Int, depth: Int)] = []
+        // The distance scans are the hot loop (a million-vertex ring, dozens of passes): no bounds checks there.
+        g.xy.withUnsafeBufferPointer { source in
+            for part in 0..<g.partCount {
+                let r = g.pointRange(ofPart: part)
+                starts.append(Int32(xy.count / 2))
+                keep.removeAll(keepingCapacity: true)
+                keep.append(contentsOf: repeatElement(false, count: r.count))
+                let isRing = g.kind.family == .polygon
+                mark(
+                    source, base: r.lowerBound, count: r.count, ring: isRing, tolerance: tolerance, keep: &keep,
+                    spans: &spans, cancellation: cancellation)
+                for i in 0..<r.count where keep[i] {
+                    xy.append(source[2 * (r.lowerBound + i)])
+                    xy.append(source[2 * (r.lowerBound + i) + 1])
+                }
             }
         }
         var out = g
@@ -44,8 +50,8 @@ public enum DouglasPeucker {
     }
 
     private static func mark(
-        _ xy: [Double], base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool],
-        cancellation: CancellationFlag
+        _ xy: UnsafeBufferPointer<Double>, base: Int, count n: Int, ring: Bool, tolerance: Double, keep: inout [Bool],
+        spans: inout [(Int, Int, depth: Int)], cancellation: CancellationFlag
     ) {
         guard n > 2 else {
             for i in 0..<n { keep[i] = true }
@@ -53,7 +59,7 @@ public enum DouglasPeucker {
         }
         keep[0] = true
         keep[n - 1] = true
-        var spans: [(Int, Int, depth: Int)] = []
+        spans.removeAll(keepingCapacity: true)
         if ring {
             // A closed ring's first and last points coincide: split it at the point farthest from the start.
             let x0 = xy[2 * base], y0 = xy[2 * base + 1]
@@ -68,9 +74,10 @@ public enum DouglasPeucker {
                 }
             }
             keep[far] = true
-            spans = [(0, far, 0), (far, n - 1, 0)]
+            spans.append((0, far, 0))
+            spans.append((far, n - 1, 0))
         } else {
-            spans = [(0, n - 1, 0)]
+            spans.append((0, n - 1, 0))
         }
         let tol2 = tolerance * tolerance
         let maxDepth = 2 * (Int.bitWidth - n.leadingZeroBitCount) + 8

@@ -31,13 +31,28 @@ extension RectangleClipper {
     ///
     /// Placing the holes that lie wholly inside when a polygon leaves several pieces costs a point-in-ring test
     /// per hole and candidate piece (bounding boxes first). `cancellation` is polled every few thousand steps.
+    ///
+    /// `boxes`, when given, holds the bounding box of every polygon's rings (`polygonBoxes(_:)`): polygons whose
+    /// box lies strictly outside `r` are skipped without a walk (they leave nothing either way), which keeps
+    /// clipping a piece made of many small polygons — a dense star's spikes cut by the parent tile — in time
+    /// proportional to the polygons near `r`, not to all of them.
     public static func clipPolygons(
-        _ g: Geometry, to r: ClipRect, cancellation: CancellationFlag = .process
+        _ g: Geometry, to r: ClipRect, boxes: [Bounds]? = nil, cancellation: CancellationFlag = .process
     ) -> PolygonClip {
         guard g.kind.family == .polygon, !r.isEmpty else { return .empty }
-        var out: [[[Point2]]] = []
+        var out = FlatPolygons()
         var cutter = PolygonCutter(rect: r, cancellation: cancellation)
+        let boxes = boxes?.count == g.polygonCount ? boxes : nil
+        var scratch: [Point2] = []
         for j in 0..<g.polygonCount {
+            if let b = boxes?[j] {
+                if b.maxX < r.minX || b.minX > r.maxX || b.maxY < r.minY || b.minY > r.maxY { continue }
+                if r.minX < b.minX, b.maxX < r.maxX, r.minY < b.minY, b.maxY < r.maxY {
+                    if cancellation.isCancelled(atStep: j, every: 1024) { return .cancelled }
+                    out.appendInside(g, polygon: j, scratch: &scratch)
+                    continue
+                }
+            }
             var rings: [[Point2]] = []
             for part in g.partRange(ofPolygon: j) {
                 let range = g.pointRange(ofPart: part)
@@ -51,23 +66,30 @@ extension RectangleClipper {
                 rings.append(ring)
             }
             switch cutter.cut(rings) {
-            case .pieces(let pieces): out += pieces
+            case .pieces(let pieces): for polygon in pieces { out.append(polygon) }
             case .inconsistent: return .inconsistent
             case .cancelled: return .cancelled
             }
         }
-        guard !out.isEmpty else { return .empty }
-        return .polygons(
-            Geometry.polygons(
-                out.map { polygon in
-                    polygon.map { ring in
-                        var xy: [Double] = []
-                        xy.reserveCapacity(2 * ring.count + 2)
-                        for p in ring { xy += [p.x, p.y] }
-                        xy += [ring[0].x, ring[0].y]
-                        return xy
-                    }
-                }))
+        guard let geometry = out.geometry else { return .empty }
+        return .polygons(geometry)
+    }
+
+    /// The bounding box of each polygon of `g` (all its rings), for `clipPolygons(_:to:boxes:cancellation:)`.
+    public static func polygonBoxes(_ g: Geometry) -> [Bounds] {
+        var boxes: [Bounds] = []
+        boxes.reserveCapacity(g.polygonCount)
+        g.xy.withUnsafeBufferPointer { xy in
+            for j in 0..<g.polygonCount {
+                let parts = g.partRange(ofPolygon: j)
+                let start = g.pointRange(ofPart: parts.lowerBound).lowerBound
+                let end = g.pointRange(ofPart: parts.upperBound - 1).upperBound
+                var b = Bounds.empty
+                for i in start..<end { b.include(x: xy[2 * i], y: xy[2 * i + 1]) }
+                boxes.append(b)
+            }
+        }
+        return boxes
     }
 
     /// Signed area (shoelace, relative to the first point for precision) of an open ring.
@@ -102,5 +124,71 @@ extension RectangleClipper {
             }
         }
         return inside ? .inside : .outside
+    }
+}
+
+/// The output of `clipPolygons` under construction: polygons in flat storage, rings closed.
+private struct FlatPolygons {
+    var xy: [Double] = []
+    var partStarts: [Int32] = []
+    var polygonStarts: [Int32] = []
+
+    var geometry: Geometry? {
+        guard !polygonStarts.isEmpty else { return nil }
+        return Geometry(
+            kind: polygonStarts.count == 1 ? .polygon : .multiPolygon, xy: xy, partStarts: partStarts,
+            polygonStarts: polygonStarts)
+    }
+
+    /// One polygon (open rings, exterior first).
+    mutating func append(_ rings: [[Point2]]) {
+        polygonStarts.append(Int32(partStarts.count))
+        for ring in rings { appendRing(ring[...], reversed: false) }
+    }
+
+    mutating func appendRing(_ ring: ArraySlice<Point2>, reversed: Bool) {
+        partStarts.append(Int32(xy.count / 2))
+        if reversed {
+            for p in ring.reversed() {
+                xy.append(p.x)
+                xy.append(p.y)
+            }
+        } else {
+            for p in ring {
+                xy.append(p.x)
+                xy.append(p.y)
+            }
+        }
+        let first = reversed ? ring[ring.endIndex - 1] : ring[ring.startIndex]
+        xy.append(first.x)
+        xy.append(first.y)
+    }
+
+    /// Polygon `j` of `g`, whose box lies strictly inside the rectangle's interior, exactly as `PolygonCutter.cut`
+    /// returns such a polygon, without its walk: consecutive repeats and the closing point dropped, no exterior
+    /// without area (then nothing), holes without area or with fewer than 3 points dropped, the exterior
+    /// counter-clockwise and the holes clockwise.
+    mutating func appendInside(_ g: Geometry, polygon j: Int, scratch: inout [Point2]) {
+        var first = true
+        for part in g.partRange(ofPolygon: j) {
+            scratch.removeAll(keepingCapacity: true)
+            for i in g.pointRange(ofPart: part) {
+                let p = Point2(x: g.xy[2 * i], y: g.xy[2 * i + 1])
+                if scratch.last != p { scratch.append(p) }
+            }
+            if scratch.count > 1, scratch.first == scratch.last { scratch.removeLast() }
+            guard scratch.count >= 3 else {
+                if first { return }
+                continue
+            }
+            let area = RectangleClipper.signedArea(scratch)
+            guard area != 0 else {
+                if first { return }
+                continue
+            }
+            if first { polygonStarts.append(Int32(partStarts.count)) }
+            appendRing(scratch[...], reversed: first ? area < 0 : area > 0)
+            first = false
+        }
     }
 }

@@ -92,21 +92,60 @@ struct RectMomentCalculator {
             return GEOSCoordSeq_copyToBuffer_r(ctx, seq, base, 0, 0)
         }
         guard ok != 0 else { return false }
+        let copy = ring
+        copy.withUnsafeBufferPointer { addRing($0, count: n, sign: sign, into: &total) }
+        return true
+    }
+
+    /// The moments of the polygons of a Swift geometry (rings closed) inside the rectangle: the same arithmetic,
+    /// ring by ring, as for the GEOS geometry holding the same coordinates. `boxes` (one per polygon, over all
+    /// its rings) lets polygons strictly outside the rectangle be skipped: they add nothing either way.
+    mutating func moments(of g: Geometry, boxes: [Bounds]? = nil) -> RectMoments {
+        var total = RectMoments()
+        let boxes = boxes?.count == g.polygonCount ? boxes : nil
+        g.xy.withUnsafeBufferPointer { xy in
+            for j in 0..<g.polygonCount {
+                if let b = boxes?[j],
+                    b.maxX < rect.minX || b.minX > rect.maxX || b.maxY < rect.minY || b.minY > rect.maxY
+                {
+                    continue
+                }
+                for (k, part) in g.partRange(ofPolygon: j).enumerated() {
+                    let r = g.pointRange(ofPart: part)
+                    guard r.count >= 4 else { continue }
+                    let slice = UnsafeBufferPointer(rebasing: xy[(2 * r.lowerBound)..<(2 * r.upperBound)])
+                    addRing(slice, count: r.count, sign: k == 0 ? 1 : -1, into: &total)
+                }
+            }
+        }
+        return total
+    }
+
+    /// Adds one closed ring of `n` points (interleaved in `xy`).
+    private mutating func addRing(
+        _ xy: UnsafeBufferPointer<Double>, count n: Int, sign: Double, into total: inout RectMoments
+    ) {
         // Open ring relative to the centre in `a`.
         a.removeAll(keepingCapacity: true)
+        var inside = true
         for i in 0..<(n - 1) {
-            a.append(ring[2 * i] - cx)
-            a.append(ring[2 * i + 1] - cy)
+            let x = xy[2 * i] - cx
+            let y = xy[2 * i + 1] - cy
+            a.append(x)
+            a.append(y)
+            inside =
+                inside && x >= relativeRect.minX && x <= relativeRect.maxX && y >= relativeRect.minY
+                && y <= relativeRect.maxY
         }
         let orientation = Self.moments(of: a)
-        guard orientation.area != 0 else { return true }
+        guard orientation.area != 0 else { return }
         let factor = sign * (orientation.area > 0 ? 1 : -1)
-        RectangleClipper.clip(ring: &a, scratch: &b, to: relativeRect)
-        let m = Self.moments(of: a)
+        // Sutherland–Hodgman leaves a ring wholly inside the (closed) rectangle as it is.
+        if !inside { RectangleClipper.clip(ring: &a, scratch: &b, to: relativeRect) }
+        let m = inside ? orientation : Self.moments(of: a)
         total.area += factor * m.area
         total.mx += factor * m.mx
         total.my += factor * m.my
-        return true
     }
 
     /// Signed area and first moments (∫x dA, ∫y dA) of an open ring by Green's theorem.

@@ -72,6 +72,48 @@ public final class TileClipper {
         return try clipWithGEOS(g)
     }
 
+    /// What `clipPolygons(_:boxes:handle:)` made of a Swift polygon piece.
+    public enum SwiftPolygonClip {
+        /// Wholly inside the rectangle's interior: the input as it is.
+        case unchanged
+        /// Nothing of it lies inside.
+        case empty
+        /// The part inside (the same geometry the GEOS-handle `clip(_:)` would return, copied out).
+        case clipped(Geometry)
+    }
+
+    /// `clip(_:)` for valid polygons held in Swift: the same decisions and the same result, without a round trip
+    /// through GEOS per piece. `boxes` are the input's `RectangleClipper.polygonBoxes`; `handle` gives the input
+    /// as a GEOS geometry and is called only when the Swift cut needs the GEOS fallback (see the type).
+    public func clipPolygons(
+        _ input: Geometry, boxes: [Bounds], handle: () throws(GeometryError) -> EngineGeometry
+    ) throws(GeometryError) -> SwiftPolygonClip {
+        var b = Bounds.empty
+        for box in boxes { b.include(box) }
+        guard !b.isEmpty else { return .empty }
+        if rect.minX < b.minX, b.maxX < rect.maxX, rect.minY < b.minY, b.maxY < rect.maxY { return .unchanged }
+        if b.maxX <= rect.minX || rect.maxX <= b.minX || b.maxY <= rect.minY || rect.maxY <= b.minY { return .empty }
+        let r = ClipRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
+        switch RectangleClipper.clipPolygons(input, to: r, boxes: boxes, cancellation: .process) {
+        case .empty:
+            return .empty
+        case .cancelled:
+            throw .interrupted
+        case .polygons(let out):
+            // The checks GEOS's constructor made when the cut went through it.
+            try GeometryEngine.checkCoordinates(out.xy)
+            try GeometryEngine.checkStructure(out)
+            let expected = moments.moments(of: input, boxes: boxes)
+            if expected.matches(moments.moments(of: out), rect: rect) { return .clipped(out) }
+        case .inconsistent:
+            break
+        }
+        fallbackCount += 1
+        guard let clipped = try clipWithGEOS(try handle()), let g = try engine.geometry(clipped, family: .polygon)
+        else { return .empty }
+        return .clipped(g)
+    }
+
     /// The old way for polygons: `GEOSClipByRect_r`, checked, else `GEOSIntersection_r`.
     private func clipWithGEOS(_ g: EngineGeometry) throws(GeometryError) -> EngineGeometry? {
         engine.resetMessages()

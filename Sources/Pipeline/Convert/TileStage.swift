@@ -97,30 +97,32 @@ final class TileStage {
             var pieces: [TilePiece] = []
             var collapsed = Set<Int>()
             var producedAtMax = false
-            var stack: [(TileCoordinate, EngineGeometry, Bounds)] = []
+            var stack: [(TileCoordinate, Piece, Bounds)] = []
             let z0 = zooms.lowerBound
             // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
             guard
                 let range = SphericalMercator.tileRange(
                     covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0)
             else { return [] }
-            for t in Array(range).reversed() { stack.append((t, handle, bounds)) }
+            let root = try Piece(handle, family: family, engine: engine)
+            for t in Array(range).reversed() { stack.append((t, root, bounds)) }
             var copied = CopiedPiece()
             while let (tile, parentPiece, parentBounds) = stack.popLast() {
                 if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
                 let rect = parameters.bufferedBounds(of: tile)
                 guard rect.intersects(parentBounds) else { continue }
-                let piece: EngineGeometry
+                let piece: Piece
                 let pieceBounds: Bounds
                 if rect.contains(parentBounds) {
                     piece = parentPiece
                     pieceBounds = parentBounds
                 } else {
-                    guard let clipped = try engine.clip(parentPiece, to: rect) else { continue }
+                    guard let clipped = try parentPiece.clipped(to: rect, engine: engine) else { continue }
                     piece = clipped
                     pieceBounds = parentBounds.intersection(rect)
                 }
-                let full = try copied.geometry(of: piece, family: family, engine: engine)
+                var full = piece.geometry
+                if full == nil { full = try copied.geometry(of: piece.handle, family: family, engine: engine) }
                 if parameters.smallFeatures, tile.z < zooms.upperBound, let full,
                     let dust = SmallFeatureDust.piece(full, family: family, tile: tile, parameters: parameters)
                 {
@@ -154,15 +156,64 @@ final class TileStage {
         }
     }
 
-    /// The Swift copy of the last piece converted: a piece that is its parent's (a feature inside one tile at
+    /// One tile's piece on the way down the pyramid. Polygons are held in Swift (they are cut in Swift, so a piece
+    /// made of a million slivers never goes through GEOS per tile) with the box of each polygon, so that a child
+    /// tile's clip skips the polygons far from it; a GEOS handle is made from them only when a clip needs GEOS's
+    /// fallback. Lines stay GEOS handles (GEOS clips them).
+    private struct Piece {
+        /// Lines: the piece. Polygons: the feature's own handle at the root, else nil until a fallback needs it.
+        var handle: EngineGeometry?
+        /// Polygons: the piece (nil when GEOS left nothing of it).
+        var geometry: Geometry?
+        var boxes: [Bounds] = []
+
+        init(_ handle: EngineGeometry, family: GeometryFamily, engine: GeometryEngine) throws(GeometryError) {
+            self.handle = handle
+            if family == .polygon { setPolygons(try engine.geometry(handle, family: .polygon)) }
+        }
+
+        private init(polygons: Geometry?) {
+            setPolygons(polygons)
+        }
+
+        private init(handle: EngineGeometry) {
+            self.handle = handle
+        }
+
+        private mutating func setPolygons(_ g: Geometry?) {
+            geometry = g
+            if let g { boxes = RectangleClipper.polygonBoxes(g) }
+        }
+
+        /// The piece cut to `rect` (a piece of its own, or this one when it lies inside); nil when nothing is left.
+        func clipped(to rect: Bounds, engine: GeometryEngine) throws(GeometryError) -> Piece? {
+            let clipper = try TileClipper(engine: engine, rect: rect)
+            guard let polygons = geometry else {
+                guard let handle, let clipped = try clipper.clip(handle) else { return nil }
+                return Piece(handle: clipped)
+            }
+            let result = try clipper.clipPolygons(polygons, boxes: boxes) { () throws(GeometryError) in
+                if let handle { return handle }
+                return try engine.prepare(polygons)
+            }
+            switch result {
+            case .unchanged: return self
+            case .empty: return nil
+            case .clipped(let g): return Piece(polygons: g)
+            }
+        }
+    }
+
+    /// The Swift copy of the last line piece converted: a piece that is its parent's (a feature inside one tile at
     /// several zooms) is not copied out of GEOS again.
     private struct CopiedPiece {
         var handle: EngineGeometry?
         var geometry: Geometry?
 
         mutating func geometry(
-            of piece: EngineGeometry, family: GeometryFamily, engine: GeometryEngine
+            of piece: EngineGeometry?, family: GeometryFamily, engine: GeometryEngine
         ) throws(GeometryError) -> Geometry? {
+            guard let piece else { return nil }
             if let handle, handle === piece { return geometry }
             handle = piece
             geometry = try engine.geometry(piece, family: family)
