@@ -46,14 +46,18 @@ enum Coalescing {
             let l = Int(pieces[start].layer)
             guard layers.isEmpty || (l < layers.count && layers[l]) else { continue }
             var edgeOwner: [Edge: Int] = [:]
+            // Each polygon piece's edges, decoded once for both passes.
+            var polygonEdges: [(piece: Int, edges: [Edge])] = []
             var ends: [TilePoint: [Int]] = [:]
-            let layer = start..<end
-            for i in layer {
+            for i in start..<end {
                 switch pieces[i].piece.type {
                 case .polygon:
+                    var edges: [Edge] = []
                     forEachEdge(pieces[i].piece.commands) { e in
+                        edges.append(e)
                         if edgeOwner[e] == nil { edgeOwner[e] = i }
                     }
+                    polygonEdges.append((i, edges))
                 case .lineString:
                     for part in LineCommands.decode(pieces[i].piece.commands) {
                         guard let a = part.first, let b = part.last else { continue }
@@ -65,8 +69,8 @@ enum Coalescing {
                     break
                 }
             }
-            for i in layer where pieces[i].piece.type == .polygon {
-                forEachEdge(pieces[i].piece.commands) { e in
+            for (i, edges) in polygonEdges {
+                for e in edges {
                     if let j = edgeOwner[Edge(a: e.b, b: e.a)], j > i { link(i, j) }
                 }
             }

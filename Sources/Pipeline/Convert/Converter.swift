@@ -69,7 +69,7 @@ package final class Converter {
             sharedBorders: options.sharedBorders
                 ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
-            coalesce: tiled.outputs.map { options.thinning.coalesce || $0.coalesce },
+            coalesce: Self.coalescingLayers(options, outputs: tiled.outputs),
             smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
             batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget))
         let encoded = try encoder.run(
@@ -108,6 +108,11 @@ package final class Converter {
         options.maxZoomChoice = choice
         diagnostics.report(
             Diagnostic(.note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen: \(choice.reason)"))
+    }
+
+    /// Per output layer: whether thinned pieces merge into neighbours (`--coalesce` for all, else the sheet's).
+    static func coalescingLayers(_ options: ConvertOptions, outputs: [OutputLayer]) -> [Bool] {
+        outputs.map { options.thinning.coalesce || $0.coalesce }
     }
 
     /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the
@@ -201,13 +206,14 @@ extension ConvertReport {
             rejected.add(i.rejected)
             repaired.add(i.repaired)
         }
+        let coalescing = Converter.coalescingLayers(options, outputs: tiled.outputs).contains(true)
         let zooms = stats.keys.sorted().compactMap { z -> ConvertReport.Zoom? in
             guard let s = stats[z] else { return nil }
             var zoom = ConvertReport.Zoom(
                 zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
                 dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
             if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
-            if options.thinning.coalesce || tiled.outputs.contains(where: \.coalesce) { zoom.coalesced = s.coalesced }
+            if coalescing { zoom.coalesced = s.coalesced }
             var small: [String: ConvertReport.SmallFeatures] = [:]
             for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
                 small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)
