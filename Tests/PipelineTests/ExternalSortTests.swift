@@ -132,6 +132,53 @@ import VectorTile
         }
     }
 
+    /// A merge that passes over some pieces gives the merge of the rest, tile for tile, and lists every piece it
+    /// passed over once (spilled or held, in any batch size); a rolled-back piece is neither kept nor listed.
+    @Test(arguments: [(true, 1), (true, 50), (true, 100_000), (false, 100_000)])
+    func aStreamThatSkipsPiecesGivesTheRestAndListsWhatItSkipped(spill: Bool, maxPieces: Int) throws {
+        let dir = try TemporaryDirectory()
+        var spool = PieceSpool(
+            budget: spill ? 64 << 10 : 1 << 30, order: .hilbert,
+            scratch: ScratchPlace(folder: dir.path, outputName: "x"))
+        let all = pieces(4000)
+        for p in all.prefix(3000) {
+            spool.append(p)
+            try spool.spillIfOverBudget()
+        }
+        let mark = spool.mark()
+        for p in pieces(500, seed: 9) {
+            var p = p
+            p.feature = 50 + p.feature
+            spool.append(p)
+            try spool.spillIfOverBudget()
+        }
+        spool.rollback(to: mark, recordCounts: [50, 50, 50])
+        for p in all.suffix(1000) { spool.append(p) }
+        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        #expect(spill == (runs.spilledRuns > 3))
+        // Odd features of layer 1 and every feature of layer 2 below 10 are passed over.
+        let skip: (Int32, Int32) -> Bool = { l, f in (l == 1 && f % 2 == 1) || (l == 2 && f < 10) }
+        for z in 3...5 {
+            let (whole, tiles) = try runs.zoom(z)
+            let wanted = tiles.flatMap { whole[$0] }.filter { !skip($0.layer, $0.feature) }.map(describe)
+            var skippedWanted = tiles.flatMap { whole[$0] }.filter { skip($0.layer, $0.feature) }
+                .map { "\($0.layer) \($0.feature)" }
+            var joined: [String] = []
+            var skipped: [String] = []
+            try runs.forEachBatch(zoom: z, maxPieces: maxPieces, skipping: skip) { b in
+                for r in b.runs {
+                    #expect(!r.isEmpty && Set(b.pieces[r].map(\.key)).count == 1)
+                    joined += b.pieces[r].map(describe)
+                }
+                skipped += b.skipped.map { "\($0.layer) \($0.feature)" }
+            }
+            #expect(joined == wanted)
+            skippedWanted.sort()
+            #expect(skipped.sorted() == skippedWanted)
+            #expect(!skipped.isEmpty)
+        }
+    }
+
     @Test func withoutSpillingThePiecesAreSortedInMemory() throws {
         let all = pieces(3000)
         var spool = PieceSpool(order: .hilbert)

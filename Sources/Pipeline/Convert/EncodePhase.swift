@@ -213,18 +213,25 @@ struct EncodePhase {
                     kept = try visit(k)
                 } else {
                     var last: Batch?
-                    try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
+                    try ordered.forEachBatch(zoom: z, maxPieces: batchPieces, skipping: skipping(start)) { read in
                         if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
-                        let batch = try prepare(
-                            pieces, runs: runs, records: records, highest: highest, zoom: z, keeping: start)
-                        for run in runs {
-                            for p in pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
+                        let batch = try prepare(read, records: records, highest: highest, zoom: z)
+                        for run in read.runs {
+                            for p in read.pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
                                 highest[Int(p.layer)][Int(p.feature)] = Int8(z)
                             }
                         }
+                        for (l, f) in read.skipped where highest[Int(l)][Int(f)] < 0 {
+                            highest[Int(l)][Int(f)] = Int8(z)
+                        }
                         let visited = try visit(batch)
-                        batches += 1
-                        last = visited
+                        if read.runs.isEmpty, last != nil {
+                            // Only pieces passed over after the last tile: they belong with that batch.
+                            last!.absent += visited.absent
+                        } else {
+                            batches += 1
+                            last = visited
+                        }
                     }
                     if batches == 1 { kept = last }
                 }
@@ -269,42 +276,37 @@ struct EncodePhase {
 
     private func isOverLimit(_ t: EncodedTile) -> Bool { t.bytes.count > maxTileBytes || t.features > maxTileFeatures }
 
-    /// A batch of merged tiles of zoom `z` made ready: the pieces `keeping` (the zoom's selection before its
-    /// thinning rounds) cannot keep left out, shared borders simplified per tile and layer, small-feature candidates
-    /// found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none).
+    /// What a zoom's merge may pass over (`TileRuns.forEachBatch`): the pieces `keeping` (the zoom's selection
+    /// before its thinning rounds) cannot keep, in layers that do not coalesce (those keep every piece); nil until
+    /// there is a drop order.
     ///
-    /// Leaving those pieces out first means a zoom below a thinned one simplifies and encodes only what it may
-    /// show (at z6 of a million stands, a few percent of a tile's 330,000 pieces), not all of them; it is decided
-    /// once per zoom, so the bytes do not depend on the batches. Layers that coalesce keep every piece.
-    private func prepare(
-        _ pieces: [PlacedPiece], runs: [Range<Int>], records: [RecordTable], highest: [[Int8]], zoom z: Int,
-        keeping: Selection
-    ) throws(PipelineError) -> Batch {
-        var batch: Batch
-        if keeping.order != nil {
-            batch = Batch(pieces: [], runs: [])
-            for run in runs {
-                let first = batch.pieces.count
-                for p in pieces[run] {
-                    let l = Int(p.layer)
-                    if keeping.keeps(layer: l, feature: Int(p.feature)) || (l < coalesce.count && coalesce[l]) {
-                        batch.pieces.append(p)
-                    } else {
-                        batch.absent.append((p.layer, p.feature))
-                    }
-                }
-                if batch.pieces.count > first { batch.runs.append(first..<batch.pieces.count) }
-            }
-        } else {
-            // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
-            let span = (runs.first?.lowerBound ?? 0)..<(runs.last?.upperBound ?? 0)
-            let shift = span.lowerBound
-            batch =
-                span == pieces.indices
-                ? Batch(pieces: pieces, runs: runs)
-                : Batch(
-                    pieces: Array(pieces[span]), runs: runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+    /// Leaving those pieces out first means a zoom below a thinned one reads, simplifies and encodes only what it
+    /// may show (at z6 of a million stands, a few percent of a tile's 330,000 pieces), not all of them; it is
+    /// decided once per zoom, so the bytes do not depend on the batches.
+    private func skipping(_ keeping: Selection) -> ((Int32, Int32) -> Bool)? {
+        guard keeping.order != nil else { return nil }
+        let coalesce = coalesce
+        return { l, f in
+            !(keeping.keeps(layer: Int(l), feature: Int(f)) || (Int(l) < coalesce.count && coalesce[Int(l)]))
         }
+    }
+
+    /// A batch of merged tiles of zoom `z` made ready: shared borders simplified per tile and layer, small-feature
+    /// candidates found (`highest`: per layer and feature the highest zoom it had pieces at before `z`, -1 none);
+    /// the pieces the merge passed over are kept as `absent` for the counts.
+    private func prepare(
+        _ read: ZoomStream.Batch, records: [RecordTable], highest: [[Int8]], zoom z: Int
+    ) throws(PipelineError) -> Batch {
+        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+        let span = (read.runs.first?.lowerBound ?? 0)..<(read.runs.last?.upperBound ?? 0)
+        let shift = span.lowerBound
+        var batch =
+            span == read.pieces.indices
+            ? Batch(pieces: read.pieces, runs: read.runs)
+            : Batch(
+                pieces: Array(read.pieces[span]),
+                runs: read.runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        batch.absent = read.skipped
         let pieces = batch.pieces
         let runs = batch.runs
         if let pass = sharedBorders {

@@ -39,13 +39,39 @@ final class TileRuns: @unchecked Sendable {
     func forEachBatch(
         zoom z: Int, maxPieces: Int, _ body: (_ pieces: [PlacedPiece], _ runs: [Range<Int>]) throws -> Void
     ) throws {
+        try forEachBatch(zoom: z, maxPieces: maxPieces, skipping: nil) { b in
+            if !b.runs.isEmpty { try body(b.pieces, b.runs) }
+        }
+    }
+
+    /// The batches of `forEachBatch(zoom:maxPieces:_:)` without the pieces `skip` accepts (by layer and feature),
+    /// which each batch lists as `skipped`; merged runs do not even decode them. Tiles left with no piece are left
+    /// out; a last batch may hold only skipped pieces. Held pieces come as one batch; without `skip` its pieces
+    /// are every held piece (of every zoom) and `runs` index into them.
+    func forEachBatch(
+        zoom z: Int, maxPieces: Int, skipping skip: ((Int32, Int32) -> Bool)?,
+        _ body: (ZoomStream.Batch) throws -> Void
+    ) throws {
         guard let store else {
             let runs = heldByZoom[z] ?? []
-            if !runs.isEmpty { try body(held, runs) }
-            return
+            guard !runs.isEmpty else { return }
+            guard let skip else { return try body(ZoomStream.Batch(pieces: held, runs: runs, skipped: [])) }
+            var batch = ZoomStream.Batch(pieces: [], runs: [], skipped: [])
+            for run in runs {
+                let first = batch.pieces.count
+                for p in held[run] {
+                    if skip(p.layer, p.feature) {
+                        batch.skipped.append((p.layer, p.feature))
+                    } else {
+                        batch.pieces.append(p)
+                    }
+                }
+                if batch.pieces.count > first { batch.runs.append(first..<batch.pieces.count) }
+            }
+            return try body(batch)
         }
-        let stream = try ZoomStream(store: store, zoom: z)
-        while let (pieces, runs) = try stream.next(maxPieces: maxPieces) { try body(pieces, runs) }
+        let stream = try ZoomStream(store: store, zoom: z, skip: skip ?? { _, _ in false })
+        while let batch = try stream.next(maxPieces: maxPieces) { try body(batch) }
     }
 
     /// Gives the scratch space back (the file has no name: closing it frees it).

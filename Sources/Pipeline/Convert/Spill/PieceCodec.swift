@@ -77,6 +77,20 @@ struct PieceDecoder {
     /// The next piece, or nil at the end of the block.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
     mutating func next() throws(SpillError) -> PlacedPiece? {
+        guard let entry = try next(skipping: { _, _ in false }), case .piece(let p) = entry else { return nil }
+        return p
+    }
+
+    /// One entry of a block: a whole piece, or only the layer and feature of a piece `skipping` passed over.
+    enum Entry {
+        case piece(PlacedPiece)
+        case skipped(layer: Int32, feature: Int32)
+    }
+
+    /// The next entry, or nil at the end of the block. A piece whose layer and feature `skip` accepts is passed
+    /// over without decoding its commands (no allocation): what a merge needs for pieces it will not keep.
+    /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
+    mutating func next(skipping skip: (Int32, Int32) -> Bool) throws(SpillError) -> Entry? {
         guard at < bytes.count else { return nil }
         let flags = bytes[at]
         at += 1
@@ -93,13 +107,18 @@ struct PieceDecoder {
         }
         let n = Int(try varint())
         guard n <= bytes.count - at else { throw .corrupt("command count \(n) past the end of a block") }
+        if skip(layer, feature) {
+            for _ in 0..<n { _ = try varint() }
+            return .skipped(layer: layer, feature: feature)
+        }
         var commands = [UInt32]()
         commands.reserveCapacity(n)
         for _ in 0..<n { commands.append(UInt32(truncatingIfNeeded: try varint())) }
         let type = MVTGeometryType(rawValue: UInt32(flags >> 1) & 3) ?? .unknown
         let tile = TileCoordinate(z: zoom, x: x, y: y)
-        return PlacedPiece(
-            key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands))
+        return .piece(
+            PlacedPiece(
+                key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands)))
     }
 
     @inline(__always)

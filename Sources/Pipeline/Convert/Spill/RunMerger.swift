@@ -6,7 +6,8 @@ struct RunMerger {
 
     /// Every piece of zoom `z` from every run, in order, and the range of each tile's pieces.
     func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
-        try ZoomStream(store: store, zoom: z).next(maxPieces: .max) ?? ([], [])
+        guard let b = try ZoomStream(store: store, zoom: z).next(maxPieces: .max) else { return ([], []) }
+        return (b.pieces, b.runs)
     }
 
     /// The order of merged pieces: (key, layer, feature), then the run they came from.
@@ -21,24 +22,40 @@ struct RunMerger {
 
 /// One zoom's merged pieces, whole tiles at a time: what `RunMerger.merge` gives, cut into batches of tiles, so a
 /// caller can hold one batch instead of the zoom (a tile is never cut: a batch holds at least one whole tile).
+///
+/// A `skip` predicate (layer, feature) leaves pieces the caller will not use out of the batches without decoding
+/// them; each batch says which (layer, feature) it passed over, so the caller can still count them as read.
 final class ZoomStream {
+    /// Tiles of merged pieces, each tile's range in them, and the pieces passed over while reading them.
+    struct Batch {
+        var pieces: [PlacedPiece]
+        var runs: [Range<Int>]
+        var skipped: [(layer: Int32, feature: Int32)]
+    }
+
     private var cursors: [RunCursor]
     private var heads: [PlacedPiece?] = []
     private var heap = MinHeap([]) { _, _ in false }
     /// The first piece of the next batch (read to find where the last tile of a batch ended).
     private var pending: PlacedPiece?
+    private let skip: (Int32, Int32) -> Bool
+    /// Passed over since the last batch was given out.
+    private var skipped: [(layer: Int32, feature: Int32)] = []
 
-    init(store: SortRunStore, zoom z: Int) throws(SpillError) {
+    init(store: SortRunStore, zoom z: Int, skip: @escaping (Int32, Int32) -> Bool = { _, _ in false })
+        throws(SpillError)
+    {
+        self.skip = skip
         cursors = store.runs.indices.map { RunCursor(store: store, run: $0, zoom: z) }
-        for i in cursors.indices { heads.append(try cursors[i].next()) }
+        for i in cursors.indices { heads.append(try cursors[i].next(skipping: skip, into: &skipped)) }
         heap = MinHeap(heads.indices.filter { heads[$0] != nil }) { [unowned self] a, b in
             RunMerger.precedes(self.heads[a]!, a, self.heads[b]!, b)
         }
     }
 
-    /// The next tiles, about `maxPieces` pieces (more when one tile has more), and each tile's range in them; nil
-    /// at the end of the zoom.
-    func next(maxPieces: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>])? {
+    /// The next tiles, about `maxPieces` pieces (more when one tile has more), with each tile's range in them; nil
+    /// at the end of the zoom. The last batch may hold no tile, only pieces passed over after the last kept one.
+    func next(maxPieces: Int) throws(SpillError) -> Batch? {
         var out: [PlacedPiece] = []
         var tiles: [Range<Int>] = []
         var start = 0
@@ -48,21 +65,26 @@ final class ZoomStream {
         }
         while let i = heap.top {
             let p = heads[i]!
-            heads[i] = try cursors[i].next()
+            heads[i] = try cursors[i].next(skipping: skip, into: &skipped)
             if heads[i] == nil { heap.pop() } else { heap.siftTopDown() }
             if let last = out.last, last.key != p.key {
                 tiles.append(start..<out.count)
                 start = out.count
                 if out.count >= maxPieces {
                     pending = p
-                    return (out, tiles)
+                    return take(out, tiles)
                 }
             }
             out.append(p)
         }
-        guard !out.isEmpty else { return nil }
-        tiles.append(start..<out.count)
-        return (out, tiles)
+        guard !out.isEmpty || !skipped.isEmpty else { return nil }
+        if !out.isEmpty { tiles.append(start..<out.count) }
+        return take(out, tiles)
+    }
+
+    private func take(_ pieces: [PlacedPiece], _ runs: [Range<Int>]) -> Batch {
+        defer { skipped = [] }
+        return Batch(pieces: pieces, runs: runs, skipped: skipped)
     }
 }
 

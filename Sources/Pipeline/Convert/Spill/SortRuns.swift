@@ -18,10 +18,10 @@ struct SortRun: Sendable {
     /// entry's value for its layer (layers past the end: every piece). Set by `PieceSpool.rollback`.
     var drops: [[Int32]] = []
 
-    func isDropped(_ p: PlacedPiece) -> Bool {
+    func isDropped(layer: Int32, feature: Int32) -> Bool {
         for d in drops {
-            let l = Int(p.layer)
-            if l >= d.count || p.feature >= d[l] { return true }
+            let l = Int(layer)
+            if l >= d.count || feature >= d[l] { return true }
         }
         return false
     }
@@ -105,23 +105,35 @@ struct RunCursor {
     let zoom: Int
     private var blocks: ArraySlice<RunBlock>
     private var decoder: PieceDecoder?
+    /// The run's rollback marks (`SortRun.isDropped`).
+    private let marks: SortRun
 
     init(store: SortRunStore, run: Int, zoom: Int) {
         self.store = store
         self.run = run
         self.zoom = zoom
-        blocks = (store.runs[run].blocks[zoom] ?? [])[...]
+        marks = store.runs[run]
+        blocks = (marks.blocks[zoom] ?? [])[...]
     }
 
-    /// The next piece not dropped by a rollback, or nil at the end.
-    mutating func next() throws(SpillError) -> PlacedPiece? {
+    /// The next piece not dropped by a rollback, or nil at the end. Pieces `skip` accepts (by layer and feature)
+    /// are not decoded: their layer and feature go to `skipped` instead.
+    mutating func next(
+        skipping skip: (Int32, Int32) -> Bool, into skipped: inout [(layer: Int32, feature: Int32)]
+    ) throws(SpillError) -> PlacedPiece? {
         while true {
             if decoder == nil || decoder!.isAtEnd {
                 guard let b = blocks.popFirst() else { return nil }
                 decoder = PieceDecoder(bytes: try store.load(b), zoom: zoom)
             }
-            guard let p = try decoder!.next() else { continue }
-            if !store.runs[run].isDropped(p) { return p }
+            let entry = try decoder!.next { l, f in marks.isDropped(layer: l, feature: f) || skip(l, f) }
+            switch entry {
+            case nil: continue
+            case .piece(let p): return p
+            case .skipped(let l, let f):
+                // A rolled-back piece is not part of the run at all; a skipped one is counted by the caller.
+                if !marks.isDropped(layer: l, feature: f) { skipped.append((l, f)) }
+            }
         }
     }
 }
