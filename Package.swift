@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // glibc's malloc tuning (part of libc: nothing to link).
+        .systemLibrary(name: "CMalloc"),
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
@@ -66,7 +68,7 @@ let package = Package(
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
                 "VectorTile", "TileArchive", "Gzip",
-                "Styling", "Nightly", "Checksum", "Import",
+                "Styling", "Nightly", "Checksum", "Import", "CMalloc",
             ]
         ),
         .executableTarget(

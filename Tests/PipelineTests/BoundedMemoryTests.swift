@@ -158,4 +158,20 @@ import VectorTile
         #expect(store.scratchBytes == 0)
         #expect(try readBack(store, zooms: 5...5).count == 100)
     }
+
+    /// The heap tuning is glibc's here: a live block shows in `bytesInUse`, and configuring and trimming leave live
+    /// memory alone (the sizes are far above anything the other tests allocate at once).
+    @Test func theHeapTuningCountsLiveBlocksAndKeepsThem() {
+        #if os(Linux)
+            ProcessHeap.configure(threads: 2)
+            let before = ProcessHeap.bytesInUse
+            var blocks = (0..<64).map { i in [UInt8](repeating: UInt8(i), count: 4 << 20) }
+            ProcessHeap.giveBackFreePages()
+            #expect(ProcessHeap.bytesInUse >= before + (192 << 20))
+            #expect(blocks.enumerated().allSatisfy { i, b in b.count == 4 << 20 && b[12345] == UInt8(i) })
+            blocks = []
+            ProcessHeap.giveBackFreePages()
+            #expect(blocks.isEmpty && ProcessHeap.bytesInUse > 0)
+        #endif
+    }
 }

@@ -47,6 +47,7 @@ package final class Converter {
     /// routed features: `RegionBuild`) through the order, encode and publish phases.
     func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
+        ProcessHeap.configure(threads: options.threads)
         try checkOutput()
         try chooseMaxZoom()
         try ScratchPlace(options: options).checkBeforeRun(
@@ -59,6 +60,8 @@ package final class Converter {
 
         let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
         defer { ordered.close() }
+        // The pieces held until the sort are in runs now (or sorted into `ordered`): their pages can go.
+        ProcessHeap.giveBackFreePages()
         clock.lap("sort")
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom

@@ -178,6 +178,8 @@ struct EncodePhase {
         // above the current zoom is at its highest zoom there.
         var highest = records.map { [Int8](repeating: -1, count: $0.count) }
         for z in zooms.reversed() {
+            // The zoom before freed its batches (its tiles are in `tiles`): this one starts from a trimmed heap.
+            ProcessHeap.giveBackFreePages()
             var selection = Selection(zoom: z, cutoff: cutoff, order: order)
             if anyMaxPoints {
                 let o = try makeOrder()
@@ -215,6 +217,9 @@ struct EncodePhase {
                     var last: Batch?
                     try ordered.forEachBatch(zoom: z, maxPieces: batchPieces, skipping: skipping(start)) { read in
                         if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+                        // The batch before is gone (its tiles are in `tiles`): its pages go back before this one
+                        // allocates, not only after the zoom.
+                        ProcessHeap.giveBackFreePages()
                         let batch = try prepare(read, records: records, highest: highest, zoom: z)
                         for run in read.runs {
                             for p in read.pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
@@ -225,12 +230,13 @@ struct EncodePhase {
                             highest[Int(l)][Int(f)] = Int8(z)
                         }
                         let visited = try visit(batch)
-                        if read.runs.isEmpty, last != nil {
-                            // Only pieces passed over after the last tile: they belong with that batch.
-                            last!.absent += visited.absent
+                        if read.runs.isEmpty, batches == 1 {
+                            // Only pieces passed over after the one batch's tiles: they belong with it.
+                            last?.absent += visited.absent
                         } else {
                             batches += 1
-                            last = visited
+                            // Only a zoom of one batch is kept for its next round.
+                            last = batches == 1 ? visited : nil
                         }
                     }
                     if batches == 1 { kept = last }

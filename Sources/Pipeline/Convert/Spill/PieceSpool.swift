@@ -64,6 +64,8 @@ struct PieceSpool: Sendable {
         try store.write(count: sorted.count) { pieces[sorted[$0]] }
         pieces.removeAll(keepingCapacity: true)
         heldBytes = 0
+        // The pieces' command arrays were freed by many threads: give their pages back before the next run fills.
+        ProcessHeap.giveBackFreePages()
     }
 
     /// Sets every piece's key in `order` and returns the indices of `pieces` in (key, layer, feature, index)

@@ -1,0 +1,23 @@
+internal import CMalloc
+
+/// The process heap's hold on memory it no longer uses (glibc's malloc; elsewhere every call does nothing).
+///
+/// A conversion frees most of what a step allocated before the next one starts (the held tile pieces once they are
+/// in sort runs, a batch's pieces once its tiles are encoded), but by default glibc keeps freed memory: in up to
+/// 8 arenas per core, in heaps that shrink only from the top, and with an mmap threshold that rises after every
+/// large free, so later large arrays land in those heaps too. Measured on 1M stands (`docs/benchmarks.md`,
+/// *Bounded memory, fifth step*): 150–185 MiB in use during the low zooms, 450–580 MiB resident.
+enum ProcessHeap {
+    /// At most `max(2, threads)` arenas (workers still allocate without contention), allocations of 256 KiB and
+    /// more straight from mmap (given back when freed), the top of a heap given back past 1 MiB. Call before the
+    /// workers start; later calls change nothing that matters.
+    static func configure(threads: Int) {
+        _ = kartpack_malloc_set(Int32(clamping: max(2, threads)), 256 << 10, 1 << 20)
+    }
+
+    /// Gives every arena's free pages back to the system: between phases and batches (about a millisecond).
+    static func giveBackFreePages() { _ = kartpack_malloc_trim() }
+
+    /// Bytes malloc has handed out and not got back (0 where unknown): for tests and notes.
+    static var bytesInUse: Int { kartpack_malloc_in_use() }
+}
