@@ -104,7 +104,11 @@ final class TileStage {
                 let range = SphericalMercator.tileRange(
                     covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0)
             else { return [] }
-            let root = try Piece(handle, family: family, engine: engine)
+            var root = try Piece(handle, family: family, engine: engine)
+            if let thinned = try thinnedGiantRing(root.geometry, maxZoom: zooms.upperBound) {
+                root = Piece(polygons: thinned)
+                tiling.repairs.insert("giant_ring_thinned")
+            }
             for t in Array(range).reversed() { stack.append((t, root, bounds)) }
             var copied = CopiedPiece()
             while let (tile, parentPiece, parentBounds) = stack.popLast() {
@@ -172,7 +176,8 @@ final class TileStage {
             if family == .polygon { setPolygons(try engine.geometry(handle, family: .polygon)) }
         }
 
-        private init(polygons: Geometry?) {
+        /// Polygons held in Swift only (GEOS gets a handle of them when a clip needs its fallback).
+        init(polygons: Geometry?) {
             setPolygons(polygons)
         }
 
