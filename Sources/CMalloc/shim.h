@@ -7,9 +7,12 @@
 #include <malloc.h>
 #endif
 #if defined(M_ARENA_MAX) && defined(M_MMAP_THRESHOLD) && defined(__GLIBC__)
+/* Each setting on its own, so one refused does not skip the others; 1 when all three were taken. */
 static inline int kartpack_malloc_set(int arenas, int mmap_threshold, int trim_threshold) {
-    return mallopt(M_ARENA_MAX, arenas) && mallopt(M_MMAP_THRESHOLD, mmap_threshold)
-        && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    int a = mallopt(M_ARENA_MAX, arenas);
+    int m = mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    int t = mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    return a && m && t;
 }
 static inline int kartpack_malloc_trim(void) { return malloc_trim(0); }
 static inline long kartpack_malloc_in_use(void) {

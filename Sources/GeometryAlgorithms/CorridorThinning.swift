@@ -42,7 +42,7 @@ public enum CorridorThinning {
                 }
                 return true
             }
-            out.reserveCapacity(2 * n / 2)
+            out.reserveCapacity(n)  // x and y of up to half the vertices
             var a = 0
             out.append(x(0))
             out.append(y(0))

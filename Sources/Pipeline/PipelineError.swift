@@ -18,6 +18,8 @@ package enum PipelineError: KartpackError {
     case badIDField(layer: String, field: String, reason: String)
     /// An input cannot be used as the command line asks (e.g. `--layer` for a folder of several Shapefiles).
     case badInput(path: String, reason: String)
+    /// The scratch file failed while a phase that only reports `PipelineError` read from it (spilled records).
+    case scratch(SpillError)
 
     package var exitCode: ExitCode {
         switch self {
@@ -26,6 +28,7 @@ package enum PipelineError: KartpackError {
         case .nothingToWrite: .dataError
         case .tileEncoding, .reconciliationFailed: .software
         case .interrupted(let s): s == 15 ? .terminated : .interrupted
+        case .scratch(let e): e.exitCode
         }
     }
 
@@ -39,6 +42,7 @@ package enum PipelineError: KartpackError {
         case .interrupted(let s): "interrupted by signal \(s); nothing was published"
         case .badIDField(let l, let f, let r): "--id-field \(f): \(r) in layer \(l)"
         case .badInput(let p, let r): "\(p): \(r)"
+        case .scratch(let e): e.description
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Pipeline
 import Reprojection
 
 /// Every subcommand, in the order `kartpack --help` lists them.
@@ -54,6 +55,8 @@ func runMain() -> Int32 {
     }
     // Untrusted .prj files are parsed in a child process of this same binary.
     IsolatedCRS.helperExecutable = helperExecutable()
+    // The heap's tuning (arenas, mmap threshold) is process-wide: set once, before any worker thread exists.
+    ProcessHeap.configure(threads: ProcessInfo.processInfo.activeProcessorCount)
     // A write beyond a file-size limit must fail with EFBIG (a clear I/O error), not kill the process.
     signal(SIGXFSZ, SIG_IGN)
     // A parent (cron, a test runner) may have left SIGINT/SIGTERM/SIGHUP blocked; the mask is inherited across exec and

@@ -37,11 +37,14 @@ import Testing
                 #expect(runs == 0)
                 #expect(sort?["scratchBytes"] as? Int == 0)
                 #expect(sort?["tileScratchBytes"] as? Int == 0)
+                #expect(sort?["recordScratchBytes"] as? Int == 0)
             } else {
                 #expect(runs >= (budget == "64K" ? 4 : 2), "budget \(budget): \(runs) runs")
                 #expect(sort?["scratchBytes"] as? Int ?? 0 > 0)
                 // Finished tiles past a sixteenth of the budget wait in the scratch folder too.
                 #expect(sort?["tileScratchBytes"] as? Int ?? 0 > 0)
+                // So do the feature records, past a thirty-second of the budget per layer.
+                if budget == "64K" { #expect(sort?["recordScratchBytes"] as? Int ?? 0 > 0) }
             }
             #expect(sort?["budgetBytes"] as? Int == (budget == "2G" ? 2 << 30 : budget == "64K" ? 65536 : 300 << 10))
             #expect(json["peakRSSBytes"] as? Int ?? 0 > 1 << 20)

@@ -38,43 +38,95 @@ import VectorTile
             && (6...9).allSatisfy { a.properties(atZoom: $0) == b.properties(atZoom: $0) }
     }
 
-    @Test func recordsRoundTripAcrossChunksAndTakeAFractionOfTheirValueSize() {
+    @Test func recordsRoundTripAcrossChunksAndTakeAFractionOfTheirValueSize() throws {
         var table = RecordTable()
-        // Enough records for several 1 MiB chunks.
+        // Enough records for many 64 KiB chunks.
         let n = 30_000
         for i in 0..<n { table.append(record(i)) }
         #expect(table.count == n)
         for i in stride(from: 0, to: n, by: 37) + [n - 1] {
-            #expect(same(table[i].record, record(i)), "record \(i)")
-            #expect(table[i].rank == record(i).rank && table[i].id == record(i).id)
+            #expect(same((try table.record(i)).record, record(i)), "record \(i)")
+            let stored = try table.record(i)
+            #expect(table.rank(i) == record(i).rank && stored.rank == record(i).rank && stored.id == record(i).id)
         }
         #expect(table.heldBytes > 1 << 20)
         #expect(table.heldBytes < n * 120, "\(table.heldBytes) bytes for \(n) records")
     }
 
-    @Test func truncatingForgetsTheTailAndCopiesStayApart() {
+    @Test func recordsPastTheSpillLimitAreReadBackFromTheScratchFile() throws {
+        let dir = try TemporaryDirectory()
+        let spill = RecordSpill(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), heldLimit: 16 << 10)
+        var table = RecordTable(spill: spill)
+        let n = 3000
+        var beforeSpill: RecordTable?
+        for i in 0..<n {
+            table.append(record(i))
+            if i == 500 { beforeSpill = table }
+            if i % 100 == 0 { try table.spillIfOverLimit() }
+        }
+        try table.spillIfOverLimit()
+        #expect(table.spilledBytes > 200 << 10, "\(table.spilledBytes) bytes spilled")
+        #expect(spill.scratchBytes == UInt64(table.spilledBytes))
+        // What stays: the chunk being filled (16 KiB under this limit), places and ranks (arrays grow by doubling).
+        #expect(table.heldBytes <= (16 << 10) + 2 * n * 16, "\(table.heldBytes) bytes held")
+        // The scratch file has no name: nothing is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        for i in stride(from: 0, to: n, by: 13) + [n - 1] {
+            #expect(same((try table.record(i)).record, record(i)), "record \(i)")
+        }
+        var reader = table.reader()
+        for i in 0..<n where !same((try reader.record(i)).record, record(i)) {
+            Issue.record("record \(i) read in order differs")
+            break
+        }
+        // Reading backwards loads chunks again, with the same result.
+        for i in stride(from: n - 1, through: 0, by: -251) {
+            #expect(same((try reader.record(i)).record, record(i)), "record \(i) read backwards")
+        }
+        // A copy taken between two spills reads its records, spilled or held, whatever the table did since.
+        let copy = try #require(beforeSpill)
+        #expect(copy.count == 501 && copy.spilledBytes > 0 && copy.spilledBytes < table.spilledBytes)
+        #expect(same((try copy.record(0)).record, record(0)))
+        #expect(same((try copy.record(500)).record, record(500)))
+        // Truncating into a spilled chunk forgets the tail; appends go on in a new chunk.
+        table.truncate(to: 1234)
+        table.append(record(77_777))
+        #expect(table.count == 1235)
+        #expect(same((try table.record(1233)).record, record(1233)))
+        #expect(same((try table.record(1234)).record, record(77_777)))
+        #expect(table.rank(1234) == record(77_777).rank)
+    }
+
+    @Test func aTableWithoutASpillNeverSpills() throws {
+        var table = RecordTable((0..<3000).map(record))
+        try table.spillIfOverLimit()
+        #expect(table.spilledBytes == 0)
+        #expect(same((try table.record(2999)).record, record(2999)))
+    }
+
+    @Test func truncatingForgetsTheTailAndCopiesStayApart() throws {
         var table = RecordTable((0..<5000).map(record))
         let copy = table
         table.truncate(to: 1234)
         #expect(table.count == 1234 && copy.count == 5000)
         table.append(record(99_999))
-        #expect(same(table[1234].record, record(99_999)))
-        #expect(same(copy[1234].record, record(1234)))
+        #expect(same((try table.record(1234)).record, record(99_999)))
+        #expect(same((try copy.record(1234)).record, record(1234)))
         table.truncate(to: 0)
         #expect(table.isEmpty)
         table.append(record(3))
-        #expect(same(table[0].record, record(3)))
+        #expect(same((try table.record(0)).record, record(3)))
         // A stored record appended to another table (the `_labels` copy) keeps everything but what is changed.
         var labels = RecordTable()
-        var label = copy[42]
+        var label = try copy.record(42)
         label.rank = 7
         labels.append(label)
         var expected = record(42)
         expected.rank = 7
-        #expect(same(labels[0].record, expected))
+        #expect(same((try labels.record(0)).record, expected))
     }
 
-    @Test func aRollbackRestoresTheRecordsOfTheCheckpoint() {
+    @Test func aRollbackRestoresTheRecordsOfTheCheckpoint() throws {
         var tiled = TiledLayers()
         let a = tiled.output(named: "a")
         for i in 0..<10 { tiled.outputs[a].records.append(record(i)) }
@@ -84,7 +136,7 @@ import VectorTile
         tiled.outputs[b].records.append(record(5))
         tiled.rollback(to: mark)
         #expect(tiled.outputs.count == 1 && tiled.outputs[0].records.count == 10)
-        #expect(same(tiled.outputs[0].records[9].record, record(9)))
+        #expect(same((try tiled.outputs[0].records.record(9)).record, record(9)))
     }
 
     private func tiles(zoom z: Int, count: Int) -> [EncodedTile] {

@@ -286,6 +286,9 @@ import VectorTile
             }
             #expect((report.sort?.spilledRuns ?? -1) > 0 || budget > 1 << 20)
             #expect((report.sort?.tileScratchBytes ?? -1) > 0 || budget > 1 << 20)
+            // At the smallest budget the feature records go to the scratch file too.
+            #expect((report.sort?.recordScratchBytes ?? -1) > 0 || budget > 64 << 10)
+            #expect((report.sort?.recordScratchBytes ?? -1) == 0 || budget < 1 << 20)
             #expect(report.peakRSSBytes ?? 0 > 0)
             digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
@@ -315,6 +318,7 @@ import VectorTile
                 if variant == "smallest" { $0.thinning = ThinningOptions(mode: .smallest) }
             }
             #expect((report.sort?.tileScratchBytes ?? -1) > 0 || budget > 1 << 20)
+            #expect((report.sort?.recordScratchBytes ?? -1) > 0 || budget > 64 << 10)
             dropped.insert("\(report.zooms.map { "\($0.zoom):\($0.dropped.sorted { $0.key < $1.key })" })")
             digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
         }

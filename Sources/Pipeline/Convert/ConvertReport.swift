@@ -113,6 +113,9 @@ package struct ConvertReport: Codable, Sendable {
         /// Bytes of finished tiles written to the scratch folder while they waited to be published (0: they were
         /// held in memory, up to a sixteenth of the budget).
         package var tileScratchBytes = 0
+        /// Bytes of coded feature records written to the scratch folder once a layer's records passed a
+        /// thirty-second of the budget (0: they were held in memory).
+        package var recordScratchBytes = 0
     }
 }
 

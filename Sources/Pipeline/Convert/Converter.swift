@@ -47,7 +47,6 @@ package final class Converter {
     /// routed features: `RegionBuild`) through the order, encode and publish phases.
     func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
-        ProcessHeap.configure(threads: options.threads)
         try checkOutput()
         try chooseMaxZoom()
         try ScratchPlace(options: options).checkBeforeRun(
@@ -60,8 +59,6 @@ package final class Converter {
 
         let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
         defer { ordered.close() }
-        // The pieces held until the sort are in runs now (or sorted into `ordered`): their pages can go.
-        ProcessHeap.giveBackFreePages()
         clock.lap("sort")
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
@@ -92,6 +89,7 @@ package final class Converter {
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
         sort.tileScratchBytes = Int(encoded.scratchBytes)
+        sort.recordScratchBytes = Int(tiled.recordSpill?.scratchBytes ?? 0)
         encoded.close()
         var report = ConvertReport(
             run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics

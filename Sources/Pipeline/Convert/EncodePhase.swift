@@ -166,7 +166,7 @@ struct EncodePhase {
                     for run in runs { measure.observe(pieces[run]) }
                 }
             }
-            let o = FeatureOrder(measure: measure, records: records, options: thinning)
+            let o = try FeatureOrder(measure: measure, records: records, options: thinning)
             order = o
             return o
         }
@@ -178,7 +178,8 @@ struct EncodePhase {
         // above the current zoom is at its highest zoom there.
         var highest = records.map { [Int8](repeating: -1, count: $0.count) }
         for z in zooms.reversed() {
-            // The zoom before freed its batches (its tiles are in `tiles`): this one starts from a trimmed heap.
+            // The zoom before freed its batches (its tiles are in `tiles`), the first zoom the sort's pieces: this
+            // one starts from a trimmed heap, before the drop order and `max-points` allocate.
             ProcessHeap.giveBackFreePages()
             var selection = Selection(zoom: z, cutoff: cutoff, order: order)
             if anyMaxPoints {
@@ -528,6 +529,8 @@ struct EncodePhase {
                 }.replaced
         }
         let (merged, coalesced) = coalesce(batch, tile: index, selection: selection, replaced: replaced)
+        // A tile's pieces come in (layer, feature) order: each reader loads a spilled chunk once.
+        var readers = records.map { $0.reader() }
         for i in run {
             let p = batch.pieces[i]
             let l = Int(p.layer)
@@ -543,7 +546,8 @@ struct EncodePhase {
             }
             // Dust (a small piece that is not drawn as a square) is never written as such.
             guard type != .unknown else { continue }
-            let rec = records[l][Int(p.feature)]
+            let rec: StoredRecord
+            do { rec = try readers[l].record(Int(p.feature)) } catch { throw .scratch(error) }
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
             if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {

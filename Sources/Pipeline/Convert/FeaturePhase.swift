@@ -21,7 +21,7 @@ struct FeaturePhase {
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
         defer { team.shutdown() }
-        var tiled = TiledLayers(pieces: PieceSpool(options: options))
+        var tiled = TiledLayers(options: options)
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {
@@ -36,7 +36,7 @@ struct FeaturePhase {
                     if let next { team.submit(next) }
                     for (job, result) in zip(batch, results) {
                         intake.add(job, result, to: &tiled)
-                        try tiled.pieces.spillIfOverBudget()
+                        try tiled.spillIfOverBudget()
                     }
                     progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
                     current = next
@@ -126,10 +126,10 @@ struct LayerIntake {
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []
         let fields = styled?.keep.map { ReadPhase.keeping(layer.fields, $0) } ?? layer.fields
-        tiled.outputs[out].records.append(
-            FeatureRecord(
-                id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
-                flags: flags, classBaseZoom: base))
+        let stored = FeatureRecord(
+            id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
+            flags: flags, classBaseZoom: base)
+        tiled.outputs[out].records.append(stored)
         tiled.outputs[out].note(
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
@@ -141,9 +141,7 @@ struct LayerIntake {
         // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
         let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
         let labelIndex = tiled.outputs[labels].records.count
-        var labelRecord = tiled.outputs[out].records[featureIndex]
-        labelRecord.rank = rank
-        tiled.outputs[labels].records.append(labelRecord)
+        tiled.outputs[labels].records.append(stored)
         // Its classes count at the zooms it is labelled at (where the point is written).
         let labelled = styled?.labelled ?? []
         let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }

@@ -1,35 +1,72 @@
 import KartpackCore
 
-/// The feature records of one output layer, stored compactly: each record is a few varint-coded bytes in 1 MiB
-/// chunks (`RecordCodec`), attribute keys once per table. A `FeatureRecord` held as Swift values costs 300–500
-/// bytes (two arrays per record, a heap string per long text); coded, a stand of the benchmarks takes about 60.
+/// The feature records of one output layer, stored compactly: each record is a few varint-coded bytes in 64 KiB
+/// chunks (`RecordCodec`), attribute keys once per table, ranks in an array of their own (the thinning order
+/// compares them). A `FeatureRecord` held as Swift values costs 300–500 bytes (two arrays per record, a heap string
+/// per long text); coded, a stand of the benchmarks takes about 50 plus 16 for its rank and place.
 ///
-/// Reading gives a `StoredRecord`: id and rank at hand (the thinning order compares ranks), attributes decoded only
-/// when asked for. Records are read from any thread; appending and truncating need a unique owner (copy on write).
-struct RecordTable: RandomAccessCollection, Sendable {
-    private var storage = Storage()
+/// With a `RecordSpill`, a table holds at most its limit of coded bytes in memory: `spillIfOverLimit` writes the
+/// full chunks to the scratch file, and reading a record there costs a `pread` (`record(_:)`) or, for records
+/// read in ascending order, one chunk read per chunk (`Reader`). Records are read from any thread; appending,
+/// spilling and truncating need a unique owner (copy on write).
+struct RecordTable: Sendable {
+    private var storage: Storage
 
-    init() {}
+    /// An empty table; with `spill`, one whose records leave memory past the spill's limit.
+    init(spill: RecordSpill? = nil) { storage = Storage(spill: spill) }
 
-    init(_ records: [FeatureRecord]) {
+    init(_ records: [FeatureRecord], spill: RecordSpill? = nil) {
+        self.init(spill: spill)
         for r in records { append(r) }
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { storage.starts.count }
+    var count: Int { storage.starts.count }
+    var isEmpty: Bool { storage.starts.isEmpty }
+    var indices: Range<Int> { 0..<count }
 
-    subscript(i: Int) -> StoredRecord {
-        let at = storage.starts[i]
-        let chunk = Int(at >> 32)
-        let start = Int(at & 0xFFFF_FFFF)
-        let end =
-            i + 1 < storage.starts.count && Int(storage.starts[i + 1] >> 32) == chunk
-            ? Int(storage.starts[i + 1] & 0xFFFF_FFFF) : storage.chunks[chunk].count
-        return StoredRecord(bytes: storage.chunks[chunk][start..<end], keys: storage.keys)
+    /// The thinning rank of record `i` (`FeatureRank`), always in memory.
+    func rank(_ i: Int) -> UInt64 { storage.ranks[i] }
+
+    /// Record `i`, read from the scratch file when its chunk was spilled.
+    func record(_ i: Int) throws(SpillError) -> StoredRecord {
+        let (chunk, range) = storage.place(i)
+        switch storage.chunks[chunk] {
+        case .held(let bytes):
+            return StoredRecord(bytes: bytes[range], rank: storage.ranks[i], keys: storage.keys)
+        case .spilled(let offset, _):
+            let bytes = try storage.read(offset: offset + UInt64(range.lowerBound), count: range.count)
+            return StoredRecord(bytes: bytes[...], rank: storage.ranks[i], keys: storage.keys)
+        }
     }
 
-    /// Bytes the coded records take (chunk capacity included), for tests and the benchmarks' notes.
-    var heldBytes: Int { storage.chunks.reduce(0) { $0 + $1.capacity } + storage.starts.capacity * 8 }
+    /// Reads records keeping the last spilled chunk it read: for a tile's pieces, which come in feature order.
+    func reader() -> Reader { Reader(table: self) }
+
+    /// Reads the records of one table, one spilled chunk at a time.
+    struct Reader {
+        fileprivate let table: RecordTable
+        private var loaded: (chunk: Int, bytes: [UInt8])?
+
+        fileprivate init(table: RecordTable) { self.table = table }
+
+        mutating func record(_ i: Int) throws(SpillError) -> StoredRecord {
+            let storage = table.storage
+            let (chunk, range) = storage.place(i)
+            switch storage.chunks[chunk] {
+            case .held(let bytes):
+                return StoredRecord(bytes: bytes[range], rank: storage.ranks[i], keys: storage.keys)
+            case .spilled(let offset, let count):
+                if loaded?.chunk != chunk { loaded = (chunk, try storage.read(offset: offset, count: count)) }
+                return StoredRecord(bytes: loaded!.bytes[range], rank: storage.ranks[i], keys: storage.keys)
+            }
+        }
+    }
+
+    /// Bytes the records take in memory (chunk capacity, places and ranks), for tests and the benchmarks' notes.
+    var heldBytes: Int { storage.heldChunkBytes + storage.starts.capacity * 8 + storage.ranks.capacity * 8 }
+
+    /// Coded bytes written to the scratch file.
+    var spilledBytes: Int { storage.spilledChunkBytes }
 
     mutating func append(_ r: FeatureRecord) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -39,54 +76,131 @@ struct RecordTable: RandomAccessCollection, Sendable {
     /// Appends a record read from this or another table (re-coded: tables number their keys apart).
     mutating func append(_ r: StoredRecord) { append(r.record) }
 
-    /// Forgets every record from index `n` on (the rollback of a rejected input).
+    /// Writes every full chunk to the spill's scratch file when the chunks held are over its limit (a table
+    /// without a spill never spills).
+    mutating func spillIfOverLimit() throws(SpillError) {
+        guard let spill = storage.spill, storage.heldChunkBytes > spill.heldLimit else { return }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        try storage.spillFullChunks(to: spill)
+    }
+
+    /// Forgets every record from index `n` on (the rollback of a rejected input). What was spilled of them stays
+    /// in the scratch file, unread.
     mutating func truncate(to n: Int) {
         guard n < count else { return }
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.truncate(to: n)
     }
 
+    private enum Chunk {
+        case held([UInt8])
+        /// Written to the scratch file: where, and how many bytes.
+        case spilled(offset: UInt64, count: Int)
+    }
+
     private final class Storage: @unchecked Sendable {
-        static let chunkBytes = 1 << 20
+        /// 64 KiB, smaller under a small spill limit (4 KiB at least), so tiny budgets spill records too.
+        let chunkBytes: Int
         /// Per record: chunk index << 32 | offset in the chunk.
         var starts: [UInt64] = []
-        var chunks: [[UInt8]] = []
+        var ranks: [UInt64] = []
+        var chunks: [Chunk] = []
         var keys = RecordKeys()
+        let spill: RecordSpill?
+        private(set) var heldChunkBytes = 0
+        private(set) var spilledChunkBytes = 0
+
+        init(spill: RecordSpill?) {
+            self.spill = spill
+            chunkBytes = Swift.min(64 << 10, Swift.max(4 << 10, spill?.heldLimit ?? Int.max))
+        }
 
         func copy() -> Storage {
-            let s = Storage()
+            let s = Storage(spill: spill)
             s.starts = starts
+            s.ranks = ranks
             s.chunks = chunks
             s.keys = keys
+            s.heldChunkBytes = heldChunkBytes
+            s.spilledChunkBytes = spilledChunkBytes
             return s
+        }
+
+        /// The chunk of record `i` and its byte range there.
+        func place(_ i: Int) -> (chunk: Int, range: Range<Int>) {
+            let at = starts[i]
+            let chunk = Int(at >> 32)
+            let start = Int(at & 0xFFFF_FFFF)
+            let end: Int
+            if i + 1 < starts.count && Int(starts[i + 1] >> 32) == chunk {
+                end = Int(starts[i + 1] & 0xFFFF_FFFF)
+            } else {
+                switch chunks[chunk] {
+                case .held(let bytes): end = bytes.count
+                case .spilled(_, let count): end = count
+                }
+            }
+            return (chunk, start..<end)
+        }
+
+        func read(offset: UInt64, count: Int) throws(SpillError) -> [UInt8] {
+            guard let spill else { throw .corrupt("a spilled record chunk without a scratch file") }
+            return try spill.read(offset: offset, count: count)
         }
 
         func append(_ r: FeatureRecord) {
             var bytes: [UInt8] = []
             RecordCodec.encode(r, keys: &keys, into: &bytes)
-            if chunks.isEmpty || chunks[chunks.count - 1].count + bytes.count > Self.chunkBytes {
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(Swift.max(Self.chunkBytes, bytes.count))
-                chunks.append(chunk)
-            }
             let c = chunks.count - 1
-            starts.append(UInt64(c) << 32 | UInt64(chunks[c].count))
-            chunks[c].append(contentsOf: bytes)
+            if case .held(var last)? = chunks.last, last.count + bytes.count <= chunkBytes {
+                starts.append(UInt64(c) << 32 | UInt64(last.count))
+                chunks[c] = .spilled(offset: 0, count: 0)  // lets `last` be appended to in place
+                last.append(contentsOf: bytes)
+                chunks[c] = .held(last)
+            } else {
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(Swift.max(chunkBytes, bytes.count))
+                chunk.append(contentsOf: bytes)
+                starts.append(UInt64(chunks.count) << 32)
+                chunks.append(.held(chunk))
+                heldChunkBytes += chunk.capacity
+            }
+            ranks.append(r.rank)
+        }
+
+        /// Writes every held chunk but the last (still being filled) to the scratch file.
+        func spillFullChunks(to spill: RecordSpill) throws(SpillError) {
+            for c in chunks.indices.dropLast() {
+                guard case .held(let bytes) = chunks[c] else { continue }
+                let offset = try spill.write(bytes)
+                chunks[c] = .spilled(offset: offset, count: bytes.count)
+                heldChunkBytes -= bytes.capacity
+                spilledChunkBytes += bytes.count
+            }
         }
 
         func truncate(to n: Int) {
             guard n < starts.count else { return }
-            if n == 0 {
-                starts = []
-                chunks = []
-                return
+            let chunk = Int(starts[n] >> 32)
+            let offset = Int(starts[n] & 0xFFFF_FFFF)
+            for c in chunks.indices.dropFirst(chunk + 1) {
+                if case .held(let bytes) = chunks[c] { heldChunkBytes -= bytes.capacity }
             }
-            let at = starts[n]
-            let chunk = Int(at >> 32)
             chunks.removeSubrange((chunk + 1)...)
-            chunks[chunk].removeSubrange(Int(at & 0xFFFF_FFFF)...)
-            if chunks[chunk].isEmpty { chunks.removeLast() }
+            switch chunks[chunk] {
+            case .held(var bytes):
+                chunks[chunk] = .spilled(offset: 0, count: 0)
+                bytes.removeSubrange(offset...)
+                chunks[chunk] = .held(bytes)
+            case .spilled(let at, _):
+                chunks[chunk] = .spilled(offset: at, count: offset)
+            }
+            if offset == 0 {
+                if case .held(let bytes) = chunks[chunk] { heldChunkBytes -= bytes.capacity }
+                chunks.removeLast()
+            }
             starts.removeSubrange(n...)
+            ranks.removeSubrange(n...)
         }
     }
 }
@@ -122,9 +236,10 @@ struct StoredRecord: Sendable {
     private let rest: ArraySlice<UInt8>
     private let keys: [String]
 
-    fileprivate init(bytes: ArraySlice<UInt8>, keys: RecordKeys) {
+    fileprivate init(bytes: ArraySlice<UInt8>, rank: UInt64, keys: RecordKeys) {
         var reader = RecordCodec.Reader(bytes: bytes)
-        (id, rank) = reader.header()
+        id = reader.header()
+        self.rank = rank
         rest = bytes[reader.at...]
         self.keys = keys.names
     }
@@ -144,16 +259,15 @@ struct StoredRecord: Sendable {
 
 /// The coding of one `FeatureRecord`: varints, strings as length and UTF-8, doubles as their 8 bytes.
 ///
-/// flags (bit 0: an id follows) · [id] · rank · class base zoom · property count · per property: key number, value
-/// (tag, payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per zoom: key count,
-/// key numbers.
+/// flags (bit 0: an id follows) · [id] · class base zoom · property count · per property: key number, value (tag,
+/// payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per zoom: key count, key
+/// numbers. The rank is not coded: the table keeps ranks in an array of their own.
 enum RecordCodec {
     private enum Tag: UInt8 { case string, int, uint, double, isFalse, isTrue, null }
 
     static func encode(_ r: FeatureRecord, keys: inout RecordKeys, into out: inout [UInt8]) {
         out.append(r.id == nil ? 0 : 1)
         if let id = r.id { PieceEncoder.varint(id, into: &out) }
-        PieceEncoder.varint(r.rank, into: &out)
         PieceEncoder.varint(UInt64(bitPattern: Int64(r.classBaseZoom)), into: &out)
         PieceEncoder.varint(UInt64(r.properties.count), into: &out)
         for (key, value) in zip(r.properties.keys, r.properties.values) {
@@ -208,11 +322,10 @@ enum RecordCodec {
             at = bytes.startIndex
         }
 
-        mutating func header() -> (id: UInt64?, rank: UInt64) {
+        mutating func header() -> UInt64? {
             let hasID = bytes[at] & 1 != 0
             at += 1
-            let id = hasID ? varint() : nil
-            return (id, varint())
+            return hasID ? varint() : nil
         }
 
         mutating func body(id: UInt64?, rank: UInt64, keys: [String]) -> FeatureRecord {

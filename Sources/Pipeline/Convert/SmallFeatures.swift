@@ -60,7 +60,7 @@ struct SmallFeatureReduction: Sendable {
             let p = pieces[i]
             guard !isTop(p.layer, p.feature), let d = SmallFeatureDust(p.piece.commands) else { continue }
             // u in (0, 1) from the rank's second hash; the key is an exponential variate over the weight.
-            let rank = records[Int(p.layer)][Int(p.feature)].rank
+            let rank = records[Int(p.layer)].rank(Int(p.feature))
             let u = (Double(FeatureRank.mix(rank) >> 11) + 0.5) / Double(UInt64(1) << 53)
             out.append(
                 Candidate(

@@ -102,7 +102,7 @@ struct FeatureOrder: Sendable {
     var end: Int32
 
     /// The order of the features `measure` saw (every zoom's pieces); `records` per output layer.
-    init(measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions) {
+    init(measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions) throws(SpillError) {
         let anchors = measure.anchors
         topZoom = measure.topZoom
         let sizes = measure.sizes
@@ -112,28 +112,33 @@ struct FeatureOrder: Sendable {
         var firstByRank: [UInt64: Int] = [:]
         var copies: [(layer: Int32, feature: Int32, of: Int)] = []
         for (l, rs) in records.enumerated() {
-            for (f, r) in rs.enumerated() {
-                if let i = firstByRank[r.rank] {
+            for f in rs.indices {
+                let rank = rs.rank(f)
+                if let i = firstByRank[rank] {
                     copies.append((Int32(l), Int32(f), i))
                 } else {
-                    firstByRank[r.rank] = flat.count
+                    firstByRank[rank] = flat.count
                     flat.append((Int32(l), Int32(f)))
                 }
             }
         }
         // Importance: the priority attribute (or size), then the rank; `importance[i]` 0 is the most important.
-        let priority: [Double] = flat.map { lf in
+        // `flat` is in (layer, feature) order, so each reader loads a spilled chunk once.
+        var readers = records.map { $0.reader() }
+        let priority: [Double] = try flat.map { lf throws(SpillError) in
             let (l, f) = (Int(lf.layer), Int(lf.feature))
             if let sizes { return sizes[l][f] }
-            guard let field = options.priorityField, let v = Self.number(records[l][f].properties, field) else {
+            guard let field = options.priorityField,
+                let v = Self.number(try readers[l].record(f).properties, field)
+            else {
                 return -Double.infinity
             }
             return options.priorityAscending ? -v : v
         }
         let byImportance = flat.indices.sorted { a, b in
             if priority[a] != priority[b] { return priority[a] > priority[b] }
-            let ra = records[Int(flat[a].layer)][Int(flat[a].feature)].rank
-            let rb = records[Int(flat[b].layer)][Int(flat[b].feature)].rank
+            let ra = records[Int(flat[a].layer)].rank(Int(flat[a].feature))
+            let rb = records[Int(flat[b].layer)].rank(Int(flat[b].feature))
             return ra != rb ? ra < rb : a < b
         }
         var importance = [Int32](repeating: 0, count: flat.count)
@@ -145,15 +150,15 @@ struct FeatureOrder: Sendable {
                 flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
             // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
             // features where they are dense, so ordering by it would favour dense areas again.
-            let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)][Int($0.feature)].rank) }
+            let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)].rank(Int($0.feature))) }
             order = flat.indices.sorted { a, b in
                 if levels[a] != levels[b] { return levels[a] < levels[b] }
                 return shuffle[a] != shuffle[b] ? shuffle[a] < shuffle[b] : importance[a] < importance[b]
             }
         } else if options.mode == .random {
             order = flat.indices.sorted { a, b in
-                let ra = records[Int(flat[a].layer)][Int(flat[a].feature)].rank
-                let rb = records[Int(flat[b].layer)][Int(flat[b].feature)].rank
+                let ra = records[Int(flat[a].layer)].rank(Int(flat[a].feature))
+                let rb = records[Int(flat[b].layer)].rank(Int(flat[b].feature))
                 return ra != rb ? ra < rb : a < b
             }
         }

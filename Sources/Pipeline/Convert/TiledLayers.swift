@@ -69,14 +69,35 @@ struct TiledLayers: Sendable {
     /// How each read input layer numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
-    /// Empty layers whose pieces go to `pieces` (by default a spool that never spills).
-    init(pieces: PieceSpool = PieceSpool()) { self.pieces = pieces }
+    /// Where the layers' feature records go past their share of the budget (nil: they stay in memory).
+    let recordSpill: RecordSpill?
+
+    /// Empty layers whose pieces go to `pieces` (by default a spool that never spills) and whose records spill to
+    /// `records`.
+    init(pieces: PieceSpool = PieceSpool(), records: RecordSpill? = nil) {
+        self.pieces = pieces
+        recordSpill = records
+    }
+
+    /// Empty layers that spill pieces and records as `options` say (budget, scratch folder, tile order).
+    init(options: ConvertOptions) {
+        let pieces = PieceSpool(options: options)
+        self.init(
+            pieces: pieces, records: pieces.scratch.map { RecordSpill(scratch: $0, budget: options.memoryBudget) })
+    }
+
+    /// Spills the pieces past the memory budget into a sort run and each layer's records past their limit to the
+    /// scratch file. Called after each feature, so a feature is never cut in two.
+    mutating func spillIfOverBudget() throws(SpillError) {
+        try pieces.spillIfOverBudget()
+        for i in outputs.indices { try outputs[i].records.spillIfOverLimit() }
+    }
 
     /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
     /// use (deterministic: feature order).
     mutating func output(named name: String) -> Int {
         if let i = outputs.firstIndex(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return i }
-        outputs.append(OutputLayer(name: name))
+        outputs.append(OutputLayer(name: name, records: RecordTable(spill: recordSpill)))
         return outputs.count - 1
     }
 

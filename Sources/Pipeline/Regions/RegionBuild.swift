@@ -33,7 +33,7 @@ struct RegionBuild {
     /// The feature phase's hand-off for this region.
     func tiledLayers(diagnostics: DiagnosticSink, isCancelled: () -> Bool) throws -> TiledLayers {
         let chain = FeatureChain(parameters: TilingParameters(options: options))
-        var tiled = TiledLayers(pieces: PieceSpool(options: options))
+        var tiled = TiledLayers(options: options)
         var layerIndex = 0
         for entry in source.entries {
             switch entry {
@@ -48,7 +48,7 @@ struct RegionBuild {
                     let f = pre.features[i]
                     let job = FeatureJob(context: context, feature: f.job.feature, id: f.job.id)
                     intake.add(job, chain.process(job, projected: f.repairs), to: &tiled)
-                    try tiled.pieces.spillIfOverBudget()
+                    try tiled.spillIfOverBudget()
                 }
                 var report = intake.finish()
                 report.rejected.add(pre.failures)

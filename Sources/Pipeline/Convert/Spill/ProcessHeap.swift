@@ -7,11 +7,12 @@ internal import CMalloc
 /// 8 arenas per core, in heaps that shrink only from the top, and with an mmap threshold that rises after every
 /// large free, so later large arrays land in those heaps too. Measured on 1M stands (`docs/benchmarks.md`,
 /// *Bounded memory, fifth step*): 150–185 MiB in use during the low zooms, 450–580 MiB resident.
-enum ProcessHeap {
+package enum ProcessHeap {
     /// At most `max(2, threads)` arenas (workers still allocate without contention), allocations of 256 KiB and
-    /// more straight from mmap (given back when freed), the top of a heap given back past 1 MiB. Call before the
-    /// workers start; later calls change nothing that matters.
-    static func configure(threads: Int) {
+    /// more straight from mmap (given back when freed), the top of a heap given back past 1 MiB. Process-wide:
+    /// the CLI calls it once at start with the machine's core count (the default `--threads`), before any worker
+    /// thread exists, so concurrent conversions (`kartpack package`) never set it against each other.
+    package static func configure(threads: Int) {
         _ = kartpack_malloc_set(Int32(clamping: max(2, threads)), 256 << 10, 1 << 20)
     }
 
