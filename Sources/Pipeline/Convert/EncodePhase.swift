@@ -48,8 +48,9 @@ struct ZoomStats: Sendable {
 ///    lowered for the whole zoom, so every tile drops by the same rule. The cut-off that fits is searched per
 ///    offending tile with a binary search over its own features, estimating its compressed size from the raw
 ///    size and the tile's compression ratio, then checking the answer compressed (searching on below it with
-///    compressed sizes if it is still over); the zoom is then encoded and compressed once and checked again. The cut-off only decreases from the max zoom down, so a feature shown
-///    at zoom z is shown at every higher zoom. At the max zoom nothing is dropped (every feature must appear
+///    a refreshed ratio if it is still over); the zoom is then encoded and compressed once and checked again.
+///    The cut-off only decreases from the max zoom down, so a feature shown at zoom z is shown at every higher
+///    zoom. At the max zoom nothing is dropped (every feature must appear
 ///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
 ///    written anyway and counted in `tilesOverLimit` with a warning.
 /// 5. **Coalescing** (`coalesce`, per output layer): in each tile, the polygon and line pieces the limits leave out are
