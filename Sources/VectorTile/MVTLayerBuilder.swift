@@ -37,6 +37,9 @@ public struct MVTLayerBuilder: Sendable {
     private var features = ProtobufWriter()
     private var featureTags: [UInt32] = []
     private var seenKeys: [Int] = []
+    /// Per property position, the key index the feature before had there: a layer's features mostly repeat their
+    /// keys in the same order, so a key is usually found by one byte comparison, without hashing or allocating.
+    private var keyAtPosition: [UInt32] = []
 
     /// Creates an empty layer. `extent` must be positive (4096 is the MVT default).
     public init(name: String, extent: Int = 4096) {
@@ -73,12 +76,12 @@ public struct MVTLayerBuilder: Sendable {
         }
         featureTags.removeAll(keepingCapacity: true)
         let stamp = featureCount + 1
-        for (key, value) in zip(properties.keys, properties.values) {
+        for (position, (key, value)) in zip(properties.keys, properties.values).enumerated() {
             if value.isNull {
                 nullsOmitted += 1
                 continue
             }
-            let k = internKey(key)
+            let k = internKey(key, at: position)
             if seenKeys.count <= Int(k) {
                 seenKeys.append(contentsOf: repeatElement(0, count: Int(k) + 1 - seenKeys.count))
             }
@@ -120,12 +123,24 @@ public struct MVTLayerBuilder: Sendable {
         w.writeVarintField(5, UInt64(extent))
     }
 
-    private mutating func internKey(_ key: String) -> UInt32 {
+    /// The index of `key` (the `position`-th property of its feature), added to the table on first use.
+    private mutating func internKey(_ key: String, at position: Int) -> UInt32 {
+        if position < keyAtPosition.count {
+            let guess = keyAtPosition[position]
+            if keys[Int(guess)].utf8.elementsEqual(key.utf8) { return guess }
+        } else {
+            keyAtPosition.append(contentsOf: repeatElement(0, count: position + 1 - keyAtPosition.count))
+        }
         let bytes = Array(key.utf8)
-        if let i = keyIndex[bytes] { return i }
-        let i = UInt32(truncatingIfNeeded: keys.count)
-        keys.append(key)
-        keyIndex[bytes] = i
+        let i: UInt32
+        if let known = keyIndex[bytes] {
+            i = known
+        } else {
+            i = UInt32(truncatingIfNeeded: keys.count)
+            keys.append(key)
+            keyIndex[bytes] = i
+        }
+        keyAtPosition[position] = i
         return i
     }
 

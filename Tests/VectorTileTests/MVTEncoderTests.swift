@@ -74,6 +74,28 @@ import VectorTile
         #expect(f2["h"] == .string("1"))
     }
 
+    /// Keys are guessed from the feature before's property positions; a wrong guess must fall back to the table.
+    @Test func keysFoundWhenTheirPositionsShiftBetweenFeatures() throws {
+        let rows: [[(String, PropertyValue)]] = [
+            [("a", .uint(1)), ("b", .uint(2)), ("c", .uint(3))],
+            [("a", .uint(1)), ("b", .uint(2)), ("c", .uint(3))],
+            [("c", .uint(3)), ("a", .uint(1))],
+            [("x", .null), ("b", .uint(2)), ("d", .uint(4)), ("a", .uint(1))],
+            [("a", .uint(5)), ("b", .uint(2)), ("c", .uint(3)), ("e", .uint(6))],
+        ]
+        var l = MVTLayerBuilder(name: "t")
+        for (i, row) in rows.enumerated() {
+            l.addFeature(id: UInt64(i), type: .point, geometry: [9, 2, 2], properties: Properties(row))
+        }
+        #expect(l.keys == ["a", "b", "c", "d", "e"])
+        let layer = try #require(try MVTDecoder().decode(try encodeTile([l])).layers.first)
+        for (feature, row) in zip(layer.features, rows) {
+            let written = row.filter { !$0.1.isNull }
+            #expect(feature.properties.keys == written.map(\.0))
+            for (key, value) in written { #expect(feature.properties[key] == value) }
+        }
+    }
+
     @Test func nullsAndRepeatedKeysOmittedAndCounted() throws {
         var l = MVTLayerBuilder(name: "t")
         var props = Properties([("x", .null), ("y", .uint(2)), ("z", .null)])
