@@ -143,6 +143,8 @@ struct EncodePhase {
     private struct TileOutcome: Sendable {
         var tile: EncodedTile
         var coalesced: [Int] = []
+        /// The tile's MVT size before compression.
+        var raw = 0
     }
 
     /// Encodes every zoom, from `maxZoom` down, into `tiles` (each zoom in archive order) with its statistics.
@@ -350,7 +352,8 @@ struct EncodePhase {
         if fit, !over.isEmpty {
             let fits = try parallelMap(over.count) { k throws(PipelineError) in
                 try fittingCutoff(
-                    batch, tile: over[k], encoded: encoded[over[k]], records: records, selection: selection)
+                    batch, tile: over[k], encoded: encoded[over[k]], raw: outcomes[over[k]].raw, records: records,
+                    selection: selection)
             }
             if let m = fits.min() { pass.fit = min(pass.fit ?? m, m) }
         }
@@ -478,65 +481,70 @@ struct EncodePhase {
         return excluded
     }
 
-    /// The highest cut-off (below the current one) at which one over-limit tile (`tile` in the batch) fits, by
-    /// binary search over the drop positions of its own features. Sizes are first estimated from the raw MVT size
-    /// and the tile's compression ratio at the current cut-off (`encoded`), so the search compresses nothing; the
-    /// cut-off found is then compressed once, and when it is still over the byte limit (the ratio changes as a tile
-    /// thins) the search goes on below it with the ratio found there (four times at most, then with compressed
-    /// sizes). So the cut-off returned fits exactly, and the
-    /// zoom's next round (at the smallest of its tiles' cut-offs) is its last, instead of one round per estimate
-    /// that missed (stands-100k: 3 and 5 extra rounds at z10 and z9, each a whole zoom encoded again).
+    /// The highest cut-off (below the current one) at which one over-limit tile (`tile` in the batch) fits, found
+    /// over the drop positions of its own features. The search itself encodes nothing: a tile's compressed size at
+    /// a cut-off is modelled as its kept pieces' geometry bytes plus a share per piece of the rest of the raw MVT
+    /// (tags, keys, values), times its compression ratio, both taken from the tile as encoded (`encoded`, `raw`).
+    /// The cut-off the model finds is then encoded and compressed once; when it is still over the byte limit (a
+    /// thinner tile compresses differently) the model is recalibrated there and the search goes on below it (four
+    /// times at most, then with compressed sizes throughout). So the cut-off returned fits exactly and the zoom's
+    /// next round (at the smallest of its tiles' cut-offs) is its last; a tile costs a few encodes, not one per
+    /// step of a binary search (stands-100k: 17 to 20 raw encodes of each over-limit tile before).
     private func fittingCutoff(
-        _ batch: Batch, tile: Int, encoded: EncodedTile, records: [RecordTable], selection: Selection
+        _ batch: Batch, tile: Int, encoded: EncodedTile, raw: Int, records: [RecordTable], selection: Selection
     ) throws(PipelineError) -> Int32 {
         guard let order = selection.order else { return 0 }
-        var positions: [Int32] = []
+        var kept: [(position: Int32, geometry: Int)] = []
         for p in batch.pieces[batch.runs[tile]] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
-            positions.append(order.position[Int(p.layer)][Int(p.feature)])
+            kept.append((order.position[Int(p.layer)][Int(p.feature)], ProtobufWriter.packedSize(p.piece.commands)))
         }
-        positions.sort()
+        guard !kept.isEmpty else { return 0 }
+        kept.sort { $0.position < $1.position }
+        // Cut-off distinct[m] keeps the first m distinct positions: pieces[m] pieces, geometry[m] geometry bytes;
+        // m = distinct.count is the tile as it is.
         var distinct: [Int32] = []
-        for v in positions where distinct.last != v { distinct.append(v) }
-        let raw = try encode(batch, tile: tile, records: records, selection: selection, compress: false).tile
-        var ratio = raw.bytes.isEmpty ? 1 : Double(encoded.bytes.count) / Double(raw.bytes.count)
-        // Keeping the first m distinct positions (cut-off distinct[m]); m = distinct.count is the tile as it is.
-        func trial(_ m: Int) throws(PipelineError) -> EncodedTile {
+        var pieces: [Int] = []
+        var geometry: [Int] = []
+        var sum = 0
+        for (i, k) in kept.enumerated() {
+            if distinct.last != k.position {
+                distinct.append(k.position)
+                pieces.append(i)
+                geometry.append(sum)
+            }
+            sum += k.geometry
+        }
+        pieces.append(kept.count)
+        geometry.append(sum)
+        let perPiece = Double(max(0, raw - sum)) / Double(kept.count)
+        func model(_ m: Int) -> Double { Double(geometry[m]) + perPiece * Double(pieces[m]) }
+        var ratio = Double(encoded.bytes.count) / max(1, model(distinct.count))
+        func fits(_ m: Int) -> Bool { pieces[m] <= maxTileFeatures && model(m) * ratio <= Double(maxTileBytes) }
+        /// Whether the tile fits at cut-off `distinct[m]`, encoded and compressed, and its compressed size (nil:
+        /// over the feature limit).
+        func compressed(_ m: Int) throws(PipelineError) -> (fits: Bool, size: Int?) {
             var trial = selection
             trial.cutoff = distinct[m]
-            return try encode(batch, tile: tile, records: records, selection: trial, compress: false).tile
-        }
-        func fits(_ m: Int) throws(PipelineError) -> Bool {
-            let kept = positions.count { $0 < distinct[m] }
-            if kept > maxTileFeatures { return false }
-            let t = try trial(m)
-            return Double(t.bytes.count) * ratio <= Double(maxTileBytes) && t.features <= maxTileFeatures
-        }
-        /// The compressed size of the trial (nil: over the feature limit) and its compression ratio.
-        func compressed(_ m: Int) throws(PipelineError) -> (fits: Bool, ratio: Double) {
-            let t = try trial(m)
-            guard t.features <= maxTileFeatures else { return (false, ratio) }
+            let t = try encode(batch, tile: tile, records: records, selection: trial, compress: false).tile
+            guard t.features <= maxTileFeatures else { return (false, nil) }
             let size: Int
             do { size = try compression.compress(t.bytes).count } catch {
                 throw .tileEncoding(tile: t.tile.description, reason: "\(error)")
             }
-            return (size <= maxTileBytes, t.bytes.isEmpty ? ratio : Double(size) / Double(t.bytes.count))
+            return (size <= maxTileBytes, size)
         }
-        guard !distinct.isEmpty else { return 0 }
         var hi = distinct.count  // does not fit
-        // Search with estimated sizes, check the answer compressed; when it is over, search again below it with
-        // the ratio found there (a thinner tile compresses differently). A few rounds at most, then compressed
-        // sizes throughout.
         for _ in 0..<4 {
             var lo = 0  // fits (keeping nothing always fits)
             while hi - lo > 1 {
                 let mid = (lo + hi) / 2
-                if try fits(mid) { lo = mid } else { hi = mid }
+                if fits(mid) { lo = mid } else { hi = mid }
             }
             guard lo > 0 else { return distinct[0] }
             let check = try compressed(lo)
             if check.fits { return distinct[lo] }
             hi = lo
-            ratio = check.ratio
+            if let size = check.size { ratio = Double(size) / max(1, model(lo)) }
         }
         var lo = 0
         while hi - lo > 1 {
@@ -600,7 +608,8 @@ struct EncodePhase {
             // UTF-8) with our own bounded decoder before it is written.
             _ = try MVTDecoder().decode(raw)
             let bytes = try compression.compress(raw)
-            return TileOutcome(tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: coalesced)
+            return TileOutcome(
+                tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: coalesced, raw: raw.count)
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
         }
