@@ -365,14 +365,19 @@ import Testing
             ]
         }
         func folders(of pid: Int32) -> [String] { Self.names(in: temp, containing: "kartpack-import-\(pid)-") }
+        // Set up: its `owner` marker is written before `export/` is made. A process stopped between `mkdtemp` and
+        // the marker leaves a folder no later import may prove abandoned (seen under a loaded parallel test run).
+        func setUp(_ pid: Int32) -> Bool {
+            folders(of: pid).contains { Self.exists(temp + "/" + $0 + "/export") }
+        }
 
         // One import is killed, another is only stopped (its owner is alive): both leave an extraction folder.
         let victim = try Self.start(importing("a.pmtiles"), in: dir, tag: "victim")
         let paused = try Self.start(importing("b.pmtiles"), in: dir, tag: "paused")
         defer { kill(paused.processIdentifier, SIGKILL) }
         let extracting = Self.poll {
-            (!folders(of: victim.processIdentifier).isEmpty || !victim.isRunning)
-                && (!folders(of: paused.processIdentifier).isEmpty || !paused.isRunning)
+            (setUp(victim.processIdentifier) || !victim.isRunning)
+                && (setUp(paused.processIdentifier) || !paused.isRunning)
         }
         kill(victim.processIdentifier, SIGKILL)
         kill(paused.processIdentifier, SIGSTOP)
