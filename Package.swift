@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // glibc's malloc tuning (part of libc: nothing to link).
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "GeometryOps", dependencies: ["KartpackCore", "GeometryAlgorithms", "CGEOS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite3"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        // Whole-buffer compression for convert's tiles and sort runs (libdeflate; not in KartpackKit, zlib only).
+        .target(name: "Deflate", dependencies: ["CDeflate"]),
         .target(name: "Glyphs", dependencies: ["CFreeType"]),
         .target(name: "SVGRaster", dependencies: ["CRsvg"]),
         // Pure Swift encoders and archive formats.
@@ -67,7 +70,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
-                "VectorTile", "TileArchive", "Gzip",
+                "VectorTile", "TileArchive", "Gzip", "Deflate",
                 "Styling", "Nightly", "Checksum", "Import", "CMalloc",
             ]
         ),
@@ -98,7 +101,9 @@ let package = Package(
             name: "VectorTileTests", dependencies: ["VectorTile", "GeometryAlgorithms", "KartpackTestSupport"]),
         .testTarget(
             name: "TileArchiveTests",
-            dependencies: ["TileArchive", "PMTiles", "KartpackJSON", "Gzip", "SQLiteStore", "KartpackTestSupport"]),
+            dependencies: [
+                "TileArchive", "PMTiles", "KartpackJSON", "Gzip", "Deflate", "SQLiteStore", "KartpackTestSupport",
+            ]),
         .testTarget(
             name: "KartpackKitTests",
             dependencies: [

@@ -46,9 +46,9 @@ struct ZoomStats: Sendable {
 /// 4. **Limits** (deterministic and zoom-level consistent): when a tile is over `maxTileBytes` (compressed) or
 ///    `maxTileFeatures`, the cut-off of the drop order (`FeatureOrder`: by spacing, size, priority or rank) is
 ///    lowered for the whole zoom, so every tile drops by the same rule. The cut-off that fits is searched per
-///    offending tile with a binary search over its own features, estimating its compressed size from the raw
-///    size and the tile's compression ratio, then checking the answer compressed (searching on below it with
-///    a refreshed ratio if it is still over); the zoom is then encoded and compressed once and checked again.
+///    offending tile over its own features on a size model calibrated on the tile as encoded, then checking the
+///    answer compressed (searching on below it, recalibrated, if it is still over); the zoom is then encoded and
+///    compressed once and checked again.
 ///    The cut-off only decreases from the max zoom down, so a feature shown at zoom z is shown at every higher
 ///    zoom. At the max zoom nothing is dropped (every feature must appear
 ///    there, nor at a feature's own highest zoom when its layer stops lower); a tile that stays over a limit is
@@ -528,7 +528,7 @@ struct EncodePhase {
             let t = try encode(batch, tile: tile, records: records, selection: trial, compress: false).tile
             guard t.features <= maxTileFeatures else { return (false, nil) }
             let size: Int
-            do { size = try compression.compress(t.bytes).count } catch {
+            do { size = try compression.compressWithLibdeflate(t.bytes).count } catch {
                 throw .tileEncoding(tile: t.tile.description, reason: "\(error)")
             }
             return (size <= maxTileBytes, size)
@@ -607,7 +607,7 @@ struct EncodePhase {
             // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
             // UTF-8) with our own bounded decoder before it is written.
             _ = try MVTDecoder().decode(raw)
-            let bytes = try compression.compress(raw)
+            let bytes = try compression.compressWithLibdeflate(raw)
             return TileOutcome(
                 tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: coalesced, raw: raw.count)
         } catch {

@@ -1,3 +1,4 @@
+import Deflate
 import Gzip
 import KartpackCore
 
@@ -69,7 +70,9 @@ final class SortRunStore: @unchecked Sendable {
 
     private func store(_ raw: [UInt8]) throws(SpillError) -> RunBlock {
         rawBytes += UInt64(raw.count)
-        if compress, let packed = try? Gzip.deflateRaw(raw, level: 1), packed.count <= raw.count - raw.count / 8 {
+        if compress, let packed = try? Deflate.compress(raw, level: 1, framing: .raw),
+            packed.count <= raw.count - raw.count / 8
+        {
             let at = try file.append(packed)
             return RunBlock(offset: at, storedBytes: packed.count, rawBytes: raw.count, compressed: true)
         }
