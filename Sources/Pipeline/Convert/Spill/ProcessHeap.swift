@@ -8,12 +8,14 @@ internal import CMalloc
 /// large free, so later large arrays land in those heaps too. Measured on 1M stands (`docs/benchmarks.md`,
 /// *Bounded memory, fifth step*): 150–185 MiB in use during the low zooms, 450–580 MiB resident.
 package enum ProcessHeap {
-    /// At most `max(2, threads)` arenas (workers still allocate without contention), allocations of 256 KiB and
+    /// At most `4 × max(2, threads)` arenas (half of glibc's default: with one per thread, Dispatch's changing
+    /// worker threads shared arenas and waited on their locks, 7 % of the samples of a stands-100k run; four per
+    /// thread made it 10–15 % faster at the same peak RSS on 100k and 1M stands), allocations of 256 KiB and
     /// more straight from mmap (given back when freed), the top of a heap given back past 1 MiB. Process-wide:
     /// the CLI calls it once at start with the machine's core count (the default `--threads`), before any worker
     /// thread exists, so concurrent conversions (`kartpack package`) never set it against each other.
     package static func configure(threads: Int) {
-        _ = kartpack_malloc_set(Int32(clamping: max(2, threads)), 256 << 10, 1 << 20)
+        _ = kartpack_malloc_set(Int32(clamping: max(2, threads) * 4), 256 << 10, 1 << 20)
     }
 
     /// Gives every arena's free pages back to the system: between phases and batches (about a millisecond).
