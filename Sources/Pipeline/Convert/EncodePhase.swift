@@ -489,7 +489,7 @@ struct EncodePhase {
     /// thinner tile compresses differently) the model is recalibrated there and the search goes on below it (four
     /// times at most, then with compressed sizes throughout). So the cut-off returned fits exactly and the zoom's
     /// next round (at the smallest of its tiles' cut-offs) is its last; a tile costs a few encodes, not one per
-    /// step of a binary search (stands-100k: 17 to 20 raw encodes of each over-limit tile before).
+    /// step of a binary search (15 to 17 raw encodes of each over-limit tile of stands-100k before).
     private func fittingCutoff(
         _ batch: Batch, tile: Int, encoded: EncodedTile, raw: Int, records: [RecordTable], selection: Selection
     ) throws(PipelineError) -> Int32 {
