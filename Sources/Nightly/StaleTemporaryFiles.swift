@@ -52,16 +52,25 @@ package enum StaleTemporaryFiles {
     /// Call it while holding the outputs' `RunLock`: every Kartpack writer of those outputs takes that lock, so
     /// their temporaries left in `folder` can only come from runs that were killed. A temporary of a temporary
     /// (`<name>.tmp-<pid>-<hex>.tmp-<pid>-<hex>`: the package writer's own temp file for the staged package a
-    /// publish renames into place) belongs to the same output. Returns the removed paths.
+    /// publish renames into place) belongs to the same output, and so does the scratch file of a temporary
+    /// (`<name>.tmp-<pid>-<hex>.data.tmp-<pid>-<hex>`: the package writer's tile data while it writes the staged
+    /// package, which exists between its `open` and `unlink`). Returns the removed paths.
     @discardableResult
     package static func removeAbandoned(in folder: String, targets: [String]) throws(NightlyError) -> [String] {
         let stems = Set(targets.flatMap { [TemporaryName.stem(for: $0), TemporaryName.stem(for: $0 + ".data")] })
         return try sweep(folder: folder) { name, _, pid in
             var stem = name
             var writers = [pid]
-            while let inner = TemporaryName.parse(stem) {
-                stem = inner.stem
-                writers.append(inner.pid)
+            while true {
+                if let inner = TemporaryName.parse(stem) {
+                    stem = inner.stem
+                    writers.append(inner.pid)
+                } else if stem.hasSuffix(".data"), let inner = TemporaryName.parse(String(stem.dropLast(5))) {
+                    stem = inner.stem
+                    writers.append(inner.pid)
+                } else {
+                    break
+                }
             }
             return stems.contains(stem) && writers.allSatisfy { $0 != getpid() && !isAlive($0) }
         }

@@ -73,15 +73,10 @@ import TileArchive
 
     @Test func onlyOldFilesOfDeadWritersAreRemoved() throws {
         let dir = try TemporaryDirectory(prefix: "temp-stale")
-        // A pid that is not running: a child that has exited and been reaped.
+        // A pid that is not running.
         let finished = try runProcess("/bin/true", [])
         #expect(finished.status == 0)
-        var dead: Int32 = 0
-        for candidate in stride(from: Int32(4_000_000), to: 4_100_000, by: 7)
-        where kill(candidate, 0) != 0 && errno == ESRCH {
-            dead = candidate
-            break
-        }
+        let dead = Self.deadPid()
         #expect(dead != 0)
         let fm = FileManager.default
         let old = Date().addingTimeInterval(-7200)
@@ -110,6 +105,38 @@ import TileArchive
         #expect((try? fm.destinationOfSymbolicLink(atPath: dir.file("l.pmtiles.tmp-\(dead)-0a1b2c42"))) == unrelated)
         // With no minimum age the fresh one goes too.
         #expect(try StaleTemporaryFiles.remove(in: dir.path, olderThan: 0) == [fresh])
+    }
+
+    /// A pid no process has (0 when none was found).
+    static func deadPid() -> Int32 {
+        for candidate in stride(from: Int32(4_000_000), to: 4_100_000, by: 7)
+        where kill(candidate, 0) != 0 && errno == ESRCH {
+            return candidate
+        }
+        return 0
+    }
+
+    /// Every temporary a killed `convert` of `forest.pmtiles` can leave: its staged package, the package writer's
+    /// temp file of it, its sort-run scratch, and the package writer's tile-data scratch of the staged package.
+    @Test func abandonedTemporariesOfAnOutputAreRemovedInEveryShape() throws {
+        let dir = try TemporaryDirectory(prefix: "temp-abandoned")
+        let dead = Self.deadPid()
+        try #require(dead != 0)
+        let staged = "forest.pmtiles.tmp-\(dead)-0a1b2c3d"
+        let gone = [
+            staged, staged + ".tmp-\(dead)-00000001", "forest.pmtiles.data.tmp-\(dead)-00000002",
+            staged + ".data.tmp-\(dead)-00000003",
+        ]
+        let kept = [
+            "other.pmtiles.tmp-\(dead)-0a1b2c3d.data.tmp-\(dead)-00000004",  // another output
+            "forest.pmtiles.tmp-1-0a1b2c3d.data.tmp-\(dead)-00000005",  // its staged package's writer (pid 1) runs
+            staged + ".data",  // not a temporary name
+            "forest.pmtiles.tmp-\(dead)-0a1b2c3d.info.tmp-\(dead)-00000006",  // no writer of ours makes this
+        ]
+        for name in gone + kept { #expect(FileManager.default.createFile(atPath: dir.file(name), contents: nil)) }
+        let removed = try StaleTemporaryFiles.removeAbandoned(in: dir.path, targets: ["forest.pmtiles"])
+        #expect(Set(removed.map { ($0 as NSString).lastPathComponent }) == Set(gone))
+        for name in kept { #expect(FileManager.default.fileExists(atPath: dir.file(name)), "\(name)") }
     }
 
     @Test func aMissingFolderCannotBeSwept() {
