@@ -5,7 +5,7 @@
 /// not simplified; rings are open (a closing duplicate and consecutive duplicates are removed here). Edges along
 /// the buffered clip rectangle are part of the rings. Output: the same structure (same features, polygons and
 /// rings, each ring in its input orientation, possibly starting at another vertex), each ring a subsequence of its
-/// input vertices plus the junction points of step 1.
+/// input vertices plus the junction points of step 1, except for the collapsed rings step 3 leaves out.
 ///
 /// The algorithm (topological simplification, as mapshaper and tippecanoe's `--detect-shared-borders` do it):
 /// 1. **Junctions.** A vertex lying exactly inside another ring's edge (a T-junction, or partly collinear
@@ -18,7 +18,9 @@
 ///    point (`ArcGraph`).
 /// 3. **Simplify arcs.** Douglas–Peucker on every arc once, with `tolerance` in tile units, its end nodes fixed
 ///    and ties broken by position along the canonical direction (nearest the span's middle, then first); a
-///    closed arc keeps its start and the point farthest from it (`ArcDouglasPeucker`).
+///    closed arc keeps its start and the point farthest from it (`ArcDouglasPeucker`). A ring that is one closed
+///    arc reduced to those two points is left out, with every ring on that arc, when nothing lies in its box and
+///    its feature keeps another polygon (`CollapsedRings`): sub-pixel islets go as in the per-feature path.
 /// 4. **Keep the topology.** Removed vertices are put back into the arcs until no ring has collapsed (fewer
 ///    than 3 points, zero area) or flipped, no simplified segment crosses or touches another except at a shared
 ///    end point, and no kept point ends up on the other side of a simplified border (a small island swallowed).
@@ -48,16 +50,22 @@ public struct SharedBorderSimplifier: Sendable {
     }
 
     /// Simplifies the polygons of one layer in one tile together (`features[f]` is feature `f`'s polygons).
-    public func simplify(_ features: [Polygons]) -> SharedBorderResult {
+    /// `keepClear`: areas the layer draws in the tile with something not among `features` (small features drawn
+    /// as squares); a collapsed ring whose box meets one is not left out.
+    public func simplify(_ features: [Polygons], keepClear: [TileRect] = []) -> SharedBorderResult {
         var stats = SharedBorderStatistics()
         var rings: [[TilePoint]] = []
-        for polygons in features {
+        var owner: [Int] = []
+        var isExterior: [Bool] = []
+        for (f, polygons) in features.enumerated() {
             for rs in polygons {
-                for r in rs {
+                for (k, r) in rs.enumerated() {
                     let ring = Self.cleaned(r)
                     stats.inputVertices += ring.count
                     if ring.count < 3 { stats.unsimplifiedRings += 1 }
                     rings.append(ring)
+                    owner.append(f)
+                    isExterior.append(k == 0)
                 }
             }
         }
@@ -70,15 +78,35 @@ public struct SharedBorderSimplifier: Sendable {
         stats.nodes = graph.nodes.count
         stats.arcs = graph.arcCount
         stats.sharedArcs = graph.useCount.count { $0 > 1 }
-        var repair = TopologyRepair(graph: graph, kept: ArcDouglasPeucker.keptFlags(graph, tolerance: tolerance))
+        var kept = ArcDouglasPeucker.keptFlags(graph, tolerance: tolerance)
+        // A left-out arc keeps no point: the repair then sees neither its segments nor its ring.
+        let dropped = CollapsedRings.droppedArcs(
+            graph, kept: kept, rings: rings, owner: owner, isExterior: isExterior, clip: clip,
+            keepClear: keepClear.map { GridBox(TilePoint($0.minX, $0.minY), TilePoint($0.maxX, $0.maxY)) })
+        for a in dropped.indices where dropped[a] {
+            for k in graph.range(ofArc: a) { kept[k] = false }
+        }
+        var repair = TopologyRepair(graph: graph, kept: kept)
         repair.run()
         stats.verticesRestored = repair.restored
         stats.repairRounds = repair.rounds
-        var out: [[TilePoint]] = []
+        var out: [[TilePoint]?] = []
         out.reserveCapacity(rings.count)
         for r in rings.indices {
-            out.append(graph.uses(ofRing: r).map(repair.outline) ?? rings[r])
-            stats.outputVertices += out[r].count
+            guard let uses = graph.uses(ofRing: r) else {
+                out.append(rings[r])
+                stats.outputVertices += rings[r].count
+                continue
+            }
+            // A left-out ring has every arc left out, a kept ring none.
+            if dropped[Int(uses[uses.startIndex].arc)] {
+                out.append(nil)
+                stats.droppedRings += 1
+                continue
+            }
+            let outline = repair.outline(uses)
+            out.append(outline)
+            stats.outputVertices += outline.count
         }
         return SharedBorderResult(features: Self.rebuild(features, rings: out), statistics: stats)
     }
@@ -92,15 +120,16 @@ public struct SharedBorderSimplifier: Sendable {
         return out
     }
 
-    /// `features`' structure filled with `rings`, in flattening order.
-    private static func rebuild(_ features: [Polygons], rings: [[TilePoint]]) -> [Polygons] {
+    /// `features`' structure filled with `rings`, in flattening order; a left-out ring (nil) is removed, and a
+    /// polygon whose exterior is left out goes (`CollapsedRings` leaves out no exterior that has holes).
+    private static func rebuild(_ features: [Polygons], rings: [[TilePoint]?]) -> [Polygons] {
         var next = 0
         return features.map { polygons in
-            polygons.map { rs in
-                rs.map { _ in
-                    defer { next += 1 }
-                    return rings[next]
-                }
+            polygons.compactMap { rs in
+                let own = rings[next..<(next + rs.count)]
+                next += rs.count
+                guard let exterior = own.first, let exterior else { return own.isEmpty ? [] : nil }
+                return [exterior] + own.dropFirst().compactMap { $0 }
             }
         }
     }
@@ -134,6 +163,8 @@ public struct SharedBorderStatistics: Sendable, Hashable {
     public var repairRounds = 0
     /// Rings with fewer than 3 distinct points, passed through unchanged.
     public var unsimplifiedRings = 0
+    /// Rings Douglas–Peucker collapsed that were left out (`CollapsedRings`), with every ring on their arc.
+    public var droppedRings = 0
 
     /// Creates empty statistics.
     public init() {}

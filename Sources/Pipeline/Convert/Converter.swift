@@ -67,7 +67,9 @@ package final class Converter {
             maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
             compression: publisher.tileCompression,
             sharedBorders: options.sharedBorders
-                ? SharedBorderPass(tolerance: options.simplify, extent: options.extent, buffer: options.buffer) : nil,
+                ? SharedBorderPass(
+                    tolerance: options.simplify, extent: options.extent, buffer: options.buffer,
+                    smallFeatureSize: options.smallFeatureSize) : nil,
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
             coalesce: Self.coalescingLayers(options, outputs: tiled.outputs),
             smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,

@@ -20,10 +20,13 @@ struct SharedBorderPass: Sendable {
     var tolerance: Double
     /// The buffered tile rectangle the pieces were clipped to.
     var clip: TileRect
+    /// The side of the square a small polygon may be drawn as (`SmallFeatureReduction`), in tile units.
+    var smallFeatureSize: Double
 
-    init(tolerance: Double, extent: Int, buffer: Double) {
+    init(tolerance: Double, extent: Int, buffer: Double, smallFeatureSize: Double = 2) {
         self.tolerance = tolerance
         clip = TileRect.bufferedTile(extent: extent, buffer: buffer)
+        self.smallFeatureSize = smallFeatureSize
     }
 
     /// What the pass did in one tile: new commands per piece index, and the pieces that kept their input.
@@ -42,15 +45,30 @@ struct SharedBorderPass: Sendable {
             var end = start + 1
             while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
             let indices = (start..<end).filter { pieces[$0].piece.type == .polygon }
-            if !indices.isEmpty { simplifyLayer(indices, pieces: pieces, into: &result) }
+            if !indices.isEmpty {
+                simplifyLayer(indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
+            }
             start = end
         }
         return result
     }
 
-    private func simplifyLayer(_ indices: [Int], pieces: [PlacedPiece], into result: inout TileResult) {
+    /// Where the small polygons among `pieces[range]` may be drawn as squares (centred on them; a unit of margin).
+    private func squares(_ range: Range<Int>, pieces: [PlacedPiece]) -> [TileRect] {
+        let half = Int32(clamping: Int((smallFeatureSize / 2).rounded(.up)) + 1)
+        return range.compactMap { i in
+            guard pieces[i].piece.type == .unknown, let d = SmallFeatureDust(pieces[i].piece.commands), d.polygon
+            else { return nil }
+            return TileRect(
+                minX: d.x &- half, minY: d.y &- half, maxX: d.x &+ half, maxY: d.y &+ half)
+        }
+    }
+
+    private func simplifyLayer(
+        _ indices: [Int], pieces: [PlacedPiece], keepClear: [TileRect], into result: inout TileResult
+    ) {
         let input = indices.map { PolygonCommands.decode(pieces[$0].piece.commands) }
-        let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input)
+        let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input, keepClear: keepClear)
         result.verticesIn += out.statistics.inputVertices
         // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
         // to its unsimplified rings, so that neighbours still share their borders. A piece whose input already
