@@ -111,8 +111,14 @@ public enum RingValidator {
                         ringCount: Int32(truncatingIfNeeded: n)))
             }
         }
-        segments.sort { ($0.minX, $0.ring, $0.index) < ($1.minX, $1.ring, $1.index) }
-        return (segments, degenerate)
+        // By (minX, ring, index): edges were appended in (ring, index) order, so a key of minX (made unsigned,
+        // order kept) over the append position sorts alike, comparing integers rather than edges.
+        var keys = segments.indices.map { k in
+            UInt64(UInt32(bitPattern: segments[k].minX) ^ 0x8000_0000) << 32 | UInt64(k)
+        }
+        keys.sort()
+        let sorted = keys.map { segments[Int(truncatingIfNeeded: $0 & 0xffff_ffff)] }
+        return (sorted, degenerate)
     }
 
     /// The x-sort walk: calls `meet` for each pair of edges that meet (cross, touch, overlap, or fold back onto the

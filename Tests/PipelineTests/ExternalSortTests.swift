@@ -297,9 +297,10 @@ import VectorTile
     }
 
     /// The encode phase streams a spilled zoom in batches of 16 pieces at the smallest budget and does thinning
-    /// rounds again over the stream, discarding tiles it already spilled: the same bytes as one zoom in memory,
-    /// with tile limits (several rounds), `max-points`, thinning by size and small-feature squares.
-    @Test(arguments: ["limits", "max-points", "smallest"])
+    /// rounds again, over the batches it held (16 KiB of them at that budget, 40 KiB at 160 KiB, the whole zoom at
+    /// 256 MiB) and then the stream, discarding tiles it already spilled: the same bytes as one zoom in memory,
+    /// with tile limits (several rounds), `max-points`, thinning by size, coalescing and small-feature squares.
+    @Test(arguments: ["limits", "max-points", "smallest", "coalesce"])
     func thinningGivesTheSameBytesWhenAZoomIsStreamedInBatches(_ variant: String) throws {
         let dir = try TemporaryDirectory()
         let inputs = ["avdelningar", "vagar", "fornminnen", "hansyn"].map {
@@ -316,6 +317,7 @@ import VectorTile
                 $0.maxTileBytes = 4000
                 if variant == "max-points" { $0.maxPoints = [(layer: "fornminnen", limit: 2)] }
                 if variant == "smallest" { $0.thinning = ThinningOptions(mode: .smallest) }
+                if variant == "coalesce" { $0.thinning.coalesce = true }
             }
             #expect((report.sort?.tileScratchBytes ?? -1) > 0 || budget > 1 << 20)
             #expect((report.sort?.recordScratchBytes ?? -1) > 0 || budget > 64 << 10)
@@ -323,6 +325,7 @@ import VectorTile
             digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
         #expect(EncodePhase.batchPieces(budget: 64 << 10) == 16)
+        #expect(EncodePhase.keepBytes(budget: 64 << 10) == 16 << 10)
         #expect(digests.count == 1, "\(variant): package bytes differ between budgets or thread counts")
         #expect(dropped.count == 1, "\(variant): the dropped counts differ: \(dropped)")
         #expect(dropped.first?.contains("dropped_by") == true, "\(variant): nothing was thinned: \(dropped)")

@@ -73,7 +73,8 @@ package final class Converter {
             thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
             coalesce: Self.coalescingLayers(options, outputs: tiled.outputs),
             smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
-            batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget))
+            batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget),
+            keepBytes: EncodePhase.keepBytes(budget: options.memoryBudget))
         let encoded = try encoder.run(
             ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
             progress: progress)

@@ -80,6 +80,14 @@ struct EncodePhase {
     /// of a zoom when the pieces were spilled to sort runs.
     var batchPieces = 1 << 16
 
+    /// Bytes of prepared batches a zoom holds for its next thinning round (`Prepared`) rather than merging and
+    /// preparing them again (the first batch is held whatever its size).
+    var keepBytes = 64 << 20
+
+    /// The prepared batches held for the next round under a memory budget: a quarter of it (64 MiB at the default
+    /// 256 MiB). The encode phase holds little else of the budget: the sort's pieces are in runs or are the batch.
+    static func keepBytes(budget: Int) -> Int { budget / 4 }
+
     /// The batch for a memory budget: a piece and its simplified copy take a few hundred bytes, so a batch of
     /// `budget / 4096` pieces (65,536 at the default 256 MiB) stays under a tenth of the budget; at least 16.
     static func batchPieces(budget: Int) -> Int { max(16, budget / 4096) }
@@ -118,6 +126,48 @@ struct EncodePhase {
         /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
         var absent: [(layer: Int32, feature: Int32)] = []
 
+        /// About the bytes the batch holds: its pieces with their commands, small-feature candidates, neighbours.
+        var heldBytes: Int {
+            var n = pieces.count * MemoryLayout<PlacedPiece>.stride + absent.count * 8
+            for p in pieces { n += p.piece.commands.count * 4 + 32 }
+            for c in small { n += c.count * MemoryLayout<SmallFeatureReduction.Candidate>.stride + 32 }
+            for t in neighbours {
+                for a in t.adjacent { n += a.count * 8 + 32 }
+            }
+            return n
+        }
+    }
+
+    /// The prepared batches of a zoom held for its next thinning round, which then encodes them at once and only
+    /// merges and prepares (shared borders, small features) the batches after them again: the first batch always
+    /// (a zoom that comes as one, as every zoom when nothing was spilled, is prepared once), then more while they
+    /// total at most `limit` bytes. They are the same batches the merge gives each round, so the bytes do not depend
+    /// on how many are held.
+    private struct Prepared {
+        var limit: Int
+        var batches: [Batch] = []
+        private var bytes = 0
+        /// A batch was turned away: those after it are not held either.
+        private var full = false
+        /// The stream ended with every batch held: the next round merges nothing.
+        private(set) var isComplete = false
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Holds `batch` (the next of the zoom's stream) when it still fits.
+        mutating func offer(_ batch: Batch) {
+            guard !full else { return }
+            let size = batch.heldBytes
+            guard batches.isEmpty || bytes + size <= limit else {
+                full = true
+                return
+            }
+            batches.append(batch)
+            bytes += size
+        }
+
+        /// The zoom's stream was read to its end.
+        mutating func streamEnded() { isComplete = !full }
     }
 
     /// What one pass over a zoom at one selection found.
@@ -151,9 +201,9 @@ struct EncodePhase {
     ///
     /// A zoom is streamed from the sort runs in batches of whole tiles (`TileRuns.forEachBatch`), and its tiles go
     /// to `tiles` as they are made, so memory holds one batch rather than a zoom. A thinning round that must be
-    /// done again discards the zoom's tiles (`EncodedTiles.discard`) and streams the zoom anew; a zoom that came as
-    /// one batch (every zoom when nothing was spilled) is kept for its next round. The bytes do not depend on the
-    /// batches: every decision is per tile, or per zoom from counts summed over its batches.
+    /// done again discards the zoom's tiles (`EncodedTiles.discard`) and encodes the zoom anew: the prepared batches
+    /// it held (`Prepared`: up to `keepBytes`, always the first) at once, the rest streamed and prepared again. The
+    /// bytes do not depend on the batches: every decision is per tile, or per zoom from counts summed over them.
     func run(
         _ ordered: consuming TileRuns, records: [RecordTable], zooms: ClosedRange<Int>,
         into tiles: EncodedTiles = EncodedTiles(), progress: ProgressReporter?
@@ -192,15 +242,17 @@ struct EncodePhase {
             }
             // What the zoom may keep at most: its cut-off only goes down from here.
             let start = selection
-            var kept: Batch?
+            // The zoom's first prepared batches, held for its next thinning round (`Prepared`).
+            var prepared = Prepared(limit: keepBytes)
             var rounds = 0
             var pass: ZoomPass
             while true {
                 // Another round follows when a tile is over a limit, below the max zoom, with something to drop.
                 let thinnable = z != maxZoom && cutoff > 0
-                let wantFit = thinnable && selection.order != nil && rounds + 1 < 40
+                // The fitting cut-offs of over-limit tiles; the first over-limit tile of the run makes the drop
+                // order they need, so the round that found it also says how far to thin (no round to find them).
+                let wantFit = thinnable && rounds + 1 < 40
                 pass = ZoomPass()
-                var batches = 0
                 // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
                 let visit = { (batch: Batch) throws -> Batch in
                     var batch = batch
@@ -211,18 +263,23 @@ struct EncodePhase {
                         }
                     }
                     try tiles.add(
-                        try self.encodePass(batch, records: records, selection: selection, fit: wantFit, into: &pass),
+                        try self.encodePass(
+                            batch, records: records, selection: &selection, fit: wantFit, makeOrder: makeOrder,
+                            into: &pass),
                         zoom: z)
                     return batch
                 }
-                if let k = kept {
-                    kept = try visit(k)
-                } else {
-                    var last: Batch?
+                for i in prepared.batches.indices { prepared.batches[i] = try visit(prepared.batches[i]) }
+                if !prepared.isComplete {
+                    // The batches past the held ones, merged and prepared anew (those held come first again).
+                    var index = 0
+                    let held = prepared.batches.count
                     try ordered.forEachBatch(zoom: z, maxPieces: batchPieces, skipping: skipping(start)) { read in
+                        defer { index += 1 }
+                        guard index >= held else { return }
                         if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
-                        // The batch before is gone (its tiles are in `tiles`): its pages go back before this one
-                        // allocates, not only after the zoom.
+                        // The batch before is gone (its tiles are in `tiles`), unless held: its pages go back
+                        // before this one allocates, not only after the zoom.
                         ProcessHeap.giveBackFreePages()
                         let batch = try prepare(read, records: records, highest: highest, zoom: z)
                         for run in read.runs {
@@ -234,25 +291,16 @@ struct EncodePhase {
                             highest[Int(l)][Int(f)] = Int8(z)
                         }
                         let visited = try visit(batch)
-                        if read.runs.isEmpty, batches == 1 {
-                            // Only pieces passed over after the one batch's tiles: they belong with it.
-                            last?.absent += visited.absent
-                        } else {
-                            batches += 1
-                            // Only a zoom of one batch is kept for its next round.
-                            last = batches == 1 ? visited : nil
-                        }
+                        if thinnable { prepared.offer(visited) }
                     }
-                    if batches == 1 { kept = last }
+                    prepared.streamEnded()
                 }
                 guard thinnable, pass.over > 0 else { break }
                 if reason == nil { reason = pass.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit" }
                 try tiles.discard(zoom: z)
                 if selection.order == nil {
-                    // The first over-limit tile of the run: the drop order is needed; the same tiles again, now
-                    // with their fitting cut-offs.
+                    // Over-limit tiles without fitting cut-offs (not asked for): the same tiles again with them.
                     selection.order = try makeOrder()
-                    order = selection.order
                     continue
                 }
                 if cutoff == Int32.max { cutoff = selection.order?.end ?? 0 }
@@ -340,16 +388,21 @@ struct EncodePhase {
     /// cut-off when `fit`; features present and left out; tile and small-feature counts) and returns its tiles
     /// that have features.
     private func encodePass(
-        _ batch: Batch, records: [RecordTable], selection: Selection, fit: Bool, into pass: inout ZoomPass
-    ) throws(PipelineError) -> [EncodedTile] {
+        _ batch: Batch, records: [RecordTable], selection: inout Selection, fit: Bool,
+        makeOrder: () throws -> FeatureOrder, into pass: inout ZoomPass
+    ) throws -> [EncodedTile] {
+        let current = selection
         let outcomes = try parallelMap(batch.runs.count) { i throws(PipelineError) in
-            try encode(batch, tile: i, records: records, selection: selection, compress: true)
+            try encode(batch, tile: i, records: records, selection: current, compress: true)
         }
         let encoded = outcomes.map(\.tile)
         let over = encoded.indices.filter { isOverLimit(encoded[$0]) }
         pass.over += over.count
         pass.overBytes = pass.overBytes || over.contains { encoded[$0].bytes.count > maxTileBytes }
         if fit, !over.isEmpty {
+            // With no drop order yet nothing was left out, so the tiles are those the order keeps at this cut-off.
+            if selection.order == nil { selection.order = try makeOrder() }
+            let selection = selection
             let fits = try parallelMap(over.count) { k throws(PipelineError) in
                 try fittingCutoff(
                     batch, tile: over[k], encoded: encoded[over[k]], raw: outcomes[over[k]].raw, records: records,
@@ -362,7 +415,7 @@ struct EncodePhase {
         pass.stats.sharedBorderFallbacks += batch.sharedBorderFallbacks
         if let small = smallFeatures {
             let perTile = try parallelMap(batch.small.count) { i in
-                small.decide(batch.small[i]) { l, f in selection.keeps(layer: Int(l), feature: Int(f)) }.counts
+                small.decide(batch.small[i]) { l, f in current.keeps(layer: Int(l), feature: Int(f)) }.counts
             }
             for t in perTile {
                 for (l, c) in t {
