@@ -126,10 +126,11 @@ struct EncodePhase {
         /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
         var absent: [(layer: Int32, feature: Int32)] = []
 
-        /// About the bytes the batch holds: its pieces with their commands, small-feature candidates, neighbours.
+        /// About the bytes the batch holds: its pieces with their commands (as the spool counts them against the
+        /// budget), small-feature candidates, neighbours.
         var heldBytes: Int {
-            var n = pieces.count * MemoryLayout<PlacedPiece>.stride + absent.count * 8
-            for p in pieces { n += p.piece.commands.count * 4 + 32 }
+            var n = absent.count * 8
+            for p in pieces { n += PieceSpool.bytes(of: p) }
             for c in small { n += c.count * MemoryLayout<SmallFeatureReduction.Candidate>.stride + 32 }
             for t in neighbours {
                 for a in t.adjacent { n += a.count * 8 + 32 }
@@ -297,12 +298,9 @@ struct EncodePhase {
                 }
                 guard thinnable, pass.over > 0 else { break }
                 if reason == nil { reason = pass.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit" }
+                // The round asked for fitting cut-offs (a zoom's first round always does), so its first over-limit
+                // tile made the drop order.
                 try tiles.discard(zoom: z)
-                if selection.order == nil {
-                    // Over-limit tiles without fitting cut-offs (not asked for): the same tiles again with them.
-                    selection.order = try makeOrder()
-                    continue
-                }
                 if cutoff == Int32.max { cutoff = selection.order?.end ?? 0 }
                 rounds += 1
                 if rounds >= 40 {
