@@ -78,13 +78,14 @@ import VectorTile
         }
     }
 
-    @Test(arguments: [TileOrder.hilbert, .zxy], [true, false])
-    func spilledRunsMergeToTheOneInMemorySort(order: TileOrder, compress: Bool) throws {
+    /// Spilled runs, written on the adding thread or in the background, compressed or not.
+    @Test(arguments: [TileOrder.hilbert, .zxy], [(true, false), (false, false), (true, true), (false, true)])
+    func spilledRunsMergeToTheOneInMemorySort(order: TileOrder, spilling: (compress: Bool, background: Bool)) throws {
         let dir = try TemporaryDirectory()
         let all = pieces(5000)
-        let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles", compress: compress)
+        let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles", compress: spilling.compress)
         // A tiny budget: many runs, each of several blocks.
-        var spool = PieceSpool(budget: 64 << 10, order: order, scratch: place)
+        var spool = PieceSpool(budget: 64 << 10, order: order, scratch: place, background: spilling.background)
         for (i, p) in all.enumerated() {
             spool.append(p)
             if i % 97 == 0 { try spool.spillIfOverBudget() }
@@ -99,12 +100,13 @@ import VectorTile
         runs.close()
     }
 
-    @Test(arguments: [1, 7, 100, 100_000])
-    func aZoomStreamedInBatchesIsTheMergedZoomWithoutCuttingATile(maxPieces: Int) throws {
+    @Test(arguments: [1, 7, 100, 100_000], [false, true])
+    func aZoomStreamedInBatchesIsTheMergedZoomWithoutCuttingATile(maxPieces: Int, background: Bool) throws {
         let dir = try TemporaryDirectory()
         let all = pieces(4000)
         var spool = PieceSpool(
-            budget: 64 << 10, order: .hilbert, scratch: ScratchPlace(folder: dir.path, outputName: "x"))
+            budget: 64 << 10, order: .hilbert, scratch: ScratchPlace(folder: dir.path, outputName: "x"),
+            background: background)
         for p in all {
             spool.append(p)
             try spool.spillIfOverBudget()
@@ -134,12 +136,15 @@ import VectorTile
 
     /// A merge that passes over some pieces gives the merge of the rest, tile for tile, and lists every piece it
     /// passed over once (spilled or held, in any batch size); a rolled-back piece is neither kept nor listed.
-    @Test(arguments: [(true, 1), (true, 50), (true, 100_000), (false, 100_000)])
-    func aStreamThatSkipsPiecesGivesTheRestAndListsWhatItSkipped(spill: Bool, maxPieces: Int) throws {
+    @Test(arguments: [(true, 1), (true, 50), (true, 100_000), (false, 100_000)], [false, true])
+    func aStreamThatSkipsPiecesGivesTheRestAndListsWhatItSkipped(
+        spilling: (spill: Bool, maxPieces: Int), background: Bool
+    ) throws {
+        let (spill, maxPieces) = spilling
         let dir = try TemporaryDirectory()
         var spool = PieceSpool(
             budget: spill ? 64 << 10 : 1 << 30, order: .hilbert,
-            scratch: ScratchPlace(folder: dir.path, outputName: "x"))
+            scratch: ScratchPlace(folder: dir.path, outputName: "x"), background: background)
         let all = pieces(4000)
         for p in all.prefix(3000) {
             spool.append(p)
@@ -189,10 +194,12 @@ import VectorTile
         #expect(try merged(runs, zooms: 0...8) == expected(all, order: .hilbert))
     }
 
-    @Test func aRollbackForgetsThePiecesOfTheRejectedInputInRunsAndInMemory() throws {
+    /// A rollback past runs written since the mark (the last of them perhaps still being written in the background).
+    @Test(arguments: [false, true])
+    func aRollbackForgetsThePiecesOfTheRejectedInputInRunsAndInMemory(background: Bool) throws {
         let dir = try TemporaryDirectory()
         let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles")
-        var spool = PieceSpool(budget: 64 << 10, order: .hilbert, scratch: place)
+        var spool = PieceSpool(budget: 64 << 10, order: .hilbert, scratch: place, background: background)
         // Layer 0 has features 0..<20 before the mark; the failed input adds 20..<50 to layer 0 and a new layer 1.
         let kept = pieces(800).map { p -> PlacedPiece in
             var p = p

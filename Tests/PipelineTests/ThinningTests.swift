@@ -150,4 +150,51 @@ import VectorTile
         let crossing = polygons[2] + [[[TilePoint(0, 0), TilePoint(10, 0), TilePoint(0, 10), TilePoint(10, 10)]]]
         #expect(!SharedBorderPass.meetsNoMore(crossing, than: polygons[2]))
     }
+
+    /// The drop order's measure is complete once every feature was seen at its highest zoom: observing the zooms
+    /// below (as a full pass from the max zoom down does) changes nothing, so `EncodePhase` stops there.
+    @Test func aMeasureIsCompleteOnceEveryFeatureWasSeenAtItsHighestZoom() {
+        let records = [3, 2].map { n in
+            RecordTable((0..<n).map { FeatureRecord(id: nil, properties: Properties(), rank: UInt64($0)) })
+        }
+        func square(_ x: Int32, _ y: Int32, _ side: Int32) -> [UInt32] {
+            MVTGeometryEncoder.polygons([
+                [
+                    [
+                        TilePoint(x, y), TilePoint(x + side, y), TilePoint(x + side, y + side), TilePoint(x, y + side),
+                    ]
+                ]
+            ])
+        }
+        func piece(_ l: Int32, _ f: Int32, z: Int, x: Int, _ commands: [UInt32]) -> PlacedPiece {
+            PlacedPiece(
+                layer: l, feature: f,
+                piece: TilePiece(tile: TileCoordinate(z: z, x: x, y: 1), type: .polygon, commands: commands))
+        }
+        // Feature (0, 2) has only an empty piece at zoom 5: it is seen at zoom 4.
+        let byZoom: [Int: [PlacedPiece]] = [
+            5: [
+                piece(0, 0, z: 5, x: 2, square(10, 10, 100)), piece(0, 1, z: 5, x: 3, square(50, 60, 7)),
+                piece(0, 2, z: 5, x: 3, []), piece(1, 0, z: 5, x: 2, square(0, 0, 300)),
+                piece(1, 1, z: 5, x: 3, square(400, 0, 20)), piece(1, 1, z: 5, x: 2, square(4000, 0, 20)),
+            ],
+            4: [
+                piece(0, 0, z: 4, x: 1, square(5, 5, 50)), piece(0, 2, z: 4, x: 1, square(900, 900, 30)),
+                piece(1, 1, z: 4, x: 1, square(2000, 0, 10)),
+            ],
+            3: [piece(0, 1, z: 3, x: 0, square(3000, 30, 4)), piece(1, 0, z: 3, x: 0, square(0, 0, 150))],
+        ]
+        var full = FeatureMeasure(records: records, extent: 4096, withSizes: true)
+        var early = full
+        for z in [5, 4, 3] {
+            full.observe(byZoom[z]!)
+            if !early.isComplete { early.observe(byZoom[z]!) }
+            #expect(early.isComplete == (z <= 4), "zoom \(z)")
+        }
+        #expect(full.isComplete)
+        #expect(early.topZoom == [[5, 5, 4], [5, 5]])
+        #expect(early.topZoom == full.topZoom && early.anchors == full.anchors && early.sizes == full.sizes)
+        // Both zoom-5 pieces of (1, 1) count, its zoom-4 piece does not.
+        #expect(early.sizes.map { $0[1][1] / $0[0][1] } == 2.0 * 20 * 20 / 49)
+    }
 }

@@ -213,9 +213,10 @@ struct EncodePhase {
         var order: FeatureOrder?
         func makeOrder() throws -> FeatureOrder {
             if let order { return order }
-            // Every zoom's pieces, a batch at a time (re-merged from the runs when they were spilled).
+            // Every zoom's pieces, a batch at a time (re-merged from the runs when they were spilled), from the
+            // max zoom down until every feature was seen at its highest zoom (most often the max zoom alone).
             var measure = FeatureMeasure(records: records, extent: extent, withSizes: thinning.mode == .smallest)
-            for z in zooms.reversed() {
+            for z in zooms.reversed() where !measure.isComplete {
                 try ordered.forEachBatch(zoom: z, maxPieces: batchPieces) { pieces, runs in
                     for run in runs { measure.observe(pieces[run]) }
                 }

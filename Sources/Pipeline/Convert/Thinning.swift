@@ -222,14 +222,21 @@ struct FeatureMeasure: Sendable {
     private(set) var sizes: [[Double]]?
     private var sizeZoom: [[Int8]]
     let extent: Int
+    /// Features without a piece observed yet.
+    private(set) var unseen: Int
 
     init(records: [RecordTable], extent: Int, withSizes: Bool) {
+        unseen = records.reduce(0) { $0 + $1.count }
         anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
         topZoom = records.map { [Int8](repeating: -1, count: $0.count) }
         sizes = withSizes ? records.map { [Double](repeating: 0, count: $0.count) } : nil
         sizeZoom = withSizes ? topZoom : []
         self.extent = extent
     }
+
+    /// True when every feature had a piece observed. Only a feature's pieces at its highest zoom count, so once
+    /// the zooms are observed from the highest down, the zooms below add nothing.
+    var isComplete: Bool { unseen == 0 }
 
     /// Takes in pieces in archive order (any zooms, each zoom's pieces in one or more calls, each piece once).
     mutating func observe(_ pieces: some Collection<PlacedPiece>) {
@@ -238,6 +245,7 @@ struct FeatureMeasure: Sendable {
             let (l, f) = (Int(p.layer), Int(p.feature))
             let t = p.piece.tile
             if t.z > Int(topZoom[l][f]), p.piece.commands.count >= 3 {
+                if topZoom[l][f] < 0 { unseen -= 1 }
                 topZoom[l][f] = Int8(t.z)
                 let gx = Int64(t.x) << extentBits + Int64(ZigZag.decode(p.piece.commands[1]))
                 let gy = Int64(t.y) << extentBits + Int64(ZigZag.decode(p.piece.commands[2]))

@@ -5,6 +5,9 @@ import TileArchive
 /// the pieces held in memory pass it, they are sorted into a run in the scratch file (`SortRunStore`) and
 /// forgotten. `OrderPhase` then merges the runs per zoom (or, when nothing was spilled, sorts the pieces in memory
 /// as before). Which pieces end up in which run depends only on the input order, never on the thread count.
+///
+/// With `background`, a run is sorted and written on another thread (`RunWriting`) while pieces go on being added;
+/// one run at a time: the next spill, a mark, a rollback and `finish` wait for it first.
 struct PieceSpool: Sendable {
     /// Pieces not yet in a run, in the order they were added.
     private(set) var pieces: [PlacedPiece] = []
@@ -15,19 +18,25 @@ struct PieceSpool: Sendable {
     let budget: Int
     let order: TileOrder
     let scratch: ScratchPlace?
+    /// Runs are written on another thread while pieces are added.
+    let background: Bool
     private(set) var store: SortRunStore?
+    /// The run being written in the background, if any.
+    private var writing: RunWriting?
 
     /// A spool that never spills (tests, and callers without a scratch folder).
     init(order: TileOrder = .hilbert) {
         budget = Int.max
         self.order = order
         scratch = nil
+        background = false
     }
 
-    init(budget: Int, order: TileOrder, scratch: ScratchPlace) {
+    init(budget: Int, order: TileOrder, scratch: ScratchPlace, background: Bool = false) {
         self.budget = budget
         self.order = order
         self.scratch = scratch
+        self.background = background
     }
 
     /// Adds a piece (spilled later, at `spillIfOverBudget` after each feature, so a feature is never cut in two).
@@ -39,8 +48,17 @@ struct PieceSpool: Sendable {
 
     var count: Int { added }
 
-    /// Sort runs written so far.
-    var spilledRuns: Int { store?.runs.count ?? 0 }
+    /// Sort runs written so far (waits for one being written; its error, if any, comes from the next spill).
+    var spilledRuns: Int {
+        try? writing?.wait()
+        return store?.runs.count ?? 0
+    }
+
+    /// Waits for the run being written in the background and throws what writing it threw.
+    private mutating func settle() throws(SpillError) {
+        defer { writing = nil }
+        try writing?.wait()
+    }
 
     /// Roughly what a piece costs on the heap: the struct in the array, the command array's header and elements,
     /// and malloc's own word.
@@ -54,18 +72,23 @@ struct PieceSpool: Sendable {
         try spill()
     }
 
-    /// Sorts the held pieces into a new run and empties the buffer.
-    mutating func spill() throws(SpillError) {
+    /// Sorts the held pieces into a new run and empties the buffer; with `background` (and not `last`) the run is
+    /// written on another thread, after the one before it is done.
+    mutating func spill(last: Bool = false) throws(SpillError) {
+        try settle()
         guard let scratch, !pieces.isEmpty else { return }
         if store == nil { store = try scratch.makeStore(budget: budget) }
         guard let store else { return }
         try scratch.checkSpace(forRunOf: heldBytes, store: store)
-        let sorted = Self.sortedIndices(&pieces, order: order)
-        try store.write(count: sorted.count) { pieces[sorted[$0]] }
-        pieces.removeAll(keepingCapacity: true)
+        var full: [PlacedPiece] = []
+        full.reserveCapacity(pieces.count)
+        swap(&full, &pieces)
         heldBytes = 0
-        // The pieces' command arrays were freed by many threads: give their pages back before the next run fills.
-        ProcessHeap.giveBackFreePages()
+        if background, !last {
+            writing = RunWriting(pieces: consume full, order: order, store: store)
+        } else {
+            try RunWriting.write(&full, order: order, to: store)
+        }
     }
 
     /// Sets every piece's key in `order` and returns the indices of `pieces` in (key, layer, feature, index)
@@ -90,6 +113,7 @@ struct PieceSpool: Sendable {
         fileprivate var added: Int
     }
 
+    /// Waits for a run being written, so the mark counts it.
     func mark() -> Mark { Mark(runs: spilledRuns, held: pieces.count, added: added) }
 
     /// Forgets the pieces added since `m`. `recordCounts` are the output layers' record counts at the mark: a piece
@@ -109,7 +133,8 @@ struct PieceSpool: Sendable {
     /// Hands the pieces on and leaves the spool empty: the runs (the held pieces written as a last run), or the
     /// held pieces when nothing was spilled.
     mutating func finish() throws(SpillError) -> (held: [PlacedPiece], store: SortRunStore?) {
-        if store != nil { try spill() }
+        try settle()
+        if store != nil { try spill(last: true) }
         defer {
             pieces = []
             heldBytes = 0
@@ -122,6 +147,7 @@ extension PieceSpool {
     /// The spool of a conversion: its memory budget, the archive's tile order and scratch folder.
     init(options: ConvertOptions) {
         self.init(
-            budget: options.memoryBudget, order: options.format.tileOrder, scratch: ScratchPlace(options: options))
+            budget: options.memoryBudget, order: options.format.tileOrder, scratch: ScratchPlace(options: options),
+            background: options.threads > 1)
     }
 }
