@@ -3,6 +3,11 @@ import PackageDescription
 
 // Kartpack: Shapefiles -> reprojected, simplified, styled MVT tiles in PMTiles / MBTiles.
 // Each C library is a system-library target imported by exactly one Swift module (`internal import`).
+// Test code is compiled without optimization even in release builds: scripts/test.sh runs one release build with
+// testability (-c release -Xswiftc -enable-testing), where the code under test must be fast but the tests' own
+// code (Swift Testing's expanded macros) is only slow to optimize.
+let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "Kartpack",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -83,7 +88,9 @@ let package = Package(
             ]),
 
         // Tests.
-        .target(name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport"),
+        .target(
+            name: "KartpackTestSupport", dependencies: ["KartpackCore"], path: "Tests/KartpackTestSupport",
+            swiftSettings: testCode),
         .testTarget(name: "KartpackCoreTests", dependencies: ["KartpackCore"]),
         .testTarget(name: "KartpackJSONTests", dependencies: ["KartpackJSON"]),
         .testTarget(name: "GeometryAlgorithmsTests", dependencies: ["GeometryAlgorithms", "KartpackTestSupport"]),
@@ -120,8 +127,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+for target in package.targets where target.type == .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + testCode
+}
 
-// Fuzzing (docs/fuzzing.md, scripts/fuzz): libFuzzer targets when built with `-sanitize=fuzzer,address
+// Fuzzing (docs/fuzzing.md, scripts/fuzz-long.sh): libFuzzer targets when built with `-sanitize=fuzzer,address
 // -DKARTPACK_FUZZING`, plain replayers of their input files in a normal build.
 package.targets += [
     .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),

@@ -10,7 +10,7 @@
 #
 # Environment: KARTPACK_ASAN_JOBS (build jobs, default 2); ASAN_OPTIONS to override the defaults below
 # (leak checking is off: the test process ends with Foundation and Swift Testing caches still allocated;
-# leaks are checked per input by scripts/fuzz).
+# leaks are checked per input by scripts/fuzz-long.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

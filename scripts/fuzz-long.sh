@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes Kartpack's readers with libFuzzer + AddressSanitizer (docs/fuzzing.md).
 #
-#   scripts/fuzz [TARGET] [SECONDS]     TARGET: shapefile, package, zip, pipeline, stylesheet or all (default all);
-#                                       SECONDS per target (60)
-#   scripts/fuzz seeds                  regenerates SampleData/fuzz-seeds/<target> (scripts/fuzz-seeds.py)
+#   scripts/fuzz-long.sh [TARGET] [SECONDS]   TARGET: shapefile, package, zip, pipeline, stylesheet or all
+#                                             (default all); SECONDS per target (60). Nightly: all 600.
+#   scripts/fuzz-long.sh seeds                regenerates SampleData/fuzz-seeds/<target> (scripts/fuzz-seeds.py)
+#
+# The per-commit run (scripts/test.sh) does not fuzz: it replays the seeds and regressions through a normal build
+# (scripts/fuzz-replay.sh). This is the random exploration, for nightly jobs and before a release.
 #
 # Builds the target with `-sanitize=fuzzer,address -DKARTPACK_FUZZING` in its own scratch path (.build/fuzz), then
 # runs it for SECONDS on its seed corpus (SampleData/fuzz-seeds/<target>, plus the crash reproducers in
@@ -23,8 +26,9 @@ scratch=.build/fuzz
 
 if [[ "$target" == "seeds" ]]; then
     set -e
-    swift build -j "$jobs" --product kartpack
-    exec python3 scripts/fuzz-seeds.py "$(swift build --show-bin-path)/kartpack"
+    # The build scripts/test.sh makes (release with testability), so regenerating seeds reuses it.
+    swift build -c release -Xswiftc -enable-testing -j "$jobs" --product kartpack
+    exec python3 scripts/fuzz-seeds.py "$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/kartpack"
 fi
 
 case "$target" in
@@ -34,10 +38,10 @@ case "$target" in
     pipeline) targets=(pipeline) ;;
     stylesheet) targets=(stylesheet) ;;
     all) targets=(shapefile package zip pipeline stylesheet) ;;
-    *) echo "usage: scripts/fuzz [shapefile|package|zip|pipeline|stylesheet|all|seeds] [SECONDS]" >&2; exit 64 ;;
+    *) echo "usage: scripts/fuzz-long.sh [shapefile|package|zip|pipeline|stylesheet|all|seeds] [SECONDS]" >&2; exit 64 ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || (( seconds < 1 )); then
-    echo "scripts/fuzz: SECONDS must be a positive integer, not '$seconds'" >&2
+    echo "scripts/fuzz-long.sh: SECONDS must be a positive integer, not '$seconds'" >&2
     exit 64
 fi
 
@@ -65,7 +69,7 @@ for t in "${targets[@]}"; do
     if ! swift build -c debug -j "$jobs" --scratch-path "$scratch" --product "$p" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKARTPACK_FUZZING >"$scratch/logs/build-$t.log" 2>&1; then
         grep -v "Cannot export local symbol" "$scratch/logs/build-$t.log" | tail -40 >&2
-        echo "scripts/fuzz: building $p failed (log: $scratch/logs/build-$t.log)" >&2
+        echo "scripts/fuzz-long.sh: building $p failed (log: $scratch/logs/build-$t.log)" >&2
         exit 1
     fi
     echo "   built in $((SECONDS - started)) s" >&2
@@ -100,7 +104,7 @@ for t in "${targets[@]}"; do
 done
 
 if (( ${#failed[@]} > 0 )); then
-    echo "scripts/fuzz: crashes in: ${failed[*]} (inputs in $scratch/findings/)" >&2
+    echo "scripts/fuzz-long.sh: crashes in: ${failed[*]} (inputs in $scratch/findings/)" >&2
     exit 1
 fi
-echo "scripts/fuzz: ${targets[*]}: no crash in $seconds s each" >&2
+echo "scripts/fuzz-long.sh: ${targets[*]}: no crash in $seconds s each" >&2

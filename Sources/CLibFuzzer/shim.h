@@ -1,7 +1,7 @@
 #ifndef CLIBFUZZER_SHIM_H
 #define CLIBFUZZER_SHIM_H
 // libFuzzer's C entry points (compiler-rt, linked by `-sanitize=fuzzer`). Only declarations: nothing is linked
-// unless the fuzz targets are built with -sanitize=fuzzer and -DKARTPACK_FUZZING (see scripts/fuzz).
+// unless the fuzz targets are built with -sanitize=fuzzer and -DKARTPACK_FUZZING (see scripts/fuzz-long.sh).
 #include <stddef.h>
 #include <stdint.h>
 

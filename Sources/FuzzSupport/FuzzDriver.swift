@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Each target defines `@_cdecl("LLVMFuzzerTestOneInput")` and calls `FuzzDriver.main()` from its `@main`.
 ///
-/// - Built by `scripts/fuzz` (`-sanitize=fuzzer,address -DKARTPACK_FUZZING`), `main()` hands the command line to
-///   libFuzzer's driver (`LLVMFuzzerRunDriver`), so every libFuzzer flag works (`-max_total_time=60 corpus/`,
+/// - Built by `scripts/fuzz-long.sh` (`-sanitize=fuzzer,address -DKARTPACK_FUZZING`), `main()` hands the command
+///   line to libFuzzer's driver (`LLVMFuzzerRunDriver`), so every libFuzzer flag works (`-max_total_time=60 corpus/`,
 ///   `-runs=0 crash-…`). SwiftPM links Linux executables with `main` aliased to the module's own entry point, so
 ///   the target needs a `@main` even though libFuzzer brings its own `main`.
 /// - Built normally (`swift build`), `main()` replays the files given as arguments (folders: every file inside,
@@ -33,7 +33,7 @@ public enum FuzzDriver {
                 Data(
                     """
                     usage: \(name) FILE|FOLDER...   replays inputs through the fuzz target (normal build)
-                           scripts/fuzz \(name) [SECONDS]   fuzzes it (libFuzzer + AddressSanitizer build)
+                           scripts/fuzz-long.sh \(name) [SECONDS]   fuzzes it (libFuzzer + AddressSanitizer build)
 
                     """.utf8))
             return 64

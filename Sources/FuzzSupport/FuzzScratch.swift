@@ -1,14 +1,15 @@
 import Foundation
 
 /// A private folder for the files one fuzz process hands to readers that take paths; removed when the process
-/// exits normally (a crashing process leaves it behind, named `kartpack-fuzz-*`: `scripts/fuzz` puts them all in
-/// one folder that it removes at the end).
+/// exits normally (a crashing process leaves it behind, named `kartpack-fuzz-*`: `scripts/fuzz-long.sh` and
+/// `scripts/fuzz-replay.sh` put them all in one folder that they remove at the end).
 public struct FuzzScratch: Sendable {
     /// The folder's path.
     public let path: String
 
-    /// The process's folder, made on first use under `$KARTPACK_FUZZ_TMPDIR` (set by `scripts/fuzz`, which removes
-    /// it afterwards), else under `/dev/shm` when it is writable (no disk I/O per run), else `$TMPDIR` or `/tmp`.
+    /// The process's folder, made on first use under `$KARTPACK_FUZZ_TMPDIR` (set by `scripts/fuzz-long.sh`, which
+    /// removes it afterwards), else under `/dev/shm` when it is writable (no disk I/O per run), else `$TMPDIR` or
+    /// `/tmp`.
     public static let shared: FuzzScratch = {
         let environment = ProcessInfo.processInfo.environment
         var parents: [String] = []

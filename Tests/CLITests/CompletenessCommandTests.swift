@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 12 through the real binary: a package is complete or not published (`run`, `convert`, `import`), the
 /// record-count guards, file names as the user gave them.
-@Suite(.serialized) struct CompletenessCommandTests {
+@Suite struct CompletenessCommandTests {
     /// A pipeline in `dir` over copies of sample layers in `dir/data`, output `dir/out/plan.pmtiles`.
     private func makePipeline(
         _ dir: TemporaryDirectory, layers: [String] = ["avdelningar", "vagar"], source: String = "", top: String = ""

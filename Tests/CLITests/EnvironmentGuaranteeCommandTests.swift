@@ -7,7 +7,7 @@ import Testing
 /// regular file is expected, outputs that collide with inputs, two writers of one package, leftovers of killed runs,
 /// a 255-byte output name, and EMFILE in `validate` and a zip `import` (docs/diagnostics.md, *Hostile
 /// surroundings*). Every wait is a poll with a generous hang guard: a loaded 2-core machine only makes them slower.
-@Suite(.serialized) struct EnvironmentGuaranteeCommandTests {
+@Suite struct EnvironmentGuaranteeCommandTests {
     /// How long any single command may take before it counts as hung (it is killed then).
     private static let hangGuard: TimeInterval = 300
 

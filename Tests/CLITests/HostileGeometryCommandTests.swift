@@ -9,6 +9,10 @@ import Testing
 /// Issue 15 through the real binary: giant pathological rings finish (a hang guard, not a benchmark: the
 /// numbers are in docs/benchmarks.md), a signal stops one heavy feature within about a second, and 0–360°
 /// longitudes are wrapped and reported.
+///
+/// `.serialized`: the machine's cores are what these tests share. Each giant ring keeps a core busy for seconds, and
+/// `aSignalStopsOneHeavyFeatureWithinASecond` times how fast the binary obeys a signal; beside a sibling giant it
+/// would time the machine's load instead.
 @Suite(.serialized) struct HostileGeometryCommandTests {
     static let wgs84 =
         "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],"

@@ -4,7 +4,7 @@ import Testing
 
 /// `kartpack package`, `verify` and `extract` through the real binary on the sample forest plan, by
 /// municipality (`kommuner`, id KOMMUNKOD) and by property (`fastigheter`, with a safe id added by ogr2ogr).
-@Suite(.serialized) struct PackageCommandTests {
+@Suite struct PackageCommandTests {
     static let layers = ["kommuner", "fastigheter", "avdelningar", "hansyn", "vagar", "fornminnen"]
 
     /// A pipeline over copies of the sample layers (so a test can change a stand), plus `props.shp`: the

@@ -5,7 +5,7 @@ import Testing
 /// Region ids become file names: ids that are one file on the case-insensitive file systems of tablets' cards
 /// (FAT, exFAT), macOS and Windows, and Windows device names, are refused naming the records, by `package` and by
 /// `validate` of a pipeline's regions section.
-@Suite(.serialized) struct PackageFileNameTests {
+@Suite struct PackageFileNameTests {
     let base = PackageCommandTests()
 
     /// A region file made from the sample properties with id RID given per row (0-based) by `ids`, else `r<row>`.

@@ -5,7 +5,7 @@ import Testing
 /// `kartpack package` through the real binary: a region's package and fingerprint depend only on the features
 /// routed to it (adding, deleting or changing a stand rebuilds only the regions it touches), and the progress line
 /// a person watching a run on a terminal sees.
-@Suite(.serialized) struct PackageIncrementalTests {
+@Suite struct PackageIncrementalTests {
     let base = PackageCommandTests()
 
     /// Remakes `data/avdelningar.shp` from the sample stands with a stable id `SID` (row + 1): without row

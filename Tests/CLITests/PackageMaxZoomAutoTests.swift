@@ -5,7 +5,7 @@ import Testing
 /// `kartpack package --max-zoom auto` (issue 14) through the real binary on the sample forest plan by municipality:
 /// one max zoom for every region, chosen from all the sources as `convert --max-zoom auto` chooses it, so each
 /// region's package is still byte for byte what `convert --clip … --max-zoom auto` writes for that region.
-@Suite(.serialized) struct PackageMaxZoomAutoTests {
+@Suite struct PackageMaxZoomAutoTests {
     let plan = PackageCommandTests()
 
     private func json(_ path: String) throws -> [String: Any] {

@@ -5,7 +5,7 @@ import Testing
 /// The pipeline's `regions` section through the real binary: `package PIPELINE.json` without flags (flags
 /// override), `validate` reporting every problem of the section in one pass, `--dry-run` naming new, changed,
 /// up-to-date and removed regions; and `--clip` checked like the other inputs on `convert` and `import`.
-@Suite(.serialized) struct PackageSectionTests {
+@Suite struct PackageSectionTests {
     let base = PackageCommandTests()
 
     private func write(_ text: String, to path: String) throws {

@@ -3,7 +3,7 @@ import KartpackTestSupport
 import Testing
 
 /// `kartpack run`: nightly behaviour with real processes.
-@Suite(.serialized) struct RunCommandTests {
+@Suite struct RunCommandTests {
     /// A pipeline in its own folder with copies of two sample layers, so tests can change input bytes.
     private func makePipeline(
         _ dir: TemporaryDirectory, maxZoom: Int = 13, extra: String = "", layers: [String] = ["vagar", "fornminnen"]

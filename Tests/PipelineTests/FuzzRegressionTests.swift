@@ -3,7 +3,8 @@ import KartpackTestSupport
 import Testing
 
 /// Crash reproducers found by the fuzzers (docs/fuzzing.md), one file each under
-/// `SampleData/fuzz-seeds/regressions/{package,shapefile}/`; `scripts/fuzz` also feeds them back to the fuzzers.
+/// `SampleData/fuzz-seeds/regressions/{package,shapefile}/`; `scripts/fuzz-replay.sh` replays them through the fuzz
+/// entry points on every test run and `scripts/fuzz-long.sh` feeds them back to the fuzzers.
 ///
 /// Each input runs through the real `kartpack inspect` in a child process (under `timeout`), so a regression shows
 /// up as a failed test (a signal or a trap instead of exit 0 or 65) instead of killing the whole test run.

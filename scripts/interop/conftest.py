@@ -22,6 +22,10 @@ def kartpack_bin() -> str:
     return path
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "smoke: the interop subset of `scripts/test.sh --quick` (docs/testing.md)")
+
+
 @pytest.fixture(scope="session")
 def kartpack():
     return kartpack_bin()
@@ -412,20 +416,44 @@ def source_dir(tmp_path_factory) -> pathlib.Path:
     return tmp_path_factory.mktemp("sources")
 
 
+def shared_run(tmp_path_factory, name: str, make) -> ConvertRun:
+    """`make(folder)` once per test run, also when pytest-xdist runs the tests in several workers.
+
+    A session fixture runs once per worker; this runs once for all of them: the first worker to ask builds into
+    a folder of the run's shared temporary root under a file lock, the others wait for it and read the result.
+    Tests must only read what it made (copy a package before changing it).
+    """
+    import fcntl
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-of-USER/pytest-N/popen-gwK -> the run's folder, shared by the workers
+    folder = root / f"shared-{name}"
+    done = folder / "run.json"
+    with open(root / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            folder.mkdir(exist_ok=True)
+            run = make(folder)
+            done.write_text(json.dumps({**dataclasses.asdict(run), "output": str(run.output)}))
+    fields = json.loads(done.read_text())
+    return ConvertRun(**{**fields, "output": pathlib.Path(fields["output"])})
+
+
 @pytest.fixture(scope="session")
 def sample_pmtiles(kartpack, tmp_path_factory) -> ConvertRun:
-    """SampleData/forest (all six layers) -> forest.pmtiles at zooms 0-14 with 2 threads."""
-    out = tmp_path_factory.mktemp("sample-pmtiles") / "forest.pmtiles"
-    return run_convert(kartpack, sample_shapefiles(), out, "--min-zoom", "0", "--max-zoom", "14",
-                       "--threads", "2", "--quiet")
+    """SampleData/forest (all six layers) -> forest.pmtiles at zooms 0-14 with 2 threads (built once per run)."""
+    return shared_run(tmp_path_factory, "sample-pmtiles", lambda d: run_convert(
+        kartpack, sample_shapefiles(), d / "forest.pmtiles", "--min-zoom", "0", "--max-zoom", "14",
+        "--threads", "2", "--quiet"))
 
 
 @pytest.fixture(scope="session")
 def sample_mbtiles(kartpack, tmp_path_factory) -> ConvertRun:
-    """SampleData/forest (all six layers) -> forest.mbtiles at zooms 0-14 with 2 threads."""
-    out = tmp_path_factory.mktemp("sample-mbtiles") / "forest.mbtiles"
-    return run_convert(kartpack, sample_shapefiles(), out, "--min-zoom", "0", "--max-zoom", "14",
-                       "--threads", "2", "--quiet")
+    """SampleData/forest (all six layers) -> forest.mbtiles at zooms 0-14 with 2 threads (built once per run)."""
+    return shared_run(tmp_path_factory, "sample-mbtiles", lambda d: run_convert(
+        kartpack, sample_shapefiles(), d / "forest.mbtiles", "--min-zoom", "0", "--max-zoom", "14",
+        "--threads", "2", "--quiet"))
 
 
 @pytest.fixture(scope="session")

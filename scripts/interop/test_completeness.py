@@ -10,6 +10,9 @@ import pytest
 
 from conftest import SAMPLE_DIR, decode_tile, read_pmtiles, require_tool, run_convert
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 def export(source: pathlib.Path, folder: pathlib.Path, sql: str) -> pathlib.Path:
     """`source` re-exported by GDAL through an OGR SQL statement (e.g. an `ORDER BY`)."""
     ogr2ogr = require_tool("ogr2ogr")

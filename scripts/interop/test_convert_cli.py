@@ -8,6 +8,9 @@ import pytest
 
 from conftest import SAMPLE_DIR, decode_tile, read_pmtiles, run_convert
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 POINTS = SAMPLE_DIR / "fornminnen.shp"   # small: 46 points
 ARGS = ("--max-zoom", "14", "--threads", "2", "--quiet")
 

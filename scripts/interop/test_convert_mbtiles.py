@@ -9,6 +9,9 @@ import pytest
 
 from conftest import SAMPLE_LAYERS, decode_tile, require_tool, run_convert, sample_shapefiles
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 MAX_ZOOM = 14
 
 

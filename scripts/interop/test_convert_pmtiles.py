@@ -8,6 +8,9 @@ import pytest
 from conftest import (SAMPLE_DIR, SAMPLE_LAYERS, assert_properties_match, dbf_logical_fields, polygons_from_rings,
                       read_source, require_tool, sample_shapefiles, venv_tool)
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 MAX_ZOOM = 14
 
 

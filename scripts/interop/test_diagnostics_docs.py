@@ -4,7 +4,12 @@ string literals of those sources."""
 import json
 import re
 
+import pytest
+
 from conftest import ROOT
+
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
 
 DOCS = ROOT / "docs" / "diagnostics.md"
 SOURCES = sorted((ROOT / "Sources" / "Shapefile").glob("*.swift")) + sorted(

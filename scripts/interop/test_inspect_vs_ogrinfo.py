@@ -9,6 +9,9 @@ import pytest
 
 from conftest import ROOT, require_tool
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 SAMPLES = sorted((ROOT / "SampleData" / "forest").glob("*.shp"))
 
 # ogrinfo type name -> our field types that may correspond to it.

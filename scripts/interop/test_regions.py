@@ -14,6 +14,9 @@ from shapely.geometry import box, shape
 
 from conftest import ROOT
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 FOREST = ROOT / "SampleData" / "forest"
 PIPELINE = ROOT / "Pipelines" / "forest-plan.json"
 BUFFER = 50

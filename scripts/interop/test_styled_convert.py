@@ -8,6 +8,9 @@ import pytest
 
 from conftest import ROOT, read_pmtiles, run_convert, sample_shapefiles
 
+# scripts/test.sh --quick runs the interop tests marked smoke (docs/testing.md).
+pytestmark = pytest.mark.smoke
+
 STYLE = ROOT / "SampleData" / "forest.kss"
 
 
