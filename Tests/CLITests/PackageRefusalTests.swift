@@ -25,11 +25,11 @@ import Testing
         var out: String { dir.file("out") }
         var plan: String { dir.file("plan.json") }
 
-        init(source: String = "", top: String = "") throws {
+        init(source: String = "", more: String = "", top: String = "") throws {
             dir = try TemporaryDirectory()
             let plan = """
                 { "version": 1,
-                  "sources": [ { "path": "pts.shp", "layer": "pts"\(source) } ],
+                  "sources": [ { "path": "pts.shp", "layer": "pts"\(source) }\(more) ],
                   "tiles": { "minZoom": 0, "maxZoom": 3 },
                   "output": { "path": "nowhere/plan.pmtiles" }\(top) }
                 """
@@ -149,6 +149,29 @@ import Testing
         try night.points([Self.inside(0), Self.inside(1), Self.inside(2)]) { $0.prj = nil }
         let r = try night.run()
         try night.expectRefused(r, before: before, codes: ["missing_prj"])
+    }
+
+    @Test func underOnInputErrorSkipTheOtherLayersArePublishedAndTheRunStillExits65() throws {
+        let night = try Night(more: #", { "path": "more.shp", "layer": "more" }"#, top: #", "onInputError": "skip""#)
+        // A second layer with a point in every region, so that no region is empty without pts.
+        var more = ShapefileFixture(shapeType: .point, shapes: (0..<3).map { .point(Double(2 * $0) + 0.7, 0.5) })
+        more.fields = [ShapefileFixture.Field("NAME", "C", width: 8)]
+        more.rows = (0..<3).map { [Array("m\($0)".utf8)] }
+        more.prj = Self.wgs84
+        try more.write(to: night.dir.path, baseName: "more")
+        _ = try night.firstNight()
+        try night.points([Self.inside(0), Self.inside(1), Self.inside(2)]) { $0.dbfVersion = 0x04 }
+        let r = try night.run()
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(try night.report()["published"] as? Bool == true)
+        let findings = try night.findings()
+        #expect(findings.count == 1, "\(findings)")
+        #expect(findings.first?["code"] as? String == "bad_dbf_header")
+        #expect(findings.first?["severity"] as? String == "warning")
+        #expect(try night.catalogIDs() == ["r1", "r2", "r3"])
+        // Each package says which layer it lacks.
+        let inspect = try runKartpack(["inspect", night.out + "/r1.pmtiles", "--format", "json"])
+        #expect(inspect.stdout.contains("kartpack_missing_layers"), "\(inspect.stdout)")
     }
 
     /// Region r2 on the second night: a null shape, a ring without area, a NaN vertex, a bow tie.
