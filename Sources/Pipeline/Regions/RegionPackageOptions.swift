@@ -73,7 +73,8 @@ package struct RegionPackageReport: Encodable, Sendable {
     package var signed: Bool
     package var dryRun: Bool
     package var regions: [Region]
-    /// Ids that left the catalog (their files deleted after the new catalog was published).
+    /// Ids that left the catalog (their files deleted after the new catalog was published); in a dry run or a
+    /// refused night, the ids that would leave it.
     package var removed: [String]
     /// True when the catalog was published; false in a dry run and when the night was refused.
     package var published: Bool
