@@ -286,10 +286,15 @@ import Testing
 
     @Test func featuresOutsideEveryRegionAreCounted() throws {
         let night = try Night()
-        _ = try night.firstNight(more: [(10, 10), (20, 20)])
+        // r3 is a triangle: (4.9, 0.9) lies in its box but outside it; (10, 10) and (20, 20) touch no box.
+        try night.regions([Self.square(0), Self.square(1), .polygon([[4, 0, 4, 1, 5, 0, 4, 0]])])
+        try night.points([Self.inside(0), Self.inside(1), Self.inside(2), (10, 10), (4.9, 0.9), (20, 20)])
+        let r = try night.run()
+        #expect(r.status == 0, "\(r.stderr)")
         let inputs = try #require(try night.report()["inputs"] as? [[String: Any]])
         let rejected = inputs.first?["rejected"] as? [String: Int]
-        #expect(rejected?["outside_regions"] == 2, "\(inputs)")
+        #expect(rejected?["outside_regions"] == 3, "\(inputs)")
         #expect(try night.report()["published"] as? Bool == true)
+        #expect(try night.catalogIDs() == ["r1", "r2", "r3"])
     }
 }

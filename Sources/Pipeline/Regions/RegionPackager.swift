@@ -53,7 +53,8 @@ package struct RegionPackager {
         let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
         let source = try RegionSource.read(
             options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-        let (routed, outside) = Self.route(source, clips: clips)
+        let (routed, boxed) = Self.route(source, clips: clips)
+        let outside = OutsideRegions.count(source, boxed: boxed, clips: clips, threads: options.threads)
         let missing = Self.missingLayers(source)
         let rejectedLayers = Set(missing.map(\.layer))
         findings += PublishCheck.rejections(missing, policy: options.policy, partialHint: CatalogCheck.partialHint)
@@ -258,13 +259,13 @@ package struct RegionPackager {
         case failed(String, any Error)
     }
 
-    /// Routes every feature of every layer to the regions whose clip box its extent touches; `outside` counts,
-    /// per opened layer, the features routed to no region (`outside_regions` in the report).
-    static func route(_ source: RegionSource, clips: [SharedPolygons]) -> (routed: [[[Int]]], outside: [Int]) {
+    /// Routes every feature of every layer to the regions whose clip box its extent touches; `boxed` lists, per
+    /// opened layer, the features routed to at least one region (the others lie outside every region).
+    static func route(_ source: RegionSource, clips: [SharedPolygons]) -> (routed: [[[Int]]], boxed: [[Int]]) {
         let index = RegionIndex(clips.map(\.bounds))
         let layers = source.layers
         var routed = Array(repeating: Array(repeating: [Int](), count: layers.count), count: clips.count)
-        var outside = Array(repeating: 0, count: layers.count)
+        var boxed = Array(repeating: [Int](), count: layers.count)
         for (l, layer) in layers.enumerated() {
             for (i, f) in layer.features.enumerated() {
                 var any = false
@@ -272,10 +273,10 @@ package struct RegionPackager {
                     routed[r][l].append(i)
                     any = true
                 }
-                if !any { outside[l] += 1 }
+                if any { boxed[l].append(i) }
             }
         }
-        return (routed, outside)
+        return (routed, boxed)
     }
 
     /// True when the catalog entry's file is there with its listed size and hash.
