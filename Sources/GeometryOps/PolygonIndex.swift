@@ -48,6 +48,29 @@ public final class PolygonIndex {
         GEOSSTRtree_destroy_r(engine.ctx, tree)
     }
 
+    /// True when some polygon shares at least one point with `g` (any geometry; its envelope narrows the
+    /// candidates, prepared geometries decide).
+    public func intersectsAny(_ g: Geometry) throws(GeometryError) -> Bool {
+        let handle = try engine.prepare(g)
+        let ctx = engine.ctx
+        engine.resetMessages()
+        let hits = QueryHits()
+        withExtendedLifetime(hits) {
+            GEOSSTRtree_query_r(
+                ctx, tree, handle.pointer,
+                { item, userdata in
+                    guard let userdata else { return }
+                    let hits = Unmanaged<QueryHits>.fromOpaque(userdata).takeUnretainedValue()
+                    hits.items.append(Int(bitPattern: item) - 1)
+                }, Unmanaged.passUnretained(hits).toOpaque())
+        }
+        for i in hits.items.sorted() {
+            guard i >= 0, i < prepared.count, let p = prepared[i] else { continue }
+            if try p.intersects(handle) { return true }
+        }
+        return false
+    }
+
     /// The indices (ascending) of the polygons containing the point, its boundary included.
     public func containing(x: Double, y: Double) throws(GeometryError) -> [Int] {
         guard abs(x) <= GeometryEngine.coordinateLimit, abs(y) <= GeometryEngine.coordinateLimit else {

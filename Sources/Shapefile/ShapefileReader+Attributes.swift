@@ -2,6 +2,13 @@ internal import CShapelib
 import KartpackCore
 
 extension ShapefileReader {
+    /// The attributes of record `record` (1-based) whatever became of its shape: the id of a record `next()`
+    /// skipped (a null or non-finite shape) can then be named. Nil when there is no such record.
+    public func attributes(ofRecord record: Int) throws(ShapefileError) -> Properties? {
+        guard record >= 1, record <= stats.recordsInFile else { return nil }
+        return try readAttributes(record - 1)
+    }
+
     /// The attributes of record `i`: every field in schema order; all null past the end of the `.dbf`.
     ///
     /// The whole record is copied from shapelib's buffer at once (`DBFReadTuple`) and each field is cut from it at

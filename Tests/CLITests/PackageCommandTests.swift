@@ -209,8 +209,15 @@ import Testing
             #expect(a["built"] as? String == b["built"] as? String)
         }
 
-        // Fewer regions: the removed ones leave the catalog and their files go.
-        let fewer = try runKartpack(args + ["--where", "[PID != \"p9\"]"])
+        // Fewer regions: refused without --allow-removals (naming the region, nothing changed); with it the
+        // removed ones leave the catalog and their files go.
+        let catalogBefore = try Data(contentsOf: URL(fileURLWithPath: out + "/catalog.json"))
+        let refused = try runKartpack(args + ["--where", "[PID != \"p9\"]"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("region 'p9' is in the previous catalog"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/catalog.json")) == catalogBefore)
+        #expect(FileManager.default.fileExists(atPath: out + "/p9.pmtiles"))
+        let fewer = try runKartpack(args + ["--where", "[PID != \"p9\"]", "--allow-removals"])
         #expect(fewer.status == 0, "\(fewer.stderr)")
         #expect(try regions(out).count == 8)
         #expect(!FileManager.default.fileExists(atPath: out + "/p9.pmtiles"))

@@ -44,9 +44,12 @@ import Testing
         #expect(flags.stdout.contains("8 are up to date"), "\(flags.stdout)")
 
         // A flag overrides the section: a larger buffer changes every region, dropping the filter adds p9, and a
-        // narrower filter removes regions.
+        // narrower filter removes regions (which the night would refuse without --allow-removals: exit 65).
         let wider = try runKartpack(["package", plan, "--buffer", "40", "--where", "[PID != \"p1\"]", "--dry-run"])
-        #expect(wider.status == 0, "\(wider.stderr)")
+        #expect(wider.status == 65, "\(wider.stderr)")
+        #expect(
+            wider.stderr.contains("region 'p1' is in the previous catalog") && wider.stderr.contains("[region_removed]")
+        )
         #expect(wider.stdout.contains("8 regions would be built (1 new, 7 changed)"), "\(wider.stdout)")
         #expect(wider.stdout.contains("p9\tnew") && wider.stdout.contains("p1\tremoved"), "\(wider.stdout)")
         #expect(try base.regions(out).count == 8)

@@ -50,4 +50,18 @@ import Testing
             s.canonicalJSON.contains(#""regions":{"buffer":0,"filter":"[A = 1]","idField":"ID","output":"../dist","#))
         #expect(try specParse(s.canonicalJSON) == s)
     }
+
+    @Test func allowRemovalsIsReadCheckedAndCanonicalOnlyWhenTrue() throws {
+        let base = #"{"path":"k.shp","idField":"ID","output":"out""#
+        #expect(try specParse(json(base + "}")).regions?.allowRemovals == false)
+        let s = try specParse(json(base + #","allowRemovals":true}"#))
+        #expect(s.regions?.allowRemovals == true)
+        #expect(s.canonicalJSON.contains(#""allowRemovals":true"#), "\(s.canonicalJSON)")
+        #expect(try specParse(s.canonicalJSON) == s)
+        #expect(!(try specParse(json(base + #","allowRemovals":false}"#)).canonicalJSON.contains("allowRemovals")))
+        #expect(
+            specIssues(json(base + #","allowRemovals":"yes"}"#)) == [
+                #"regions.allowRemovals: expected true or false, got "yes""#
+            ])
+    }
 }

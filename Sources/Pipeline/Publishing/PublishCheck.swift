@@ -4,13 +4,15 @@ import Foundation
 /// package held (tested in `PublishCheckTests`).
 package enum PublishCheck {
     /// Findings for rejected inputs: errors under `.fail`, warnings under `.skip` (the layer is then listed in
-    /// the package metadata as missing).
-    package static func rejections(_ missing: [MissingLayer], policy: InputErrorPolicy) -> [PublishFinding] {
+    /// the package metadata as missing). `partialHint` says how to publish the other layers.
+    package static func rejections(
+        _ missing: [MissingLayer], policy: InputErrorPolicy,
+        partialHint: String = "pass --allow-partial or set \"onInputError\": \"skip\""
+    ) -> [PublishFinding] {
         missing.map { m in
             let how =
                 policy == .fail
-                ? "nothing is published (pass --allow-partial or set \"onInputError\": \"skip\" to publish the other "
-                    + "layers)"
+                ? "nothing is published (\(partialHint) to publish the other layers)"
                 : "published without this layer; the package lists it in \(MissingLayer.metadataKey)"
             return PublishFinding(
                 policy == .fail ? .error : .warning, code: m.code, layer: m.layer, file: m.file,

@@ -14,16 +14,28 @@ package struct PublishFinding: Codable, Sendable, Hashable, CustomStringConverti
     package var file: String?
     /// What happened, ending in the code in brackets.
     package var message: String
+    /// The record of `file` concerned (1-based), when one is: a region record that cannot be built.
+    package var record: Int?
+    /// The region concerned (`kartpack package`), when one is.
+    package var region: String?
 
     /// Creates a finding.
-    package init(_ severity: Severity, code: String, layer: String, file: String?, message: String) {
+    package init(
+        _ severity: Severity, code: String, layer: String, file: String?, message: String, record: Int? = nil,
+        region: String? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.layer = layer
         self.file = file
         self.message = message
+        self.record = record
+        self.region = region
     }
 
-    /// `file: message`, or just the message.
-    package var description: String { file.map { "\($0): \(message)" } ?? message }
+    /// `file: record N: message`, `file: message`, or just the message.
+    package var description: String {
+        guard let file else { return message }
+        return record.map { "\(file): record \($0): \(message)" } ?? "\(file): \(message)"
+    }
 }

@@ -31,6 +31,14 @@ package struct RegionPackageOptions: Sendable {
     package var dryRun = false
     /// Regions built at once (each on one thread).
     package var threads = 1
+    /// What a rejected source does (the pipeline's `onInputError`): `.fail` refuses the night.
+    package var policy: InputErrorPolicy = .fail
+    /// The sources' record-count guards (`minFeatures`, `maxShrink`, `requireFeatures`), checked per region and
+    /// for the whole catalog (`CatalogCheck`).
+    package var expectations: [LayerExpectation] = []
+    /// Regions of the previous catalog may leave it (`--allow-removals`, `"allowRemovals": true`); otherwise such
+    /// a region refuses the night.
+    package var allowRemovals = false
 
     package init(convert: ConvertOptions, regionsPath: String, idField: String, outputFolder: String) {
         self.convert = convert
@@ -50,7 +58,8 @@ package struct RegionPackageReport: Encodable, Sendable {
         package var id: String
         package var name: String
         /// `built`, `up-to-date`, `empty` (no feature: left out of the catalog); in a dry run `new` (not in the
-        /// catalog), `changed` (in it with another fingerprint, or its file damaged) or `up-to-date`.
+        /// catalog), `changed` (in it with another fingerprint, or its file damaged) or `up-to-date`; `refused`
+        /// when the night was refused (its previous package, if any, is untouched).
         package var status: String
         package var file: String?
         package var features: Int
@@ -64,8 +73,14 @@ package struct RegionPackageReport: Encodable, Sendable {
     package var signed: Bool
     package var dryRun: Bool
     package var regions: [Region]
-    /// Ids that left the catalog (their files deleted after the new catalog was published).
+    /// Ids that left the catalog (their files deleted after the new catalog was published); in a dry run or a
+    /// refused night, the ids that would leave it.
     package var removed: [String]
+    /// True when the catalog was published; false in a dry run and when the night was refused.
+    package var published: Bool
+    /// Every reason the night was refused (errors) or published with a caveat (warnings), errors first:
+    /// rejected sources, regions that cannot be built or would be removed, broken guards (docs/regions.md).
+    package var findings: [PublishFinding]
     /// Records read per input layer, and rejected before any region (by code).
     package var inputs: [ConvertReport.Input]
     package var warnings: [String: Int]
@@ -105,6 +120,8 @@ extension RegionPackageOptions {
         var o = RegionPackageOptions(
             convert: convert, regionsPath: regionsPath, idField: idField, outputFolder: outputFolder)
         o.settings = ["pipeline " + base.canonicalJSON]
+        o.policy = spec.onInputError
+        o.expectations = spec.expectations
         if let style = spec.style {
             o.settings.append("style " + ((try? FileDigest.sha256(path: style).sha256) ?? "?"))
         }

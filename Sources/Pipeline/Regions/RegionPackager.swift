@@ -20,7 +20,10 @@ package struct RegionPackager {
         self.options = options
     }
 
-    /// Builds, publishes and reports. Throws for errors that publish nothing.
+    /// Builds, publishes and reports. A night that must not be published (a rejected source, a region that
+    /// cannot be built or would leave the catalog, a broken guard: `CatalogCheck`) returns a report with
+    /// `published` false, exit code 65 and every cause in `findings`; nothing in the folder is changed. Throws for
+    /// errors that publish nothing and end the run (bad output, I/O, a region build that failed, interruption).
     package func run(
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> RegionPackageReport {
@@ -36,29 +39,26 @@ package struct RegionPackager {
 
         let set = try RegionSet(
             path: options.regionsPath, idField: options.idField, nameField: options.nameField, filter: options.filter)
-        let regions = set.regions
-        let buffer = options.buffer
+        var findings = set.problems
         let path = options.regionsPath
+        let regionsFile = (path as NSString).lastPathComponent
         let shared = RegionProgress(progress)
-        let clips = try parallelRegions(count: regions.count, threads: options.threads) { i in
-            defer { shared.step("preparing regions", total: regions.count) }
-            return Result { try Regions.clipRegion(polygons: regions[i].polygons, buffer: buffer, what: path) }
-        }.enumerated().map { i, r in
-            do { return try r.get() } catch {
-                throw RegionSetError.badID(
-                    file: (path as NSString).lastPathComponent, record: regions[i].record, id: regions[i].id,
-                    reason: "has no usable polygon: \((error as? any KartpackError)?.description ?? "\(error)")")
-            }
-        }
-
+        let (regions, clips, clipProblems) = Self.clipRegions(
+            set.regions, buffer: options.buffer, path: path, threads: options.threads, progress: shared)
+        findings += clipProblems
         shared.finish()
+
         var convert = options.convert
         convert.clip = nil
         let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
         let source = try RegionSource.read(
             options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-        let routed = Self.route(source, clips: clips)
-        let settings =
+        let (routed, boxed) = Self.route(source, clips: clips)
+        let outside = OutsideRegions.count(source, boxed: boxed, clips: clips, threads: options.threads)
+        let missing = Self.missingLayers(source)
+        let rejectedLayers = Set(missing.map(\.layer))
+        findings += PublishCheck.rejections(missing, policy: options.policy, partialHint: CatalogCheck.partialHint)
+        var settings =
             options.settings + [
                 "buffer \(options.buffer)", "format \(options.fileExtension)",
                 "zooms \(convert.minZoom)-\(convert.maxZoom)",
@@ -66,9 +66,16 @@ package struct RegionPackager {
                 "limits \(convert.maxTileBytes) \(convert.maxTileFeatures)", "idField \(convert.idField ?? "")",
                 "description \(convert.description ?? "") attribution \(convert.attribution ?? "")",
             ]
+        if !missing.isEmpty {
+            // Published only under "onInputError": "skip": each package lists the layers it lacks.
+            let text = MissingLayer.metadataText(missing)
+            convert.extraMetadata.append((MissingLayer.metadataKey, text))
+            settings.append("missing " + text)
+        }
+        let fixedSettings = settings
         let fingerprints = parallelRegions(count: regions.count, threads: options.threads) { i in
             defer { shared.step("fingerprinting regions", total: regions.count) }
-            return RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: settings)
+            return RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: fixedSettings)
         }
         shared.finish()
 
@@ -87,18 +94,16 @@ package struct RegionPackager {
         var report = RegionPackageReport(
             kartpack: Kartpack.version, outputFolder: folder, catalog: folder + "/" + Catalog.fileName,
             signed: options.signKey != nil && !options.dryRun, dryRun: options.dryRun, regions: [], removed: [],
-            inputs: source.entries.map { e in
-                switch e {
-                case .rejected(let r): return r
-                case .layer(let l):
-                    var r = l.layer.finish()
-                    r.rejected.add(l.failures)
-                    return r
-                }
-            }, warnings: [:], seconds: 0, exitCode: 0)
+            published: false, findings: [],
+            inputs: Self.inputReports(source, outside: outside), warnings: [:], seconds: 0, exitCode: 0)
         report.maxZoomChosen = chosen
-        let removedIDs = (previous?.regions ?? []).map(\.id).filter { id in !regions.contains { $0.id == id } }
-        report.removed = removedIDs
+        // Regions that cannot be built tonight are named by their own findings, not as removals.
+        let present = Set(regions.map(\.id)).union(set.problems.compactMap(\.region))
+            .union(clipProblems.compactMap(\.region))
+        let leaving: [(id: String, why: CatalogCheck.Leaving)] = (previous?.regions ?? []).map(\.id)
+            .filter { !present.contains($0) }.map { ($0, .gone(regionsFile: regionsFile)) }
+        report.removed = leaving.map(\.id)
+        findings += CatalogCheck.removals(leaving, allowed: options.allowRemovals)
         if options.dryRun {
             report.regions = regions.enumerated().map { i, r in
                 RegionPackageReport.Region(
@@ -108,8 +113,12 @@ package struct RegionPackager {
                     bytes: reuse[i]?.bytes ?? 0,
                     fingerprint: fingerprints[i])
             }
-            report.seconds = Date().timeIntervalSince(started)
-            return report
+            return Self.finished(report, findings: findings, started: started)
+        }
+        if Self.refuses(findings) {
+            // Nothing is built: what refuses the night is known before any region is.
+            report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
+            return Self.finished(report, findings: findings, started: started)
         }
 
         // Build the changed regions into staging files, in parallel.
@@ -140,13 +149,17 @@ package struct RegionPackager {
                 let entry = try Catalog.Region.describe(
                     id: region.id, name: region.name, file: region.id + "." + ext, path: staged.path, built: built0,
                     fingerprint: fingerprints[i])
-                return .built(staged, entry, features: converted.featuresWritten, counts: sink.counts)
+                var written: [String: Int] = [:]
+                for input in converted.inputs where input.error == nil {
+                    written[input.layer, default: 0] += input.written
+                }
+                return .built(staged, entry, features: converted.featuresWritten, written: written, counts: sink.counts)
             } catch {
                 return .failed("\(region.id): \((error as? any KartpackError)?.description ?? "\(error)")", error)
             }
         }
         shared.finish()
-        var staged: [Int: (StagedPackage, Catalog.Region, Int)] = [:]
+        var staged: [Int: Built] = [:]
         var empty = Set<Int>()
         var warnings: [String: Int] = [:]
         for (c, n) in diagnostics.counts { warnings[c, default: 0] += n }
@@ -160,48 +173,38 @@ package struct RegionPackager {
             case .empty(let counts):
                 empty.insert(toBuild[k])
                 for (c, n) in counts { warnings[c, default: 0] += n }
-            case .built(let s, let entry, let features, let counts):
-                staged[toBuild[k]] = (s, entry, features)
+            case .built(let s, let entry, let features, let written, let counts):
+                staged[toBuild[k]] = Built(staged: s, entry: entry, features: features, written: written)
                 for (c, n) in counts { warnings[c, default: 0] += n }
             }
         }
         if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+
+        let emptied: [(id: String, why: CatalogCheck.Leaving)] = empty.sorted().filter { old[regions[$0].id] != nil }
+            .map { (regions[$0].id, .empty) }
+        report.removed = (leaving + emptied).map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        findings += CatalogCheck.removals(emptied, allowed: options.allowRemovals)
+        findings += guardFindings(
+            regions: regions, reuse: reuse, staged: staged, previous: previous, rejected: rejectedLayers)
+        report.warnings = warnings
+        if Self.refuses(findings) {
+            for b in staged.values { b.staged.discard() }
+            report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
+            return Self.finished(report, findings: findings, started: started)
+        }
 
         // Publish: packages, then the catalog (and its signature), then the removed regions' files.
         var entries: [Catalog.Region] = []
         for i in regions.indices {
             if let r = reuse[i] {
                 entries.append(r)
-            } else if let (s, entry, _) = staged[i] {
-                try s.publish(overwrite: true)
-                entries.append(entry)
+            } else if let b = staged[i] {
+                try b.staged.publish(overwrite: true)
+                entries.append(b.entry)
             }
         }
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        let catalog = Catalog(
-            created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
-            regions: entries)
-        let catalogPath = folder + "/" + Catalog.fileName
-        let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
-        try file.write(Array(catalog.text.utf8))
-        try file.publish()
-        let signaturePath = folder + "/" + Catalog.signatureName
-        if let key = options.signKey {
-            try CatalogSigner().sign(
-                file: catalogPath, signature: signaturePath, secretKey: key, passwordFile: options.signPasswordFile)
-        } else if FileManager.default.fileExists(atPath: signaturePath) {
-            // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
-            unlink(signaturePath)
-            diagnostics.report(
-                Diagnostic(
-                    .warning, code: "signature_removed",
-                    "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
-        }
-        let kept = Set(entries.map(\.file))
-        for old in previous?.regions ?? [] where !kept.contains(old.file) {
-            guard Self.isPackageFileName(old.file) else { continue }
-            unlink(folder + "/" + old.file)
-        }
+        try publishCatalog(entries, previous: previous, diagnostics: diagnostics)
 
         report.regions = regions.enumerated().map { i, r in
             if let entry = reuse[i] {
@@ -210,10 +213,10 @@ package struct RegionPackager {
                     features: entry.layers.reduce(0) { $0 + $1.features }, bytes: entry.bytes,
                     fingerprint: entry.fingerprint)
             }
-            if let (_, entry, features) = staged[i] {
+            if let b = staged[i] {
                 return RegionPackageReport.Region(
-                    id: r.id, name: r.name, status: "built", file: entry.file, features: features, bytes: entry.bytes,
-                    fingerprint: entry.fingerprint)
+                    id: r.id, name: r.name, status: "built", file: b.entry.file, features: b.features,
+                    bytes: b.entry.bytes, fingerprint: b.entry.fingerprint)
             }
             return RegionPackageReport.Region(
                 id: r.id, name: r.name, status: "empty", file: nil, features: 0, bytes: 0, fingerprint: fingerprints[i])
@@ -226,11 +229,10 @@ package struct RegionPackager {
                     "\(ids.count) regions hold no feature and are not in the catalog: "
                         + "\(ids.prefix(20).joined(separator: ", "))"
                 ))
-            warnings["region_empty", default: 0] += 1
+            report.warnings["region_empty", default: 0] += 1
         }
-        report.warnings = warnings
-        report.seconds = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
-        return report
+        report.published = true
+        return Self.finished(report, findings: findings, started: started)
     }
 
     /// `--max-zoom auto`: one max zoom for every region, chosen by `MaxZoomGuess` from all the sources before they
@@ -251,22 +253,30 @@ package struct RegionPackager {
     }
 
     private enum BuildOutcome: @unchecked Sendable {
-        case built(StagedPackage, Catalog.Region, features: Int, counts: [(code: String, count: Int)])
+        case built(
+            StagedPackage, Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
         case failed(String, any Error)
     }
 
-    /// Routes every feature of every layer to the regions whose clip box its extent touches.
-    static func route(_ source: RegionSource, clips: [SharedPolygons]) -> [[[Int]]] {
+    /// Routes every feature of every layer to the regions whose clip box its extent touches; `boxed` lists, per
+    /// opened layer, the features routed to at least one region (the others lie outside every region).
+    static func route(_ source: RegionSource, clips: [SharedPolygons]) -> (routed: [[[Int]]], boxed: [[Int]]) {
         let index = RegionIndex(clips.map(\.bounds))
         let layers = source.layers
         var routed = Array(repeating: Array(repeating: [Int](), count: layers.count), count: clips.count)
+        var boxed = Array(repeating: [Int](), count: layers.count)
         for (l, layer) in layers.enumerated() {
             for (i, f) in layer.features.enumerated() {
-                for r in index.regions(touching: f.bounds) { routed[r][l].append(i) }
+                var any = false
+                for r in index.regions(touching: f.bounds) {
+                    routed[r][l].append(i)
+                    any = true
+                }
+                if any { boxed[l].append(i) }
             }
         }
-        return routed
+        return (routed, boxed)
     }
 
     /// True when the catalog entry's file is there with its listed size and hash.

@@ -1,5 +1,7 @@
 import Foundation
+import GeometryOps
 import KartpackCore
+import Reprojection
 import Shapefile
 import Styling
 
@@ -62,26 +64,32 @@ struct RegionSet: Sendable {
 
     var path: String
     var idField: String
+    /// The regions that can be built, in record order.
     var regions: [RegionRecord]
+    /// Records (matching the filter, with a good id) whose polygon cannot be a region: null, non-finite, zero
+    /// area, not valid (`RegionShapeProblem`). Each stops the night; they are not in `regions`.
+    var problems: [PublishFinding]
 
     init(path: String, idField: String, nameField: String?, filter: AttributeFilterList?) throws {
         self.path = path
         self.idField = idField
         let file = (path as NSString).lastPathComponent
         var out: [RegionRecord] = []
+        var problems: [PublishFinding] = []
         var seen: [String: Int] = [:]
         var folded: [String: (id: String, record: Int)] = [:]
         var checkedFields = false
-        try Regions.forEachPolygon(path: path, sourceCRS: nil, encoding: nil) { f, g in
+        for entry in try Self.records(path: path) {
+            let properties = entry.properties
             if !checkedFields {
                 checkedFields = true
-                for field in [idField] + (nameField.map { [$0] } ?? []) where Self.value(f.properties, field) == nil {
-                    throw RegionSetError.noSuchField(file: file, field: field, fields: f.properties.keys)
+                for field in [idField] + (nameField.map { [$0] } ?? []) where Self.value(properties, field) == nil {
+                    throw RegionSetError.noSuchField(file: file, field: field, fields: properties.keys)
                 }
             }
-            if let filter, !filter.matches(f.properties) { return }
-            let record = f.provenance.record
-            let id = Self.text(Self.value(f.properties, idField) ?? .null)
+            if let filter, !filter.matches(properties) { continue }
+            let record = entry.record
+            let id = Self.text(Self.value(properties, idField) ?? .null)
             if let reason = Self.problem(id) {
                 throw RegionSetError.badID(file: file, record: record, id: id, reason: reason)
             }
@@ -93,12 +101,64 @@ struct RegionSet: Sendable {
             }
             seen[id] = record
             folded[id.lowercased()] = (id, record)
-            let name = nameField.flatMap { Self.value(f.properties, $0) }.map(Self.text) ?? id
-            out.append(
-                RegionRecord(id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
+            switch entry.shape {
+            case .failure(let problem):
+                problems.append(problem.finding(file: file, record: record, id: id))
+            case .success(let g):
+                let name = nameField.flatMap { Self.value(properties, $0) }.map(Self.text) ?? id
+                out.append(
+                    RegionRecord(
+                        id: id, name: name.isEmpty ? id : name, record: record, polygons: Regions.unwrapped(g)))
+            }
         }
-        guard !out.isEmpty else { throw RegionSetError.empty(file: file) }
+        guard !out.isEmpty || !problems.isEmpty else { throw RegionSetError.empty(file: file) }
         regions = out
+        self.problems = problems
+    }
+
+    /// One record of a region file: its attributes and its polygon in Web Mercator metres, or why it has none.
+    struct Entry {
+        var record: Int
+        var properties: Properties
+        var shape: Result<Geometry, RegionShapeProblem>
+    }
+
+    /// Every polygon record of the region file, in record order, including those the Shapefile reader skips
+    /// (null or non-finite shapes; `deleted_in_source` rows are not regions and stay out) and those that cannot be
+    /// projected or are not valid polygons. Records of another shape family are left out, as `--clip` does.
+    static func records(path: String) throws -> [Entry] {
+        var out: [Entry] = []
+        let engine = GeometryEngine()
+        for set in try ShapefileLocator.shapefiles(at: path) {
+            let sink = DiagnosticSink(sampleLimit: .max)
+            let reader = try ShapefileReader(files: set, options: ShapefileReadOptions(), diagnostics: sink)
+            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: nil, prjFile: set.prj ?? set.shp)
+            let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
+            var entries: [Entry] = []
+            while let f = try reader.next() {
+                guard f.geometry.kind.family == .polygon else { continue }
+                var g = f.geometry
+                let shape: Result<Geometry, RegionShapeProblem>
+                if transformer.transform(&g.xy) != 0 {
+                    shape = .failure(
+                        RegionShapeProblem(
+                            code: "region_unprojectable", reason: "its polygon cannot be projected to Web Mercator"))
+                } else if let problem = RegionShapeProblem.check(g, engine: engine) {
+                    shape = .failure(problem)
+                } else {
+                    shape = .success(g)
+                }
+                entries.append(Entry(record: f.provenance.record, properties: f.properties, shape: shape))
+            }
+            let skipCodes = Set(reader.stats.skipped.keys).subtracting(["deleted_in_source"])
+            for d in sink.samples where skipCodes.contains(d.code) {
+                guard let record = d.record, let properties = try reader.attributes(ofRecord: record) else { continue }
+                let problem = RegionShapeProblem.skipped(code: d.code, message: d.message)
+                entries.append(Entry(record: record, properties: properties, shape: .failure(problem)))
+            }
+            out += entries.sorted { $0.record < $1.record }
+        }
+        return out
     }
 
     /// Why `id` cannot be a file name, or nil when it can.

@@ -72,6 +72,7 @@ extension PipelineSpec {
         m.append(("output", .string(relativePath(r.output))))
         if let v = r.sign { m.append(("sign", .string(relativePath(v)))) }
         if let v = r.signPasswordFile { m.append(("signPasswordFile", .string(relativePath(v)))) }
+        if r.allowRemovals { m.append(("allowRemovals", .bool(true))) }
         return .object(m)
     }
 

@@ -589,6 +589,7 @@ struct SpecDecoder {
             path: path, idField: idField, nameField: nameField, filter: filter, buffer: buffer, maxZoom: maxZoom,
             output: output, sign: sign, signPasswordFile: passwordFile)
         spec.maxZoomAuto = maxZoomAuto
+        spec.allowRemovals = reader.bool(o, "allowRemovals") ?? false
         return spec
     }
 

@@ -22,6 +22,8 @@ package struct RegionsSpec: Sendable, Hashable {
     package var sign: String?
     /// Absolute path of a file holding the key's password.
     package var signPasswordFile: String?
+    /// `"allowRemovals": true`: regions of the previous catalog may leave it (as `--allow-removals`).
+    package var allowRemovals = false
 
     /// Creates a regions section.
     package init(
@@ -42,5 +44,6 @@ package struct RegionsSpec: Sendable, Hashable {
     /// Keys accepted in the section.
     static let keys = [
         "path", "idField", "nameField", "filter", "buffer", "maxZoom", "output", "sign", "signPasswordFile",
+        "allowRemovals",
     ]
 }

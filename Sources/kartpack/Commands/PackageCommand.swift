@@ -45,6 +45,9 @@ struct PackageCommand: Command {
                 + "cores)", valueName: "N"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild every region, even those up to date"),
         OptionSpec(
+            name: "allow-removals", kind: .flag,
+            help: "let regions of the previous catalog leave it (gone from REGIONS, or empty); else exit 65"),
+        OptionSpec(
             name: "dry-run", kind: .flag,
             help: "read, route and fingerprint; say which regions would be built; write nothing"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
@@ -54,7 +57,8 @@ struct PackageCommand: Command {
         helpText(
             usage: """
                 kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD [--name-field FIELD]
-                       [--where FILTER] [--buffer METRES] [--max-zoom N|auto] [--sign KEY] -o OUTDIR
+                       [--where FILTER] [--buffer METRES] [--max-zoom N|auto] [--sign KEY] [--allow-removals]
+                       -o OUTDIR
                        kartpack package PIPELINE.json [OPTIONS]   (with a "regions" section in the pipeline)
                 """,
             summary: """
@@ -65,13 +69,18 @@ struct PackageCommand: Command {
                 fingerprint (its features, the pipeline, stylesheet and Kartpack version) did not change is not
                 rebuilt. When every package is in place, OUTDIR/catalog.json lists them with size, SHA-256, bounds,
                 zooms and layers (docs/catalog.md), published atomically; --sign adds catalog.json.minisig. Regions
-                that left REGIONS lose their file only after the new catalog is published. A region id that is
-                not a safe file name, or is used twice, is refused (exit 65) naming the record; a region without
-                any feature is left out of the catalog with a warning. If any region fails, nothing is published.
-                The pipeline's "regions" section (Pipelines/README.md) gives the same values as --regions,
-                --id-field, --name-field, --where, --buffer, --max-zoom, -o, --sign and --sign-password-file;
-                a flag overrides the section. --dry-run lists each region as new, changed, up-to-date or
-                removed. With --max-zoom auto (or "maxZoom": "auto" in the pipeline's tiles or regions section)
+                that left REGIONS (with --allow-removals) lose their file only after the new catalog is published. A
+                region id that is not a safe file name, or is used twice, is refused (exit 65) naming the record; a
+                new region without any feature is left out of the catalog with a warning. A catalog is complete or
+                not published: a rejected source, a region whose polygon is null, non-finite, without area or not
+                valid, a region of the previous catalog that is gone or empty (unless --allow-removals), or a
+                source's guard (minFeatures, maxShrink, requireFeatures) stops the night with exit 65, naming every
+                cause on stderr and in the report; the previous catalog and packages stay byte-identical. If any
+                region fails, nothing is published. The pipeline's "regions" section (Pipelines/README.md) gives the
+                same values as --regions, --id-field, --name-field, --where, --buffer, --max-zoom, -o, --sign,
+                --sign-password-file and --allow-removals; a flag overrides the section. --dry-run lists each region
+                as new, changed, up-to-date or removed.
+                With --max-zoom auto (or "maxZoom": "auto" in the pipeline's tiles or regions section)
                 one max zoom is chosen for all regions from all the sources, as `convert --max-zoom auto` chooses it
                 (so each package is still the one a `convert --clip --max-zoom auto` run writes); the log and the
                 report (maxZoomChosen) say which and why.
@@ -94,6 +103,7 @@ struct PackageCommand: Command {
     let overrides: [String]
     let threads: Int
     let force: Bool
+    let allowRemovals: Bool
     let dryRun: Bool
     let reportPath: String?
     let quiet: Bool
@@ -115,6 +125,7 @@ struct PackageCommand: Command {
         overrides = p.values("set")
         threads = try p.int("threads", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         force = p.flag("force")
+        allowRemovals = p.flag("allow-removals")
         dryRun = p.flag("dry-run")
         reportPath = p.value("report")
         quiet = p.flag("quiet")
@@ -182,6 +193,7 @@ struct PackageCommand: Command {
         o.signKey = sign
         o.signPasswordFile = passwordFile
         o.rebuildAll = force
+        o.allowRemovals = allowRemovals || section?.allowRemovals == true
         o.dryRun = dryRun
         o.threads = threads
         o.convert.threads = threads
@@ -199,7 +211,16 @@ struct PackageCommand: Command {
             }
             throw error
         }
+        PackageOptions.printFindings(report.findings, quiet: quiet)
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
+        let exit = ExitCode(rawValue: report.exitCode) ?? .dataError
+        if !report.published, !dryRun {
+            let errors = report.findings.filter { $0.severity == .error }.count
+            Console.error(
+                "\(report.catalog): the night was refused (\(errors) errors); nothing was published, the previous "
+                    + "catalog and packages are unchanged")
+            return exit
+        }
         if !quiet {
             let count = { (s: String) in report.regions.filter { $0.status == s }.count }
             if dryRun {
@@ -218,6 +239,6 @@ struct PackageCommand: Command {
                 )
             }
         }
-        return .success
+        return exit
     }
 }

@@ -1,0 +1,163 @@
+import Foundation
+import KartpackCore
+import Nightly
+import TileArchive
+
+extension RegionPackager {
+    /// A region package built into its staging file tonight, not yet published.
+    struct Built {
+        var staged: StagedPackage
+        var entry: Catalog.Region
+        var features: Int
+        /// Features written per input layer (what the guards judge).
+        var written: [String: Int]
+    }
+
+    /// Each region's clip polygon (`Regions.clipRegion`, in parallel): the regions that have one, their clips, and
+    /// a `region_no_area` finding for each that has none (nothing left after MakeValid or the buffer).
+    static func clipRegions(
+        _ all: [RegionRecord], buffer: Double, path: String, threads: Int, progress: RegionProgress
+    ) -> (regions: [RegionRecord], clips: [SharedPolygons], problems: [PublishFinding]) {
+        let results = parallelRegions(count: all.count, threads: threads) { i in
+            defer { progress.step("preparing regions", total: all.count) }
+            return Result { try Regions.clipRegion(polygons: all[i].polygons, buffer: buffer, what: path) }
+        }
+        let file = (path as NSString).lastPathComponent
+        var regions: [RegionRecord] = []
+        var clips: [SharedPolygons] = []
+        var problems: [PublishFinding] = []
+        for (i, r) in results.enumerated() {
+            switch r {
+            case .success(let clip):
+                regions.append(all[i])
+                clips.append(clip)
+            case .failure(let error):
+                let why = (error as? any KartpackError)?.description ?? "\(error)"
+                let problem = RegionShapeProblem(code: "region_no_area", reason: "it has no usable polygon: \(why)")
+                problems.append(problem.finding(file: file, record: all[i].record, id: all[i].id))
+            }
+        }
+        return (regions, clips, problems)
+    }
+
+    /// The run report's inputs: per input, its records and what was rejected before any region, including the
+    /// features whose extent touches no region (`outside_regions`).
+    static func inputReports(_ source: RegionSource, outside: [Int]) -> [ConvertReport.Input] {
+        var out: [ConvertReport.Input] = []
+        var l = 0
+        for e in source.entries {
+            switch e {
+            case .rejected(let r): out.append(r)
+            case .layer(let layer):
+                var r = layer.layer.finish()
+                r.rejected.add(layer.failures)
+                if outside[l] > 0 { r.rejected["outside_regions", default: 0] += outside[l] }
+                l += 1
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    /// The inputs the read phase rejected, as missing layers.
+    static func missingLayers(_ source: RegionSource) -> [MissingLayer] {
+        source.entries.compactMap { e in
+            guard case .rejected(let i) = e, let error = i.error else { return nil }
+            return MissingLayer(layer: i.layer, file: i.path, code: i.errorCode ?? "file_rejected", reason: error)
+        }
+    }
+
+    /// True when a finding refuses the night.
+    static func refuses(_ findings: [PublishFinding]) -> Bool { findings.contains { $0.severity == .error } }
+
+    /// The regions of a refused night: none is published.
+    static func refusedRegions(_ regions: [RegionRecord], fingerprints: [String]) -> [RegionPackageReport.Region] {
+        regions.enumerated().map { i, r in
+            RegionPackageReport.Region(
+                id: r.id, name: r.name, status: "refused", file: nil, features: 0, bytes: 0,
+                fingerprint: fingerprints[i])
+        }
+    }
+
+    /// The report with its findings (errors first, each group in the order found), time and exit code: 65 when
+    /// the night was refused or a source was rejected (even when published under `"onInputError": "skip"`).
+    static func finished(
+        _ report: RegionPackageReport, findings: [PublishFinding], started: Date
+    ) -> RegionPackageReport {
+        var r = report
+        r.findings = findings.filter { $0.severity == .error } + findings.filter { $0.severity != .error }
+        r.seconds = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
+        let failed = refuses(findings) || r.inputs.contains { $0.error != nil }
+        r.exitCode = failed ? ExitCode.dataError.rawValue : 0
+        return r
+    }
+
+    /// The guards of every built region (`maxShrink` against its previous package) and of the whole catalog
+    /// (`CatalogCheck`). The counts of up-to-date regions and of the previous catalog are read from the packages'
+    /// metadata (`PackageSummary`), only when some source has a guard.
+    func guardFindings(
+        regions: [RegionRecord], reuse: [Catalog.Region?], staged: [Int: Built], previous: Catalog?,
+        rejected: Set<String>
+    ) -> [PublishFinding] {
+        let expectations = options.expectations
+        guard CatalogCheck.hasGuards(expectations) else { return [] }
+        let folder = options.outputFolder
+        let shrinks = expectations.contains { $0.maxShrink != nil }
+        let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        func summary(_ entry: Catalog.Region) -> PackageSummary? {
+            Self.isPackageFileName(entry.file) ? PackageSummary.read(path: folder + "/" + entry.file) : nil
+        }
+        var out: [PublishFinding] = []
+        var total: [String: Int] = [:]
+        for i in regions.indices {
+            if let entry = reuse[i] {
+                total.add(summary(entry)?.writtenByInput ?? [:])
+            } else if let b = staged[i] {
+                total.add(b.written)
+                if shrinks, let before = old[regions[i].id] {
+                    out += CatalogCheck.regionGuards(
+                        expectations, region: regions[i].id, written: b.written, rejected: rejected,
+                        previous: summary(before))
+                }
+            }
+        }
+        var before: [String: Int]?
+        if shrinks, let previous {
+            var sum: [String: Int] = [:]
+            for entry in previous.regions { sum.add(summary(entry)?.writtenByInput ?? [:]) }
+            before = sum
+        }
+        return out
+            + CatalogCheck.catalogGuards(expectations, written: total, rejected: rejected, previous: before)
+    }
+
+    /// Publishes `entries` as the catalog (atomically), signs it or removes the previous signature, then deletes
+    /// the files of the previous catalog's regions that are not in it.
+    func publishCatalog(_ entries: [Catalog.Region], previous: Catalog?, diagnostics: DiagnosticSink) throws {
+        let folder = options.outputFolder
+        let catalog = Catalog(
+            created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
+            regions: entries)
+        let catalogPath = folder + "/" + Catalog.fileName
+        let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
+        try file.write(Array(catalog.text.utf8))
+        try file.publish()
+        let signaturePath = folder + "/" + Catalog.signatureName
+        if let key = options.signKey {
+            try CatalogSigner().sign(
+                file: catalogPath, signature: signaturePath, secretKey: key, passwordFile: options.signPasswordFile)
+        } else if FileManager.default.fileExists(atPath: signaturePath) {
+            // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
+            unlink(signaturePath)
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "signature_removed",
+                    "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
+        }
+        let kept = Set(entries.map(\.file))
+        for old in previous?.regions ?? [] where !kept.contains(old.file) {
+            guard Self.isPackageFileName(old.file) else { continue }
+            unlink(folder + "/" + old.file)
+        }
+    }
+}
