@@ -5,7 +5,7 @@ import Testing
 /// `kartpack package` publishes a complete catalog or nothing (issue 32), through the real binary on small
 /// generated inputs: three square regions r1–r3 (1° each, WGS 84) and a point layer `pts`. A refused night exits
 /// 65, names every cause on stderr and in the report, and leaves every byte of the folder as the night before.
-@Suite(.serialized) struct PackageRefusalTests {
+@Suite struct PackageRefusalTests {
     static let wgs84 = Array(
         ("GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],"
             + "PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]").utf8)
