@@ -4,6 +4,8 @@ public enum ExitCode: Int32, Sendable, Hashable, Codable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    /// A program Kartpack needs is not installed (EX_UNAVAILABLE), such as `minisign`.
+    case unavailable = 69
     case software = 70
     case cantCreate = 73
     case ioError = 74

@@ -10,23 +10,49 @@ package struct CatalogSigner: Sendable {
 
     package init() {}
 
-    /// Writes a signature of `file` to `signature` (atomically: a temporary file renamed into place).
-    package func sign(file: String, signature: String, secretKey: String, passwordFile: String?) throws(SigningError) {
-        let temporary = signature + ".tmp-\(getpid())"
-        defer { unlink(temporary) }
+    /// Writes a signature of `file` to `signature` (a staging path the caller publishes; on failure it is
+    /// removed). `name` is the file name the trusted comment gives (the published name, not the staging one).
+    package func sign(
+        file: String, signature: String, name: String, secretKey: String, passwordFile: String?
+    ) throws(SigningError) {
+        try Self.checkInputs(secretKey: secretKey, passwordFile: passwordFile)
+        let stamp = Int(Date().timeIntervalSince1970)
         let (status, message) = try Self.run(
-            ["-S", "-s", secretKey, "-m", file, "-x", temporary], stdin: passwordFile, timeout: timeout)
+            ["-S", "-s", secretKey, "-m", file, "-x", signature, "-t", "timestamp:\(stamp)\tfile:\(name)"],
+            stdin: passwordFile, timeout: timeout)
         guard status == 0 else {
+            unlink(signature)
             let hint = passwordFile == nil ? " (a key with a password needs --sign-password-file)" : ""
             throw .failed(operation: "sign \(file) with \(secretKey)", message: message + hint)
         }
-        guard rename(temporary, signature) == 0 else {
-            throw .failed(operation: "publish \(signature)", message: String(cString: strerror(errno)))
+    }
+
+    /// Checks, before anything is built, that signing can work: `minisign` is installed (else 69) and the key and
+    /// password files are regular files (a FIFO or device would block minisign or Kartpack; else 66).
+    package static func checkInputs(secretKey: String, passwordFile: String?) throws(SigningError) {
+        _ = try executable()
+        for (path, what) in [(secretKey, "secret key"), (passwordFile, "password file")] {
+            guard let path else { continue }
+            try requireRegularFile(path, what: what)
+        }
+    }
+
+    /// Throws `.notRegularFile` unless `path` (following symbolic links) is a regular file.
+    package static func requireRegularFile(_ path: String, what: String) throws(SigningError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw .notRegularFile(path: path, what: what, reason: String(cString: strerror(errno)))
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw .notRegularFile(
+                path: path, what: what, reason: "is a \(RegularFile.describe(st.st_mode)), not a regular file")
         }
     }
 
     /// Nil when `signature` is a valid signature of `file` by `publicKey`, else minisign's reason.
     package func check(file: String, signature: String, publicKey: String) throws(SigningError) -> String? {
+        try Self.requireRegularFile(publicKey, what: "public key")
+        try Self.requireRegularFile(signature, what: "signature")
         let (status, message) = try Self.run(
             ["-V", "-q", "-p", publicKey, "-m", file, "-x", signature], stdin: nil, timeout: timeout)
         return status == 0 ? nil : (message.isEmpty ? "signature verification failed" : message)
@@ -53,6 +79,7 @@ package struct CatalogSigner: Sendable {
         process.standardError = errors
         process.standardOutput = errors
         if let stdin {
+            try requireRegularFile(stdin, what: "password file")
             guard let handle = FileHandle(forReadingAtPath: stdin) else {
                 throw .failed(operation: "read the password file", message: "\(stdin): cannot be opened")
             }
@@ -81,12 +108,17 @@ package struct CatalogSigner: Sendable {
 
 /// Signing or checking a catalog failed.
 package enum SigningError: KartpackError, Equatable {
+    /// `minisign` is not on PATH (69, EX_UNAVAILABLE).
     case notInstalled
+    /// A key, password or signature file is missing or not a regular file (66).
+    case notRegularFile(path: String, what: String, reason: String)
+    /// minisign refused or failed (78: a wrong password, an unusable key).
     case failed(operation: String, message: String)
 
     package var exitCode: ExitCode {
         switch self {
-        case .notInstalled: .config
+        case .notInstalled: .unavailable
+        case .notRegularFile: .noInput
         case .failed: .config
         }
     }
@@ -94,6 +126,7 @@ package enum SigningError: KartpackError, Equatable {
         switch self {
         case .notInstalled:
             "minisign is not installed (Debian: apt-get install minisign); needed for --sign and --pubkey"
+        case .notRegularFile(let p, let what, let r): "\(p) (\(what)): \(r)"
         case .failed(let op, let m): "cannot \(op): \(m)"
         }
     }

@@ -131,21 +131,47 @@ extension RegionPackager {
             + CatalogCheck.catalogGuards(expectations, written: total, rejected: rejected, previous: before)
     }
 
-    /// Publishes `entries` as the catalog (atomically), signs it or removes the previous signature, then deletes
-    /// the files of the previous catalog's regions that are not in it.
-    func publishCatalog(_ entries: [Catalog.Region], previous: Catalog?, diagnostics: DiagnosticSink) throws {
+    /// Publishes tonight's packages and `entries` as the catalog. The catalog is written to a staging file and
+    /// signed (into a staging signature) before anything in the folder is replaced: a signing failure (a wrong
+    /// password, an unusable key) discards every staged file and publishes nothing. Then the packages, the catalog
+    /// and its signature are renamed into place in that order, and only then are the files of the previous
+    /// catalog's regions that are not in `entries` deleted. Without a key, a signature left by an earlier run is
+    /// removed with the warning `signature_removed`.
+    func publish(
+        _ entries: [Catalog.Region], staged: [StagedPackage], previous: Catalog?, diagnostics: DiagnosticSink
+    ) throws {
         let folder = options.outputFolder
         let catalog = Catalog(
             created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
             regions: entries)
         let catalogPath = folder + "/" + Catalog.fileName
-        let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
-        try file.write(Array(catalog.text.utf8))
-        try file.publish()
         let signaturePath = folder + "/" + Catalog.signatureName
-        if let key = options.signKey {
-            try CatalogSigner().sign(
-                file: catalogPath, signature: signaturePath, secretKey: key, passwordFile: options.signPasswordFile)
+        let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
+        var stagedSignature: String?
+        do {
+            try file.write(Array(catalog.text.utf8))
+            if let key = options.signKey {
+                let path = folder + "/" + TemporaryName.make(for: Catalog.signatureName, pid: getpid())
+                stagedSignature = path
+                try CatalogSigner().sign(
+                    file: file.temporaryPath, signature: path, name: Catalog.fileName, secretKey: key,
+                    passwordFile: options.signPasswordFile)
+            }
+        } catch {
+            file.discard()
+            if let stagedSignature { unlink(stagedSignature) }
+            for s in staged { s.discard() }
+            throw error
+        }
+        for s in staged { try s.publish(overwrite: true) }
+        try file.publish()
+        if let stagedSignature {
+            guard rename(stagedSignature, signaturePath) == 0 else {
+                let why = String(cString: strerror(errno))
+                unlink(stagedSignature)
+                throw SigningError.failed(operation: "publish \(signaturePath)", message: why)
+            }
+            Self.syncFolder(folder)
         } else if FileManager.default.fileExists(atPath: signaturePath) {
             // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
             unlink(signaturePath)
@@ -159,5 +185,38 @@ extension RegionPackager {
             guard Self.isPackageFileName(old.file) else { continue }
             unlink(folder + "/" + old.file)
         }
+    }
+
+    /// Fsyncs a folder so that the renames in it survive a power cut.
+    static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Removes, whatever their age, the temporary files that killed runs left for this folder's managed files (the
+    /// catalog, its signature, any `<id>.pmtiles`/`<id>.mbtiles`) whose writer is gone. Call it holding the
+    /// folder's `RunLock`: every run that writes them holds it, so they can only be a killed run's.
+    static func sweepLeftovers(in folder: String) throws {
+        var targets = Set<String>()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            var stem = name
+            while true {
+                if let inner = TemporaryName.parse(stem) {
+                    stem = inner.stem
+                } else if stem.hasSuffix(".data"), let inner = TemporaryName.parse(String(stem.dropLast(5))) {
+                    stem = inner.stem
+                } else {
+                    break
+                }
+            }
+            guard stem != name else { continue }
+            if stem == Catalog.fileName || stem == Catalog.signatureName || isPackageFileName(stem) {
+                targets.insert(stem)
+            }
+        }
+        guard !targets.isEmpty else { return }
+        try StaleTemporaryFiles.removeAbandoned(in: folder, targets: targets.sorted())
     }
 }

@@ -34,6 +34,11 @@ package struct RegionPackager {
         defer { lock?.release() }
         if !options.dryRun {
             try StaleTemporaryFiles.remove(in: folder, olderThan: PipelineRunner.staleAfterSeconds)
+            try Self.sweepLeftovers(in: folder)
+        }
+        if let key = options.signKey, !options.dryRun {
+            // Before anything is built: a night that cannot be signed is not worth building.
+            try CatalogSigner.checkInputs(secretKey: key, passwordFile: options.signPasswordFile)
         }
         let previous = try Catalog.read(folder: folder)
 
@@ -193,18 +198,20 @@ package struct RegionPackager {
             return Self.finished(report, findings: findings, started: started)
         }
 
-        // Publish: packages, then the catalog (and its signature), then the removed regions' files.
+        // Publish: the catalog is signed first, then packages, catalog and signature go into place, then the
+        // removed regions' files are deleted.
         var entries: [Catalog.Region] = []
         for i in regions.indices {
             if let r = reuse[i] {
                 entries.append(r)
             } else if let b = staged[i] {
-                try b.staged.publish(overwrite: true)
                 entries.append(b.entry)
             }
         }
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        try publishCatalog(entries, previous: previous, diagnostics: diagnostics)
+        try publish(
+            entries, staged: regions.indices.compactMap { staged[$0]?.staged }, previous: previous,
+            diagnostics: diagnostics)
 
         report.regions = regions.enumerated().map { i, r in
             if let entry = reuse[i] {
