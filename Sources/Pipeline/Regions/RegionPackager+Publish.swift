@@ -180,11 +180,18 @@ extension RegionPackager {
                     .warning, code: "signature_removed",
                     "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
         }
-        let kept = Set(entries.map(\.file))
-        for old in previous?.regions ?? [] where !kept.contains(old.file) {
-            guard Self.isPackageFileName(old.file) else { continue }
-            unlink(folder + "/" + old.file)
-        }
+        let gone = Self.removable(
+            previous: previous?.regions ?? [], kept: entries.map(\.file),
+            sameFile: { Self.sameFile(folder + "/" + $0, folder + "/" + $1) },
+            size: { Self.regularFileSize(folder + "/" + $0) })
+        for file in gone { unlink(folder + "/" + file) }
+    }
+
+    /// The size of a regular file (not following a final symbolic link), or nil.
+    static func regularFileSize(_ path: String) -> UInt64? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return UInt64(st.st_size)
     }
 
     /// Fsyncs a folder so that the renames in it survive a power cut.

@@ -128,6 +128,12 @@ package struct RegionPackager {
 
         // Build the changed regions into staging files, in parallel.
         let toBuild = regions.indices.filter { reuse[$0] == nil }
+        let unowned = Self.unownedTargets(
+            toBuild.map { regions[$0].id + "." + ext }, previous: previous, folder: folder)
+        if let first = unowned.first {
+            // Someone else's file: not overwritten, whatever its name.
+            throw RegionPackageError.notOurs(path: folder + "/" + first, count: unowned.count)
+        }
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
@@ -324,15 +330,21 @@ package struct RegionPackager {
 /// A region that could not be built (nothing is published).
 package enum RegionPackageError: KartpackError {
     case regionFailed(String, exitCode: ExitCode)
+    /// A package file tonight would write exists but the previous catalog does not list it (73).
+    case notOurs(path: String, count: Int)
 
     package var exitCode: ExitCode {
         switch self {
         case .regionFailed(_, let c): c
+        case .notOurs: .cantCreate
         }
     }
     package var description: String {
         switch self {
         case .regionFailed(let m, _): "region \(m); nothing was published"
+        case .notOurs(let p, let n):
+            "\(p) exists but the previous catalog does not list it\(n > 1 ? " (and \(n - 1) more)" : ""); "
+                + "package does not overwrite a file it did not write: move it away; nothing was published"
         }
     }
 }

@@ -165,6 +165,16 @@ struct PackageCommand: Command {
             return .noInput
         }
         var o = try RegionPackageOptions.from(spec: spec, regionsPath: regions, idField: idField, outputFolder: output)
+        if let reportPath {
+            let inputs =
+                [pipeline] + RegionPackager.shapefileSet(regions)
+                + o.convert.inputs.flatMap { RegionPackager.shapefileSet($0.path) }
+                + [sign, passwordFile].compactMap { $0 }
+            if let why = RegionPackager.reportConflict(reportPath, inputs: inputs, folder: output) {
+                Console.error("--report \(reportPath): \(why); refusing to overwrite it")
+                return .usage
+            }
+        }
         // The flag, else the section, else the pipeline's tiles.maxZoom (a number or auto).
         let fixedZoom = maxZoomAutoFlag ? nil : maxZoomFlag ?? section?.maxZoom
         if let maxZoom = fixedZoom {
