@@ -20,6 +20,9 @@ public struct Catalog: Sendable {
     public var version: Int
     /// When the catalog was written.
     public var created: Date
+    /// `sequence`: one more than the previous catalog's in the same folder (signed with it); nil in catalogs
+    /// written before sequences. A client that remembers the last it accepted refuses one not newer (a rollback).
+    public var sequence: Int?
     /// The Kartpack version that wrote it.
     public var kartpackVersion: String
     /// The regions, in file order.
@@ -57,6 +60,7 @@ public struct Catalog: Sendable {
             throw .invalidCatalog(path: name, reason: "catalogVersion \(v) is not supported (1 is)")
         }
         version = 1
+        sequence = root["sequence"] == nil ? nil : Int(try reader.int(root, "sequence", 0...Int64.max))
         created = try reader.date(root, "created")
         kartpackVersion = try reader.string(root, "kartpack")
         let list = try reader.array(root, "regions")

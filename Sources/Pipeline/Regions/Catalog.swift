@@ -39,6 +39,9 @@ package struct Catalog: Sendable, Equatable {
     package var created: String
     package var kartpack: String
     package var regions: [Region]
+    /// The catalog's number: one more than the previous catalog's (1 for the first; 0 when read from a catalog
+    /// written before sequences). Signed with the catalog, so `verify --since N` can refuse a rollback.
+    package var sequence: Int = 0
 
     /// The catalog as JSON text (keys in the documented order, two-space indentation).
     package var text: String {
@@ -62,7 +65,8 @@ package struct Catalog: Sendable, Equatable {
             ])
         }
         let root = JSONValue.object([
-            ("catalogVersion", .int(Int64(Self.version))), ("created", .string(created)),
+            ("catalogVersion", .int(Int64(Self.version))), ("sequence", .int(Int64(sequence))),
+            ("created", .string(created)),
             ("kartpack", .string(kartpack)), ("regions", .array(regions)),
         ])
         return JSONWriter.text(root, format: .pretty)
@@ -109,7 +113,11 @@ package struct Catalog: Sendable, Equatable {
                     maxZoom: Int(try int("maxZoom")), layers: layers, built: try string("built"),
                     fingerprint: try string("fingerprint")))
         }
-        return Catalog(created: created, kartpack: kartpack, regions: regions)
+        let sequence = root["sequence"].map { $0.intValue ?? -1 } ?? 0
+        guard sequence >= 0 else {
+            throw .invalid("sequence is not a count")
+        }
+        return Catalog(created: created, kartpack: kartpack, regions: regions, sequence: Int(sequence))
     }
 
     /// The catalog in `folder`, nil when there is none; throws for one that cannot be read or parsed.

@@ -13,9 +13,13 @@ package enum CatalogVerifier {
         package var signatureChecked = false
         package var problems: [String] = []
         package var notes: [String] = []
+        /// Set when the signature could not be checked because `minisign` is not installed (exit 69).
+        package var unavailable: String?
     }
 
-    package static func verify(folder: String, publicKey: String?) -> Result {
+    /// Checks the folder. With `since`, a catalog whose `sequence` is not greater than it is refused (a rollback
+    /// to an older signed catalog, or a replay of the one already accepted).
+    package static func verify(folder: String, publicKey: String?, since: Int? = nil) -> Result {
         var result = Result()
         let catalogPath = folder + "/" + Catalog.fileName
         let catalog: Catalog
@@ -25,6 +29,10 @@ package enum CatalogVerifier {
                 return result
             }
             catalog = c
+            if let since, c.sequence <= since {
+                result.problems.append(
+                    "\(catalogPath): sequence \(c.sequence) is not newer than \(since) (an older or replayed catalog)")
+            }
         } catch {
             result.problems.append((error as? any KartpackError)?.description ?? "\(error)")
             return result
@@ -42,6 +50,8 @@ package enum CatalogVerifier {
                     } else {
                         result.signatureChecked = true
                     }
+                } catch .notInstalled {
+                    result.unavailable = SigningError.notInstalled.description
                 } catch {
                     result.problems.append(error.description)
                 }
@@ -60,7 +70,25 @@ package enum CatalogVerifier {
                     "\(name): file \(RegionSetError.quoted(r.file)) is not a package name in the folder")
                 continue
             }
+            guard r.file == r.id + ".pmtiles" || r.file == r.id + ".mbtiles" else {
+                result.problems.append("\(name): file \(RegionSetError.quoted(r.file)) is not the region's own file")
+                continue
+            }
             let path = folder + "/" + r.file
+            // Only a regular file of the listed size is hashed: a FIFO would block, a huge sparse file take hours.
+            var st = stat()
+            guard lstat(path, &st) == 0 else {
+                result.problems.append("\(name): \(path): \(String(cString: strerror(errno)))")
+                continue
+            }
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                result.problems.append("\(name): \(path) is a \(RegularFile.describe(st.st_mode)), not a regular file")
+                continue
+            }
+            guard UInt64(st.st_size) == r.bytes else {
+                result.problems.append("\(name): \(r.file) has \(st.st_size) bytes, the catalog says \(r.bytes)")
+                continue
+            }
             let digest: FileDigest
             do { digest = try FileDigest.sha256(path: path) } catch {
                 result.problems.append("\(name): \(path): \(error.description)")

@@ -143,7 +143,7 @@ extension RegionPackager {
         let folder = options.outputFolder
         let catalog = Catalog(
             created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
-            regions: entries)
+            regions: entries, sequence: (previous?.sequence ?? 0) + 1)
         let catalogPath = folder + "/" + Catalog.fileName
         let signaturePath = folder + "/" + Catalog.signatureName
         let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
