@@ -21,7 +21,7 @@ import Testing
         do {
             _ = try db.textColumn("SELECT length(zeroblob(900000000))")
             Issue.record("zeroblob(900 MB) was allowed")
-        } catch let error as SQLiteError {
+        } catch {
             #expect(error.isTooBig, "\(error)")
         }
     }
@@ -37,7 +37,7 @@ import Testing
             _ = try db.textColumn(
                 "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r")
             Issue.record("the endless statement finished")
-        } catch let error as SQLiteError {
+        } catch {
             #expect(error.isInterrupted, "\(error)")
         }
         #expect(Date().timeIntervalSince(start) < 10)
