@@ -36,4 +36,14 @@ import Testing
         let json = try runKartpack(["inspect", path, "--format", "json"])
         #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B }, "\(json.stdout.debugDescription)")
     }
+
+    @Test func diagnosticsQuotingAFileNameEscapeIt() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("region \u{1B}]0;owned\u{07}.pmtiles")
+        let r = try runKartpack(["inspect", path])
+        #expect(r.status != 0)
+        #expect(
+            !r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(r.stderr.debugDescription)")
+        #expect(r.stderr.contains("region \\e]0;owned\\u{7}.pmtiles"), "\(r.stderr)")
+    }
 }
