@@ -53,6 +53,7 @@ extension KartpackPackage {
         var collector = FeatureCollector(
             region: region, mode: geometry, layers: layers.map { Set($0) }, priority: priority)
         let decoder = MVTDecoder()
+        var decoded = 0
         for ty in range.minY...range.maxY {
             for tx in range.minX...range.maxX {
                 guard let bytes = try tileData(z: dataZoom, x: tx, y: ty) else { continue }
@@ -62,10 +63,16 @@ extension KartpackPackage {
                 } catch {
                     throw .invalidTile(path: url.path, tile: "\(dataZoom)/\(tx)/\(ty)", reason: error.description)
                 }
-                collector.add(tile, z: dataZoom, x: tx, y: ty)
-                guard collector.count <= limits.maxFeaturesPerQuery else {
-                    throw .invalidRequest("more than \(limits.maxFeaturesPerQuery) features in region \(region)")
+                // Counted as decoded, before pieces of one id are joined: tiles sharing one blob of millions of
+                // same-id features keep a single feature but cost the work of all of them.
+                decoded += tile.layers.reduce(0) { $0 + $1.features.count }
+                guard decoded <= limits.maxFeaturesPerQuery else {
+                    throw .invalidPackage(
+                        path: url.path,
+                        reason: "the tiles of region \(region) at zoom \(dataZoom) hold more than "
+                            + "\(limits.maxFeaturesPerQuery) features, the limit of one query")
                 }
+                collector.add(tile, z: dataZoom, x: tx, y: ty)
             }
         }
         return collector.result(limit: limit, spread: spread)

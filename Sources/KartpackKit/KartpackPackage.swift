@@ -50,7 +50,7 @@ public final class KartpackPackage: @unchecked Sendable {
     public struct Limits: Sendable, Hashable {
         /// Most tiles one query reads (a region at a zoom covering more is refused).
         public var maxTilesPerQuery = 1_024
-        /// Most decoded features one query keeps before selection (a query over it is refused).
+        /// Most decoded features one query reads, same-id pieces counted apiece (a query over it is refused).
         public var maxFeaturesPerQuery = 5_000_000
 
         /// The default caps.

@@ -112,7 +112,13 @@ public struct PackageInfo: Sendable {
         }
         if let perLayer = summary?["layers"]?.objectMembers {
             var extra: [PackageLayer] = []
-            for (id, info) in perLayer {
+            // Matching by id is quadratic: a hostile summary of tens of thousands of layers is read in part.
+            if perLayer.count > PackageReader.maxLayers {
+                warnings.append(
+                    "the kartpack run summary lists \(perLayer.count) layers; the first "
+                        + "\(PackageReader.maxLayers) are read")
+            }
+            for (id, info) in perLayer.prefix(PackageReader.maxLayers) {
                 var layer: PackageLayer
                 let index = layers.firstIndex { $0.id == id }
                 if let index { layer = layers[index] } else { layer = PackageLayer(id: id) }

@@ -18,6 +18,9 @@ struct PackageReader {
         }
     }
 
+    /// Most `vector_layers` a package may list (as many as a tile may hold, `MVTDecoder.Limits.maxLayers`).
+    static let maxLayers = MVTDecoder.Limits().maxLayers
+
     /// The container format.
     var format: ArchiveFormat { archive.format }
 
@@ -31,6 +34,13 @@ struct PackageReader {
         do throws(TileArchiveError) {
             guard var members = try archive.metadata().objectMembers else {
                 throw TileArchiveError.invalidArchive(path: path, reason: "the metadata is not a JSON object")
+            }
+            // A style has a layer per package layer and kind: tens of thousands make its export run for minutes.
+            let layers = members.first { $0.key == "vector_layers" }?.value.arrayValue?.count ?? 0
+            guard layers <= Self.maxLayers else {
+                throw TileArchiveError.invalidArchive(
+                    path: path,
+                    reason: "metadata lists \(layers) vector layers, more than the limit of \(Self.maxLayers)")
             }
             for (key, value) in archive.headerMetadata where !members.contains(where: { $0.key == key }) {
                 members.append((key, value))

@@ -52,8 +52,10 @@ public enum PMTilesDirectory {
         case truncated
         /// A varint is longer than 10 bytes or overflows 64 bits.
         case badVarint(offset: Int)
-        /// The entry count cannot fit in the bytes given, or exceeds the cap.
+        /// The entry count cannot fit in the bytes given.
         case badCount(UInt64)
+        /// The directory claims more entries than the reader's limit.
+        case tooManyEntries(UInt64, limit: Int)
         /// A value does not fit its field, TileIDs overflow, or an offset of 0 starts the directory.
         case badValue(String)
         /// Bytes are left after the last offset.
@@ -65,6 +67,7 @@ public enum PMTilesDirectory {
             case .truncated: "directory is truncated"
             case .badVarint(let offset): "bad varint at byte \(offset) of the directory"
             case .badCount(let n): "directory entry count \(n) is impossible"
+            case .tooManyEntries(let n, let limit): "directory of \(n) entries exceeds the limit of \(limit)"
             case .badValue(let why): "bad directory value: \(why)"
             case .trailingBytes(let n): "\(n) unexpected bytes after the directory"
             }
@@ -77,7 +80,8 @@ public enum PMTilesDirectory {
         var pos = 0
         let count = try readVarint(bytes, &pos)
         // Every entry needs at least four bytes (one per column).
-        guard count <= UInt64(maxEntries), count <= UInt64((bytes.count - pos) / 4) else { throw .badCount(count) }
+        guard count <= UInt64(maxEntries) else { throw .tooManyEntries(count, limit: maxEntries) }
+        guard count <= UInt64((bytes.count - pos) / 4) else { throw .badCount(count) }
         let n = Int(count)
         var entries = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: n)
         var last: UInt64 = 0

@@ -30,8 +30,13 @@ public final class PMTilesReader {
         public var maxTileBytes = 64 << 20
         /// Deepest chain of leaf directories followed (the root is depth 0).
         public var maxDepth = 3
-        /// Most entries visited by one walk.
-        public var maxEntries = 1 << 27
+        /// Most entries visited by one walk (about a second of work per 32 M entries).
+        public var maxEntries = 1 << 26
+        /// Most entries one directory (root or leaf) may hold: 24 bytes each once decoded. Writers keep leaves to
+        /// thousands of entries; a "leaf bomb" of millions of tiny entries is refused before it is decoded.
+        public var maxDirectoryEntries = 1 << 20
+        /// Most decoded entries kept in the leaf cache at once (about 100 MB).
+        public var maxCachedEntries = 1 << 22
 
         /// The default caps.
         public init() {}
@@ -48,6 +53,7 @@ public final class PMTilesReader {
     private var fd: Int32
     private let root: [PMTilesEntry]
     private var leafCache: [UInt64: (length: UInt32, entries: [PMTilesEntry])] = [:]
+    private var cachedEntries = 0
 
     /// Opens an archive and reads its header and root directory.
     /// - Throws: `.cannotOpen` (missing, unreadable, not a regular file), `.invalidArchive` (garbage,
@@ -150,7 +156,7 @@ public final class PMTilesReader {
         let bytes = try decompress(
             raw, code: header.internalCompressionCode, cap: limits.maxDirectoryBytes, what: what, path: path)
         do throws(PMTilesDirectory.DecodeError) {
-            return try PMTilesDirectory.decode(bytes, maxEntries: limits.maxEntries)
+            return try PMTilesDirectory.decode(bytes, maxEntries: min(limits.maxEntries, limits.maxDirectoryEntries))
         } catch {
             throw .invalidArchive(path: path, reason: "\(what): \(error.description)")
         }
@@ -166,7 +172,11 @@ public final class PMTilesReader {
         let entries = try PMTilesReader.loadDirectory(
             fd, path: path, header: header, limits: limits, offset: header.leafOffset + offset,
             length: UInt64(length), what: "leaf directory at \(offset)")
-        if leafCache.count >= 64 { leafCache.removeAll(keepingCapacity: true) }
+        cachedEntries += entries.count
+        if leafCache.count >= 64 || cachedEntries > limits.maxCachedEntries {
+            leafCache.removeAll(keepingCapacity: true)
+            cachedEntries = entries.count
+        }
         leafCache[offset] = (length, entries)
         return entries
     }

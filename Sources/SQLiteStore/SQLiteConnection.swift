@@ -14,9 +14,14 @@ public final class SQLiteConnection {
         case readOnly
         /// `SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE`.
         case readWriteCreate
+        /// `SQLITE_OPEN_READONLY` on the `file:` URI with `immutable=1`: no locks, no journal or WAL is read
+        /// (for files from elsewhere, see ``SQLiteConnection/init(untrustedPath:limits:)``).
+        case readOnlyImmutable
     }
 
     var handle: OpaquePointer?
+    /// The progress handler's budget, when the connection has one (untrusted files): reset by every step.
+    var progress: ProgressBudget?
     /// The path the connection was opened with.
     public let path: String
 
@@ -27,9 +32,11 @@ public final class SQLiteConnection {
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnlyImmutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : path
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc

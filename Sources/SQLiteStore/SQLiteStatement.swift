@@ -74,6 +74,7 @@ public final class SQLiteStatement {
     /// Advances the statement. Returns true when a row is available, false when done. Wraps `sqlite3_step`.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
+        connection.progress?.reset()
         let rc = sqlite3_step(try live())
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }

@@ -5,8 +5,10 @@ import SQLiteStore
 
 /// Reads MBTiles files read-only: metadata rows, single tiles and every tile (TMS rows converted to XYZ).
 ///
-/// Opens with `SQLITE_OPEN_READONLY`, `trusted_schema=OFF` and `query_only=ON`. Garbage or truncated files
-/// produce `.invalidArchive`, never a trap.
+/// Opens with `SQLITE_OPEN_READONLY` and `immutable`, `trusted_schema=OFF`, `query_only=ON`, SQLite's length
+/// limit and a progress handler (`SQLiteReadLimits`); `tiles` and `metadata` must be tables (a view can run any
+/// query: endless recursion, `zeroblob(900 MB)`). Garbage, truncated or hostile files produce `.invalidArchive`
+/// naming the file and the reason, never a trap or a hang.
 public final class MBTilesReader {
     /// The file's path.
     public let path: String
@@ -26,19 +28,44 @@ public final class MBTilesReader {
         _ = close(fd)
         guard statResult == 0 else { throw .cannotOpen(path: path, errno: statErrno) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, errno: EINVAL) }
-        do throws(SQLiteError) {
-            db = try SQLiteConnection(path: path, mode: .readOnly)
-            try db.exec("PRAGMA trusted_schema=OFF; PRAGMA query_only=ON;")
+        do {
+            db = try SQLiteConnection(untrustedPath: path, limits: MBTilesReader.limits)
+            for table in ["metadata", "tiles"] {
+                guard let object = try db.schemaObject(named: table) else { continue }
+                let virtual = object.sql.uppercased().hasPrefix("CREATE VIRTUAL")
+                guard object.type == "table", !virtual else {
+                    throw TileArchiveError.invalidArchive(
+                        path: path,
+                        reason:
+                            "`\(table)` is a \(virtual ? "virtual table" : object.type), not a table; Kartpack reads "
+                            + "MBTiles tables only (a view can run any query)")
+                }
+            }
             _ = try db.textColumn("SELECT count(*) FROM metadata")
             _ = try db.textColumn("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles LIMIT 0")
-        } catch {
+        } catch let error as SQLiteError {
             throw MBTilesReader.readError(error, path)
+        } catch {
+            throw error as? TileArchiveError ?? .invalidArchive(path: path, reason: "\(error)")
         }
     }
 
+    /// The caps every MBTiles read runs under.
+    public static let limits = SQLiteReadLimits()
+
     static func readError(_ e: SQLiteError, _ path: String) -> TileArchiveError {
-        e.isIOError
-            ? .sqlite(SQLiteFailure(e)) : .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
+        if e.isIOError { return .sqlite(SQLiteFailure(e)) }
+        if e.isInterrupted {
+            return .invalidArchive(
+                path: path,
+                reason: "a query ran past the limit of \(limits.maxStepInstructions) SQLite instructions per row "
+                    + "(\(e.statement))")
+        }
+        if e.isTooBig {
+            return .invalidArchive(
+                path: path, reason: "a value exceeds the limit of \(limits.maxValueBytes) bytes (\(e.statement))")
+        }
+        return .invalidArchive(path: path, reason: "\(e.message) (SQLite error \(e.code))")
     }
 
     /// Every metadata row, sorted by name (NULL values read as empty text).
@@ -116,6 +143,7 @@ public final class MBTilesReader {
                 "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, "
                     + "tile_row"
             )
+            var previous: (Int64, Int64, Int64)?
             while try stmt.step() {
                 guard stmt.columnType(at: 0) == .integer, stmt.columnType(at: 1) == .integer,
                     stmt.columnType(at: 2) == .integer
@@ -129,6 +157,11 @@ public final class MBTilesReader {
                         code: 20, message: "tile address \(z)/\(x)/row \(row) is outside the grid", statement: stmt.sql)
                 }
                 let key = TileCoordinate(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(row))
+                // Rows come sorted by address, so a repeated address follows its twin.
+                guard previous.map({ $0 != (z, x, row) }) ?? true else {
+                    throw SQLiteError(code: 20, message: "tile \(key) is stored twice", statement: stmt.sql)
+                }
+                previous = (z, x, row)
                 if !body(key, stmt.blob(at: 3)) { break }
             }
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Pipeline
 
 /// Writes to stdout/stderr. Results go to stdout, diagnostics to stderr.
 ///
@@ -11,9 +12,10 @@ enum Console {
         StandardStreams.write(text + terminator, to: .output)
     }
 
-    /// Prints a line to stderr, prefixed with `kartpack: `.
+    /// Prints a line to stderr, prefixed with `kartpack: `. Diagnostics quote files (paths, metadata, catalog
+    /// region names), so control characters are escaped (`TerminalText`); the message's own newlines are kept.
     static func error(_ text: String) {
-        StandardStreams.write("kartpack: " + text + "\n", to: .error)
+        StandardStreams.write("kartpack: " + TerminalText.escaped(text, keepNewlines: true) + "\n", to: .error)
     }
 
     /// Prints raw text to stderr (progress lines).

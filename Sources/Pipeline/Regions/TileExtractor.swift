@@ -54,8 +54,7 @@ package struct TileExtractor {
         var picked: [(TileCoordinate, [UInt8])] = []
         var gzipped = 0
         var failure: TileArchiveError?
-        try source.forEachStoredTile { t, bytes in
-            guard t.z <= top, test.touches(t) else { return true }
+        try Self.forEachTileTouching(test, in: source, maxZoom: top) { t, bytes in
             // Tiles are copied as stored; only a plain tile going where gzip is declared is compressed.
             let isGzip = bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
             guard compression == .gzip, !isGzip else {
@@ -187,7 +186,7 @@ package struct TileExtractor {
     }
 
     /// Which tiles touch the area: the box test, then (for polygons) GEOS on the tile's rectangle.
-    private final class TileTest {
+    final class TileTest {
         let box: Bounds
         let engine: GeometryEngine?
         let region: EngineGeometry?

@@ -52,11 +52,13 @@ enum InspectRendering {
             for w in l.warnings { s += "  \(w.severity): \(w.message)\(w.count > 1 ? " (\(w.count) times)" : "")\n" }
             for e in l.errors { s += "  error: \(e.message)\n" }
         }
-        return s
+        // Paths, field names, CRS names and messages quote the files: no control character reaches the terminal.
+        return TerminalText.escaped(s, keepNewlines: true)
     }
 
     static func text(_ p: PackageInspection) -> String {
-        var s = "\(p.path)\n  format:     \(p.format), \(p.fileBytes) bytes\n"
+        let e = { (text: String) in TerminalText.escaped(text) }
+        var s = "\(e(p.path))\n  format:     \(p.format), \(p.fileBytes) bytes\n"
         if let h = p.header {
             s +=
                 "  pmtiles:    v\(h.specVersion), \(h.addressedTiles) tiles, \(h.tileEntries) entries, "
@@ -66,12 +68,12 @@ enum InspectRendering {
                 + "\(h.center.map { String($0) }.joined(separator: ","))\n"
         }
         for k in p.metadata.keys.sorted() where k != "json" && k != "vector_layers" && k != "kartpack" {
-            s += "  \((k + ":").rightPad(12)) \(p.metadata[k] ?? "")\n"
+            s += "  \((e(k) + ":").rightPad(12)) \(e(p.metadata[k] ?? ""))\n"
         }
         s += "  layers:\n"
         for l in p.layers {
-            s += "    \(l.id) (zoom \(l.minzoom.map(String.init) ?? "?")-\(l.maxzoom.map(String.init) ?? "?")): "
-            s += l.fields.keys.sorted().map { "\($0) \(l.fields[$0] ?? "")" }.joined(separator: ", ") + "\n"
+            s += "    \(e(l.id)) (zoom \(l.minzoom.map(String.init) ?? "?")-\(l.maxzoom.map(String.init) ?? "?")): "
+            s += l.fields.keys.sorted().map { "\(e($0)) \(e(l.fields[$0] ?? ""))" }.joined(separator: ", ") + "\n"
         }
         s += "  zoom  tiles      bytes\n"
         for z in p.zooms {
@@ -80,23 +82,26 @@ enum InspectRendering {
         s +=
             "  largest tiles: " + p.largestTiles.prefix(5).map { "\($0.tile) (\($0.bytes) B)" }.joined(separator: ", ")
             + "\n"
-        return s
+        return TerminalText.escaped(s, keepNewlines: true)
     }
 
     static func text(_ t: TileInspection) -> String {
         var s = "tile \(t.tile): \(t.bytes) bytes compressed\n"
         for l in t.layers {
-            s += "layer \(l.name): \(l.features.count) features (version \(l.version), extent \(l.extent))\n"
+            s += "layer \(TerminalText.escaped(l.name)): \(l.features.count) features "
+            s += "(version \(l.version), extent \(l.extent))\n"
             for f in l.features {
-                let props = f.properties.keys.sorted().map { k in "\(k)=\(f.properties[k].map(describe) ?? "")" }
+                let props = f.properties.keys.sorted().map { k in
+                    TerminalText.escaped("\(k)=\(f.properties[k].map(describe) ?? "")")
+                }
                 let points = f.geometry.reduce(0) { $0 + $1.count }
                 s +=
                     "  id \(f.id.map(String.init) ?? "-") \(f.type), \(f.geometry.count) parts, \(points) points: "
                     + "\(props.joined(separator: " "))\n"
             }
         }
-        for w in t.warnings { s += "warning: \(w)\n" }
-        return s
+        for w in t.warnings { s += "warning: \(TerminalText.escaped(w))\n" }
+        return TerminalText.escaped(s, keepNewlines: true)
     }
 
     private static func describe(_ v: JSONScalar) -> String {

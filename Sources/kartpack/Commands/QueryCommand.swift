@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
 import KartpackKit
+import Pipeline
 
 /// `kartpack query`: the features of a region at a zoom through KartpackKit, what an app gets from
 /// `KartpackPackage.features(in:zoom:…)`.
@@ -119,7 +120,9 @@ struct QueryCommand: Command {
             }
         let first = f.geometry.coordinates.first.map { "\($0.longitude),\($0.latitude)" } ?? "-"
         let id = f.id.map(String.init) ?? "-"
-        return
-            "\(f.layer)\t\(id)\t\(f.featureClass ?? "-")\t\(type)\t\(count)\t\(f.geometry.coordinates.count)\t\(first)"
+        // Layer and class names come from the package: escaped, so neither a tab nor a terminal escape gets through.
+        let layer = TerminalText.escaped(f.layer)
+        let featureClass = TerminalText.escaped(f.featureClass ?? "-")
+        return "\(layer)\t\(id)\t\(featureClass)\t\(type)\t\(count)\t\(f.geometry.coordinates.count)\t\(first)"
     }
 }
