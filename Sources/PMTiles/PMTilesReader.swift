@@ -30,8 +30,9 @@ public final class PMTilesReader {
         public var maxTileBytes = 64 << 20
         /// Deepest chain of leaf directories followed (the root is depth 0).
         public var maxDepth = 3
-        /// Most entries visited by one walk (about a second of work per 32 M entries).
-        public var maxEntries = 1 << 26
+        /// Most entries visited by one walk (about a second of work per 32 M entries). Planet-scale archives list
+        /// tens of millions of entries; a directory bomb is stopped per directory (`maxDirectoryEntries`) first.
+        public var maxEntries = 1 << 27
         /// Most entries one directory (root or leaf) may hold: 24 bytes each once decoded. Writers keep leaves to
         /// thousands of entries; a "leaf bomb" of millions of tiny entries is refused before it is decoded.
         public var maxDirectoryEntries = 1 << 20
