@@ -9,11 +9,57 @@ import SQLiteStore
 /// limit and a progress handler (`SQLiteReadLimits`); `tiles` and `metadata` must be tables (a view can run any
 /// query: endless recursion, `zeroblob(900 MB)`). Garbage, truncated or hostile files produce `.invalidArchive`
 /// naming the file and the reason, never a trap or a hang.
+///
+/// One view is read without running it: the deduplicated layout of mbutil and TileMill, where `tiles` is a view
+/// joining the tables `map` (zoom_level, tile_column, tile_row, tile_id) and `images` (tile_data, tile_id). Kartpack
+/// then runs its own join of those two tables (`TileRows.deduplicated`), whatever the view's text says.
 public final class MBTilesReader {
     /// The file's path.
     public let path: String
     private let db: SQLiteConnection
     private var tileQuery: SQLiteStatement?
+    /// Where the tile rows are read from.
+    private let rows: TileRows
+
+    /// The tile rows of an MBTiles file: the `tiles` table, or Kartpack's own join of a deduplicated file's
+    /// `map` and `images` tables (never the `tiles` view itself).
+    enum TileRows: Sendable {
+        case table
+        case deduplicated
+
+        /// Where `db` keeps its tiles; `metadata` must be a table too. Anything but a real table (a view, a virtual
+        /// table) is refused, naming what it is, except a `tiles` view beside real `map` and `images` tables.
+        static func find(in db: SQLiteConnection, path: String) throws -> TileRows {
+            func isTable(_ name: String) throws -> Bool {
+                guard let object = try db.schemaObject(named: name) else { return false }
+                let virtual = object.sql.uppercased().hasPrefix("CREATE VIRTUAL")
+                guard object.type == "table", !virtual else {
+                    throw TileArchiveError.invalidArchive(
+                        path: path,
+                        reason:
+                            "`\(name)` is a \(virtual ? "virtual table" : object.type), not a table; Kartpack reads "
+                            + "MBTiles tables only (a view can run any query)")
+                }
+                return true
+            }
+            _ = try isTable("metadata")
+            if try db.schemaObject(named: "tiles")?.type == "view", try isTable("map"), try isTable("images") {
+                return .deduplicated
+            }
+            _ = try isTable("tiles")
+            return .table
+        }
+
+        /// The SQL source of (zoom_level, tile_column, tile_row, tile_data) rows.
+        var source: String {
+            switch self {
+            case .table: "tiles"
+            case .deduplicated:
+                "(SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column, map.tile_row AS tile_row, "
+                    + "images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id)"
+            }
+        }
+    }
 
     /// Opens a file and checks that it has the MBTiles tables.
     /// - Throws: `.cannotOpen` (missing, unreadable, not a regular file) or `.invalidArchive`.
@@ -29,20 +75,11 @@ public final class MBTilesReader {
         guard statResult == 0 else { throw .cannotOpen(path: path, errno: statErrno) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, errno: EINVAL) }
         do {
-            db = try SQLiteConnection(untrustedPath: path, limits: MBTilesReader.limits)
-            for table in ["metadata", "tiles"] {
-                guard let object = try db.schemaObject(named: table) else { continue }
-                let virtual = object.sql.uppercased().hasPrefix("CREATE VIRTUAL")
-                guard object.type == "table", !virtual else {
-                    throw TileArchiveError.invalidArchive(
-                        path: path,
-                        reason:
-                            "`\(table)` is a \(virtual ? "virtual table" : object.type), not a table; Kartpack reads "
-                            + "MBTiles tables only (a view can run any query)")
-                }
-            }
+            let db = try SQLiteConnection(untrustedPath: path, limits: MBTilesReader.limits)
+            self.db = db
+            rows = try TileRows.find(in: db, path: path)
             _ = try db.textColumn("SELECT count(*) FROM metadata")
-            _ = try db.textColumn("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles LIMIT 0")
+            _ = try db.textColumn("SELECT zoom_level, tile_column, tile_row, tile_data FROM \(rows.source) LIMIT 0")
         } catch let error as SQLiteError {
             throw MBTilesReader.readError(error, path)
         } catch {
@@ -108,7 +145,7 @@ public final class MBTilesReader {
                 stmt = tileQuery
             } else {
                 stmt = try db.prepare(
-                    "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
+                    "SELECT tile_data FROM \(rows.source) WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
                     persistent: true)
                 tileQuery = stmt
             }
@@ -127,7 +164,7 @@ public final class MBTilesReader {
     /// The number of rows in `tiles`.
     public func tileCount() throws(TileArchiveError) -> Int {
         do throws(SQLiteError) {
-            let stmt = try db.prepare("SELECT count(*) FROM tiles")
+            let stmt = try db.prepare("SELECT count(*) FROM \(rows.source)")
             guard try stmt.step() else { return 0 }
             return Int(stmt.int64(at: 0))
         } catch {
@@ -140,8 +177,8 @@ public final class MBTilesReader {
     public func forEachTile(_ body: (TileCoordinate, [UInt8]) -> Bool) throws(TileArchiveError) {
         do throws(SQLiteError) {
             let stmt = try db.prepare(
-                "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, "
-                    + "tile_row"
+                "SELECT zoom_level, tile_column, tile_row, tile_data FROM \(rows.source) ORDER BY zoom_level, "
+                    + "tile_column, tile_row"
             )
             var previous: (Int64, Int64, Int64)?
             while try stmt.step() {

@@ -169,4 +169,81 @@ import Testing
             #expect(try listing(dir) == ["good.mbtiles", "other.mbtiles", "probe.mbtiles"])
         }
     }
+
+    /// mbutil's and TileMill's deduplicated layout: `tiles` is a view over `map` and `images`. The reader joins the
+    /// two tables itself (the view's text is never run): a view whose text differs from the tables, as a hostile one
+    /// would, changes nothing. Without both tables, or when one of them is itself a view, the view is refused.
+    @Test func aDeduplicatedFileIsReadThroughItsTablesNotItsView() throws {
+        try withTemporaryDirectory { dir in
+            let schema = """
+                CREATE TABLE metadata (name TEXT, value TEXT);
+                INSERT INTO metadata VALUES ('name', 'dedup'), ('format', 'pbf');
+                CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+                INSERT INTO images VALUES (x'0a0b', 'a'), (x'0c', 'b');
+                INSERT INTO map VALUES (0, 0, 0, 'a'), (1, 0, 0, 'a'), (1, 1, 1, 'b');
+                """
+            let cases: [(name: String, sql: String, readable: Bool)] = [
+                (
+                    "mbutil",
+                    schema + """
+                        CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                        map.tile_row AS tile_row, images.tile_data AS tile_data
+                        FROM map JOIN images ON images.tile_id = map.tile_id;
+                        """, true
+                ),
+                (
+                    "lying-view",
+                    schema + """
+                        CREATE VIEW tiles AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
+                        SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row,
+                        zeroblob(900000000) AS tile_data FROM r;
+                        """, true
+                ),
+                (
+                    "no-images",
+                    "CREATE TABLE metadata (name TEXT, value TEXT);\n"
+                        + "CREATE TABLE map (zoom_level, tile_column, tile_row, tile_id);\n"
+                        + "CREATE VIEW tiles AS SELECT zoom_level, tile_column, tile_row, tile_id AS tile_data "
+                        + "FROM map;",
+                    false
+                ),
+                (
+                    "images-is-a-view",
+                    "CREATE TABLE metadata (name TEXT, value TEXT);\n"
+                        + "CREATE TABLE map (zoom_level, tile_column, tile_row, tile_id);\n"
+                        + "CREATE VIEW images AS SELECT zeroblob(900000000) AS tile_data, 'a' AS tile_id;\n"
+                        + "CREATE VIEW tiles AS SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row, "
+                        + "x'00' AS tile_data;",
+                    false
+                ),
+            ]
+            for c in cases {
+                let path = dir + "/\(c.name).mbtiles"
+                let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+                try db.exec(c.sql)
+                try db.close()
+                guard c.readable else {
+                    #expect(throws: TileArchiveError.self, "\(c.name)") { try MBTilesReader(path: path) }
+                    continue
+                }
+                let r = try MBTilesReader(path: path)
+                var tiles: [TileCoordinate: [UInt8]] = [:]
+                try r.forEachTile { key, data in
+                    tiles[key] = data
+                    return true
+                }
+                // TMS rows: row 0 of zoom 1 is y 1, row 1 is y 0.
+                let expected: [TileCoordinate: [UInt8]] = [
+                    TileCoordinate(z: 0, x: 0, y: 0): [0x0a, 0x0b], TileCoordinate(z: 1, x: 0, y: 1): [0x0a, 0x0b],
+                    TileCoordinate(z: 1, x: 1, y: 0): [0x0c],
+                ]
+                #expect(tiles == expected, "\(c.name)")
+                #expect(try r.tileCount() == 3, "\(c.name)")
+                #expect(try r.tile(z: 1, x: 1, y: 0) == [0x0c], "\(c.name)")
+                #expect(try r.metadataValue("name") == "dedup", "\(c.name)")
+            }
+        }
+    }
 }
