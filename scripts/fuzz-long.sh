@@ -27,8 +27,9 @@ scratch=.build/fuzz
 if [[ "$target" == "seeds" ]]; then
     set -e
     # The build scripts/test.sh makes (release with testability), so regenerating seeds reuses it.
-    swift build -c release -Xswiftc -enable-testing -j "$jobs" --product kartpack
-    exec python3 scripts/fuzz-seeds.py "$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/kartpack"
+    testing=(-c release -Xswiftc -enable-testing --scratch-path .build/testing)
+    swift build "${testing[@]}" -j "$jobs" --product kartpack
+    exec python3 scripts/fuzz-seeds.py "$(swift build "${testing[@]}" --show-bin-path)/kartpack"
 fi
 
 case "$target" in

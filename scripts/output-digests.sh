@@ -7,7 +7,7 @@
 #   scripts/output-digests.sh --check [KARTPACK_BIN]    compares them with the golden file (exit 1 and a diff if not)
 #   scripts/output-digests.sh --record [KARTPACK_BIN]   rewrites the golden file (review the diff before committing)
 #
-# Uses the release build by default (`swift build -c release -Xswiftc -enable-testing`, as scripts/test.sh);
+# Uses scripts/test.sh's build by default (release with testability, in .build/testing);
 # reports are left out (they hold wall times). The digests do not depend on where the checkout is: every input
 # is given by a path relative to the checkout, and the pipeline runs from a copy of its folder beside a link to
 # SampleData, as `Pipelines/` sits beside it in the repository. Two conversions run at a time.
@@ -19,7 +19,7 @@ case "${1:-}" in
     --check) mode=check; shift ;;
     --record) mode=record; shift ;;
 esac
-bin="${1:-$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/kartpack}"
+bin="${1:-$(swift build -c release -Xswiftc -enable-testing --scratch-path .build/testing --show-bin-path)/kartpack}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 geo=/usr/lib/python3/dist-packages/geopandas/datasets

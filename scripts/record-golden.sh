@@ -5,7 +5,7 @@
 # Uses the build scripts/test.sh makes (release with testability), so recording after a test run rebuilds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=(-c release -Xswiftc -enable-testing)
+build=(-c release -Xswiftc -enable-testing --scratch-path .build/testing)
 swift build "${build[@]}" --build-tests
 bin="$(swift build "${build[@]}" --show-bin-path)"
 KARTPACK_BIN="$bin/kartpack" KARTPACK_RECORD=1 swift test "${build[@]}" --skip-build --filter GoldenOutputTests

@@ -56,7 +56,9 @@ fi
 
 # One build for everything: release with testability (`@testable import` works, preconditions and overflow
 # checks stay on; Sources has no `assert` and no `#if DEBUG`). The tests, the fuzz replayers and kartpack itself.
-build=(-c release -Xswiftc -enable-testing)
+# Its own scratch folder (.build/testing): `swift build -c release` (scripts/run-sample.sh, the binary nightly jobs
+# use) has other flags, and sharing a folder would make each rebuild everything after the other.
+build=(-c release -Xswiftc -enable-testing --scratch-path .build/testing)
 # The compiler's output (warnings included) goes to the log; errors and the end of it to the console on failure.
 build_all() {
     if ! swift build "${build[@]}" --build-tests >"$logs/build.log" 2>&1; then

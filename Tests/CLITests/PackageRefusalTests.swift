@@ -143,6 +143,30 @@ import Testing
         #expect(finding["layer"] as? String == "pts")
     }
 
+    /// `scripts/nightly.sh package` (cron's wrapper) behaves as `run` does under it: a broken export exits 65 with
+    /// the cause in the night's log and a report that says nothing was published, and the folder keeps its bytes.
+    @Test func underNightlyShABrokenExportRefusesTheNightAsRunDoes() throws {
+        let night = try Night()
+        let before = try night.firstNight()
+        try night.points([Self.inside(0), Self.inside(1), Self.inside(2)]) { $0.dbfVersion = 0x04 }
+        let logs = night.dir.file("logs")
+        let script = RepositoryPaths.root.appendingPathComponent("scripts/nightly.sh").path
+        let r = try runShell(
+            "KARTPACK=\"$KP\" KARTPACK_LOG_DIR='\(logs)' '\(script)' package '\(night.plan)' --regions "
+                + "'\(night.dir.file("regions.shp"))' --id-field RID -o '\(night.out)' --threads 1")
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("failed with exit 65"), "\(r.stderr)")
+        #expect(try night.snapshot() == before)
+        let names = try FileManager.default.contentsOfDirectory(atPath: logs)
+        let log = try #require(names.first { $0.hasPrefix("kartpack-package-") && $0.hasSuffix(".log") }, "\(names)")
+        let text = try String(contentsOfFile: logs + "/" + log, encoding: .utf8)
+        #expect(text.contains("[bad_dbf_header]"), "\(text)")
+        let reportName = try #require(names.first { $0.hasPrefix("report-package-") }, "\(names)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: logs + "/" + reportName))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(report["published"] as? Bool == false && report["exitCode"] as? Int == 65, "\(report)")
+    }
+
     @Test func aSourceWithoutPrjStopsTheNight() throws {
         let night = try Night()
         let before = try night.firstNight()
