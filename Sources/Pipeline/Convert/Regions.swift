@@ -65,6 +65,9 @@ struct Regions: Sendable {
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }
                 var g = f.geometry
+                // The features' rule (`ReprojectStage`): clip and ancestor polygons given in 0–360° longitudes lie
+                // where the features do.
+                if crs.isGeographic { _ = ReprojectStage.wrapZeroTo360(&g.xy) }
                 guard transformer.transform(&g.xy) == 0 else { continue }
                 try body(f, g)
             }

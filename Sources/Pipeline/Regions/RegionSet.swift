@@ -138,12 +138,15 @@ struct RegionSet: Sendable {
             while let f = try reader.next() {
                 guard f.geometry.kind.family == .polygon else { continue }
                 var g = f.geometry
+                // The features' rule (`ReprojectStage`): a region given in 0–360° longitudes lies where they do.
+                if crs.isGeographic { _ = ReprojectStage.wrapZeroTo360(&g.xy) }
+                // A region across 180° is checked unwrapped: until then it jumps a world's width.
                 let shape: Result<Geometry, RegionShapeProblem>
                 if transformer.transform(&g.xy) != 0 {
                     shape = .failure(
                         RegionShapeProblem(
                             code: "region_unprojectable", reason: "its polygon cannot be projected to Web Mercator"))
-                } else if let problem = RegionShapeProblem.check(g, engine: engine) {
+                } else if let problem = RegionShapeProblem.check(Regions.unwrapped(g)[0], engine: engine) {
                     shape = .failure(problem)
                 } else {
                     shape = .success(g)
