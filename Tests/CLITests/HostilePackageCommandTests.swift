@@ -119,6 +119,36 @@ import Testing
         try expectRefused(["inspect", path], path, reason: reason)
         try expectRefused(["extract", path, "--bbox", "0,0,1,1", "-o", dir.file("part.pmtiles")], path, reason: reason)
         try expectRefused(["query", path, "--bbox", "0,0,1,1", "--zoom", "10"], path, reason: reason)
+        try expectVerifyRefuses(bomb: path, reason: reason)
+    }
+
+    /// `verify` opens every package its catalog lists through the same bounded readers: a region folder whose
+    /// `r1.pmtiles` is replaced by `bomb`, with the catalog's size and SHA-256 made to match (as a planted or
+    /// corrupted package that still hashes right would be), exits 65 quickly, naming the package and the limit.
+    private func expectVerifyRefuses(bomb: String, reason: String) throws {
+        let night = try PackageRefusalTests.Night()
+        _ = try night.firstNight()
+        let package = night.out + "/r1.pmtiles"
+        try FileManager.default.removeItem(atPath: package)
+        try FileManager.default.copyItem(atPath: bomb, toPath: package)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: package))
+        let digest = try runProcess("/usr/bin/sha256sum", [package])
+        let sha256 = String(digest.stdout.prefix(64))
+        let catalogPath = night.out + "/catalog.json"
+        var catalog = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: catalogPath)))
+                as? [String: Any])
+        var regions = try #require(catalog["regions"] as? [[String: Any]])
+        let i = try #require(regions.firstIndex { $0["id"] as? String == "r1" })
+        regions[i]["bytes"] = bytes.count
+        regions[i]["sha256"] = sha256
+        catalog["regions"] = regions
+        try JSONSerialization.data(withJSONObject: catalog).write(to: URL(fileURLWithPath: catalogPath))
+        let start = Date()
+        let r = try runKartpack(["verify", night.out])
+        #expect(r.status == 65, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("r1.pmtiles") && r.stderr.contains(reason), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(start) < 30)
     }
 
     /// 64 tiles sharing one blob of 1.9 M point features with one id (a few kB of gzip): `query` stops at its
