@@ -52,19 +52,8 @@ public final class PolygonIndex {
     /// candidates, prepared geometries decide).
     public func intersectsAny(_ g: Geometry) throws(GeometryError) -> Bool {
         let handle = try engine.prepare(g)
-        let ctx = engine.ctx
         engine.resetMessages()
-        let hits = QueryHits()
-        withExtendedLifetime(hits) {
-            GEOSSTRtree_query_r(
-                ctx, tree, handle.pointer,
-                { item, userdata in
-                    guard let userdata else { return }
-                    let hits = Unmanaged<QueryHits>.fromOpaque(userdata).takeUnretainedValue()
-                    hits.items.append(Int(bitPattern: item) - 1)
-                }, Unmanaged.passUnretained(hits).toOpaque())
-        }
-        for i in hits.items.sorted() {
+        for i in candidates(of: handle.pointer) {
             guard i >= 0, i < prepared.count, let p = prepared[i] else { continue }
             if try p.intersects(handle) { return true }
         }
@@ -79,21 +68,27 @@ public final class PolygonIndex {
         let ctx = engine.ctx
         engine.resetMessages()
         let point = try engine.own(GEOSGeom_createPointFromXY_r(ctx, x, y), "GEOSGeom_createPointFromXY")
+        var result: [Int] = []
+        for i in candidates(of: point.pointer) {
+            guard i >= 0, i < prepared.count, let p = prepared[i] else { continue }
+            if try p.intersects(point) { result.append(i) }
+        }
+        return result
+    }
+
+    /// The indices (ascending) of the polygons whose envelope meets `geometry`'s: the tree's candidates, which the
+    /// prepared polygons then decide.
+    private func candidates(of geometry: OpaquePointer) -> [Int] {
         let hits = QueryHits()
         withExtendedLifetime(hits) {
             GEOSSTRtree_query_r(
-                ctx, tree, point.pointer,
+                engine.ctx, tree, geometry,
                 { item, userdata in
                     guard let userdata else { return }
                     let hits = Unmanaged<QueryHits>.fromOpaque(userdata).takeUnretainedValue()
                     hits.items.append(Int(bitPattern: item) - 1)
                 }, Unmanaged.passUnretained(hits).toOpaque())
         }
-        var result: [Int] = []
-        for i in hits.items.sorted() {
-            guard i >= 0, i < prepared.count, let p = prepared[i] else { continue }
-            if try p.intersects(point) { result.append(i) }
-        }
-        return result
+        return hits.items.sorted()
     }
 }
