@@ -4,7 +4,7 @@
 Usage: scripts/test-timing.py LOGS   (LOGS = .build/test-logs)
 
 Reads LOGS/steps.tsv (step, seconds, ok|FAILED), the Swift Testing console log LOGS/swift-test.log and the
-pytest JUnit files LOGS/interop.xml and LOGS/browser.xml (when the browser tests ran on their own).
+pytest JUnit file LOGS/interop.xml (the browser tests run inside the interop step).
 
 Swift suites are listed by their span, "Suite X passed after N seconds": from their first test's start to their
 last test's end. Suites overlap (Swift Testing runs them in parallel), so a span is not a cost, but the longest
@@ -67,16 +67,14 @@ def main() -> int:
             out += ["", "10 longest Swift suites (span from first start to last end; suites overlap):"]
             out += [f"  {s:8.1f} s  {name}" for s, name in sorted(suites, reverse=True)[:10]]
 
-    for label, file in (("interop", "interop.xml"), ("browser", "browser.xml")):
-        cases = junit_cases(logs / file)
-        if not cases:
-            continue
+    cases = junit_cases(logs / "interop.xml")
+    if cases:
         browser = [c for c in cases if "test_maplibre_browser" in c[1]]
-        if label == "interop" and browser:
+        if browser:
             out += ["", f"browser (MapLibre GL JS in headless Chromium, inside the interop step): {len(browser)} "
                     f"tests, {sum(c[0] for c in browser):.0f} s of one worker"]
         counts = {o: sum(1 for c in cases if c[2] == o) for o in ("ok", "skipped", "FAILED")}
-        out += ["", f"{label}: {len(cases)} tests ({counts['ok']} passed, {counts['skipped']} skipped, "
+        out += ["", f"interop: {len(cases)} tests ({counts['ok']} passed, {counts['skipped']} skipped, "
                 f"{counts['FAILED']} failed); 10 slowest:"]
         out += [f"  {s:8.1f} s  {name}" for s, name, _ in sorted(cases, reverse=True)[:10]]
     print("\n".join(out))
