@@ -21,10 +21,15 @@ package enum CatalogVerifier {
     /// to an older signed catalog, or a replay of the one already accepted).
     package static func verify(folder: String, publicKey: String?, since: Int? = nil) -> Result {
         var result = Result()
-        let catalogPath = folder + "/" + Catalog.fileName
+        // A folder with generations is checked in its published generation, resolved once: a publish that
+        // switches it meanwhile cannot mix two nights into one check.
+        let generations = PackageGenerations(folder: folder)
+        let generation = generations.current()
+        let base = generations.currentFolder() ?? folder
+        let catalogPath = base + "/" + Catalog.fileName
         let catalog: Catalog
         do {
-            guard let c = try Catalog.read(folder: folder) else {
+            guard let c = try Catalog.read(folder: base) else {
                 result.problems.append("\(catalogPath): no catalog")
                 return result
             }
@@ -37,7 +42,7 @@ package enum CatalogVerifier {
             result.problems.append((error as? any KartpackError)?.description ?? "\(error)")
             return result
         }
-        let signature = folder + "/" + Catalog.signatureName
+        let signature = base + "/" + Catalog.signatureName
         if let publicKey {
             if !FileManager.default.fileExists(atPath: signature) {
                 result.problems.append("\(signature): missing (the catalog is not signed)")
@@ -74,7 +79,7 @@ package enum CatalogVerifier {
                 result.problems.append("\(name): file \(RegionSetError.quoted(r.file)) is not the region's own file")
                 continue
             }
-            let path = folder + "/" + r.file
+            let path = base + "/" + r.file
             // Only a regular file of the listed size is hashed: a FIFO would block, a huge sparse file take hours.
             var st = stat()
             guard lstat(path, &st) == 0 else {
@@ -130,6 +135,36 @@ package enum CatalogVerifier {
                 )
             }
         }
+        if let generation {
+            result.problems += publishedView(folder: folder, generation: generation, catalog: catalog)
+            if generations.current() != generation {
+                result.problems.append("\(folder): republished while verifying; run verify again")
+            }
+        }
         return result
+    }
+
+    /// What a reader of the folder's top-level names gets must be the published generation's files: each name the
+    /// catalog lists (and the catalog and its signature) resolves to the same file in `generation`.
+    static func publishedView(folder: String, generation: String, catalog: Catalog) -> [String] {
+        let base = folder + "/" + PackageGenerations.storeName + "/" + generation
+        var names = [Catalog.fileName] + catalog.regions.map(\.file).filter(RegionPackager.isPackageFileName)
+        if FileManager.default.fileExists(atPath: base + "/" + Catalog.signatureName) {
+            names.append(Catalog.signatureName)
+        }
+        var problems: [String] = []
+        for name in names {
+            var top = stat()
+            var published = stat()
+            guard stat(base + "/" + name, &published) == 0 else { continue }
+            guard stat(folder + "/" + name, &top) == 0, top.st_dev == published.st_dev, top.st_ino == published.st_ino
+            else {
+                problems.append(
+                    "\(folder)/\(name) is not the file generation \(generation) publishes "
+                        + "(\(PackageGenerations.storeName)/\(generation)/\(name))")
+                continue
+            }
+        }
+        return problems
     }
 }

@@ -11,8 +11,8 @@ import TileArchive
 ///    extent touches (`RegionIndex`);
 /// 3. each region's fingerprint decides whether it is rebuilt; changed regions are built in parallel
 ///    (`RegionBuild`) into staging files;
-/// 4. when all are built, they are renamed into place, the catalog is published (and signed), and only then are
-///    the files of regions that left the catalog deleted. Any failure before step 4 publishes nothing.
+/// 4. when all are built into tonight's generation (`PackageGenerations`), the catalog is written and signed into
+///    it, and one atomic rename publishes it. Any failure before that rename publishes nothing.
 package struct RegionPackager {
     package var options: RegionPackageOptions
 
@@ -40,7 +40,9 @@ package struct RegionPackager {
             // Before anything is built: a night that cannot be signed is not worth building.
             try CatalogSigner.checkInputs(secretKey: key, passwordFile: options.signPasswordFile)
         }
-        let previous = try Catalog.read(folder: folder)
+        // Last night as published: its generation (or the folder itself, written before generations).
+        let published = PackageGenerations(folder: folder).currentFolder() ?? folder
+        let previous = try Catalog.read(folder: published)
 
         let set = try RegionSet(
             path: options.regionsPath, idField: options.idField, nameField: options.nameField, filter: options.filter)
@@ -89,7 +91,7 @@ package struct RegionPackager {
         var reuse: [Catalog.Region?] = []
         for (i, r) in regions.enumerated() {
             guard !options.rebuildAll, let entry = old[r.id], entry.fingerprint == fingerprints[i],
-                entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: folder)
+                entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: published)
             else {
                 reuse.append(nil)
                 continue
@@ -134,6 +136,9 @@ package struct RegionPackager {
             // Someone else's file: not overwritten, whatever its name.
             throw RegionPackageError.notOurs(path: folder + "/" + first, count: unowned.count)
         }
+        // Tonight's generation: every changed package is built into it; it is discarded unless published.
+        let generation = try PackageGenerations(folder: folder).stage(sequence: (previous?.sequence ?? 0) + 1)
+        let generationPath = generation.path
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
@@ -141,11 +146,10 @@ package struct RegionPackager {
             let i = toBuild[k]
             defer { shared.step(stage, total: toBuild.count) }
             let region = regions[i]
-            let target = folder + "/" + region.id + "." + ext
+            let target = generationPath + "/" + region.id + "." + ext
             do {
-                let staged = try StagedPackage(target: target)
                 var o = baseOptions
-                o.output = staged.path
+                o.output = target
                 o.force = true
                 o.name = region.name
                 let sink = DiagnosticSink(sampleLimit: 5)
@@ -154,17 +158,16 @@ package struct RegionPackager {
                 do {
                     converted = try build.run(diagnostics: sink, isCancelled: isCancelled)
                 } catch PipelineError.nothingToWrite {
-                    staged.discard()
                     return .empty(counts: sink.counts)
                 }
                 let entry = try Catalog.Region.describe(
-                    id: region.id, name: region.name, file: region.id + "." + ext, path: staged.path, built: built0,
+                    id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: built0,
                     fingerprint: fingerprints[i])
                 var written: [String: Int] = [:]
                 for input in converted.inputs where input.error == nil {
                     written[input.layer, default: 0] += input.written
                 }
-                return .built(staged, entry, features: converted.featuresWritten, written: written, counts: sink.counts)
+                return .built(entry, features: converted.featuresWritten, written: written, counts: sink.counts)
             } catch {
                 return .failed("\(region.id): \((error as? any KartpackError)?.description ?? "\(error)")", error)
             }
@@ -184,8 +187,8 @@ package struct RegionPackager {
             case .empty(let counts):
                 empty.insert(toBuild[k])
                 for (c, n) in counts { warnings[c, default: 0] += n }
-            case .built(let s, let entry, let features, let written, let counts):
-                staged[toBuild[k]] = Built(staged: s, entry: entry, features: features, written: written)
+            case .built(let entry, let features, let written, let counts):
+                staged[toBuild[k]] = Built(entry: entry, features: features, written: written)
                 for (c, n) in counts { warnings[c, default: 0] += n }
             }
         }
@@ -199,7 +202,7 @@ package struct RegionPackager {
             regions: regions, reuse: reuse, staged: staged, previous: previous, rejected: rejectedLayers)
         report.warnings = warnings
         if Self.refuses(findings) {
-            for b in staged.values { b.staged.discard() }
+            generation.discard()
             report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
             return Self.finished(report, findings: findings, started: started)
         }
@@ -216,7 +219,7 @@ package struct RegionPackager {
         }
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         try publish(
-            entries, staged: regions.indices.compactMap { staged[$0]?.staged }, previous: previous,
+            entries, generation: generation, reused: reuse.compactMap { $0 }, from: published, previous: previous,
             diagnostics: diagnostics)
 
         report.regions = regions.enumerated().map { i, r in
@@ -267,7 +270,7 @@ package struct RegionPackager {
 
     private enum BuildOutcome: @unchecked Sendable {
         case built(
-            StagedPackage, Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
+            Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
         case failed(String, any Error)
     }
