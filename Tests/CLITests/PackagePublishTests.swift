@@ -114,6 +114,35 @@ import Testing
         #expect(try runKartpack(["verify", night.out, "--pubkey", pub]).status == 0)
     }
 
+    /// A region whose package cannot be written (here: past the file-size limit the run gets, as on a full disk)
+    /// fails the night with the I/O exit code and a report naming the region; nothing is published.
+    @Test func aRegionThatCannotBeWrittenFailsTheNightWithAReport() throws {
+        let night = try Night()
+        let before = try night.firstNight()
+        // r1 grows far past the limit; the report and the other regions' packages stay under it.
+        let many: [(Double, Double)] = (0..<20_000).map { (i: Int) -> (Double, Double) in
+            let x: Double = 0.01 + Double(i % 140) * 0.007
+            let y: Double = 0.01 + Double(i / 140) * 0.0069
+            return (x, y)
+        }
+        let inside = PackageRefusalTests.inside
+        try night.points(many + [inside(1, 0), inside(2, 0)])
+        let args = [
+            "package", night.plan, "--regions", night.dir.file("regions.shp"), "--id-field", "RID", "-o", night.out,
+            "--report", night.dir.file("r.json"), "--threads", "1",
+        ].map { "'\($0)'" }.joined(separator: " ")
+        let r = try runShell("trap '' XFSZ; ulimit -f 48; exec \"$KP\" \(args)")
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("region r1: ") && r.stderr.contains("[region_build_failed]"), "\(r.stderr)")
+        #expect(r.stderr.contains("the night failed"), "\(r.stderr)")
+        let report = try night.report()
+        #expect(report["published"] as? Bool == false)
+        #expect(report["exitCode"] as? Int == 74)
+        let failed = try night.findings().filter { $0["code"] as? String == "region_build_failed" }
+        #expect(failed.map { $0["region"] as? String } == ["r1"], "\(failed)")
+        #expect(try night.snapshot() == before)
+    }
+
     /// A folder an earlier Kartpack wrote (regular files, no generations) is adopted: the next night publishes
     /// through generations, verifies, and leaves the files the catalog does not list alone.
     @Test func aFolderWrittenBeforeGenerationsIsAdopted() throws {

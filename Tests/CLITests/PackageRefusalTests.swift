@@ -242,6 +242,16 @@ import Testing
         let finding = try #require(try night.findings().first { $0["code"] as? String == code })
         #expect(finding["file"] as? String == "regions.shp" && finding["record"] as? Int == 2, "\(finding)")
         #expect(finding["region"] as? String == "r2", "\(finding)")
+        // `validate` names it before any night: the pipeline's regions section is read as `package` reads it.
+        let section = #""regions": { "path": "regions.shp", "idField": "RID", "output": "pk" },"#
+        let plan = try String(contentsOfFile: night.plan, encoding: .utf8).replacingOccurrences(
+            of: #"{ "version": 1,"#, with: #"{ "version": 1, "# + section)
+        let withRegions = night.dir.file("with-regions.json")
+        try Data(plan.utf8).write(to: URL(fileURLWithPath: withRegions))
+        let v = try runKartpack(["validate", withRegions])
+        #expect(v.status == 78, "\(v.stdout)\(v.stderr)")
+        #expect((v.stdout + v.stderr).contains("regions.shp: record 2: region 'r2': "), "\(v.stdout)\(v.stderr)")
+        #expect((v.stdout + v.stderr).contains("[\(code)]"), "\(v.stdout)\(v.stderr)")
     }
 
     @Test func aRegionThatCannotBeBuiltOnTheFirstNightPublishesNothing() throws {

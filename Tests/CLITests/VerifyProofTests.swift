@@ -61,6 +61,18 @@ import Testing
         #expect(v.stderr.contains("catalog.json.minisig (signature): is a FIFO"), "\(v.stderr)")
     }
 
+    @Test func aPublicKeyThatIsNotARegularFileIsRefusedAtOnce() throws {
+        let (night, _, _, _) = try PackagePublishTests.signedNight()
+        let fifo = night.dir.file("k.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (key, reason) in [(fifo, "is a FIFO, not a regular file"), (night.dir.file("none.pub"), "No such file")] {
+            let v = try runProcess(
+                "/usr/bin/timeout", ["60", RepositoryPaths.kartpackBinary, "verify", night.out, "--pubkey", key])
+            #expect(v.status == 66, "\(key): \(v.stderr)")
+            #expect(v.stderr.contains("\(key) (--pubkey): \(reason)"), "\(v.stderr)")
+        }
+    }
+
     @Test func withoutMinisignVerifyExits69() throws {
         let (night, _, pub, _) = try PackagePublishTests.signedNight()
         let v = try runProcess(

@@ -94,6 +94,10 @@ package enum CatalogVerifier {
                 result.problems.append("\(name): \(r.file) has \(st.st_size) bytes, the catalog says \(r.bytes)")
                 continue
             }
+            if r.file.hasSuffix(".mbtiles") {
+                result.problems += sqliteSidecars(of: r.file, in: Array(Set([base, folder])).sorted())
+                    .map { "\(name): \($0)" }
+            }
             let digest: FileDigest
             do { digest = try FileDigest.sha256(path: path) } catch {
                 result.problems.append("\(name): \(path): \(error.description)")
@@ -110,15 +114,17 @@ package enum CatalogVerifier {
                 _ = try archive.metadata()
                 var bad: String?
                 var z = (lo: Int.max, hi: Int.min)
-                try archive.forEachStoredTile { t, stored in
+                // Each stored blob is decoded once; a PMTiles run-length entry counts all its tiles, and its last
+                // tile's zoom is checked too (a run may reach past the catalog's zooms).
+                try forEachStoredRun(archive) { t, last, count, stored in
                     do {
                         _ = try archive.tileData(stored)
                     } catch {
                         bad = "tile \(t.z)/\(t.x)/\(t.y): \((error as? any KartpackError)?.description ?? "\(error)")"
                         return false
                     }
-                    z = (min(z.lo, t.z), max(z.hi, t.z))
-                    result.tiles += 1
+                    z = (min(z.lo, t.z), max(z.hi, last))
+                    result.tiles += count
                     return true
                 }
                 if let bad { result.problems.append("\(name): \(r.file): \(bad)") }
@@ -142,6 +148,48 @@ package enum CatalogVerifier {
             }
         }
         return result
+    }
+
+    /// Visits each stored blob of `archive` once: its first tile, the zoom of its last tile, its tile count and its
+    /// stored bytes (a PMTiles run-length entry is one blob for `runLength` consecutive tiles).
+    static func forEachStoredRun(
+        _ archive: any TileArchiveReading, _ body: (TileCoordinate, Int, Int, [UInt8]) -> Bool
+    ) throws {
+        guard let pm = archive as? PMTilesReader else {
+            try archive.forEachStoredTile { t, stored in body(t, t.z, 1, stored) }
+            return
+        }
+        var failure: TileArchiveError?
+        try pm.forEachEntry { e in
+            let count = Int(e.entry.runLength)
+            let lastID = e.entry.tileID.addingReportingOverflow(UInt64(max(count, 1) - 1)).partialValue
+            let last = PMTilesTileID.coordinate(lastID)?.z ?? Int.max
+            do throws(TileArchiveError) {
+                return body(e.key, last, count, try pm.data(for: e))
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// SQLite's `-wal`, `-shm` and `-journal` files beside an MBTiles package in `folders`, as problems: a reader
+    /// that opens the package without `immutable` applies a write-ahead log (or rolls back a journal), so it
+    /// would read something other than the bytes the catalog hashes and signs. Kartpack's own readers ignore them.
+    static func sqliteSidecars(of file: String, in folders: [String]) -> [String] {
+        var out: [String] = []
+        for folder in folders {
+            for suffix in ["-wal", "-shm", "-journal"] {
+                let path = folder + "/" + file + suffix
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                out.append(
+                    "\(path): a SQLite \(suffix) file beside the package; a reader that opens it without "
+                        + "immutable=1 would not read the bytes the catalog lists: remove it")
+            }
+        }
+        return out
     }
 
     /// What a reader of the folder's top-level names gets must be the published generation's files: each name the

@@ -145,14 +145,32 @@ struct PackageGenerations {
     }
 
     /// Makes the top-level link of each name that has none; a regular file of that name is replaced (the caller
-    /// has checked that it is a file the previous catalog listed).
+    /// has checked that it is a file the previous catalog listed). Stale SQLite sidecars beside them are removed.
     private func makeLinks(_ names: [String]) throws(PublishError) {
         for name in names {
+            try removeSidecars(name)
             let path = folder + "/" + name
             if Self.readLink(path) == Self.linkTarget(name) { continue }
             try replaceWithLink(name)
         }
         Self.syncFolder(folder)
+    }
+
+    /// Removes SQLite's `-wal`, `-shm` and `-journal` regular files beside the top-level name of an MBTiles
+    /// package: left by a killed reader or planted, they would be applied by a reader that opens the published
+    /// package without `immutable` (`kartpack verify` reports them). Anything else of such a name refuses.
+    private func removeSidecars(_ name: String) throws(PublishError) {
+        guard name.hasSuffix(".mbtiles") else { return }
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let path = folder + "/" + name + suffix
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            guard (st.st_mode & S_IFMT) == S_IFREG, unlink(path) == 0 else {
+                throw .cannotPublish(
+                    path: folder + "/" + name,
+                    reason: "cannot remove the SQLite sidecar \(path) (a \(RegularFile.describe(st.st_mode)))")
+            }
+        }
     }
 
     private func replaceWithLink(_ name: String) throws(PublishError) {

@@ -22,8 +22,10 @@ package struct RegionPackager {
 
     /// Builds, publishes and reports. A night that must not be published (a rejected source, a region that
     /// cannot be built or would leave the catalog, a broken guard: `CatalogCheck`) returns a report with
-    /// `published` false, exit code 65 and every cause in `findings`; nothing in the folder is changed. Throws for
-    /// errors that publish nothing and end the run (bad output, I/O, a region build that failed, interruption).
+    /// `published` false, exit code 65 and every cause in `findings`; nothing in the folder is changed. A region
+    /// whose build failed (an I/O error, …) is reported the same way (`region_build_failed`) with that error's exit
+    /// code. Throws for errors that publish nothing and end the run before or after the builds (bad output, the
+    /// sources' I/O, publishing, interruption).
     package func run(
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> RegionPackageReport {
@@ -169,21 +171,23 @@ package struct RegionPackager {
                 }
                 return .built(entry, features: converted.featuresWritten, written: written, counts: sink.counts)
             } catch {
-                return .failed("\(region.id): \((error as? any KartpackError)?.description ?? "\(error)")", error)
+                return .failed(region.id, (error as? any KartpackError)?.description ?? "\(error)", error)
             }
         }
         shared.finish()
         var staged: [Int: Built] = [:]
         var empty = Set<Int>()
         var warnings: [String: Int] = [:]
+        var failed: [(finding: PublishFinding, exitCode: ExitCode)] = []
         for (c, n) in diagnostics.counts { warnings[c, default: 0] += n }
         for (k, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .failed(let message, let error):
-                // Nothing is published: the staged packages are removed as they go.
+            case .failed(let id, let message, let error):
                 if case PipelineError.interrupted = error { throw error }
-                throw RegionPackageError.regionFailed(
-                    message, exitCode: (error as? any KartpackError)?.exitCode ?? .software)
+                let finding = PublishFinding(
+                    .error, code: "region_build_failed", layer: "", file: nil,
+                    message: "region \(id): \(message) [region_build_failed]", region: id)
+                failed.append((finding, (error as? any KartpackError)?.exitCode ?? .software))
             case .empty(let counts):
                 empty.insert(toBuild[k])
                 for (c, n) in counts { warnings[c, default: 0] += n }
@@ -193,6 +197,15 @@ package struct RegionPackager {
             }
         }
         if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+        if let first = failed.first {
+            // Nothing is published; the report names every region that failed, the exit code is the first error's.
+            generation.discard()
+            report.warnings = warnings
+            report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
+            var r = Self.finished(report, findings: findings + failed.map(\.finding), started: started)
+            r.exitCode = first.exitCode.rawValue
+            return r
+        }
 
         let emptied: [(id: String, why: CatalogCheck.Leaving)] = empty.sorted().filter { old[regions[$0].id] != nil }
             .map { (regions[$0].id, .empty) }
@@ -272,7 +285,7 @@ package struct RegionPackager {
         case built(
             Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
-        case failed(String, any Error)
+        case failed(String, String, any Error)
     }
 
     /// Routes every feature of every layer to the regions whose clip box its extent touches; `boxed` lists, per
@@ -330,21 +343,18 @@ package struct RegionPackager {
     }
 }
 
-/// A region that could not be built (nothing is published).
+/// A night that stops before any region is built (nothing is published).
 package enum RegionPackageError: KartpackError {
-    case regionFailed(String, exitCode: ExitCode)
     /// A package file tonight would write exists but the previous catalog does not list it (73).
     case notOurs(path: String, count: Int)
 
     package var exitCode: ExitCode {
         switch self {
-        case .regionFailed(_, let c): c
         case .notOurs: .cantCreate
         }
     }
     package var description: String {
         switch self {
-        case .regionFailed(let m, _): "region \(m); nothing was published"
         case .notOurs(let p, let n):
             "\(p) exists but the previous catalog does not list it\(n > 1 ? " (and \(n - 1) more)" : ""); "
                 + "package does not overwrite a file it did not write: move it away; nothing was published"
