@@ -34,7 +34,8 @@ package final class Converter {
 
     /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
     package func run() throws -> ConvertReport {
-        try run {
+        try LayerRegistry.check(options)
+        return try run {
             let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
             let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
             return try FeaturePhase(

@@ -31,6 +31,7 @@ package struct RegionPackager {
     ) throws -> RegionPackageReport {
         let started = Date()
         let folder = options.outputFolder
+        try LayerRegistry.check(options.convert)
         try Self.prepareFolder(folder, create: !options.dryRun)
         let lock = options.dryRun ? nil : try RunLock(output: folder + "/" + Catalog.fileName)
         defer { lock?.release() }
