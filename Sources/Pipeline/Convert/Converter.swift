@@ -63,18 +63,8 @@ package final class Converter {
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
         let encoder = EncodePhase(
-            layerNames: tiled.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
-            maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
-            compression: publisher.tileCompression,
-            sharedBorders: options.sharedBorders
-                ? SharedBorderPass(
-                    tolerance: options.simplify, extent: options.extent, buffer: options.buffer,
-                    smallFeatureSize: options.smallFeatureSize) : nil,
-            thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
-            coalesce: Self.coalescingLayers(options, outputs: tiled.outputs),
-            smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
-            batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget),
-            keepBytes: EncodePhase.keepBytes(budget: options.memoryBudget))
+            settings: EncodeSettings(
+                options: options, outputs: tiled.outputs, compression: publisher.tileCompression))
         let encoded = try encoder.run(
             ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
             progress: progress)
