@@ -36,9 +36,12 @@ package final class Converter {
     package func run() throws -> ConvertReport {
         try run {
             let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
-            let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
+            let read = ReadPhase(
+                settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
+                regions: regions)
             return try FeaturePhase(
-                options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
+                settings: FeatureSettings(options: options), diagnostics: diagnostics, progress: progress,
+                isCancelled: isCancelled
             ).run(read)
         }
     }
@@ -52,7 +55,8 @@ package final class Converter {
         try ScratchPlace(options: options).checkBeforeRun(
             shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
             budget: options.memoryBudget)
-        let publisher = PublishPhase(options: options)
+        let publishing = PublishSettings(options: options)
+        let publisher = PublishPhase(settings: publishing)
         var tiled = try features()
         try check(tiled, clock: clock)
         clock.lap("features")
@@ -66,7 +70,8 @@ package final class Converter {
             settings: EncodeSettings(
                 options: options, outputs: tiled.outputs, compression: publisher.tileCompression))
         let encoded = try encoder.run(
-            ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
+            ordered, records: tiled.outputs.map(\.records), zooms: zooms,
+            into: EncodedTiles(spill: SpillSettings(options: options)),
             progress: progress)
         defer { encoded.close() }
         var sort = ConvertReport.Sort(
@@ -77,7 +82,7 @@ package final class Converter {
         try checkCancelled()
         clock.lap("encode")
 
-        let metadata = PackageMetadata(options: options).make(tiled, stats: encoded.stats)
+        let metadata = PackageMetadata(settings: publishing).make(tiled, stats: encoded.stats)
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")
