@@ -51,3 +51,32 @@ import Testing
         #expect(input?["written"] as? Int == 1, "\(String(describing: input))")
     }
 }
+
+/// What is read before the read phase goes through the features' intake (`IntakeReader`, issue 33): a clip record
+/// that cannot be projected is counted in a warning, never dropped unseen.
+@Suite struct IntakeCommandTests {
+    @Test func aClipRecordThatCannotBeProjectedIsCountedInAWarning() throws {
+        let night = try PackageRefusalTests.Night()
+        // r1 is a good square; r2 lies wholly beyond the pole (no Web Mercator for it), r3 has a latitude of 95°.
+        try night.regions([
+            PackageRefusalTests.square(0), ZeroTo360RegionTests.box(2, 86, 3, 89),
+            ZeroTo360RegionTests.box(4, 0, 5, 95),
+        ])
+        try night.points([PackageRefusalTests.inside(0), PackageRefusalTests.inside(2)])
+        let out = night.dir.file("clipped.pmtiles")
+        let r = try runKartpack([
+            "convert", night.dir.file("pts.shp"), "--clip", night.dir.file("regions.shp"), "-o", out,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = night.dir.file("clip.json")
+        let again = try runKartpack([
+            "convert", night.dir.file("pts.shp"), "--clip", night.dir.file("regions.shp"), "-o", out, "--force",
+            "--report", report, "--quiet",
+        ])
+        #expect(again.status == 0, "\(again.stderr)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(text.contains("\"polygons_not_projected\""), "\(text.prefix(2000))")
+        #expect(
+            r.stderr.contains("2 polygon records cannot be projected to Web Mercator and are left out"), "\(r.stderr)")
+    }
+}

@@ -53,18 +53,14 @@ package struct MaxZoomGuess {
             // An input that cannot be opened or projected is left to the read phase, which rejects it with its reason.
             guard let sets = try? input.shapefileSets() else { continue }
             for set in sets {
+                // Read as the features will be (`IntakeReader`); what cannot be projected is the read phase's to count.
                 guard
-                    let reader = try? ShapefileReader(
-                        files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: quiet),
-                    let crs = try? IsolatedCRS.resolve(
-                        prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp),
-                    let transformer = try? CoordinateTransformer(from: crs, to: .webMercator)
+                    var intake = try? IntakeReader(
+                        set: set, sourceCRS: input.sourceCRS, encoding: input.encoding, diagnostics: quiet)
                 else { continue }
-                while let feature = try? reader.next() {
-                    if let filter = input.filter, !filter.matches(feature.properties) { continue }
-                    var g = feature.geometry
-                    if crs.isGeographic { _ = ReprojectStage.wrapZeroTo360(&g.xy) }
-                    guard transformer.transform(&g.xy) == 0 else { continue }
+                while let r = try? intake.next() {
+                    if let filter = input.filter, !filter.matches(r.feature.properties) { continue }
+                    guard case .success(let g) = r.projected else { continue }
                     Self.measure(g, vertex: &vertex, points: &points)
                 }
             }

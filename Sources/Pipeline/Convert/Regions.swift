@@ -33,7 +33,7 @@ struct Regions: Sendable {
 
     /// Reads the clip region and the ancestor sets `options` and `classifier` need.
     init(options: ConvertOptions, classifier: StyleClassifier?, diagnostics: DiagnosticSink) throws {
-        clip = try options.clip.map { try Self.clipRegion($0) }
+        clip = try options.clip.map { try Self.clipRegion($0, diagnostics: diagnostics) }
         if let classifier, !classifier.ancestorSelectors.isEmpty {
             ancestors = try Self.ancestorSets(classifier, inputs: options.inputs, diagnostics: diagnostics)
         }
@@ -42,35 +42,43 @@ struct Regions: Sendable {
     /// Reads polygons of a Shapefile in Web Mercator metres, keeping the records `keep` accepts; a polygon crossing
     /// the antimeridian comes as its copies on both sides.
     static func readPolygons(
-        path: String, sourceCRS: String?, encoding: String?, keep: (Properties, Geometry) -> Bool
+        path: String, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
+        keep: (Properties, Geometry) -> Bool
     ) throws -> [Geometry] {
         var out: [Geometry] = []
-        try forEachPolygon(path: path, sourceCRS: sourceCRS, encoding: encoding) { f, g in
+        try forEachPolygon(path: path, sourceCRS: sourceCRS, encoding: encoding, diagnostics: diagnostics) { f, g in
             guard keep(f.properties, g) else { return }
             out += unwrapped(g)
         }
         return out
     }
 
-    /// Calls `body` with every polygon record of a Shapefile (or folder) and its geometry in Web Mercator metres
-    /// (records that cannot be transformed are left out): the one reading rule of clip regions and region sets.
+    /// Calls `body` with every polygon record of a Shapefile (or folder) and its geometry in Web Mercator metres,
+    /// read through `IntakeReader` as features are (same CRS handling, 0–360° wrap, polar clamp). Polygon records
+    /// that cannot be projected are left out and counted in one `polygons_not_projected` warning per file.
     static func forEachPolygon(
-        path: String, sourceCRS: String?, encoding: String?, _ body: (Feature, Geometry) throws -> Void
+        path: String, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
+        _ body: (Feature, Geometry) throws -> Void
     ) throws {
         for set in try ShapefileLocator.shapefiles(at: path) {
-            let reader = try ShapefileReader(
-                files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: DiagnosticSink())
-            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj ?? set.shp)
-            let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
-            while let f = try reader.next() {
-                guard f.geometry.kind.family == .polygon else { continue }
-                var g = f.geometry
-                // The features' rule (`ReprojectStage`): clip and ancestor polygons given in 0–360° longitudes lie
-                // where the features do.
-                if crs.isGeographic { _ = ReprojectStage.wrapZeroTo360(&g.xy) }
-                guard transformer.transform(&g.xy) == 0 else { continue }
-                try body(f, g)
+            var intake = try IntakeReader(
+                set: set, sourceCRS: sourceCRS, encoding: encoding, diagnostics: DiagnosticSink())
+            var left: [String: Int] = [:]
+            while let r = try intake.next() {
+                guard r.feature.geometry.kind.family == .polygon else { continue }
+                switch r.projected {
+                case .success(let g): try body(r.feature, g)
+                case .failure(let issue): left[issue.code, default: 0] += 1
+                }
             }
+            guard !left.isEmpty, let diagnostics else { continue }
+            let count = left.values.reduce(0, +)
+            let reasons = left.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "polygons_not_projected",
+                    "\(set.shp): \(count) polygon records cannot be projected to Web Mercator and are left out "
+                        + "(\(reasons))"))
         }
     }
 
@@ -81,7 +89,7 @@ struct Regions: Sendable {
     }
 
     /// The clip region as one valid (multi)polygon in metres, grown by the buffer.
-    static func clipRegion(_ clip: ClipOptions) throws -> SharedPolygons {
+    static func clipRegion(_ clip: ClipOptions, diagnostics: DiagnosticSink?) throws -> SharedPolygons {
         let engine = GeometryEngine()
         var shape: EngineGeometry
         var latitude = 0.0
@@ -90,7 +98,8 @@ struct Regions: Sendable {
             shape = try engine.rectangle(SphericalMercator.project(box: b))
             latitude = (b.minY + b.maxY) / 2
         case .polygons(let path, let filter, let crs):
-            let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil) { p, _ in filter?.matches(p) ?? true
+            let polys = try readPolygons(path: path, sourceCRS: crs, encoding: nil, diagnostics: diagnostics) { p, _ in
+                filter?.matches(p) ?? true
             }
             guard !polys.isEmpty else { throw RegionError.emptyRegion("no polygon in \(path) matches") }
             return try clipRegion(polygons: polys, buffer: clip.buffer, what: path)
@@ -160,8 +169,9 @@ struct Regions: Sendable {
                     continue
                 }
                 for set in found where selector.isLayer(input.layerName(for: set, setCount: found.count)) {
-                    polys += try readPolygons(path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding) {
-                        p, g in
+                    polys += try readPolygons(
+                        path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding, diagnostics: diagnostics
+                    ) { p, g in
                         guard selector.matches(properties: p) else { return false }
                         guard let parent = selector.parent else { return true }
                         guard let index = indexes[parent.rawValue] else { return false }

@@ -131,25 +131,27 @@ struct RegionSet: Sendable {
         let engine = GeometryEngine()
         for set in try ShapefileLocator.shapefiles(at: path) {
             let sink = DiagnosticSink(sampleLimit: .max)
-            let reader = try ShapefileReader(files: set, options: ShapefileReadOptions(), diagnostics: sink)
-            let crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: nil, prjFile: set.prj ?? set.shp)
-            let transformer = try CoordinateTransformer(from: crs, to: .webMercator)
+            // Read as features are (`IntakeReader`): a region given in 0–360° longitudes lies where they do.
+            var intake = try IntakeReader(set: set, sourceCRS: nil, encoding: nil, diagnostics: sink)
+            let reader = intake.reader
             var entries: [Entry] = []
-            while let f = try reader.next() {
+            while let r = try intake.next() {
+                let f = r.feature
                 guard f.geometry.kind.family == .polygon else { continue }
-                var g = f.geometry
-                // The features' rule (`ReprojectStage`): a region given in 0–360° longitudes lies where they do.
-                if crs.isGeographic { _ = ReprojectStage.wrapZeroTo360(&g.xy) }
                 // A region across 180° is checked unwrapped: until then it jumps a world's width.
                 let shape: Result<Geometry, RegionShapeProblem>
-                if transformer.transform(&g.xy) != 0 {
+                switch r.projected {
+                case .failure(let issue):
                     shape = .failure(
                         RegionShapeProblem(
-                            code: "region_unprojectable", reason: "its polygon cannot be projected to Web Mercator"))
-                } else if let problem = RegionShapeProblem.check(Regions.unwrapped(g)[0], engine: engine) {
-                    shape = .failure(problem)
-                } else {
-                    shape = .success(g)
+                            code: "region_unprojectable",
+                            reason: "its polygon cannot be projected to Web Mercator: \(issue.message)"))
+                case .success(let g):
+                    if let problem = RegionShapeProblem.check(Regions.unwrapped(g)[0], engine: engine) {
+                        shape = .failure(problem)
+                    } else {
+                        shape = .success(g)
+                    }
                 }
                 entries.append(Entry(record: f.provenance.record, properties: f.properties, shape: shape))
             }

@@ -199,7 +199,8 @@ package struct TileExtractor {
                 engine = nil
                 region = nil
             case .polygons(let path, let field, let value):
-                let polys = try Regions.readPolygons(path: path, sourceCRS: nil, encoding: nil) { p, _ in
+                let polys = try Regions.readPolygons(path: path, sourceCRS: nil, encoding: nil, diagnostics: nil) {
+                    p, _ in
                     RegionSet.value(p, field).map(RegionSet.text) == value
                 }
                 guard !polys.isEmpty else {
