@@ -134,6 +134,28 @@ import Testing
         #expect(try missingLayers(out) == nil)
     }
 
+    /// An input rejected while its records are read (repeated ids: no probe before the build can see it) is listed
+    /// in the package of one build: its rejection is said once, and the package lists it.
+    @Test func anInputRejectedWhileReadIsListedByOneBuild() throws {
+        let dir = try TemporaryDirectory()
+        _ = try makePipeline(dir)
+        let plan = dir.file("ids.json")
+        let json = """
+            { "version": 1, "onInputError": "skip",
+              "sources": [ { "path": "data/avdelningar.shp", "layer": "avdelningar" },
+                           { "path": "data/vagar.shp", "layer": "vagar", "idField": "KLASS" } ],
+              "tiles": { "minZoom": 8, "maxZoom": 11 }, "output": { "path": "out/ids.pmtiles" } }
+            """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: plan))
+        let r = try runKartpack(["run", plan])
+        #expect(r.status == 65, "\(r.stderr)")
+        let said = r.stderr.components(separatedBy: "\n").filter { $0.contains("duplicate_id") && $0.contains("error") }
+        #expect(said.count == 1, "\(r.stderr)")
+        let missing = try #require(try missingLayers(dir.file("out/ids.pmtiles")))
+        #expect(missing.map { $0["layer"] as? String } == ["vagar"], "\(missing)")
+        #expect(missing.first?["code"] as? String == "duplicate_id", "\(missing)")
+    }
+
     @Test func theShrinkGuardRefusesATruncatedExport() throws {
         let dir = try TemporaryDirectory()
         let plan = try makePipeline(dir, top: #", "maxShrink": 0.2"#)

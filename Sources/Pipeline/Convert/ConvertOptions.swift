@@ -118,6 +118,10 @@ package struct ConvertOptions: Sendable {
     package var clip: ClipOptions?
     /// Extra metadata entries (e.g. the pipeline's input fingerprint), written as strings.
     package var extraMetadata: [(key: String, value: String)] = []
+    /// The `kartpack_missing_layers` value for the inputs the run rejected (nil: none is written), made when the
+    /// package's metadata is: one build lists every rejected input, including one rejected while its records
+    /// were read, which no probe before the build can foresee (the partial policy, `StagedConversion`).
+    package var missingLayersText: (@Sendable ([ConvertReport.Input]) -> String?)?
 
     /// Creates options with defaults.
     package init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {

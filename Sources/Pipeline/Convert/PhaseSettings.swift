@@ -77,6 +77,8 @@ struct PublishSettings: Sendable {
     var attribution: String?
     /// Extra metadata entries, written as strings.
     var extraMetadata: [(key: String, value: String)]
+    /// `ConvertOptions.missingLayersText`.
+    var missingLayersText: (@Sendable ([ConvertReport.Input]) -> String?)?
 
     init(options o: ConvertOptions) {
         format = o.format
@@ -89,5 +91,6 @@ struct PublishSettings: Sendable {
         description = o.description
         attribution = o.attribution
         extraMetadata = o.extraMetadata
+        missingLayersText = o.missingLayersText
     }
 }

@@ -153,7 +153,13 @@ struct PackageMetadata {
             version: "1.0.0", type: "overlay", bounds: bounds, center: center, minZoom: settings.minZoom,
             maxZoom: settings.maxZoom, vectorLayers: vectorLayers, generator: Kartpack.generator,
             extra: [("kartpack", .string(runSummary))] + idMetadata(tiled)
-                + settings.extraMetadata.map { ($0.key, .string($0.value)) })
+                + settings.extraMetadata.map { ($0.key, .string($0.value)) } + missingMetadata(tiled))
+    }
+
+    /// `kartpack_missing_layers` for the inputs the run rejected, when the settings ask for it.
+    private func missingMetadata(_ tiled: TiledLayers) -> [(key: String, value: JSONValue)] {
+        guard let text = settings.missingLayersText?(tiled.inputs) else { return [] }
+        return [(MissingLayer.metadataKey, .string(text))]
     }
 
     /// `kartpack_ids` when any layer takes its ids from a field (absent when every id is a record number).

@@ -87,44 +87,28 @@ package struct StagedConversion {
         let staged = try StagedPackage(
             target: target, staleSidecarSuffixes: options.format == .mbtiles ? ["-wal", "-shm", "-journal"] : [])
         defer { staged.discard() }
-        var report: ConvertReport
-        var listed = missing
-        var attempts = 0
-        while true {
-            attempts += 1
-            var o = options
-            o.output = staged.path
-            o.force = true
-            // The converter names the package after its output file: keep the target's name.
-            if o.name == nil { o.name = ((target as NSString).lastPathComponent as NSString).deletingPathExtension }
-            if !listed.isEmpty { o.extraMetadata.append((MissingLayer.metadataKey, MissingLayer.metadataText(listed))) }
-            do {
-                report = try Converter(
-                    options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
-                )
-                .run()
-            } catch PipelineError.nothingToWrite(let reasons, let failed) {
-                throw PipelineError.nothingToWrite(
-                    reasons: reasons.map(names.rewrite), report: shown(failed, target: target, published: false))
-            }
-            missing = rejectedInputs(report)
-            // The probe cannot see a rejection found while reading records: then the list in the metadata is
-            // wrong and the package is built once more with the right one (the converter's rejections are
-            // deterministic, so the second build agrees).
-            if policy == .fail || missing == listed || attempts >= 2 { break }
-            listed = missing
+        var o = options
+        o.output = staged.path
+        o.force = true
+        // The converter names the package after its output file: keep the target's name.
+        if o.name == nil { o.name = ((target as NSString).lastPathComponent as NSString).deletingPathExtension }
+        // The package lists the inputs the converter rejected, the ones found while reading records too: one build.
+        let names = self.names
+        o.missingLayersText = { inputs in
+            let listed = Self.rejectedInputs(inputs, names: names)
+            return listed.isEmpty ? nil : MissingLayer.metadataText(listed)
         }
+        let report: ConvertReport
+        do {
+            report = try Converter(options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+                .run()
+        } catch PipelineError.nothingToWrite(let reasons, let failed) {
+            throw PipelineError.nothingToWrite(
+                reasons: reasons.map(names.rewrite), report: shown(failed, target: target, published: false))
+        }
+        missing = Self.rejectedInputs(report.inputs, names: names)
 
         var findings = PublishCheck.rejections(missing, policy: policy)
-        if policy == .skip, missing != listed {
-            findings.append(
-                PublishFinding(
-                    .error, code: "missing_layers_unlisted", layer: "", file: nil,
-                    message:
-                        "the package's list of missing layers does not match the rejected inputs; nothing is "
-                        + "published [missing_layers_unlisted]"
-                ))
-        }
         var written: [String: Int] = [:]
         for i in report.inputs where i.error == nil { written[i.layer, default: 0] += i.written }
         findings += PublishCheck.guards(
@@ -161,9 +145,9 @@ package struct StagedConversion {
         MissingLayer(layer: r.layer, file: names.name(r.path), code: r.code, reason: names.rewrite(r.message))
     }
 
-    /// The inputs the converter rejected, as missing layers.
-    private func rejectedInputs(_ report: ConvertReport) -> [MissingLayer] {
-        report.inputs.compactMap { i in
+    /// The inputs the converter rejected, as missing layers (files as the user named them).
+    static func rejectedInputs(_ inputs: [ConvertReport.Input], names: FileDisplayNames) -> [MissingLayer] {
+        inputs.compactMap { i in
             guard let error = i.error else { return nil }
             return MissingLayer(
                 layer: i.layer, file: names.name(i.path), code: i.errorCode ?? "file_rejected",
