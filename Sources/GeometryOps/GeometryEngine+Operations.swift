@@ -33,14 +33,6 @@ extension GeometryEngine {
         return value
     }
 
-    /// The length of lines, or the perimeter of polygons (0 for points).
-    public func length(_ g: EngineGeometry) throws(GeometryError) -> Double {
-        var value = 0.0
-        resetMessages()
-        guard GEOSLength_r(ctx, g.pointer, &value) != 0 else { throw failure("GEOSLength") }
-        return value
-    }
-
     /// A point guaranteed to lie on the geometry (inside a polygon, on a line), or nil when it is empty.
     public func pointOnSurface(_ g: EngineGeometry) throws(GeometryError) -> (x: Double, y: Double)? {
         guard try !isEmpty(g) else { return nil }

@@ -46,9 +46,6 @@ public final class GeometryEngine {
         GEOS_finish_r(ctx)
     }
 
-    /// The GEOS version string, e.g. `3.11.1-CAPI-1.17.1`.
-    public static var geosVersion: String { String(cString: GEOSversion()) }
-
     // MARK: - Error plumbing
 
     /// Clears the last GEOS message before a call whose failure will be reported.

@@ -24,16 +24,6 @@ public enum SVGRasterizer {
     /// The largest SVG accepted.
     public static let maxBytes = 1 << 20
 
-    /// The document's intrinsic size in pixels (width/height attributes, else the viewBox), when it has one.
-    public static func intrinsicSize(svg: [UInt8]) throws(SVGRasterError) -> (width: Double, height: Double)? {
-        let handle = try open(svg)
-        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        var w = 0.0
-        var h = 0.0
-        guard rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) != 0, w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
-
     /// Draws the whole document fitted (aspect kept, centred) into `width × height` pixels.
     public static func rasterize(svg: [UInt8], width: Int, height: Int) throws(SVGRasterError) -> RasterImage {
         guard width > 0, height > 0, width <= 4096, height <= 4096 else {

@@ -84,11 +84,6 @@ public struct ProtobufWriter: Sendable {
         }
     }
 
-    /// Appends a `double` field (fixed64 of the IEEE bit pattern).
-    public mutating func writeDoubleField(_ field: Int, _ value: Double) {
-        writeFixed64Field(field, value.bitPattern)
-    }
-
     /// Appends a `float` field (fixed32 of the IEEE bit pattern).
     public mutating func writeFloatField(_ field: Int, _ value: Float) {
         writeFixed32Field(field, value.bitPattern)

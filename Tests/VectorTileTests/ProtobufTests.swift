@@ -37,7 +37,7 @@ import VectorTile
         var w = ProtobufWriter()
         w.writeVarintField(15, 2)
         w.writeStringField(1, "hé")
-        w.writeDoubleField(3, 1.5)
+        w.writeFixed64Field(3, (1.5 as Double).bitPattern)
         w.writeFloatField(2, 0.25)
         w.writePackedField(4, [9, 300, 0])
         w.writePackedField(5, [])  // writes nothing
