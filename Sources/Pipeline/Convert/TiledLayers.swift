@@ -66,6 +66,8 @@ struct TiledLayers: Sendable {
     var inputs: [ConvertReport.Input] = []
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
+    /// The longitudes the written features occupy (a centre for data that crosses the antimeridian).
+    var longitudes = LongitudeCoverage()
     /// How each read input layer numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
@@ -111,6 +113,7 @@ struct TiledLayers: Sendable {
         fileprivate var outputs: [OutputLayer]
         fileprivate var recordCounts: [Int]
         fileprivate var dataBounds: Bounds
+        fileprivate var longitudes: LongitudeCoverage
     }
 
     func checkpoint() -> Checkpoint {
@@ -120,7 +123,8 @@ struct TiledLayers: Sendable {
                 var l = l
                 l.records = RecordTable()
                 return l
-            }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds)
+            }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds,
+            longitudes: longitudes)
     }
 
     /// Forgets everything added since `c`: a file rejected while it was read leaves nothing in the package.
@@ -133,5 +137,6 @@ struct TiledLayers: Sendable {
         }
         outputs = restored
         dataBounds = c.dataBounds
+        longitudes = c.longitudes
     }
 }

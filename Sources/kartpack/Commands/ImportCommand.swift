@@ -85,10 +85,11 @@ struct ImportCommand: Command {
         importer.policy = policy
         var result: ImportResult
         do {
-            result = try importer.run(
-                diagnostics: PackageOptions.sink(quiet: quiet),
-                progress: ProgressReporter.forStandardError(enabled: !quiet),
-                isCancelled: { signals.cancelled })
+            result = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet), quiet: quiet) { sink in
+                try importer.run(
+                    diagnostics: sink, progress: ProgressReporter.forStandardError(enabled: !quiet),
+                    isCancelled: { signals.cancelled })
+            }
         } catch {
             if signals.cancelled {
                 Console.error("interrupted; nothing was published")
