@@ -131,6 +131,15 @@ import Testing
         #expect(abs(v[2]) > 170, "\(v)")
         // Both sides kept: 20 east (171…178.6) and 20 west (−179…−171.4); the 5 at longitude 0 are outside.
         #expect(v[3] == 40, "\(v)")
+        // The client style opens there too.
+        let sheet = dir.file("s.kss")
+        try Data("* { class: x; }\n".utf8).write(to: URL(fileURLWithPath: sheet))
+        let st = try runKartpack(["style", sheet, "--package", out, "-o", dir.file("map/style.json")])
+        #expect(st.status == 0, "\(st.stderr)")
+        let style = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: dir.file("map/style.json"))))
+        let centre = ((style as? [String: Any])?["center"] as? [Double]) ?? []
+        #expect(centre.count == 2 && abs(centre[0]) > 170, "\(centre)")
         // Extract still wants W < E.
         let x = try runKartpack(["extract", out, "--bbox", "170,-25,-170,-10", "-o", dir.file("p.pmtiles")])
         #expect(x.status == 64)
