@@ -72,6 +72,19 @@ import Testing
         #expect(more.count == 1 && more[0].contains("\"code\":\"duplicate_id\""), "\(json.stderr)")
     }
 
+    @Test func emptyRegionsPastTwentySayHowManyMore() throws {
+        let night = try PackageRefusalTests.Night()
+        try night.regions((0..<24).map(PackageRefusalTests.square))
+        try night.points([PackageRefusalTests.inside(0)])
+        let r = try runKartpack([
+            "package", night.plan, "--regions", night.dir.file("regions.shp"), "--id-field", "RID", "-o", night.out,
+            "--threads", "1",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("23 regions hold no feature"), "\(r.stderr)")
+        #expect(r.stderr.contains("r21, …and 3 more"), "\(r.stderr)")
+    }
+
     @Test func idFieldRepeatsPerInput() throws {
         let dir = try TemporaryDirectory()
         let a = try points(dir, "a", n: 5, lon0: 10)
