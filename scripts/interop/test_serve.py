@@ -138,6 +138,10 @@ def test_served_style_has_absolute_urls_and_tiles_come_by_range(server, sample):
     assert status == 416 and headers["content-range"] == f"bytes */{len(data)}"
     status, headers, body = get(server.port, "/forest-plan.pmtiles")
     assert status == 200 and body == data and headers["accept-ranges"] == "bytes"
+    # Ranges the server does not take (several, inverted, another unit) get the whole file, as RFC 9110 allows.
+    for value in ("bytes=0-1,5-6", "bytes=5-2", "items=0-5", "bytes=x-y"):
+        status, headers, body = get(server.port, "/forest-plan.pmtiles", f"Range: {value}\r\n")
+        assert status == 200 and body == data, value
     status, headers, body = raw(server.port, b"HEAD /forest-plan.pmtiles HTTP/1.1\r\nHost: x\r\n\r\n")
     assert status == 200 and body == b"" and int(headers["content-length"]) == len(data)
     status, headers, _ = raw(server.port, b"OPTIONS /forest-plan.pmtiles HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -273,3 +277,25 @@ def test_the_served_viewer_page_draws_the_map(server):
     drawn = [int(n) for _, _, n in layers if n]
     assert not drawn or sum(drawn) > 50, layers
     assert "Map" in dom and "maplibregl-canvas" in dom
+
+
+def test_a_style_beside_its_package_folder_is_served_from_their_common_parent(kartpack, sample):
+    """`style` writes `pmtiles://../../map/…` for a package outside the style's folder; served from the common
+    parent, the style's URLs resolve (`../` steps applied) to files the server hands out."""
+    folder, package = sample
+    root = folder.parent
+    plan = root / "styles" / "plan"
+    kp(kartpack, "style", SHEET, "--package", package, "-o", plan / "style.json")
+    assert json.loads((plan / "style.json").read_text())["sources"]["kartpack"]["url"] == \
+        "pmtiles://../../map/forest-plan.pmtiles"
+    s = Served(kartpack, root)
+    try:
+        style = json.loads(get(s.port, "/styles/plan/style.json")[2])
+        url = style["sources"]["kartpack"]["url"]
+        assert url == f"pmtiles://{s.base}map/forest-plan.pmtiles", url
+        assert style["sprite"] == f"{s.base}styles/plan/sprite"
+        status, _, body = get(s.port, "/map/forest-plan.pmtiles", "Range: bytes=0-6\r\n")
+        assert status == 206 and body == b"PMTiles"
+        assert get(s.port, "/styles/plan/")[0] == 200
+    finally:
+        s.stop()
