@@ -299,3 +299,38 @@ def test_a_style_beside_its_package_folder_is_served_from_their_common_parent(ka
         assert get(s.port, "/styles/plan/")[0] == 200
     finally:
         s.stop()
+
+
+def test_an_mbtiles_package_is_served_tile_by_tile(kartpack, sample, tmp_path):
+    """No browser reads MBTiles: `serve PKG.mbtiles` hands out its tiles at /tiles/Z/X/Y.pbf (gzip tiles with
+    Content-Encoding: gzip, 204 where the package has none), and MapLibre draws them without an error."""
+    import gzip
+    folder, package = sample
+    mb = tmp_path / "plan.mbtiles"
+    kp(kartpack, "extract", package, "--bbox", "-180,-85,180,85", "-o", mb)
+    tiles = read_pmtiles(package).tiles
+    (z, x, y), blob = next(iter(sorted(tiles.items())))
+    s = Served(kartpack, mb, "--style", SHEET)
+    try:
+        style = json.loads(get(s.port, "/style.json")[2])
+        assert style["sources"]["kartpack"]["tiles"] == [s.base + "tiles/{z}/{x}/{y}.pbf"]
+        status, headers, body = get(s.port, f"/tiles/{z}/{x}/{y}.pbf")
+        assert status == 200 and headers.get("content-encoding") == "gzip"
+        unzip = lambda b: gzip.decompress(b) if b[:2] == b"\x1f\x8b" else b
+        assert unzip(body) == unzip(blob)
+        assert get(s.port, "/tiles/0/0/0.pbf")[0] in (200, 204)
+        assert get(s.port, "/tiles/3/9/0.pbf")[0] == 404  # outside the grid: not a tile address
+        assert get(s.port, "/tiles/20/1/1.pbf")[0] == 204
+        site = tmp_path / "page"
+        site.mkdir()
+        browser.serve_vendor(site, {"5.24.0": browser.maplibre_builds()["5.24.0"]})
+        page_server = browser.LocalServer(site)
+        try:
+            views = [{"name": "z10", "center": style["center"], "zoom": 10}]
+            result = browser.render(page_server, "5.24.0", s.base + "style.json", views, 1024, 768)
+        finally:
+            page_server.close()
+        assert result["errors"] == [] and result["missing"] == [], result["errors"][:5]
+        assert len(result["views"][0]["rendered"]) > 50
+    finally:
+        s.stop()

@@ -20,11 +20,12 @@ struct ServeCommand: Command {
     ]
     static var help: String {
         helpText(
-            usage: "kartpack serve DIR|PKG.pmtiles [--port N] [--host ADDR] [--style STYLE.kss]",
+            usage: "kartpack serve DIR|PKG.pmtiles|PKG.mbtiles [--port N] [--host ADDR] [--style STYLE.kss]",
             summary: """
-                Serves a style folder (what `kartpack style` writes) or a single PMTiles package on
+                Serves a style folder (what `kartpack style` writes) or a single package on
                 http://127.0.0.1:PORT/ with a MapLibre GL JS viewer: pan and zoom, a layer list, tile boundaries on
-                demand, and the attributes and class of a clicked feature. Tiles are read by HTTP range requests;
+                demand, and the attributes and class of a clicked feature. PMTiles are read by HTTP range requests,
+                a package's tiles are also served at /tiles/Z/X/Y.pbf (how an MBTiles package is shown);
                 style files are handed out with their URLs made absolute. A package is drawn with --style, else one
                 plain look per layer. The viewer's MapLibre files are vendored at install time
                 (scripts/bootstrap.sh): nothing is fetched from the network. GET and HEAD only, no file outside DIR;
@@ -64,9 +65,9 @@ struct ServeCommand: Command {
         if isDir.boolValue {
             site = ServedSite(root: target)
         } else {
-            guard target.lowercased().hasSuffix(".pmtiles") else {
-                Console.error(
-                    "\(target): serve shows a .pmtiles package or a style folder (MBTiles: convert to PMTiles)")
+            let lower = target.lowercased()
+            guard lower.hasSuffix(".pmtiles") || lower.hasSuffix(".mbtiles") else {
+                Console.error("\(target): serve shows a .pmtiles or .mbtiles package, or a style folder")
                 return .usage
             }
             let folder = try Self.scratchFolder()
@@ -103,7 +104,8 @@ struct ServeCommand: Command {
     }
 
     /// A style folder for the package in `folder`: the style (from --style, else plain) whose source is the
-    /// package, mounted at `/NAME.pmtiles`.
+    /// package, mounted at `/NAME.pmtiles` (read by range) and served tile by tile at `/tiles/Z/X/Y.pbf` (the
+    /// source of an MBTiles package).
     private func packageSite(folder: String, library: String?) throws -> ServedSite {
         let sheet: Stylesheet
         if let sheetPath {
@@ -115,13 +117,20 @@ struct ServeCommand: Command {
         }
         let name = (target as NSString).lastPathComponent
         var options = StyleExportOptions()
-        options.sourceURL = "pmtiles://" + StyleURLs.encoded(name)
+        // PMTiles by range requests on the file; MBTiles (which no browser reads) tile by tile from /tiles/.
+        if name.lowercased().hasSuffix(".mbtiles") {
+            options.tilesURL = "tiles/{z}/{x}/{y}.pbf"
+        } else {
+            options.sourceURL = "pmtiles://" + StyleURLs.encoded(name)
+        }
         options.viewerLibrary = library
         let result = try StyleExport.write(
             sheet: sheet, packagePath: target, stylePath: folder + "/style.json", options: options)
         for w in result.warnings where sheetPath != nil { Console.error("warning: \(w)") }
         var site = ServedSite(root: folder)
-        site.mounts["/" + name] = ServedSite.realPath(target) ?? target
+        let real = ServedSite.realPath(target) ?? target
+        site.mounts["/" + name] = real
+        site.tilePackage = real
         return site
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import KartpackCore
+import TileArchive
 
 /// One connection of `LocalHTTPServer`: reads a request head (bounded, with a timeout), answers it, and returns
 /// (the caller closes the socket).
@@ -103,6 +105,7 @@ struct HTTPConnection {
             let type = ServedSite.contentType(request.path.hasSuffix("/") ? "index.html" : request.path)
             reply(HTTPResponse(status: 200, headers: [("Content-Type", type)], body: bytes), bodyToo: bodyToo)
         case .file(let path): sendFile(path, request: request, bodyToo: bodyToo)
+        case .tile(let z, let x, let y): sendTile(z: z, x: x, y: y, bodyToo: bodyToo)
         }
     }
 
@@ -148,6 +151,22 @@ struct HTTPConnection {
             guard n > 0, LocalHTTPServer.send(fd, [], buffer[..<n]) else { return }
             offset += n
         }
+    }
+
+    /// A tile of the package as stored (gzip tiles with `Content-Encoding: gzip`, which the browser undoes);
+    /// 204 for a tile the package does not have (an empty tile to MapLibre), 500 when the package cannot be read.
+    private func sendTile(z: Int, x: Int, y: Int, bodyToo: Bool) {
+        guard let path = site.tilePackage else { return reply(HTTPResponse(status: 404), bodyToo: bodyToo) }
+        let stored: [UInt8]?
+        do {
+            stored = try openTileArchive(path: path).storedTile(TileCoordinate(z: z, x: x, y: y))
+        } catch {
+            return reply(HTTPResponse(status: 500, body: Array("\(error)\n".utf8)), bodyToo: bodyToo)
+        }
+        guard let stored, !stored.isEmpty else { return reply(HTTPResponse(status: 204), bodyToo: bodyToo) }
+        var headers = [("Content-Type", "application/x-protobuf")]
+        if stored.count >= 2, stored[0] == 0x1F, stored[1] == 0x8B { headers.append(("Content-Encoding", "gzip")) }
+        reply(HTTPResponse(status: 200, headers: headers, body: stored), bodyToo: bodyToo)
     }
 
     /// A style file with its URLs made absolute against the URL it was requested from; nil for other JSON.

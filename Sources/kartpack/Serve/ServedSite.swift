@@ -15,6 +15,8 @@ struct ServedSite: Sendable {
     var pages: [String: [UInt8]] = [:]
     /// The folder holding `ViewerPage.libraryFiles`, served under `/viewer/` when the root lacks them.
     var library: String?
+    /// The package whose tiles `/tiles/Z/X/Y.pbf` serves (a package given alone), nil for none.
+    var tilePackage: String?
 
     /// Where a request path leads.
     enum Target: Equatable {
@@ -22,6 +24,8 @@ struct ServedSite: Sendable {
         case memory([UInt8])
         case notFound
         case forbidden
+        /// A tile of `tilePackage`.
+        case tile(z: Int, x: Int, y: Int)
     }
 
     init(root: String) {
@@ -39,6 +43,7 @@ struct ServedSite: Sendable {
         if decoded.hasSuffix("/") || segments.isEmpty { segments.append("index.html") }
         let path = "/" + segments.joined(separator: "/")
         if let m = mounts[path] { return .file(m) }
+        if tilePackage != nil, let t = Self.tileAddress(segments) { return t }
         let joined = root + path
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: joined, isDirectory: &isDir) {
@@ -53,6 +58,16 @@ struct ServedSite: Sendable {
             return .file((library as NSString).appendingPathComponent(segments[1]))
         }
         return .notFound
+    }
+
+    /// `tiles/Z/X/Y.pbf` (also `.mvt`) inside the tile grid, else nil.
+    static func tileAddress(_ segments: [String]) -> Target? {
+        guard segments.count == 4, segments[0] == "tiles" else { return nil }
+        let last = segments[3]
+        guard last.hasSuffix(".pbf") || last.hasSuffix(".mvt"), let z = Int(segments[1]), let x = Int(segments[2]),
+            let y = Int(last.dropLast(4)), (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
+        else { return nil }
+        return .tile(z: z, x: x, y: y)
     }
 
     /// `realpath(3)`, nil when the path does not exist.
