@@ -3,14 +3,16 @@ import KartpackJSON
 
 /// Bounded reads of the small files of a style folder or catalog.
 enum StyleFolderFile {
-    /// The file's bytes; refuses non-regular files and files over `maxBytes`.
+    /// The file's bytes; refuses what is not a regular file (after following links) and files over `maxBytes`.
     static func bytes(_ url: URL, maxBytes: Int) throws(KartpackKitError) -> Data {
         guard url.isFileURL else {
             throw .cannotOpen(path: url.absoluteString, reason: "not a file: URL")
         }
         let path = url.path
+        // A link is followed (a package folder's names link into its published generation); what it names must
+        // be a regular file.
         let attributes: [FileAttributeKey: Any]
-        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+        do { attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) } catch {
             throw .cannotOpen(path: path, reason: "no such file or no permission")
         }
         guard attributes[.type] as? FileAttributeType == .typeRegular else {

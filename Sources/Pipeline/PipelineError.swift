@@ -18,13 +18,15 @@ package enum PipelineError: KartpackError {
     case badIDField(layer: String, field: String, reason: String)
     /// An input cannot be used as the command line asks (e.g. `--layer` for a folder of several Shapefiles).
     case badInput(path: String, reason: String)
+    /// Two inputs (or an input and another's label layer) would write one output layer (`LayerRegistry`).
+    case layerNameClash(name: String, first: String, second: String)
     /// The scratch file failed while a phase that only reports `PipelineError` read from it (spilled records).
     case scratch(SpillError)
 
     package var exitCode: ExitCode {
         switch self {
         case .outputExists, .badOutput: .cantCreate
-        case .badIDField, .badInput: .usage
+        case .badIDField, .badInput, .layerNameClash: .usage
         case .nothingToWrite: .dataError
         case .tileEncoding, .reconciliationFailed: .software
         case .interrupted(let s): s == 15 ? .terminated : .interrupted
@@ -43,6 +45,9 @@ package enum PipelineError: KartpackError {
         case .badIDField(let l, let f, let r): "--id-field \(f): \(r) in layer \(l)"
         case .badInput(let p, let r): "\(p): \(r)"
         case .scratch(let e): e.description
+        case .layerNameClash(let n, let a, let b):
+            "layer name '\(n)' is claimed twice, by \(a) and by \(b); nothing was read: give one input another "
+                + "layer name (--layer NAME per input, or the pipeline source's \"layer\")"
         }
     }
 }

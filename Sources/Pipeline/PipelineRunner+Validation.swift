@@ -81,8 +81,16 @@ extension PipelineRunner {
         var issues = (schemaError?.issues ?? []) + spec.missingFiles(forPackage: spec.regions != nil)
         var warnings: [String] = []
         var notes: [String] = []
-        let (_, problems) = compileIssues(spec)
+        let (compiled, problems) = compileIssues(spec)
         issues += problems + regionIssues(spec)
+        if let compiled {
+            // Folder sources and label layers claim names the spec alone does not show.
+            do throws(PipelineError) { try LayerRegistry.check(compiled) } catch {
+                issues.append(
+                    spec.locations.locate(
+                        PipelineSpecIssue(path: JSONPath.root.appending("sources"), message: error.description)))
+            }
+        }
         let names = displayNames(spec)
         var schemas: [LayerSchema] = []
         for (i, s) in spec.sources.enumerated() where FileManager.default.fileExists(atPath: s.path) {

@@ -128,13 +128,13 @@ import Testing
     private func expectVerifyRefuses(bomb: String, reason: String) throws {
         let night = try PackageRefusalTests.Night()
         _ = try night.firstNight()
-        let package = night.out + "/r1.pmtiles"
+        let package = night.published("r1.pmtiles")
         try FileManager.default.removeItem(atPath: package)
         try FileManager.default.copyItem(atPath: bomb, toPath: package)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: package))
         let digest = try runProcess("/usr/bin/sha256sum", [package])
         let sha256 = String(digest.stdout.prefix(64))
-        let catalogPath = night.out + "/catalog.json"
+        let catalogPath = night.published("catalog.json")
         var catalog = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: catalogPath)))
                 as? [String: Any])

@@ -87,7 +87,8 @@ import Testing
         #expect(list.map { $0["id"] as? String } == ["2404", "2409", "2460", "2480"])
         for region in list {
             let file = out + "/" + (region["file"] as? String ?? "")
-            let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int
+            let published = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+            let size = try FileManager.default.attributesOfItem(atPath: published)[.size] as? Int
             #expect(region["bytes"] as? Int == size)
             #expect(region["sha256"] as? String == (try sha256(file)))
             #expect((region["bounds"] as? [Double])?.count == 4)
@@ -167,13 +168,23 @@ import Testing
         let wrong = try runKartpack(["verify", out, "--pubkey", otherPub])
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("bad signature"), "\(wrong.stderr)")
-        let catalogPath = out + "/catalog.json"
+        // The published generation's catalog, changed in place.
+        let catalogPath = URL(fileURLWithPath: out + "/catalog.json").resolvingSymlinksInPath().path
+        #expect(catalogPath.hasSuffix("/.generations/1/catalog.json"), "\(catalogPath)")
         let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
         try text.replacingOccurrences(of: "\"p2\"", with: "\"p3\"").write(
             toFile: catalogPath, atomically: true, encoding: .utf8)
         let tampered = try runKartpack(["verify", out, "--pubkey", pub])
         #expect(tampered.status == 65)
         #expect(tampered.stderr.contains("bad signature"), "\(tampered.stderr)")
+        // A top-level name that is not the published generation's file is a mismatch too.
+        try text.write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        #expect(try runKartpack(["verify", out, "--pubkey", pub]).status == 0)
+        try FileManager.default.removeItem(atPath: out + "/catalog.json")
+        try text.write(toFile: out + "/catalog.json", atomically: true, encoding: .utf8)
+        let replaced = try runKartpack(["verify", out, "--pubkey", pub])
+        #expect(replaced.status == 65)
+        #expect(replaced.stderr.contains("catalog.json is not the file generation 1 publishes"), "\(replaced.stderr)")
     }
 
     @Test func changedStandRebuildsOnlyTheRegionsItTouchesAndRemovedRegionsGo() throws {

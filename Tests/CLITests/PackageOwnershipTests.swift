@@ -13,6 +13,8 @@ import Testing
         let dbf = try Data(contentsOf: URL(fileURLWithPath: night.dir.file("regions.dbf")))
         for target in [
             night.out + "/catalog.json", night.dir.file("regions.dbf"), night.out + "/r2.pmtiles", night.plan,
+            night.out + "/.generations/1/r.json", night.out + "/.generations/current/r.json",
+            night.out + "/.generations",
         ] {
             let r = try runKartpack([
                 "package", night.plan, "--regions", night.dir.file("regions.shp"), "--id-field", "RID", "-o",

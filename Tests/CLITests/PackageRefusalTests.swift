@@ -81,13 +81,35 @@ import Testing
         /// The report's findings as (code, region, file, record).
         func findings() throws -> [[String: Any]] { (try report()["findings"] as? [[String: Any]]) ?? [] }
 
-        /// Every file of the package folder and its bytes.
+        /// Every file of the package folder (its generations included) and its bytes; each symbolic link as
+        /// `NAME ->` with its target, and the bytes a reader gets through it as `NAME` (when it resolves).
         func snapshot() throws -> [String: Data] {
             var out: [String: Data] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: self.out) {
-                out[name] = try Data(contentsOf: URL(fileURLWithPath: self.out + "/" + name))
+            let fm = FileManager.default
+            func walk(_ relative: String) throws {
+                for name in try fm.contentsOfDirectory(atPath: self.out + relative) {
+                    let r = relative + "/" + name
+                    let path = self.out + r
+                    switch try fm.attributesOfItem(atPath: path)[.type] as? FileAttributeType {
+                    case .typeDirectory?: try walk(r)
+                    case .typeSymbolicLink?:
+                        out[r + " ->"] = Data(try fm.destinationOfSymbolicLink(atPath: path).utf8)
+                        var isFolder: ObjCBool = false
+                        if fm.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                            out[r] = try Data(contentsOf: URL(fileURLWithPath: path))
+                        }
+                    default: out[r] = try Data(contentsOf: URL(fileURLWithPath: path))
+                    }
+                }
             }
+            try walk("")
             return out
+        }
+
+        /// The path of `name` in the folder's published generation (`.generations/<current>/name`): the file
+        /// itself, where a test changes what was published (the top-level name is a link to it).
+        func published(_ name: String) -> String {
+            URL(fileURLWithPath: out + "/" + name).resolvingSymlinksInPath().path
         }
 
         /// The ids in `catalog.json`.
@@ -220,6 +242,16 @@ import Testing
         let finding = try #require(try night.findings().first { $0["code"] as? String == code })
         #expect(finding["file"] as? String == "regions.shp" && finding["record"] as? Int == 2, "\(finding)")
         #expect(finding["region"] as? String == "r2", "\(finding)")
+        // `validate` names it before any night: the pipeline's regions section is read as `package` reads it.
+        let section = #""regions": { "path": "regions.shp", "idField": "RID", "output": "pk" },"#
+        let plan = try String(contentsOfFile: night.plan, encoding: .utf8).replacingOccurrences(
+            of: #"{ "version": 1,"#, with: #"{ "version": 1, "# + section)
+        let withRegions = night.dir.file("with-regions.json")
+        try Data(plan.utf8).write(to: URL(fileURLWithPath: withRegions))
+        let v = try runKartpack(["validate", withRegions])
+        #expect(v.status == 78, "\(v.stdout)\(v.stderr)")
+        #expect((v.stdout + v.stderr).contains("regions.shp: record 2: region 'r2': "), "\(v.stdout)\(v.stderr)")
+        #expect((v.stdout + v.stderr).contains("[\(code)]"), "\(v.stdout)\(v.stderr)")
     }
 
     @Test func aRegionThatCannotBeBuiltOnTheFirstNightPublishesNothing() throws {

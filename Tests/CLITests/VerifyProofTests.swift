@@ -31,7 +31,7 @@ import Testing
     @Test func anEntryMustNameItsOwnRegionsFile() throws {
         let night = try Night()
         _ = try night.firstNight()
-        let path = night.out + "/catalog.json"
+        let path = night.published("catalog.json")
         // r1's entry points at r2's (intact) package.
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let swapped = text.replacingOccurrences(of: "\"file\": \"r1.pmtiles\"", with: "\"file\": \"r2.pmtiles\"")
@@ -44,12 +44,12 @@ import Testing
 
     @Test func aFIFOOrAHugeSparsePackageIsRefusedWithoutReadingIt() throws {
         let (night, _, pub, _) = try PackagePublishTests.signedNight()
-        let r2 = night.out + "/r2.pmtiles"
+        let r2 = night.published("r2.pmtiles")
         #expect(truncate(r2, 64 << 30) == 0)
-        let r3 = night.out + "/r3.pmtiles"
+        let r3 = night.published("r3.pmtiles")
         try FileManager.default.removeItem(atPath: r3)
         #expect(mkfifo(r3, 0o600) == 0)
-        let sig = night.out + "/catalog.json.minisig"
+        let sig = night.published("catalog.json.minisig")
         try FileManager.default.removeItem(atPath: sig)
         #expect(mkfifo(sig, 0o600) == 0)
         // `timeout` ends the old behaviour, which hung on the FIFOs or hashed 64 GB.
@@ -59,6 +59,18 @@ import Testing
         #expect(v.stderr.contains("r2.pmtiles has 68719476736 bytes, the catalog says"), "\(v.stderr)")
         #expect(v.stderr.contains("r3.pmtiles is a FIFO, not a regular file"), "\(v.stderr)")
         #expect(v.stderr.contains("catalog.json.minisig (signature): is a FIFO"), "\(v.stderr)")
+    }
+
+    @Test func aPublicKeyThatIsNotARegularFileIsRefusedAtOnce() throws {
+        let (night, _, _, _) = try PackagePublishTests.signedNight()
+        let fifo = night.dir.file("k.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (key, reason) in [(fifo, "is a FIFO, not a regular file"), (night.dir.file("none.pub"), "No such file")] {
+            let v = try runProcess(
+                "/usr/bin/timeout", ["60", RepositoryPaths.kartpackBinary, "verify", night.out, "--pubkey", key])
+            #expect(v.status == 66, "\(key): \(v.stderr)")
+            #expect(v.stderr.contains("\(key) (--pubkey): \(reason)"), "\(v.stderr)")
+        }
     }
 
     @Test func withoutMinisignVerifyExits69() throws {

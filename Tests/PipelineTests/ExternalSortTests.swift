@@ -331,8 +331,8 @@ import VectorTile
             dropped.insert("\(report.zooms.map { "\($0.zoom):\($0.dropped.sorted { $0.key < $1.key })" })")
             digests.insert(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
-        #expect(EncodePhase.batchPieces(budget: 64 << 10) == 16)
-        #expect(EncodePhase.keepBytes(budget: 64 << 10) == 16 << 10)
+        #expect(EncodeSettings.batchPieces(budget: 64 << 10) == 16)
+        #expect(EncodeSettings.keepBytes(budget: 64 << 10) == 16 << 10)
         #expect(digests.count == 1, "\(variant): package bytes differ between budgets or thread counts")
         #expect(dropped.count == 1, "\(variant): the dropped counts differ: \(dropped)")
         #expect(dropped.first?.contains("dropped_by") == true, "\(variant): nothing was thinned: \(dropped)")

@@ -1,6 +1,8 @@
 """A `--force` publish of an MBTiles package removes the `-wal`/`-shm`/`-journal` files a killed reader or writer of
 the previous file left next to it (issue 15): otherwise SQLite would apply the stale write-ahead log to the new
 file and read it as "malformed". Checked with Python's sqlite3 and GDAL's ogrinfo, not with kartpack's reader."""
+import json
+import pathlib
 import shutil
 import sqlite3
 import subprocess
@@ -76,3 +78,64 @@ def test_sidecars_of_another_file_are_left_alone(kartpack, tmp_path):
     convert(kartpack, out, "fornminnen")
     convert(kartpack, out, "fornminnen", extra=("--force",))
     assert other.read_bytes() == b"not ours"
+
+
+def mbtiles_plan(tmp_path):
+    """The sample pipeline writing MBTiles region packages (z8-10), with its paths made absolute."""
+    pipelines = ROOT / "Pipelines"
+    spec = json.loads((pipelines / "forest-plan.json").read_text())
+    for source in spec["sources"]:
+        source["path"] = str((pipelines / source["path"]).resolve())
+    spec["style"] = str((pipelines / spec["style"]).resolve())
+    spec["tiles"]["maxZoom"] = 10
+    spec["output"].update({"format": "mbtiles", "path": str(tmp_path / "unused.mbtiles")})
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(spec))
+    return plan
+
+
+def test_region_packages_report_a_planted_wal_and_the_next_night_removes_it(kartpack, tmp_path):
+    """MBTiles region packages are written in rollback-journal mode; a real write-ahead log planted beside a published
+    one (which a plain SQLite reader applies: shown with Python's sqlite3) makes `verify` fail, naming it, while
+    Kartpack's readers still read the signed bytes; the next night removes the one beside the folder's top-level
+    name and publishes a generation without it."""
+    plan = mbtiles_plan(tmp_path)
+    out = tmp_path / "regions"
+    args = [kartpack, "package", str(plan), "--regions", str(SAMPLE / "kommuner.shp"), "--id-field", "KOMMUNKOD",
+            "-o", str(out), "--quiet"]
+    subprocess.run(args, check=True, timeout=600)
+    entry = json.loads((out / "catalog.json").read_text())["regions"][0]
+    top = out / entry["file"]
+    published = top.resolve()
+    assert published.parent.parent.name == ".generations"
+    header = published.read_bytes()[:100]
+    assert (header[18], header[19]) == (1, 1), "not in rollback-journal mode"
+    assert subprocess.run([kartpack, "verify", str(out)], capture_output=True, timeout=300).returncode == 0
+
+    copy = tmp_path / "copy.mbtiles"
+    shutil.copy(published, copy)
+    saved = stale_wal_of(copy, tmp_path)
+    for side in ("-wal", "-shm"):
+        shutil.copy(saved / side, f"{published}{side}")
+        shutil.copy(saved / side, f"{top}{side}")
+    con = sqlite3.connect(f"file:{published}?mode=ro", uri=True)
+    try:
+        applied = con.execute("SELECT value FROM metadata WHERE name = 'name'").fetchone()[0]
+    finally:
+        con.close()
+    assert applied == "from the stale log", "the planted log is not one a plain reader applies"
+
+    v = subprocess.run([kartpack, "verify", str(out)], capture_output=True, text=True, timeout=300)
+    assert v.returncode == 65, v.stderr
+    assert f"{entry['file']}-wal: a SQLite -wal file beside the package" in v.stderr, v.stderr
+    info = subprocess.run([kartpack, "inspect", str(top), "--format", "json"], capture_output=True, text=True,
+                          timeout=300)
+    assert info.returncode == 0, info.stderr
+    assert "from the stale log" not in info.stdout
+
+    subprocess.run(args, check=True, timeout=600)
+    for side in ("-wal", "-shm"):
+        assert not pathlib.Path(f"{top}{side}").exists(), f"{side} beside the top-level name survived the night"
+    assert top.resolve() != published
+    v = subprocess.run([kartpack, "verify", str(out)], capture_output=True, text=True, timeout=300)
+    assert v.returncode == 0, v.stderr

@@ -34,11 +34,15 @@ package final class Converter {
 
     /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
     package func run() throws -> ConvertReport {
-        try run {
+        try LayerRegistry.check(options)
+        return try run {
             let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
-            let read = ReadPhase(options: options, diagnostics: diagnostics, classifier: classifier, regions: regions)
+            let read = ReadPhase(
+                settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
+                regions: regions)
             return try FeaturePhase(
-                options: options, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled
+                settings: FeatureSettings(options: options), diagnostics: diagnostics, progress: progress,
+                isCancelled: isCancelled
             ).run(read)
         }
     }
@@ -52,7 +56,8 @@ package final class Converter {
         try ScratchPlace(options: options).checkBeforeRun(
             shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
             budget: options.memoryBudget)
-        let publisher = PublishPhase(options: options)
+        let publishing = PublishSettings(options: options)
+        let publisher = PublishPhase(settings: publishing)
         var tiled = try features()
         try check(tiled, clock: clock)
         clock.lap("features")
@@ -63,20 +68,11 @@ package final class Converter {
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
         let encoder = EncodePhase(
-            layerNames: tiled.outputs.map(\.name), extent: options.extent, maxTileBytes: options.maxTileBytes,
-            maxTileFeatures: options.maxTileFeatures, threads: options.threads, maxZoom: options.maxZoom,
-            compression: publisher.tileCompression,
-            sharedBorders: options.sharedBorders
-                ? SharedBorderPass(
-                    tolerance: options.simplify, extent: options.extent, buffer: options.buffer,
-                    smallFeatureSize: options.smallFeatureSize) : nil,
-            thinning: options.thinning, maxPoints: Self.maxPoints(options.maxPoints, outputs: tiled.outputs),
-            coalesce: Self.coalescingLayers(options, outputs: tiled.outputs),
-            smallFeatures: options.smallFeatures ? SmallFeatureReduction(size: options.smallFeatureSize) : nil,
-            batchPieces: EncodePhase.batchPieces(budget: options.memoryBudget),
-            keepBytes: EncodePhase.keepBytes(budget: options.memoryBudget))
+            settings: EncodeSettings(
+                options: options, outputs: tiled.outputs, compression: publisher.tileCompression))
         let encoded = try encoder.run(
-            ordered, records: tiled.outputs.map(\.records), zooms: zooms, into: EncodedTiles(options: options),
+            ordered, records: tiled.outputs.map(\.records), zooms: zooms,
+            into: EncodedTiles(spill: SpillSettings(options: options)),
             progress: progress)
         defer { encoded.close() }
         var sort = ConvertReport.Sort(
@@ -87,7 +83,7 @@ package final class Converter {
         try checkCancelled()
         clock.lap("encode")
 
-        let metadata = PackageMetadata(options: options).make(tiled, stats: encoded.stats)
+        let metadata = PackageMetadata(settings: publishing).make(tiled, stats: encoded.stats)
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")

@@ -41,8 +41,8 @@ final class EncodedTiles: @unchecked Sendable {
 
     /// The hold of a conversion: a sixteenth of its memory budget (16 MiB by default), so small packages never
     /// touch the disk.
-    convenience init(options: ConvertOptions) {
-        self.init(scratch: ScratchPlace(options: options), holdBytes: options.memoryBudget / 16)
+    convenience init(spill: SpillSettings) {
+        self.init(scratch: spill.scratch, holdBytes: spill.budget / 16)
     }
 
     /// Tiles in all.

@@ -5,23 +5,26 @@ import KartpackCore
 ///
 /// Reading overlaps processing: while the workers cut one batch, the next is read, and the previous batch's
 /// results are added while the workers are busy with the next (one batch in flight).
+///
+/// Input: the `ReadPhase`'s layers. Output: `TiledLayers` (every feature's pieces, spooled past the memory budget,
+/// and its record). Settings: `FeatureSettings` (the tiling, worker threads, the spill).
 struct FeaturePhase {
     /// Features handed to the workers at once.
     static let batchSize = 256
 
-    let options: ConvertOptions
+    let settings: FeatureSettings
     let diagnostics: DiagnosticSink
     let progress: ProgressReporter?
     let isCancelled: @Sendable () -> Bool
 
     /// Reads, processes and collects every layer of `read`.
     func run(_ read: ReadPhase) throws -> TiledLayers {
-        let parameters = TilingParameters(options: options)
+        let parameters = settings.tiling
         let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
-            threads: options.threads, makeState: { FeatureChain(parameters: parameters) },
+            threads: settings.threads, makeState: { FeatureChain(parameters: parameters) },
             work: { chain, job in chain.process(job) })
         defer { team.shutdown() }
-        var tiled = TiledLayers(options: options)
+        var tiled = TiledLayers(spill: settings.spill)
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {

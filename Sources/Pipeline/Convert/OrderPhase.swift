@@ -82,6 +82,8 @@ final class TileRuns: @unchecked Sendable {
 /// z/x/y for MBTiles), grouped into one run per tile. Both orders are zoom-major, so each zoom's tiles are one
 /// stretch. Pieces that passed the memory budget are already in sorted runs (`PieceSpool`): the held rest becomes
 /// the last run, and `TileRuns` merges them per zoom.
+///
+/// Input: the feature phase's `PieceSpool`. Output: `TileRuns`. Settings: the writer's tile order alone.
 struct OrderPhase {
     let order: TileOrder
 

@@ -7,27 +7,30 @@ import TileArchive
 /// order phase and its tile compression the encode phase; at the end its writer takes every tile in archive order
 /// and the metadata, verifies, and publishes atomically. The writer's temporary file exists only while tiles are
 /// written; nothing is visible at the output path before, and a failure leaves a previous package untouched.
+///
+/// Input: `PublishSettings` (format, path, overwrite, temporary folder) and, to publish, the `EncodedTiles` and
+/// the `PackageMetadata`. Output: the package and its `ArchiveSummary`.
 final class PublishPhase {
-    private let options: ConvertOptions
+    private let settings: PublishSettings
 
-    init(options: ConvertOptions) {
-        self.options = options
+    init(settings: PublishSettings) {
+        self.settings = settings
     }
 
     /// The order the format's writer needs.
-    var tileOrder: TileOrder { options.format.tileOrder }
+    var tileOrder: TileOrder { settings.format.tileOrder }
     /// How the format's writer stores tiles.
-    var tileCompression: TileCompression { options.format.tileCompression }
+    var tileCompression: TileCompression { settings.format.tileCompression }
 
-    /// The writer, with its temporary file next to the output (or in `options.temporaryDirectory`).
+    /// The writer, with its temporary file next to the output (or in `settings.temporaryDirectory`).
     private func makeWriter() throws -> any TileArchiveWriting {
         let writer: any TileArchiveWriting
-        switch options.format {
+        switch settings.format {
         case .pmtiles:
             writer = try PMTilesWriter(
-                path: options.output, overwrite: options.force, temporaryDirectory: options.temporaryDirectory)
+                path: settings.output, overwrite: settings.force, temporaryDirectory: settings.temporaryDirectory)
         case .mbtiles:
-            writer = try MBTilesWriter(path: options.output, overwrite: options.force)
+            writer = try MBTilesWriter(path: settings.output, overwrite: settings.force)
         }
         precondition(writer.tileOrder == tileOrder && writer.tileCompression == tileCompression)
         return writer
@@ -66,10 +69,10 @@ final class PublishPhase {
 /// The package metadata of a run: TileJSON keys, `vector_layers` with typed fields, and a deterministic summary
 /// (counts only: no times, hosts or absolute paths).
 struct PackageMetadata {
-    let options: ConvertOptions
+    let settings: PublishSettings
 
     func make(_ tiled: TiledLayers, stats: [Int: ZoomStats]) -> ArchiveMetadata {
-        let base = ((options.output as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = ((settings.output as NSString).lastPathComponent as NSString).deletingPathExtension
         var bounds: GeoBounds?
         var center: GeoCenter?
         let d = tiled.dataBounds
@@ -82,7 +85,7 @@ struct PackageMetadata {
             let c = SphericalMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
             // Data split at ±180° keeps bounds −180…180 (TileJSON bounds must not wrap) but is centred on itself.
             let longitude = tiled.longitudes.centerAcrossAntimeridian ?? c.longitude
-            center = GeoCenter(longitude: longitude, latitude: c.latitude, zoom: options.maxZoom)
+            center = GeoCenter(longitude: longitude, latitude: c.latitude, zoom: settings.maxZoom)
         }
         let outputs = tiled.written
         let vectorLayers = outputs.map { l in
@@ -95,8 +98,8 @@ struct PackageMetadata {
             }
             // Each layer's own zooms: per-input ranges and the style's zooms narrow them.
             return VectorLayerInfo(
-                id: l.name, fields: fields, minZoom: l.zooms?.lowerBound ?? options.minZoom,
-                maxZoom: l.zooms?.upperBound ?? options.maxZoom)
+                id: l.name, fields: fields, minZoom: l.zooms?.lowerBound ?? settings.minZoom,
+                maxZoom: l.zooms?.upperBound ?? settings.maxZoom)
         }
         var inputs: [(key: String, value: JSONValue)] = []
         for input in tiled.inputs where input.error == nil {
@@ -146,13 +149,13 @@ struct PackageMetadata {
             (try? JSONValue.object([
                 ("inputs", .object(inputs)), ("layers", .object(layers)), ("dropped_by_zoom", .object(dropped)),
             ]).serialized()) ?? "{}"
-        let description = options.description ?? "Kartpack package: " + outputs.map(\.name).joined(separator: ", ")
+        let description = settings.description ?? "Kartpack package: " + outputs.map(\.name).joined(separator: ", ")
         return ArchiveMetadata(
-            name: options.name ?? base, description: description, attribution: options.attribution,
-            version: "1.0.0", type: "overlay", bounds: bounds, center: center, minZoom: options.minZoom,
-            maxZoom: options.maxZoom, vectorLayers: vectorLayers, generator: Kartpack.generator,
+            name: settings.name ?? base, description: description, attribution: settings.attribution,
+            version: "1.0.0", type: "overlay", bounds: bounds, center: center, minZoom: settings.minZoom,
+            maxZoom: settings.maxZoom, vectorLayers: vectorLayers, generator: Kartpack.generator,
             extra: [("kartpack", .string(runSummary))] + idMetadata(tiled)
-                + options.extraMetadata.map { ($0.key, .string($0.value)) })
+                + settings.extraMetadata.map { ($0.key, .string($0.value)) })
     }
 
     /// `kartpack_ids` when any layer takes its ids from a field (absent when every id is a record number).

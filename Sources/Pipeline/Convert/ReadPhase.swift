@@ -103,11 +103,28 @@ final class SourceLayer {
 /// `.prj` text in a child process), zoom range, style matcher — and hands each to the feature phase, which
 /// streams its batches. A set that cannot be opened, or fails while it is read, becomes a rejected input; the
 /// run goes on with the others.
+///
+/// Input: `ReadSettings` (the inputs, zoom range, default ids, stylesheet), the compiled style and the clip
+/// regions. Output: one `SourceLayer` per opened set, handed to `run`'s body, and every input's report.
 struct ReadPhase {
-    let options: ConvertOptions
+    let settings: ReadSettings
     let diagnostics: DiagnosticSink
     let classifier: StyleClassifier?
     let regions: Regions
+
+    init(settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions) {
+        self.settings = settings
+        self.diagnostics = diagnostics
+        self.classifier = classifier
+        self.regions = regions
+    }
+
+    /// The read phase of a conversion's options.
+    init(options: ConvertOptions, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions) {
+        self.init(
+            settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
+            regions: regions)
+    }
 
     /// Calls `body` for every set that opens (in order) and returns every input's report in command-line order,
     /// rejected ones included. `body` returns the finished report of its layer; an error it throws (other than
@@ -115,7 +132,7 @@ struct ReadPhase {
     func run(_ body: (SourceLayer) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
         var reports: [ConvertReport.Input] = []
         var opened = 0
-        for input in options.inputs {
+        for input in settings.inputs {
             let sets: [ShapefileSet]
             do throws(ShapefileError) {
                 sets = try input.shapefileSets()
@@ -176,26 +193,26 @@ struct ReadPhase {
         }
         let crs = try IsolatedCRS.resolve(
             prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
-        let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
-        let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
+        let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)
+        let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
         guard lo <= hi else {
             throw InputRejection(
                 code: "empty_zoom_range",
                 message:
                     "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
-                    + "the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
+                    + "the package's \(settings.minZoom)-\(settings.maxZoom) [empty_zoom_range]")
         }
         var ids = FeatureIDScheme.recordNumber
-        if let field = input.idField ?? options.idField {
+        if let field = input.idField ?? settings.idField {
             do {
                 ids = try FeatureIDScheme.forField(
-                    field, in: reader.schema.fields, policy: input.idPolicy ?? options.idPolicy)
+                    field, in: reader.schema.fields, policy: input.idPolicy ?? settings.idPolicy)
             } catch {
                 throw PipelineError.badIDField(layer: name, field: field, reason: error.reason)
             }
         }
         var cascade: ClientCascade?
-        if let sheet = options.style {
+        if let sheet = settings.style {
             let kinds = Dictionary(
                 Self.outputFields(reader.schema.fields, input: input).map { ($0.name, ClientFieldKind($0.type)) },
                 uniquingKeysWith: { a, _ in a })

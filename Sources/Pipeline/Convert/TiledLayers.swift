@@ -81,12 +81,14 @@ struct TiledLayers: Sendable {
         recordSpill = records
     }
 
-    /// Empty layers that spill pieces and records as `options` say (budget, scratch folder, tile order).
-    init(options: ConvertOptions) {
-        let pieces = PieceSpool(options: options)
-        self.init(
-            pieces: pieces, records: pieces.scratch.map { RecordSpill(scratch: $0, budget: options.memoryBudget) })
+    /// Empty layers that spill pieces and records as `spill` says (budget, scratch folder, tile order).
+    init(spill: SpillSettings) {
+        let pieces = PieceSpool(spill: spill)
+        self.init(pieces: pieces, records: pieces.scratch.map { RecordSpill(scratch: $0, budget: spill.budget) })
     }
+
+    /// Empty layers that spill as a conversion's options say.
+    init(options: ConvertOptions) { self.init(spill: SpillSettings(options: options)) }
 
     /// Spills the pieces past the memory budget into a sort run and each layer's records past their limit to the
     /// scratch file. Called after each feature, so a feature is never cut in two.

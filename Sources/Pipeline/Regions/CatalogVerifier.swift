@@ -21,10 +21,15 @@ package enum CatalogVerifier {
     /// to an older signed catalog, or a replay of the one already accepted).
     package static func verify(folder: String, publicKey: String?, since: Int? = nil) -> Result {
         var result = Result()
-        let catalogPath = folder + "/" + Catalog.fileName
+        // A folder with generations is checked in its published generation, resolved once: a publish that
+        // switches it meanwhile cannot mix two nights into one check.
+        let generations = PackageGenerations(folder: folder)
+        let generation = generations.current()
+        let base = generations.currentFolder() ?? folder
+        let catalogPath = base + "/" + Catalog.fileName
         let catalog: Catalog
         do {
-            guard let c = try Catalog.read(folder: folder) else {
+            guard let c = try Catalog.read(folder: base) else {
                 result.problems.append("\(catalogPath): no catalog")
                 return result
             }
@@ -37,7 +42,7 @@ package enum CatalogVerifier {
             result.problems.append((error as? any KartpackError)?.description ?? "\(error)")
             return result
         }
-        let signature = folder + "/" + Catalog.signatureName
+        let signature = base + "/" + Catalog.signatureName
         if let publicKey {
             if !FileManager.default.fileExists(atPath: signature) {
                 result.problems.append("\(signature): missing (the catalog is not signed)")
@@ -74,7 +79,7 @@ package enum CatalogVerifier {
                 result.problems.append("\(name): file \(RegionSetError.quoted(r.file)) is not the region's own file")
                 continue
             }
-            let path = folder + "/" + r.file
+            let path = base + "/" + r.file
             // Only a regular file of the listed size is hashed: a FIFO would block, a huge sparse file take hours.
             var st = stat()
             guard lstat(path, &st) == 0 else {
@@ -88,6 +93,10 @@ package enum CatalogVerifier {
             guard UInt64(st.st_size) == r.bytes else {
                 result.problems.append("\(name): \(r.file) has \(st.st_size) bytes, the catalog says \(r.bytes)")
                 continue
+            }
+            if r.file.hasSuffix(".mbtiles") {
+                result.problems += sqliteSidecars(of: r.file, in: Array(Set([base, folder])).sorted())
+                    .map { "\(name): \($0)" }
             }
             let digest: FileDigest
             do { digest = try FileDigest.sha256(path: path) } catch {
@@ -105,15 +114,17 @@ package enum CatalogVerifier {
                 _ = try archive.metadata()
                 var bad: String?
                 var z = (lo: Int.max, hi: Int.min)
-                try archive.forEachStoredTile { t, stored in
+                // Each stored blob is decoded once; a PMTiles run-length entry counts all its tiles, and its last
+                // tile's zoom is checked too (a run may reach past the catalog's zooms).
+                try forEachStoredRun(archive) { t, last, count, stored in
                     do {
                         _ = try archive.tileData(stored)
                     } catch {
                         bad = "tile \(t.z)/\(t.x)/\(t.y): \((error as? any KartpackError)?.description ?? "\(error)")"
                         return false
                     }
-                    z = (min(z.lo, t.z), max(z.hi, t.z))
-                    result.tiles += 1
+                    z = (min(z.lo, t.z), max(z.hi, last))
+                    result.tiles += count
                     return true
                 }
                 if let bad { result.problems.append("\(name): \(r.file): \(bad)") }
@@ -130,6 +141,78 @@ package enum CatalogVerifier {
                 )
             }
         }
+        if let generation {
+            result.problems += publishedView(folder: folder, generation: generation, catalog: catalog)
+            if generations.current() != generation {
+                result.problems.append("\(folder): republished while verifying; run verify again")
+            }
+        }
         return result
+    }
+
+    /// Visits each stored blob of `archive` once: its first tile, the zoom of its last tile, its tile count and its
+    /// stored bytes (a PMTiles run-length entry is one blob for `runLength` consecutive tiles).
+    static func forEachStoredRun(
+        _ archive: any TileArchiveReading, _ body: (TileCoordinate, Int, Int, [UInt8]) -> Bool
+    ) throws {
+        guard let pm = archive as? PMTilesReader else {
+            try archive.forEachStoredTile { t, stored in body(t, t.z, 1, stored) }
+            return
+        }
+        var failure: TileArchiveError?
+        try pm.forEachEntry { e in
+            let count = Int(e.entry.runLength)
+            let lastID = e.entry.tileID.addingReportingOverflow(UInt64(max(count, 1) - 1)).partialValue
+            let last = PMTilesTileID.coordinate(lastID)?.z ?? Int.max
+            do throws(TileArchiveError) {
+                return body(e.key, last, count, try pm.data(for: e))
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// SQLite's `-wal`, `-shm` and `-journal` files beside an MBTiles package in `folders`, as problems: a reader
+    /// that opens the package without `immutable` applies a write-ahead log (or rolls back a journal), so it
+    /// would read something other than the bytes the catalog hashes and signs. Kartpack's own readers ignore them.
+    static func sqliteSidecars(of file: String, in folders: [String]) -> [String] {
+        var out: [String] = []
+        for folder in folders {
+            for suffix in ["-wal", "-shm", "-journal"] {
+                let path = folder + "/" + file + suffix
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                out.append(
+                    "\(path): a SQLite \(suffix) file beside the package; a reader that opens it without "
+                        + "immutable=1 would not read the bytes the catalog lists: remove it")
+            }
+        }
+        return out
+    }
+
+    /// What a reader of the folder's top-level names gets must be the published generation's files: each name the
+    /// catalog lists (and the catalog and its signature) resolves to the same file in `generation`.
+    static func publishedView(folder: String, generation: String, catalog: Catalog) -> [String] {
+        let base = folder + "/" + PackageGenerations.storeName + "/" + generation
+        var names = [Catalog.fileName] + catalog.regions.map(\.file).filter(RegionPackager.isPackageFileName)
+        if FileManager.default.fileExists(atPath: base + "/" + Catalog.signatureName) {
+            names.append(Catalog.signatureName)
+        }
+        var problems: [String] = []
+        for name in names {
+            var top = stat()
+            var published = stat()
+            guard stat(base + "/" + name, &published) == 0 else { continue }
+            guard stat(folder + "/" + name, &top) == 0, top.st_dev == published.st_dev, top.st_ino == published.st_ino
+            else {
+                problems.append(
+                    "\(folder)/\(name) is not the file generation \(generation) publishes "
+                        + "(\(PackageGenerations.storeName)/\(generation)/\(name))")
+                continue
+            }
+        }
+        return problems
     }
 }

@@ -2,9 +2,8 @@ import Foundation
 import KartpackCore
 
 /// What `kartpack package` may write or delete in its output folder: only the files it manages (issue 32,
-/// finding 2). A file there that the previous catalog does not list is someone else's and is never overwritten;
-/// a file the previous catalog listed is deleted only while it is still the file listed, and never when it is
-/// the same file as one of tonight's packages (a region id that changed case, on a case-insensitive folder).
+/// finding 2). A file there that is neither a link into the folder's generations nor listed by the previous catalog
+/// is someone else's and is never replaced; only the packager's own links are ever removed.
 extension RegionPackager {
     /// The `(device, inode)` of `path` (not following a final symbolic link), or nil when nothing is there.
     static func identity(_ path: String) -> (UInt64, UInt64)? {
@@ -20,28 +19,15 @@ extension RegionPackager {
         return x == y
     }
 
-    /// Of `names` (tonight's package files), those that exist in `folder` but are not a file the previous catalog
-    /// lists: writing them would clobber a file Kartpack did not write.
+    /// Of `names` (tonight's package files), those that exist in `folder` but are neither a link into the folder's
+    /// generations (`PackageGenerations`) nor a file the previous catalog lists: publishing would replace a file
+    /// Kartpack did not write.
     static func unownedTargets(_ names: [String], previous: Catalog?, folder: String) -> [String] {
         let listed = (previous?.regions ?? []).map { folder + "/" + $0.file }
         return names.filter { name in
             let path = folder + "/" + name
-            guard identity(path) != nil else { return false }
+            guard identity(path) != nil, !PackageGenerations.isOurLink(path) else { return false }
             return !listed.contains { sameFile($0, path) }
-        }
-    }
-
-    /// The previous catalog's files to delete once tonight's catalog (listing `kept`) is published: those it no
-    /// longer lists, still of the size the previous catalog gave (else something else was written there), and not
-    /// the same file as a kept one. `sameFile` and `size` are the folder's (parameters so that the case-insensitive
-    /// case can be tested on Linux).
-    static func removable(
-        previous: [Catalog.Region], kept: [String], sameFile: (String, String) -> Bool, size: (String) -> UInt64?
-    ) -> [String] {
-        let keptSet = Set(kept)
-        return previous.map(\.file).enumerated().compactMap { i, file in
-            guard !keptSet.contains(file), isPackageFileName(file), size(file) == previous[i].bytes else { return nil }
-            return kept.contains { sameFile($0, file) } ? nil : file
         }
     }
 
@@ -53,10 +39,16 @@ extension RegionPackager {
             return "is the input \(input)"
         }
         let parts = RegularFile.split(report)
-        guard sameFile(parts.folder.isEmpty ? "." : parts.folder, folder) else { return nil }
+        let parent = parts.folder.isEmpty ? "." : parts.folder
+        let store = folder + "/" + PackageGenerations.storeName
+        if sameFile(parent, store) || sameFile((parent as NSString).deletingLastPathComponent, store) {
+            return "is inside the package folder's generations (\(store))"
+        }
+        guard sameFile(parent, folder) else { return nil }
         let name = parts.name
         let managed =
             name == Catalog.fileName || name == Catalog.signatureName || isPackageFileName(name)
+            || name == PackageGenerations.storeName
             || name == TemporaryName.lockName(for: Catalog.fileName) || TemporaryName.parse(name) != nil
         return managed ? "is a file the package folder \(folder) manages" : nil
     }

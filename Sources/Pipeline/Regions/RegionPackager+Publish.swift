@@ -6,7 +6,6 @@ import TileArchive
 extension RegionPackager {
     /// A region package built into its staging file tonight, not yet published.
     struct Built {
-        var staged: StagedPackage
         var entry: Catalog.Region
         var features: Int
         /// Features written per input layer (what the guards judge).
@@ -131,60 +130,67 @@ extension RegionPackager {
             + CatalogCheck.catalogGuards(expectations, written: total, rejected: rejected, previous: before)
     }
 
-    /// Publishes tonight's packages and `entries` as the catalog. The catalog is written to a staging file and
-    /// signed (into a staging signature) before anything in the folder is replaced: a signing failure (a wrong
-    /// password, an unusable key) discards every staged file and publishes nothing. Then the packages, the catalog
-    /// and its signature are renamed into place in that order, and only then are the files of the previous
-    /// catalog's regions that are not in `entries` deleted. Without a key, a signature left by an earlier run is
-    /// removed with the warning `signature_removed`.
+    /// Publishes `generation` (tonight's built packages are in it already) with `entries` as its catalog: the
+    /// up-to-date packages are hard-linked into it from last night's generation folder `published`, the catalog is
+    /// written and signed into it, and `PackageGenerations.publish` switches the folder to it in one atomic step. A
+    /// signing failure (a wrong password, an unusable key) throws before anything in the folder changed; the staged
+    /// generation is discarded. Without a key, the signature of an earlier night is no longer published
+    /// (`signature_removed`).
     func publish(
-        _ entries: [Catalog.Region], staged: [StagedPackage], previous: Catalog?, diagnostics: DiagnosticSink
+        _ entries: [Catalog.Region], generation: StagedGeneration, reused: [Catalog.Region], from published: String,
+        previous: Catalog?, diagnostics: DiagnosticSink
     ) throws {
         let folder = options.outputFolder
+        for entry in reused {
+            try Self.linkOrCopy(published + "/" + entry.file, to: generation.path + "/" + entry.file)
+        }
         let catalog = Catalog(
             created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
-            regions: entries, sequence: (previous?.sequence ?? 0) + 1)
-        let catalogPath = folder + "/" + Catalog.fileName
-        let signaturePath = folder + "/" + Catalog.signatureName
+            regions: entries, sequence: generation.sequence)
+        let catalogPath = generation.path + "/" + Catalog.fileName
         let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
-        var stagedSignature: String?
         do {
             try file.write(Array(catalog.text.utf8))
-            if let key = options.signKey {
-                let path = folder + "/" + TemporaryName.make(for: Catalog.signatureName, pid: getpid())
-                stagedSignature = path
-                try CatalogSigner().sign(
-                    file: file.temporaryPath, signature: path, name: Catalog.fileName, secretKey: key,
-                    passwordFile: options.signPasswordFile)
-            }
+            try file.publish()
         } catch {
             file.discard()
-            if let stagedSignature { unlink(stagedSignature) }
-            for s in staged { s.discard() }
             throw error
         }
-        for s in staged { try s.publish(overwrite: true) }
-        try file.publish()
-        if let stagedSignature {
-            guard rename(stagedSignature, signaturePath) == 0 else {
-                let why = String(cString: strerror(errno))
-                unlink(stagedSignature)
-                throw SigningError.failed(operation: "publish \(signaturePath)", message: why)
-            }
-            Self.syncFolder(folder)
-        } else if FileManager.default.fileExists(atPath: signaturePath) {
+        if let key = options.signKey {
+            try CatalogSigner().sign(
+                file: catalogPath, signature: generation.path + "/" + Catalog.signatureName, name: Catalog.fileName,
+                secretKey: key, passwordFile: options.signPasswordFile)
+        }
+        let wasSigned = FileManager.default.fileExists(atPath: folder + "/" + Catalog.signatureName)
+        var names = [Catalog.fileName] + entries.map(\.file)
+        if options.signKey != nil { names.append(Catalog.signatureName) }
+        let previousNames = [Catalog.fileName, Catalog.signatureName] + (previous?.regions.map(\.file) ?? [])
+        try PackageGenerations(folder: folder).publish(generation, names: names, previousNames: previousNames)
+        if options.signKey == nil && wasSigned {
             // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
-            unlink(signaturePath)
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "signature_removed",
-                    "\(signaturePath) signed the previous catalog and was removed; pass --sign KEY to sign this one"))
+                    "\(folder)/\(Catalog.signatureName) signed the previous catalog and was removed; "
+                        + "pass --sign KEY to sign this one"))
         }
-        let gone = Self.removable(
-            previous: previous?.regions ?? [], kept: entries.map(\.file),
-            sameFile: { Self.sameFile(folder + "/" + $0, folder + "/" + $1) },
-            size: { Self.regularFileSize(folder + "/" + $0) })
-        for file in gone { unlink(folder + "/" + file) }
+    }
+
+    /// Puts last night's file `source` (a link into the published generation, or a regular file in a folder
+    /// written before generations) into tonight's generation at `target`: a hard link (no copy, same bytes), or a
+    /// copy where the file system has none.
+    static func linkOrCopy(_ source: String, to target: String) throws {
+        if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
+        let e = errno
+        guard e == EPERM || e == ENOTSUP || e == EMLINK || e == EXDEV else {
+            throw PublishError.cannotStage(
+                path: source, reason: "cannot link it into tonight's generation: \(String(cString: strerror(e)))")
+        }
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+        } catch {
+            throw PublishError.cannotStage(path: source, reason: "cannot copy it into tonight's generation: \(error)")
+        }
     }
 
     /// The size of a regular file (not following a final symbolic link), or nil.
@@ -194,16 +200,9 @@ extension RegionPackager {
         return UInt64(st.st_size)
     }
 
-    /// Fsyncs a folder so that the renames in it survive a power cut.
-    static func syncFolder(_ folder: String) {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
-
-    /// Removes, whatever their age, the temporary files that killed runs left for this folder's managed files (the
-    /// catalog, its signature, any `<id>.pmtiles`/`<id>.mbtiles`) whose writer is gone. Call it holding the
+    /// Removes, whatever their age, what killed runs left in this folder: staging generations and temporary links
+    /// (`PackageGenerations.sweep`), and the temporary files of its managed files (the catalog, its signature, any
+    /// `<id>.pmtiles`/`<id>.mbtiles`) whose writer is gone. Call it holding the
     /// folder's `RunLock`: every run that writes them holds it, so they can only be a killed run's.
     static func sweepLeftovers(in folder: String) throws {
         var targets = Set<String>()
@@ -223,6 +222,7 @@ extension RegionPackager {
                 targets.insert(stem)
             }
         }
+        PackageGenerations(folder: folder).sweep()
         guard !targets.isEmpty else { return }
         try StaleTemporaryFiles.removeAbandoned(in: folder, targets: targets.sorted())
     }

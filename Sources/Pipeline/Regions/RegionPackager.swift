@@ -11,8 +11,8 @@ import TileArchive
 ///    extent touches (`RegionIndex`);
 /// 3. each region's fingerprint decides whether it is rebuilt; changed regions are built in parallel
 ///    (`RegionBuild`) into staging files;
-/// 4. when all are built, they are renamed into place, the catalog is published (and signed), and only then are
-///    the files of regions that left the catalog deleted. Any failure before step 4 publishes nothing.
+/// 4. when all are built into tonight's generation (`PackageGenerations`), the catalog is written and signed into
+///    it, and one atomic rename publishes it. Any failure before that rename publishes nothing.
 package struct RegionPackager {
     package var options: RegionPackageOptions
 
@@ -22,13 +22,16 @@ package struct RegionPackager {
 
     /// Builds, publishes and reports. A night that must not be published (a rejected source, a region that
     /// cannot be built or would leave the catalog, a broken guard: `CatalogCheck`) returns a report with
-    /// `published` false, exit code 65 and every cause in `findings`; nothing in the folder is changed. Throws for
-    /// errors that publish nothing and end the run (bad output, I/O, a region build that failed, interruption).
+    /// `published` false, exit code 65 and every cause in `findings`; nothing in the folder is changed. A region
+    /// whose build failed (an I/O error, …) is reported the same way (`region_build_failed`) with that error's exit
+    /// code. Throws for errors that publish nothing and end the run before or after the builds (bad output, the
+    /// sources' I/O, publishing, interruption).
     package func run(
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> RegionPackageReport {
         let started = Date()
         let folder = options.outputFolder
+        try LayerRegistry.check(options.convert)
         try Self.prepareFolder(folder, create: !options.dryRun)
         let lock = options.dryRun ? nil : try RunLock(output: folder + "/" + Catalog.fileName)
         defer { lock?.release() }
@@ -40,7 +43,9 @@ package struct RegionPackager {
             // Before anything is built: a night that cannot be signed is not worth building.
             try CatalogSigner.checkInputs(secretKey: key, passwordFile: options.signPasswordFile)
         }
-        let previous = try Catalog.read(folder: folder)
+        // Last night as published: its generation (or the folder itself, written before generations).
+        let published = PackageGenerations(folder: folder).currentFolder() ?? folder
+        let previous = try Catalog.read(folder: published)
 
         let set = try RegionSet(
             path: options.regionsPath, idField: options.idField, nameField: options.nameField, filter: options.filter)
@@ -89,7 +94,7 @@ package struct RegionPackager {
         var reuse: [Catalog.Region?] = []
         for (i, r) in regions.enumerated() {
             guard !options.rebuildAll, let entry = old[r.id], entry.fingerprint == fingerprints[i],
-                entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: folder)
+                entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: published)
             else {
                 reuse.append(nil)
                 continue
@@ -134,6 +139,9 @@ package struct RegionPackager {
             // Someone else's file: not overwritten, whatever its name.
             throw RegionPackageError.notOurs(path: folder + "/" + first, count: unowned.count)
         }
+        // Tonight's generation: every changed package is built into it; it is discarded unless published.
+        let generation = try PackageGenerations(folder: folder).stage(sequence: (previous?.sequence ?? 0) + 1)
+        let generationPath = generation.path
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
@@ -141,11 +149,10 @@ package struct RegionPackager {
             let i = toBuild[k]
             defer { shared.step(stage, total: toBuild.count) }
             let region = regions[i]
-            let target = folder + "/" + region.id + "." + ext
+            let target = generationPath + "/" + region.id + "." + ext
             do {
-                let staged = try StagedPackage(target: target)
                 var o = baseOptions
-                o.output = staged.path
+                o.output = target
                 o.force = true
                 o.name = region.name
                 let sink = DiagnosticSink(sampleLimit: 5)
@@ -154,42 +161,52 @@ package struct RegionPackager {
                 do {
                     converted = try build.run(diagnostics: sink, isCancelled: isCancelled)
                 } catch PipelineError.nothingToWrite {
-                    staged.discard()
                     return .empty(counts: sink.counts)
                 }
                 let entry = try Catalog.Region.describe(
-                    id: region.id, name: region.name, file: region.id + "." + ext, path: staged.path, built: built0,
+                    id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: built0,
                     fingerprint: fingerprints[i])
                 var written: [String: Int] = [:]
                 for input in converted.inputs where input.error == nil {
                     written[input.layer, default: 0] += input.written
                 }
-                return .built(staged, entry, features: converted.featuresWritten, written: written, counts: sink.counts)
+                return .built(entry, features: converted.featuresWritten, written: written, counts: sink.counts)
             } catch {
-                return .failed("\(region.id): \((error as? any KartpackError)?.description ?? "\(error)")", error)
+                return .failed(region.id, (error as? any KartpackError)?.description ?? "\(error)", error)
             }
         }
         shared.finish()
         var staged: [Int: Built] = [:]
         var empty = Set<Int>()
         var warnings: [String: Int] = [:]
+        var failed: [(finding: PublishFinding, exitCode: ExitCode)] = []
         for (c, n) in diagnostics.counts { warnings[c, default: 0] += n }
         for (k, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .failed(let message, let error):
-                // Nothing is published: the staged packages are removed as they go.
+            case .failed(let id, let message, let error):
                 if case PipelineError.interrupted = error { throw error }
-                throw RegionPackageError.regionFailed(
-                    message, exitCode: (error as? any KartpackError)?.exitCode ?? .software)
+                let finding = PublishFinding(
+                    .error, code: "region_build_failed", layer: "", file: nil,
+                    message: "region \(id): \(message) [region_build_failed]", region: id)
+                failed.append((finding, (error as? any KartpackError)?.exitCode ?? .software))
             case .empty(let counts):
                 empty.insert(toBuild[k])
                 for (c, n) in counts { warnings[c, default: 0] += n }
-            case .built(let s, let entry, let features, let written, let counts):
-                staged[toBuild[k]] = Built(staged: s, entry: entry, features: features, written: written)
+            case .built(let entry, let features, let written, let counts):
+                staged[toBuild[k]] = Built(entry: entry, features: features, written: written)
                 for (c, n) in counts { warnings[c, default: 0] += n }
             }
         }
         if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+        if let first = failed.first {
+            // Nothing is published; the report names every region that failed, the exit code is the first error's.
+            generation.discard()
+            report.warnings = warnings
+            report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
+            var r = Self.finished(report, findings: findings + failed.map(\.finding), started: started)
+            r.exitCode = first.exitCode.rawValue
+            return r
+        }
 
         let emptied: [(id: String, why: CatalogCheck.Leaving)] = empty.sorted().filter { old[regions[$0].id] != nil }
             .map { (regions[$0].id, .empty) }
@@ -199,7 +216,7 @@ package struct RegionPackager {
             regions: regions, reuse: reuse, staged: staged, previous: previous, rejected: rejectedLayers)
         report.warnings = warnings
         if Self.refuses(findings) {
-            for b in staged.values { b.staged.discard() }
+            generation.discard()
             report.regions = Self.refusedRegions(regions, fingerprints: fingerprints)
             return Self.finished(report, findings: findings, started: started)
         }
@@ -216,7 +233,7 @@ package struct RegionPackager {
         }
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         try publish(
-            entries, staged: regions.indices.compactMap { staged[$0]?.staged }, previous: previous,
+            entries, generation: generation, reused: reuse.compactMap { $0 }, from: published, previous: previous,
             diagnostics: diagnostics)
 
         report.regions = regions.enumerated().map { i, r in
@@ -268,9 +285,9 @@ package struct RegionPackager {
 
     private enum BuildOutcome: @unchecked Sendable {
         case built(
-            StagedPackage, Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
+            Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
-        case failed(String, any Error)
+        case failed(String, String, any Error)
     }
 
     /// Routes every feature of every layer to the regions whose clip box its extent touches; `boxed` lists, per
@@ -328,21 +345,18 @@ package struct RegionPackager {
     }
 }
 
-/// A region that could not be built (nothing is published).
+/// A night that stops before any region is built (nothing is published).
 package enum RegionPackageError: KartpackError {
-    case regionFailed(String, exitCode: ExitCode)
     /// A package file tonight would write exists but the previous catalog does not list it (73).
     case notOurs(path: String, count: Int)
 
     package var exitCode: ExitCode {
         switch self {
-        case .regionFailed(_, let c): c
         case .notOurs: .cantCreate
         }
     }
     package var description: String {
         switch self {
-        case .regionFailed(let m, _): "region \(m); nothing was published"
         case .notOurs(let p, let n):
             "\(p) exists but the previous catalog does not list it\(n > 1 ? " (and \(n - 1) more)" : ""); "
                 + "package does not overwrite a file it did not write: move it away; nothing was published"

@@ -64,14 +64,15 @@ extension PipelineRunner {
         var seen: [String: Int] = [:]
         var folded: [String: (id: String, record: Int)] = [:]
         var problems: [String] = []
+        var shapes: [String] = []
         var regions = 0
         do {
-            while let f = try reader.next() {
-                guard f.geometry.kind.family == .polygon else { continue }
-                if let filter, !filter.matches(f.properties) { continue }
+            // The records as `package` reads them: a shape that cannot be a region is named here too.
+            for e in try RegionSet.records(path: r.path) {
+                if let filter, !filter.matches(e.properties) { continue }
                 regions += 1
-                let record = f.provenance.record
-                let id = RegionSet.text(RegionSet.value(f.properties, r.idField) ?? .null)
+                let record = e.record
+                let id = RegionSet.text(RegionSet.value(e.properties, r.idField) ?? .null)
                 if let reason = RegionSet.problem(id) {
                     problems.append("record \(record): region id \(RegionSetError.quoted(id)) \(reason)")
                 } else if let first = seen[id] {
@@ -85,19 +86,21 @@ extension PipelineRunner {
                     seen[id] = record
                     folded[id.lowercased()] = (id, record)
                 }
+                if case .failure(let p) = e.shape {
+                    shapes.append("record \(record): region \(RegionSetError.quoted(id)): \(p.reason) [\(p.code)]")
+                }
             }
         } catch {
-            out.append(PipelineSpecIssue(path: at.appending("path"), message: "\(name): \(error.description)"))
-        }
-        for p in problems.prefix(maxListedRegionProblems) {
-            out.append(PipelineSpecIssue(path: at.appending("idField"), message: "\(name): \(p)"))
-        }
-        if problems.count > maxListedRegionProblems {
             out.append(
                 PipelineSpecIssue(
-                    path: at.appending("idField"),
-                    message: "\(name): \(problems.count - maxListedRegionProblems) more bad or repeated ids"
-                        + " (ids are 1-64 letters, digits, - or _, each used once)"))
+                    path: at.appending("path"),
+                    message: "\(name): \((error as? any KartpackError)?.description ?? "\(error)")"))
+        }
+        out += listed(problems, at: at.appending("idField"), file: name) {
+            "\($0) more bad or repeated ids (ids are 1-64 letters, digits, - or _, each used once)"
+        }
+        out += listed(shapes, at: at.appending("path"), file: name) {
+            "\($0) more regions that cannot be built (docs/regions.md, When a night is refused)"
         }
         if regions == 0 {
             out.append(
@@ -105,5 +108,20 @@ extension PipelineRunner {
             )
         }
         return out.map(spec.locations.locate)
+    }
+
+    /// The first `maxListedRegionProblems` of `problems` as issues, then one that counts the rest.
+    private static func listed(
+        _ problems: [String], at path: JSONPath, file: String, more: (Int) -> String
+    ) -> [PipelineSpecIssue] {
+        var out = problems.prefix(maxListedRegionProblems).map {
+            PipelineSpecIssue(path: path, message: "\(file): \($0)")
+        }
+        if problems.count > maxListedRegionProblems {
+            out.append(
+                PipelineSpecIssue(
+                    path: path, message: "\(file): …and " + more(problems.count - maxListedRegionProblems)))
+        }
+        return out
     }
 }

@@ -229,7 +229,8 @@ struct PackageCommand: Command {
         if !report.published, !dryRun {
             let errors = report.findings.filter { $0.severity == .error }.count
             Console.error(
-                "\(report.catalog): the night was refused (\(errors) errors); nothing was published, the previous "
+                "\(report.catalog): the night \(exit == .dataError ? "was refused" : "failed") (\(errors) errors); "
+                    + "nothing was published, the previous "
                     + "catalog and packages are unchanged")
             return exit
         }

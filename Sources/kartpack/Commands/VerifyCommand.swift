@@ -51,9 +51,12 @@ struct VerifyCommand: Command {
             Console.error("\(folder)/catalog.json: no such file")
             return .noInput
         }
-        if let publicKey, !FileManager.default.fileExists(atPath: publicKey) {
-            Console.error("\(publicKey): no such file (--pubkey)")
-            return .noInput
+        if let publicKey {
+            // A FIFO or device as the key would block minisign or feed it anything: refused before reading.
+            do { try CatalogSigner.requireRegularFile(publicKey, what: "--pubkey") } catch {
+                Console.error(error.description)
+                return .noInput
+            }
         }
         let result = CatalogVerifier.verify(folder: folder, publicKey: publicKey, since: since)
         if let unavailable = result.unavailable {

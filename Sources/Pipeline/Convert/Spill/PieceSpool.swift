@@ -145,9 +145,7 @@ struct PieceSpool: Sendable {
 
 extension PieceSpool {
     /// The spool of a conversion: its memory budget, the archive's tile order and scratch folder.
-    init(options: ConvertOptions) {
-        self.init(
-            budget: options.memoryBudget, order: options.format.tileOrder, scratch: ScratchPlace(options: options),
-            background: options.threads > 1)
+    init(spill: SpillSettings) {
+        self.init(budget: spill.budget, order: spill.tileOrder, scratch: spill.scratch, background: spill.background)
     }
 }
