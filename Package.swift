@@ -83,7 +83,7 @@ let package = Package(
             name: "kartpack",
             dependencies: [
                 "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
-                "Styling",
+                "Styling", "TileArchive",
                 "Shapefile", "Import", "KartpackKit",
             ]),
 

@@ -40,3 +40,14 @@ if [ ! -f "$stamp" ] || ! cmp -s scripts/requirements-test.txt "$stamp"; then
     .venv/bin/pip install -q --disable-pip-version-check --no-deps -r .venv/.requirements-nodeps.txt
     cp scripts/requirements-test.txt "$stamp"
 fi
+
+# The viewer of `kartpack style` / `kartpack serve`: MapLibre GL JS, its CSS and pmtiles.js, copied from the pinned
+# roadstyle wheel into vendor/viewer/, where the binary looks for them (offline afterwards; see docs/serve.md).
+vendor_src=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/roadstyle/vendor
+for f in maplibre-gl.js maplibre-gl.css pmtiles.js; do
+    if ! cmp -s "$vendor_src/$f" "vendor/viewer/$f"; then
+        [ -f "$vendor_src/$f" ] || { echo "bootstrap: $vendor_src/$f missing (roadstyle wheel)" >&2; exit 69; }
+        mkdir -p vendor/viewer
+        cp "$vendor_src/$f" "vendor/viewer/$f"
+    fi
+done

@@ -112,7 +112,8 @@ public enum MapLibreStyle {
     }
 
     /// The view that shows the package's bounds whole in `viewport` CSS pixels (512-pixel tiles, as MapLibre),
-    /// clamped to the package's zoom range; the header's centre when the bounds are unknown.
+    /// clamped to the package's zoom range; the header's centre when the bounds are unknown, and its longitude
+    /// (fitted by latitude) for data across the antimeridian (bounds −180…180, centre beyond ±90°).
     public static func firstView(_ package: PackageInfo, viewport: (width: Double, height: Double))
         -> (longitude: Double, latitude: Double, zoom: Double)?
     {
@@ -124,13 +125,17 @@ public enum MapLibreStyle {
         let world = 2 * SphericalMercator.halfWorld
         let fx = (ne.x - sw.x) / world
         let fy = (ne.y - sw.y) / world
+        // Data split at ±180° has bounds −180…180 (TileJSON bounds do not wrap) and its centre on the data: open
+        // there, fitted by latitude only.
+        let across = b.west <= -179.99 && b.east >= 179.99
+        let centre = package.center.flatMap { abs($0.longitude) > 90 && across ? $0.longitude : nil }
         var zoom = 24.0
-        if fx > 0 { zoom = min(zoom, log2(viewport.width / (512 * fx))) }
+        if fx > 0, centre == nil { zoom = min(zoom, log2(viewport.width / (512 * fx))) }
         if fy > 0 { zoom = min(zoom, log2(viewport.height / (512 * fy))) }
         zoom = (zoom * 4).rounded(.down) / 4
         zoom = min(max(zoom, Double(package.minZoom ?? 0)), Double(package.maxZoom ?? 24))
         let c = SphericalMercator.unproject(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2)
-        return (c.longitude, c.latitude, zoom)
+        return (centre ?? c.longitude, c.latitude, zoom)
     }
 
     static func rounded(_ v: Double, _ digits: Int) -> Double {

@@ -13,6 +13,11 @@ public struct StyleExportOptions: Sendable {
     public var tilesURL: String?
     /// The `sprite` URL as given (overrides the one under `baseURL`).
     public var spriteURL: String?
+    /// Writes the browser viewer (`index.html`, `viewer/viewer.js`) next to the style.
+    public var writeViewer = true
+    /// The folder holding MapLibre GL JS and pmtiles.js (`ViewerPage.libraryFiles`), copied into `viewer/`; nil
+    /// when they were not found (the viewer is written without them, and the result says so).
+    public var viewerLibrary: String?
     /// Style options.
     public var style = MapLibreStyleOptions()
 
@@ -59,8 +64,8 @@ public enum StyleExport {
             source = .url(u)
             shown = u
         } else if info.format == .pmtiles {
-            let rel = relativePath(of: packagePath, from: stylePath)
-            let u = "pmtiles://" + (rel.hasPrefix("/") && !base.isEmpty ? "file://" + rel : base + percentEncoded(rel))
+            let rel = percentEncoded(relativePath(of: packagePath, from: stylePath))
+            let u = "pmtiles://" + (base.isEmpty ? rel : resolved(rel, against: base))
             source = .url(u)
             shown = u
         } else {
@@ -93,6 +98,11 @@ public enum StyleExport {
         let text = doc.text
         try FileOutput.write(Array(text.utf8), to: stylePath)
         files.insert(stylePath, at: 0)
+        if options.writeViewer {
+            files += try writeViewer(
+                folder: folder, styleName: (stylePath as NSString).lastPathComponent,
+                library: options.viewerLibrary)
+        }
         let issues = MapLibreStyleValidator.validate(text: text, spriteIndexText: indexText)
         return StyleExportResult(
             stylePath: stylePath, files: files, layerCount: doc.plan.layers.count + 1, sourceURL: shown,
@@ -139,12 +149,22 @@ public enum StyleExport {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// `package` relative to the folder of `style` when it lies inside that folder, else its absolute path.
+    /// `package` relative to the folder of `style`, with `../` steps when it lies outside that folder (never the
+    /// build machine's absolute path: the URL must resolve wherever the folder and package are served from).
     static func relativePath(of package: String, from style: String) -> String {
-        let pkg = URL(fileURLWithPath: package).standardizedFileURL.path
-        let dir = URL(fileURLWithPath: style).standardizedFileURL.deletingLastPathComponent().path
-        let prefix = dir.hasSuffix("/") ? dir : dir + "/"
-        if pkg.hasPrefix(prefix) { return String(pkg.dropFirst(prefix.count)) }
-        return pkg
+        let pkg = URL(fileURLWithPath: package).standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let dir = URL(fileURLWithPath: style).standardizedFileURL.resolvingSymlinksInPath()
+            .deletingLastPathComponent().pathComponents
+        var common = 0
+        while common < min(pkg.count - 1, dir.count), pkg[common] == dir[common] { common += 1 }
+        let up = Array(repeating: "..", count: dir.count - common)
+        return (up + pkg[common...]).joined(separator: "/")
+    }
+
+    /// `relative` resolved against the folder URL `base` (`../` steps applied).
+    static func resolved(_ relative: String, against base: String) -> String {
+        guard relative.hasPrefix("../"), let b = URL(string: base), let u = URL(string: relative, relativeTo: b)
+        else { return base + relative }
+        return u.absoluteString
     }
 }

@@ -74,12 +74,11 @@ extension PipelineRunner {
     package static func validate(
         path: String, overrides: [String]
     ) -> (errors: [String], warnings: [String], notes: [String]) {
-        let spec: PipelineSpec
-        do { spec = try PipelineSpec.load(path: path, overrides: overrides) } catch {
-            return (error.lines.map { "\(path): \($0)" }, [], [])
-        }
+        // Schema problems do not hide the rest: what decodes is checked in the same pass.
+        let (loaded, schemaError) = PipelineSpec.loadLeniently(path: path, overrides: overrides)
+        guard let spec = loaded else { return ((schemaError?.lines ?? []).map { "\(path): \($0)" }, [], []) }
         // A pipeline with a `regions` section is checked as `kartpack package` runs it.
-        var issues = spec.missingFiles(forPackage: spec.regions != nil)
+        var issues = (schemaError?.issues ?? []) + spec.missingFiles(forPackage: spec.regions != nil)
         var warnings: [String] = []
         var notes: [String] = []
         let (compiled, problems) = compileIssues(spec)
@@ -156,8 +155,16 @@ extension PipelineRunner {
                 }
             }
         }
-        let errors = issues.isEmpty ? [] : PipelineSpecError(file: path, issues: issues).description.lines
+        let errors =
+            issues.isEmpty ? [] : PipelineSpecError(file: path, issues: Self.unique(issues)).description.lines
         return (errors, warnings, notes)
+    }
+
+    /// Issues in order without repeats (a schema problem may also be found again by a later check).
+    static func unique(_ issues: [PipelineSpecIssue]) -> [PipelineSpecIssue] {
+        var seen: [PipelineSpecIssue] = []
+        for i in issues where !seen.contains(i) { seen.append(i) }
+        return seen
     }
 
     /// Problems of a source's attribute settings against the fields its `.dbf` has.

@@ -36,6 +36,10 @@ import Testing
         let refused = try runKartpack(["import", export, "-o", out, "--max-zoom", "12"])
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stdout.contains("REJECTED: missing_prj"))
+        // Every set found is in the table, also those the stopped build did not read.
+        for set in ["Data/vagar.shp", "Data/Sub/Fornminnen.SHP"] {
+            #expect(refused.stdout.contains(set), "\(set): \(refused.stdout)")
+        }
         #expect(refused.stderr.contains("broken/hansyn.shp"), "\(refused.stderr)")
         #expect(refused.stderr.contains("nothing was published"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))

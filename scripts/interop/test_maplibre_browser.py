@@ -80,6 +80,22 @@ def tile_classes(package, zoom):
     return out
 
 
+def assert_every_class_drawn(result_views, package, zooms):
+    """Features of every class the package's tiles carry at each of `zooms` are drawn in the views at that zoom.
+    Label points may be hidden by MapLibre's collision detection: `_labels` layers are left out."""
+    for zoom in zooms:
+        drawn = {}
+        for v in result_views:
+            if v["zoom"] == zoom:
+                for r in v["rendered"]:
+                    if "class" in r["properties"]:
+                        drawn.setdefault(r["sourceLayer"], set()).add(r["properties"]["class"])
+        for layer, classes in tile_classes(package, zoom).items():
+            if layer.endswith("_labels"):
+                continue
+            assert classes <= drawn.get(layer, set()), (zoom, layer, classes - drawn.get(layer, set()))
+
+
 def kind_of(layer_id):
     for part in reversed(layer_id.split("-")):
         if part in KINDS:
@@ -221,18 +237,7 @@ def test_sample_job_in_maplibre(kartpack, site, sample, version, tmp_path):
     # The first view shows data, and features of every class the tiles carry at each zoom are drawn there.
     by_name = {v["name"]: v for v in result["views"]}
     assert len(by_name["first"]["rendered"]) > 50
-    for zoom in (9, 10, 12):
-        drawn = {}
-        for v in result["views"]:
-            if v["zoom"] == zoom:
-                for r in v["rendered"]:
-                    if "class" in r["properties"]:
-                        drawn.setdefault(r["sourceLayer"], set()).add(r["properties"]["class"])
-        for layer, classes in tile_classes(package, zoom).items():
-            # Label points may be hidden by MapLibre's collision detection; their layers are checked below.
-            if layer.endswith("_labels"):
-                continue
-            assert classes <= drawn.get(layer, set()), (zoom, layer, classes - drawn.get(layer, set()))
+    assert_every_class_drawn(result["views"], package, (9, 10, 12))
     # Polygon labels come from the `_labels` point layers, once per feature: never repeated at tile edges.
     labels = [(key, n) for v in result["views"] for key, n in v["symbolCounts"].items()
               if key.split("|")[1].endswith("_labels")]

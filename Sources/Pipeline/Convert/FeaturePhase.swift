@@ -113,6 +113,7 @@ struct LayerIntake {
             diagnostics.report(Diagnostic(.note, code: kind, "geometry repaired (\(kind))", file: file, record: record))
         }
         tiled.dataBounds.include(tiling.bounds)
+        for piece in tiling.pieces where piece.tile.z == top { tiled.longitudes.mark(tileX: piece.tile.x, zoom: top) }
 
         let styled = tiling.styled
         var properties = job.feature.properties

@@ -83,7 +83,9 @@ struct PackageMetadata {
                 west: max(-180, sw.longitude), south: max(-SphericalMercator.maxLatitude, sw.latitude),
                 east: min(180, ne.longitude), north: min(SphericalMercator.maxLatitude, ne.latitude))
             let c = SphericalMercator.unproject(x: (d.minX + d.maxX) / 2, y: (d.minY + d.maxY) / 2)
-            center = GeoCenter(longitude: c.longitude, latitude: c.latitude, zoom: settings.maxZoom)
+            // Data split at ±180° keeps bounds −180…180 (TileJSON bounds must not wrap) but is centred on itself.
+            let longitude = tiled.longitudes.centerAcrossAntimeridian ?? c.longitude
+            center = GeoCenter(longitude: longitude, latitude: c.latitude, zoom: settings.maxZoom)
         }
         let outputs = tiled.written
         let vectorLayers = outputs.map { l in

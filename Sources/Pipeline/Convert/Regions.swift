@@ -94,6 +94,15 @@ struct Regions: Sendable {
         var shape: EngineGeometry
         var latitude = 0.0
         switch clip.source {
+        case .bbox(let b) where b.minX > b.maxX:
+            // West > east: the box crosses the antimeridian, as its two parts on either side of ±180°.
+            let east = SphericalMercator.project(box: Bounds(minX: b.minX, minY: b.minY, maxX: 180, maxY: b.maxY))
+            let west = SphericalMercator.project(box: Bounds(minX: -180, minY: b.minY, maxX: b.maxX, maxY: b.maxY))
+            let ring = { (r: Bounds) in
+                [[r.minX, r.minY, r.maxX, r.minY, r.maxX, r.maxY, r.minX, r.maxY, r.minX, r.minY]]
+            }
+            shape = try engine.prepare(Geometry.polygons([ring(east), ring(west)]))
+            latitude = (b.minY + b.maxY) / 2
         case .bbox(let b):
             shape = try engine.rectangle(SphericalMercator.project(box: b))
             latitude = (b.minY + b.maxY) / 2

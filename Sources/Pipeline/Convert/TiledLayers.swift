@@ -66,6 +66,8 @@ struct TiledLayers: Sendable {
     var inputs: [ConvertReport.Input] = []
     /// Extent of everything written, in Web Mercator metres.
     var dataBounds = Bounds.empty
+    /// The longitudes the written features occupy (a centre for data that crosses the antimeridian).
+    var longitudes = LongitudeCoverage()
     /// How each read input layer numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
@@ -113,6 +115,7 @@ struct TiledLayers: Sendable {
         fileprivate var outputs: [OutputLayer]
         fileprivate var recordCounts: [Int]
         fileprivate var dataBounds: Bounds
+        fileprivate var longitudes: LongitudeCoverage
     }
 
     func checkpoint() -> Checkpoint {
@@ -122,7 +125,8 @@ struct TiledLayers: Sendable {
                 var l = l
                 l.records = RecordTable()
                 return l
-            }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds)
+            }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds,
+            longitudes: longitudes)
     }
 
     /// Forgets everything added since `c`: a file rejected while it was read leaves nothing in the package.
@@ -135,5 +139,6 @@ struct TiledLayers: Sendable {
         }
         outputs = restored
         dataBounds = c.dataBounds
+        longitudes = c.longitudes
     }
 }

@@ -258,6 +258,7 @@ package struct RegionPackager {
                     .warning, code: "region_empty",
                     "\(ids.count) regions hold no feature and are not in the catalog: "
                         + "\(ids.prefix(20).joined(separator: ", "))"
+                        + (ids.count > 20 ? ", …and \(ids.count - 20) more" : "")
                 ))
             report.warnings["region_empty", default: 0] += 1
         }

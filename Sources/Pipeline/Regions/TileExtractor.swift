@@ -160,6 +160,8 @@ package struct TileExtractor {
     }
 
     /// The source's metadata for the part: its standard keys and every other key as is; zooms of the part.
+    /// Each layer's zooms are narrowed to the part's; a layer shown only at zooms the part leaves out (labels from
+    /// zoom 13 in a part cut at `--max-zoom 11`) has no tile in the part and leaves `vector_layers`.
     static func metadata(_ m: JSONValue, minZoom: Int, maxZoom: Int) -> ArchiveMetadata {
         let standard: Set<String> = [
             "name", "type", "vector_layers", "attribution", "description", "generator", "version", "bounds", "center",
@@ -172,10 +174,9 @@ package struct TileExtractor {
             }
             let lo = l["minzoom"]?.intValue.map { max(minZoom, Int($0)) }
             let hi = l["maxzoom"]?.intValue.map { min(maxZoom, Int($0)) }
+            guard (lo ?? minZoom) <= (hi ?? maxZoom) else { return nil }
             return VectorLayerInfo(
-                id: id, fields: fields, minZoom: lo.map { min($0, hi ?? maxZoom) },
-                maxZoom: hi.map { max($0, lo ?? minZoom) },
-                description: l["description"]?.stringValue)
+                id: id, fields: fields, minZoom: lo, maxZoom: hi, description: l["description"]?.stringValue)
         }
         return ArchiveMetadata(
             name: m["name"]?.stringValue ?? "", description: m["description"]?.stringValue,

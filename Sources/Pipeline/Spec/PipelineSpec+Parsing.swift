@@ -96,7 +96,7 @@ extension PipelineSpec {
         return out.map(locations.locate)
     }
 
-    private static func readFile(_ path: String) throws(PipelineSpecError) -> [UInt8] {
+    static func readFile(_ path: String) throws(PipelineSpecError) -> [UInt8] {
         func failure(_ message: String) -> PipelineSpecError {
             PipelineSpecError(
                 file: path, issues: [PipelineSpecIssue(path: .root, message: message)], exitCode: .noInput)

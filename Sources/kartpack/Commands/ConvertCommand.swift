@@ -9,7 +9,14 @@ struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "turn Shapefiles into a PMTiles or MBTiles vector-tile package"
     static let options: [OptionSpec] =
-        PackageOptions.specs + [
+        PackageOptions.specs.map { spec in
+            guard spec.name == "id-field" else { return spec }
+            return OptionSpec(
+                name: "id-field", kind: .repeatable,
+                help: "attribute whose value is the feature id: integers as they are, text hashed (default: record "
+                    + "number); once for every input, or once per input in order",
+                valueName: "FIELD")
+        } + [
             OptionSpec(
                 name: "layer", kind: .repeatable,
                 help: "output layer name of the n-th input (repeat per input; default: file name)", valueName: "NAME")
@@ -48,10 +55,22 @@ struct ConvertCommand: Command {
         }
         let crs = p.value("source-crs")
         let encoding = p.value("encoding")
-        let inputs = p.positionals.enumerated().map { i, path in
-            ConvertInput(path: path, layerName: i < layers.count ? layers[i] : nil, sourceCRS: crs, encoding: encoding)
+        let ids = p.values("id-field")
+        guard ids.count <= 1 || ids.count == p.positionals.count else {
+            throw UsageError(
+                message: "\(ids.count) --id-field names for \(p.positionals.count) inputs: give one for every input, "
+                    + "or one per input in order")
         }
-        convert = try PackageOptions.options(p, inputs: inputs)
+        let inputs = p.positionals.enumerated().map { i, path in
+            var input = ConvertInput(
+                path: path, layerName: i < layers.count ? layers[i] : nil, sourceCRS: crs, encoding: encoding)
+            if ids.count > 1 { input.idField = ids[i] }
+            return input
+        }
+        var convert = try PackageOptions.options(p, inputs: inputs)
+        // Per-input ids: each input's own field, no shared default.
+        if ids.count > 1 { convert.idField = nil }
+        self.convert = convert
         reportPath = p.value("report")
         quiet = p.flag("quiet")
         stylePath = p.value("style")
@@ -99,9 +118,11 @@ struct ConvertCommand: Command {
         defer { lock.release() }
         let result: StagedConversionResult
         do {
-            result = try StagedConversion(options: convert, policy: policy).run(
-                diagnostics: PackageOptions.sink(quiet: quiet),
-                progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
+            result = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet), quiet: quiet) { sink in
+                try StagedConversion(options: convert, policy: policy).run(
+                    diagnostics: sink, progress: ProgressReporter.forStandardError(enabled: !quiet),
+                    isCancelled: { signals.cancelled })
+            }
         } catch PipelineError.nothingToWrite(let reasons, let failed) where !signals.cancelled {
             // Nothing is published, but the report still says why.
             if let reportPath, !PackageOptions.writeReport(failed, to: reportPath) { return .ioError }

@@ -62,14 +62,18 @@ struct ExtractCommand: Command {
         quiet = p.flag("quiet")
     }
 
-    /// W,S,E,N in degrees.
-    static func bbox(_ text: String, option: String) throws(UsageError) -> Bounds {
+    /// W,S,E,N in degrees. With `crossing`, W > E is a box across the antimeridian (kept as given: minX > maxX).
+    static func bbox(_ text: String, option: String, crossing: Bool = false) throws(UsageError) -> Bounds {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
             Double($0.trimmingCharacters(in: .whitespaces))
         }
         guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
-            [w, s, e, n].allSatisfy(\.isFinite), w < e, s < n, w >= -180, e <= 180, s >= -90, n <= 90
-        else { throw UsageError(message: "\(option) '\(text)' must be W,S,E,N in degrees with W < E and S < N") }
+            [w, s, e, n].allSatisfy(\.isFinite), w < e || (crossing && w > e), s < n, w >= -180, w <= 180,
+            e >= -180, e <= 180, s >= -90, n <= 90
+        else {
+            let order = crossing ? "W ≠ E (W > E crosses the antimeridian)" : "W < E"
+            throw UsageError(message: "\(option) '\(text)' must be W,S,E,N in degrees with \(order) and S < N")
+        }
         return Bounds(minX: w, minY: s, maxX: e, maxY: n)
     }
 

@@ -85,10 +85,11 @@ struct ImportCommand: Command {
         importer.policy = policy
         var result: ImportResult
         do {
-            result = try importer.run(
-                diagnostics: PackageOptions.sink(quiet: quiet),
-                progress: ProgressReporter.forStandardError(enabled: !quiet),
-                isCancelled: { signals.cancelled })
+            result = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet), quiet: quiet) { sink in
+                try importer.run(
+                    diagnostics: sink, progress: ProgressReporter.forStandardError(enabled: !quiet),
+                    isCancelled: { signals.cancelled })
+            }
         } catch {
             if signals.cancelled {
                 Console.error("interrupted; nothing was published")
@@ -106,7 +107,9 @@ struct ImportCommand: Command {
         if let reportPath, let report = result.report, !PackageOptions.writeReport(report, to: reportPath) {
             return .ioError
         }
-        if let report = result.report { Console.out(Self.table(report), terminator: "") }
+        if let report = result.report {
+            Console.out(Self.table(report, found: result.found.map(\.relativePath)), terminator: "")
+        }
         PackageOptions.printFindings(result.findings, quiet: quiet)
         if let failure = result.failure { Console.error(failure) }
         if let report = result.report, result.published, !quiet {
@@ -115,8 +118,9 @@ struct ImportCommand: Command {
         return result.exitCode
     }
 
-    /// One row per Shapefile found.
-    static func table(_ r: ConvertReport) -> String {
+    /// One row per Shapefile found: those the run read with their counts, then those it did not read because a
+    /// rejected set stopped the build first (`not read`), so every set of the export is listed.
+    static func table(_ r: ConvertReport, found: [String] = []) -> String {
         let header = ["file", "records", "written", "rejected", "crs", "encoding", "problems"]
         var rows: [[String]] = [header]
         for i in r.inputs {
@@ -128,6 +132,10 @@ struct ImportCommand: Command {
                 i.path, String(i.records), String(i.written), String(rejected), i.crs ?? "-", i.encoding ?? "-",
                 problems.isEmpty ? "-" : problems.joined(separator: ", "),
             ])
+        }
+        let read = Set(r.inputs.map(\.path))
+        for path in found where !read.contains(path) {
+            rows.append([path, "-", "-", "-", "-", "-", "not read: the build stopped at a rejected set"])
         }
         let widths = (0..<header.count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in

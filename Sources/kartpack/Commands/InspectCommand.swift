@@ -95,6 +95,8 @@ struct InspectCommand: Command {
             }
             return .success
         }
+        // A --source-crs PROJ cannot use is a bad command line (64), as for convert, not a rejected layer.
+        try PackageOptions.checkSourceCRS(options.sourceCRS)
         let report = try ShapefileInspector.inspect(path: path, options: options)
         if format == "json" {
             Console.out(try InspectRendering.json(report))

@@ -211,9 +211,11 @@ struct PackageCommand: Command {
         defer { signals.uninstall() }
         let report: RegionPackageReport
         do {
-            report = try RegionPackager(options: o).run(
-                diagnostics: PackageOptions.sink(quiet: quiet),
-                progress: ProgressReporter.forStandardError(enabled: !quiet), isCancelled: { signals.cancelled })
+            report = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet), quiet: quiet) { sink in
+                try RegionPackager(options: o).run(
+                    diagnostics: sink, progress: ProgressReporter.forStandardError(enabled: !quiet),
+                    isCancelled: { signals.cancelled })
+            }
         } catch {
             if signals.cancelled {
                 Console.error("interrupted; nothing was published")

@@ -219,7 +219,8 @@ enum PackageOptions {
         case (.some, .some):
             throw UsageError(message: "give --clip or --bbox, not both")
         case (nil, let box?):
-            return ClipOptions(source: .bbox(try ExtractCommand.bbox(box, option: "--bbox")), buffer: buffer ?? 0)
+            return ClipOptions(
+                source: .bbox(try ExtractCommand.bbox(box, option: "--bbox", crossing: true)), buffer: buffer ?? 0)
         case (let text?, nil):
             // A filter starts with `[`: `regions.shp:[ID = "12"]`. A path may hold colons of its own.
             var path = text
@@ -246,13 +247,14 @@ enum PackageOptions {
         o.style = sheet
     }
 
-    /// A diagnostics sink that prints warnings (unless quiet) and errors; notes go to the report only. With
-    /// `json`, each line on stderr is one JSON object (`--log-format json`).
+    /// A diagnostics sink that prints warnings (unless quiet or ordinary, see `DiagnosticTail`) and errors; notes
+    /// go to the report only. With `json`, each line on stderr is one JSON object (`--log-format json`). Run the
+    /// command's work through `DiagnosticTail.around` so the counts and "…and N more" lines follow.
     static func sink(quiet: Bool, json: Bool = false) -> DiagnosticSink {
         let formatter = JSONLogFormatter()
         return DiagnosticSink(sampleLimit: 20) { d in
             // Notes stay in the report, except the one that says which max zoom `--max-zoom auto` chose.
-            let shown = d.severity == .warning || d.code == "max_zoom_chosen"
+            let shown = (d.severity == .warning && DiagnosticTail.printsEach(d)) || d.code == "max_zoom_chosen"
             guard d.severity == .error || (!quiet && shown) else { return }
             if json {
                 Console.errRaw(formatter.line(for: d) + "\n")

@@ -119,11 +119,15 @@ struct RunCommand: Command {
         defer { signals.uninstall() }
         let report: PipelineRunReport
         do {
-            report = try PipelineRunner.run(
-                spec: spec, force: force, dryRun: dryRun, diagnostics: PackageOptions.sink(quiet: quiet, json: json),
-                progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
-                isCancelled: { signals.cancelled },
-                threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
+            report = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet, json: json), quiet: quiet, json: json)
+            {
+                sink in
+                try PipelineRunner.run(
+                    spec: spec, force: force, dryRun: dryRun, diagnostics: sink,
+                    progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
+                    isCancelled: { signals.cancelled },
+                    threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
+            }
         } catch _ where signals.cancelled {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
             log("interrupted; the previous package is untouched", level: "error")

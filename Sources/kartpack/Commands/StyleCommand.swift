@@ -46,6 +46,8 @@ struct StyleCommand: Command {
                 for the character ranges the labels use (glyphs/FONT/START-END.pbf, from fonts-noto-core). Without
                 --base-url the URLs are relative to the style file (see docs/styles.md). MBTiles packages need
                 --tiles-url. The written style is checked against the style-spec rules before the command succeeds.
+                Next to the style goes a viewer, index.html with viewer/ (MapLibre GL JS vendored at install time):
+                any static web server, or `kartpack serve DIR`, shows the map from the folder.
                 """,
             options: options, footer: "See docs/styles.md.")
     }
@@ -84,6 +86,10 @@ struct StyleCommand: Command {
         options.sourceURL = url
         options.tilesURL = tilesURL
         options.spriteURL = spriteURL
+        options.viewerLibrary = ViewerLibrary.find()
+        if options.viewerLibrary == nil {
+            Console.error("warning: index.html written without MapLibre: \(ViewerLibrary.missingMessage)")
+        }
         let folder = (output as NSString).deletingLastPathComponent
         if let problem = Self.makeFolder(folder) {
             Console.error("error: -o \(output): \(problem)")
@@ -104,8 +110,8 @@ struct StyleCommand: Command {
         for issue in result.issues { Console.error("error: style check: \(issue)") }
         let folderText = folder.isEmpty ? "." : folder
         Console.out(
-            "wrote \(result.files.count) files in \(folderText) (\(result.stylePath) and its sprite and glyphs): "
-                + "\(result.layerCount) style layers, source \(result.sourceURL)")
+            "wrote \(result.files.count) files in \(folderText) (\(result.stylePath) and its sprite, glyphs and viewer "
+                + "index.html): \(result.layerCount) style layers, source \(result.sourceURL)")
         return result.issues.isEmpty ? .success : .software
     }
 
@@ -149,7 +155,8 @@ struct StyleCommand: Command {
         let sprites = ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"].map {
             OutputCollision.Role(inFolder($0), as: "sprite file")
         }
-        let outputs = [OutputCollision.Role(output, as: "style (-o)")] + sprites
+        let viewer = [OutputCollision.Role(inFolder("index.html"), as: "viewer page")]
+        let outputs = [OutputCollision.Role(output, as: "style (-o)")] + sprites + viewer
         let inputs =
             [OutputCollision.Role(sheetPath, as: "stylesheet"), OutputCollision.Role(package, as: "package")]
             + sheet.referencedFiles.map { OutputCollision.Role($0, as: "icon") }
