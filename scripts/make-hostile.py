@@ -326,8 +326,9 @@ def define_cases():
          ok(rejected={"truncated": 1}, warnings=["truncated_at"]),
          {**polygon_set(), "layer.shp": base_shp[:100 + 2 * 136 + 4]})
     empty_shp, empty_shx = build_shp_shx(5, [])
-    case("shp_zero_records", S1, "1 #12", "a valid header and no records (packaging mode: never publish empty)",
-         reject("empty_layer", "no records", records=0),
+    case("shp_zero_records", S1, "1 #12",
+         "a valid header and no records: an empty layer, warned (issue 36; a pipeline's requireFeatures stops it)",
+         ok(records=0, warnings=["empty_layer"]),
          {"layer.shp": empty_shp, "layer.shx": empty_shx, "layer.dbf": build_dbf(BASE_FIELDS, []),
           "layer.prj": WGS84_PRJ.encode()})
 
@@ -342,8 +343,8 @@ def define_cases():
     case("record_unknown_type", S1, "1 #7", "record 2 has shape type 99",
          ok(rejected={"unknown_shape_type": 1}),
          polygon_set(with_records((1, struct.pack("<i", 99) + poly_content([BASE_SQUARES[1]])[4:]))))
-    case("record_multipatch", S1, "1 #6", "record 2 is a MultiPatch in a Polygon file",
-         ok(rejected={"unsupported_multipatch": 1}),
+    case("record_multipatch", S1, "1 #6", "record 2 is a MultiPatch in a Polygon file: read as polygons (issue 36)",
+         ok(repaired={"multipatch_as_polygons": 1}),
          polygon_set(with_records((1, multipatch_content(BASE_SQUARES[1])))))
     case("record_null", S1, "1 #8", "record 2 is a NULL shape", ok(rejected={"null_geometry": 1}),
          polygon_set(with_records((1, null_content()))))
@@ -523,8 +524,9 @@ def define_cases():
     utf_rows = [[b"G\xf6teborg", b"1", b"20240101"], [b"ok", b"2", b"20240101"], [b"\xc3\x28bad", b"3", b"20240101"]]
     case("dbf_invalid_utf8_declared", S3, "3 #36", "invalid UTF-8 under a UTF-8 .cpg", ok(coerced={"invalid_utf8": 2}),
          polygon_set(rows=utf_rows, cpg=b"UTF-8"))
-    case("dbf_invalid_utf8_no_cpg", S3, "3 #37", "Latin-1 bytes with no .cpg and LDID 0: CP1252 per value, warned",
-         ok(warnings=["encoding_fallback"]), polygon_set(rows=utf_rows))
+    case("dbf_invalid_utf8_no_cpg", S3, "3 #37",
+         "Latin-1 bytes with no .cpg and LDID 0: the text shows CP1252 (issue 36; before, a per-value fallback)",
+         ok(), polygon_set(rows=utf_rows))
     case("dbf_deleted_rows", S3, "3 #34", "row 2 carries the deletion flag", ok(rejected={"deleted_in_source": 1}),
          polygon_set(dbf_kw={"deleted": {1}}))
     case("dbf_unknown_field_type", S3, "3 #35", "a field of type 'X' is read as text",
@@ -536,11 +538,13 @@ def define_cases():
          polygon_set(fields=[field("NAME", "C", 10), field("NAME", "C", 10)], rows=[[b"a", b"b"]] * 3))
     case("dbf_name_without_nul", S3, "3 #35", "an 11-byte field name with no NUL",
          ok(), polygon_set(fields=[field("ABCDEFGHIJK", "C", 10)], rows=[[b"a"]] * 3))
-    case("dbf_unknown_ldid", S3, "3 #37", "language driver id 0xEE", reject("unknown_encoding", "LDID/238"),
+    case("dbf_unknown_ldid", S3, "3 #37", "language driver id 0xEE: the (ASCII) text decides (issue 36)", ok(),
          polygon_set(dbf_kw={"ldid": 0xEE}))
-    case("cpg_garbage", S3, "3 #37", "a .cpg of 5000 bytes", reject("unknown_encoding", "cpg"),
+    case("cpg_garbage", S3, "3 #37", "a .cpg of 5000 bytes: ignored, the text decides (issue 36)",
+         ok(warnings=["ignored_cpg"]),
          polygon_set(cpg=bytes(range(256)) * 19 + b"x" * 136))
-    case("cpg_unknown_name", S3, "3 #37", ".cpg says KLINGON-1", reject("unknown_encoding", "KLINGON"),
+    case("cpg_unknown_name", S3, "3 #37", ".cpg says KLINGON-1: ignored, the text decides (issue 36)",
+         ok(warnings=["ignored_cpg"]),
          polygon_set(cpg=b"KLINGON-1"))
     case("dbf_missing", S3, "3 #26", "no .dbf: geometry only", ok(warnings=["no_attributes"]), polygon_set(dbf=False))
 
@@ -671,8 +675,9 @@ def tolerance_cases(S1, S3):
     case("dbf_memo_missing_dbt", S3, "3 #35", "memo field M without its .dbt: null with a counted warning",
          ok(coerced={"memo_file_missing": 2}, warnings=["memo_file_missing"]),
          polygon_set(fields=memo_fields, dbf_kw={"raw_rows": memo_rows, "version": 0x83}))
-    case("cpg_system", S3, "3 #37", ".cpg says System (the writer's Windows code page, unknown here)",
-         reject("unknown_encoding", "System"), polygon_set(cpg=b"System"))
+    case("cpg_system", S3, "3 #37",
+         ".cpg says System (the writer's Windows code page, unknown here): the text decides (issue 36)",
+         ok(warnings=["ignored_cpg"]), polygon_set(cpg=b"System"))
 
     # .shp / .shx
     mpz = (struct.pack("<i4di", 18, 18.0, 59.0, 18.2, 59.1, 3)

@@ -72,16 +72,21 @@ public struct CRSInfo: Sendable, Hashable, Codable {
 public struct EncodingInfo: Sendable, Hashable, Codable {
     /// Canonical name: `UTF-8`, `ISO-8859-1`, `CP1252`, `CP850`, …
     public var name: String
-    /// `cpg`, `ldid`, `option` or `default`.
+    /// `cpg`, `ldid`, `option` or `detected` (from the text, when nothing declares it).
     public var origin: String
-    /// The raw evidence: the `.cpg` text or `LDID/87`.
+    /// The evidence: the `.cpg` text, `LDID/87`, or what the text showed.
     public var detail: String?
+    /// How sure the reader is: `declared` (option, `.cpg`, LDID), `ascii` (nothing to decode), `high` (one code
+    /// page reads the text better than any other) or `low` (another reads it as well; warned as
+    /// `encoding_guessed`); nil when not known.
+    public var confidence: String?
 
     /// Creates an encoding description.
-    public init(name: String, origin: String, detail: String? = nil) {
+    public init(name: String, origin: String, detail: String? = nil, confidence: String? = nil) {
         self.name = name
         self.origin = origin
         self.detail = detail
+        self.confidence = confidence
     }
 }
 

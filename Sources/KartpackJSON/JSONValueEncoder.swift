@@ -35,6 +35,7 @@ private final class Node {
     func member(_ key: String) -> Node {
         let child = Node()
         if case .object(var m) = content {
+            content = .unset  // drop the second reference first, or every change copies the whole list
             m.removeAll { $0.0 == key }
             m.append((key, child))
             content = .object(m)
@@ -47,6 +48,9 @@ private final class Node {
     func element() -> Node {
         let child = Node()
         if case .array(var a) = content {
+            // Drop the second reference first: otherwise each append copies the array (quadratic: a 50 000-vertex
+            // ring took 20 s in `inspect --features`).
+            content = .unset
             a.append(child)
             content = .array(a)
         } else {

@@ -26,8 +26,11 @@ package struct LayerInspection: Codable, Sendable, Hashable {
     /// An encoding as reported by inspect.
     package struct Encoding: Codable, Sendable, Hashable {
         package var name: String
+        /// `option`, `cpg`, `ldid` or `detected`.
         package var origin: String
         package var detail: String?
+        /// `declared`, `ascii`, `high` or `low` (see `EncodingInfo.confidence`).
+        package var confidence: String?
     }
     /// A warning or error with its stable code.
     package struct Message: Codable, Sendable, Hashable {
@@ -144,7 +147,9 @@ package enum ShapefileInspector {
         result.fields = schema.fields.map {
             .init(name: $0.name, type: $0.type.rawValue, dbfType: $0.nativeType, width: $0.width, decimals: $0.decimals)
         }
-        result.encoding = schema.encoding.map { .init(name: $0.name, origin: $0.origin, detail: $0.detail) }
+        result.encoding = schema.encoding.map {
+            .init(name: $0.name, origin: $0.origin, detail: $0.detail, confidence: $0.confidence)
+        }
         result.recordsSource = reader.stats.repaired["rebuilt_index"] == nil ? "shx" : "shp"
 
         var bounds = Bounds.empty

@@ -7,7 +7,10 @@
 ///
 /// - a record count larger than the file holds is capped (`dbf_count_lies`);
 /// - a missing `0x0D` terminator, or another byte in its place, when the header length is exactly the field
-///   descriptors (`32 + 32·n`) or the descriptors plus one byte (`dbf_no_terminator`);
+///   descriptors (`32 + 32·n`) or the descriptors plus one byte (`dbf_no_terminator`), also with no field at all
+///   (a 33-byte header; PostGIS's loader writes 0x0A there);
+/// - a first record starting with 0x00 instead of the space deletion flag, when header and records fill the file
+///   exactly (`dbf_nul_deletion_flag`; such rows are read as not deleted);
 /// - a header length other than the usual one that the file size proves (`dbf_header_padding`);
 /// - a record length larger than 1 + Σ widths that the file size proves: each record carries padding after its last
 ///   field (`dbf_record_padding`);
@@ -68,6 +71,14 @@ struct DBFHeader {
         guard headerLength <= file.size else {
             throw reject("header length \(headerLength) is past the end of the \(file.size)-byte file")
         }
+        // No fields, no records and record length 0 (NetTopologySuite's empty Shapefile): nothing to read.
+        if recordLength == 0 && headerLength == 33 && declaredRecordCount == 0 && file.size <= 34 {
+            version = head[0]
+            fields = []
+            recordCount = 0
+            warnings.append(("dbf_without_records", "no fields, no records and a record length of 0: nothing to read"))
+            return
+        }
         guard recordLength > 0 else { throw reject("record length is 0") }
         if version & 0x07 == 0x04 {
             throw reject(
@@ -116,8 +127,10 @@ struct DBFHeader {
         } else {
             // No terminator: the header length must be exactly the descriptors, or the descriptors plus the byte
             // where the terminator belongs (shapelib and GDAL derive the field count from the header length too).
+            // A 33-byte header is a file without fields whose terminator byte is another (PostGIS's loader writes
+            // 0x0A there).
             let n = fields.count
-            guard n > 0, headerLength == 32 + 32 * n || headerLength == 32 + 32 * n + 1,
+            guard n > 0 || headerLength == 33, headerLength == 32 + 32 * n || headerLength == 32 + 32 * n + 1,
                 fields.allSatisfy({ Self.isPlausibleType($0.type) })
             else {
                 throw reject(
@@ -178,9 +191,21 @@ struct DBFHeader {
             recordCount = declaredRecordCount
         }
         // The first record must start with a deletion flag; anything else means the data does not start at the
-        // header length.
+        // header length. Some writers put 0x00 there instead of a space: read as not deleted when the file size
+        // proves the layout.
         if recordCount > 0 {
             let flag = try file.bytes(at: headerLength, count: 1)
+            if flag.first == 0x00
+                && Self.sizeProves(dataBytes: dataBytes, count: declaredRecordCount, recordLength: recordLength)
+            {
+                warnings.append(
+                    (
+                        "dbf_nul_deletion_flag",
+                        "records start with 0x00 instead of the space deletion flag; header and records fill the "
+                            + "file exactly, so they are read as not deleted"
+                    ))
+                return
+            }
             guard let f = flag.first, f == 0x20 || f == 0x2A else {
                 throw reject(
                     "the first record does not start with a deletion flag (byte \(headerLength) is "

@@ -3,7 +3,7 @@ import KartpackCore
 /// Shapefile shape type codes and what they mean.
 enum ShapeType {
     /// The geometric family of a shape type (Z/M variants share their base's family).
-    enum Family: Equatable {
+    enum Family: Hashable {
         case point, multiPoint, line, polygon, multiPatch
     }
 
@@ -48,14 +48,15 @@ enum ShapeType {
         }
     }
 
-    /// The layer's geometry kind for a family (lines and polygons may also come as their multi kinds, as in GDAL).
+    /// The layer's geometry kind for a family (lines and polygons may also come as their multi kinds, as in GDAL);
+    /// MultiPatch is read as polygons (`MultiPatchPolygons`).
     static func layerKind(_ family: Family) -> GeometryKind? {
         switch family {
         case .point: .point
         case .multiPoint: .multiPoint
         case .line: .lineString
         case .polygon: .polygon
-        case .multiPatch: nil
+        case .multiPatch: .polygon
         }
     }
 }

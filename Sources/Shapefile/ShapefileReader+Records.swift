@@ -105,13 +105,12 @@ extension ShapefileReader {
     private func convert(_ o: SHPObject) -> GeometryAssembly {
         let type = o.nSHPType
         if type == SHPT_NULL { return .skipped(code: "null_geometry", message: "null shape") }
-        guard let (family, hasZ, _) = ShapeType.describe(type) else {
+        guard let (family, _, _) = ShapeType.describe(type) else {
             return .skipped(code: "unknown_shape_type", message: "unknown shape type \(type)")
         }
-        if family == .multiPatch {
-            return .skipped(code: "unsupported_multipatch", message: "MultiPatch shapes are not supported")
-        }
-        guard family == fileFamily else {
+        // A MultiPatch is read as polygons, so it belongs in a Polygon layer too (GDAL reads it there as well).
+        let polygonal: Set<ShapeType.Family?> = [.polygon, .multiPatch]
+        guard family == fileFamily || (polygonal.contains(family) && polygonal.contains(fileFamily)) else {
             return .skipped(
                 code: "type_mismatch",
                 message:
@@ -124,17 +123,14 @@ extension ShapefileReader {
         guard n <= maxVertices else {
             return .skipped(code: "too_complex", message: "\(n) vertices, more than the limit of \(maxVertices)")
         }
-        let zs: UnsafeMutablePointer<Double>? = hasZ ? o.padfZ : nil
-
-        // Coordinates must be finite before anything else looks at them.
+        // Coordinates must be finite before anything else looks at them. Z and M are not read: tiles are
+        // two-dimensional, so a NaN there (a "no data" Z) costs nothing.
         var xy = [Double](repeating: 0, count: 2 * n)
         for k in 0..<n {
             let x = px[k]
             let y = py[k]
-            let z = zs?[k] ?? 0
-            guard x.isFinite, y.isFinite, z.isFinite else {
-                return .skipped(
-                    code: "non_finite_coordinate", message: "vertex \(k) is (\(x), \(y)\(zs == nil ? "" : ", \(z)"))")
+            guard x.isFinite, y.isFinite else {
+                return .skipped(code: "non_finite_coordinate", message: "vertex \(k) is (\(x), \(y))")
             }
             let limit = Self.maxAbsoluteCoordinate
             guard abs(x) <= limit, abs(y) <= limit else {
@@ -162,7 +158,13 @@ extension ShapefileReader {
             if family == .polygon { return PolygonAssembler.assemble(xy: xy, parts: parts) }
             return lines(xy: xy, parts: parts)
         case .multiPatch:
-            return .skipped(code: "unsupported_multipatch", message: "MultiPatch shapes are not supported")
+            let parts: [Range<Int>]
+            switch partRanges(o, vertexCount: n) {
+            case .success(let p): parts = p
+            case .failure(let why): return .skipped(code: why.code, message: why.message)
+            }
+            let types = o.panPartType.map { t in (0..<parts.count).map { t[$0] } } ?? []
+            return MultiPatchPolygons.assemble(xy: xy, parts: parts, types: types)
         }
     }
 

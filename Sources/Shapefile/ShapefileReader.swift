@@ -19,20 +19,22 @@ import KartpackCore
 /// - Coordinates must be finite (`non_finite_coordinate`) and within ±`maxAbsoluteCoordinate`
 ///   (`out_of_domain`) before anything else sees them; records over `maxVertices` are `too_complex`.
 /// - Each record is handled by its own shape type: null shapes → `null_geometry`; a type of another family than the
-///   file's → `type_mismatch`; unknown codes → `unknown_shape_type`; **MultiPatch is not supported** and every
-///   MultiPatch record is skipped as `unsupported_multipatch`; part layouts shapelib accepts but that are broken
-///   (`panPartStart[0] ≠ 0`, vertices without parts, empty parts) → `bad_part_layout`.
+///   file's → `type_mismatch`; unknown codes → `unknown_shape_type`; MultiPatch records are read as polygons
+///   the way GDAL reads them (`MultiPatchPolygons`, repair `multipatch_as_polygons`); part layouts shapelib
+///   accepts but that are broken (`panPartStart[0] ≠ 0`, vertices without parts, empty parts) →
+///   `bad_part_layout`.
 /// - Consecutive duplicate points are removed (`removed_duplicates`). Polygon rings are assigned to shells by
 ///   containment and oriented the ESRI way (`PolygonAssembler`); zero-area rings are dropped (`dropped_sliver`).
 /// - File-level warnings that can occur per record (`record_number_mismatch`, `length_mismatch`, `truncated_at`)
 ///   are reported once per file, with a count, when the last record has been read.
-/// - Z and M values are checked (a non-finite Z rejects the record as `non_finite_coordinate`) but not kept:
-///   tiles are two-dimensional.
+/// - Z and M values are neither checked nor kept: tiles are two-dimensional (a NaN Z, as some writers store "no
+///   data", loses nothing).
 /// - DBF values are read as raw text and parsed strictly without locale (`DBFValueParser`); bad values become null
 ///   and are counted per reason. Deleted rows skip the whole record (`deleted_in_source`).
 /// - Encoding: an explicit `ShapefileReadOptions.encoding` always wins; otherwise the `.cpg`, then the DBF
-///   language-driver byte; with neither (LDID 0), values are UTF-8 when valid and CP1252 otherwise (warned per
-///   value as `encoding_fallback`). An unknown LDID or a garbled `.cpg` is rejected.
+///   language-driver byte; with neither (LDID 0 or an id no code page is known for), the text decides
+///   (`EncodingDetector`): UTF-8 when valid, otherwise the legacy code page that reads it cleanly, refused when
+///   none or two of different scripts do. A garbled `.cpg` is rejected.
 ///
 /// Memory stays at one record: each `SHPObject` is destroyed after conversion. A reader is single-threaded; use one
 /// reader per thread. After the last feature, `stats.recordsInFile == stats.recordsRead ==
@@ -255,11 +257,22 @@ public final class ShapefileReader: FeatureSource {
             dbfName = dbfFile.name
             let dbfHeader = try DBFHeader(file: dbfFile)
             for w in dbfHeader.warnings { warn(w.code, w.message, file: dbfName) }
+            // A .dbf with no field and no record (record length 0) is not handed to shapelib: nothing to read.
+            let hasRows = dbfHeader.recordLength > 0
             ShapelibIO.register(base + ".dbf", .descriptor(dbfFile.fd, size: dbfFile.size))
-            let dbfHandle = DBFOpenLL(base + ".dbf", "rb", &hooks)
+            let dbfHandle = hasRows ? DBFOpenLL(base + ".dbf", "rb", &hooks) : nil
             ShapelibIO.unregister(base + ".dbf")
             let messages = ShapelibIO.drainMessages()
-            guard let dbfHandle else {
+            if let dbfHandle {
+                dbfOwner = DBFHandleOwner(dbfHandle)
+                guard Int(DBFGetFieldCount(dbfHandle)) >= dbfHeader.fields.count,
+                    Int(dbfHandle.pointee.nRecordLength) == dbfHeader.recordLength,
+                    Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.headerLength
+                else {
+                    throw .badDBFHeader(
+                        file: dbfName, reason: "shapelib reads the header differently from its descriptors")
+                }
+            } else if hasRows {
                 if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(dbfPath, errno: e) {
                     throw exhausted
                 }
@@ -268,20 +281,13 @@ public final class ShapefileReader: FeatureSource {
                     reason: "shapelib could not open it"
                         + (messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")))
             }
-            let owner = DBFHandleOwner(dbfHandle)
-            dbfOwner = owner
-            guard Int(DBFGetFieldCount(dbfHandle)) >= dbfHeader.fields.count,
-                Int(dbfHandle.pointee.nRecordLength) == dbfHeader.recordLength,
-                Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.headerLength
-            else {
-                throw .badDBFHeader(file: dbfName, reason: "shapelib reads the header differently from its descriptors")
-            }
             dbfRows = dbfHeader.recordCount
             recordLength = dbfHeader.recordLength
 
             // Encoding.
             let (dec, info) = try Self.resolveEncoding(
                 options: options, cpgPath: files.cpg, ldid: dbfHeader.languageDriver, dbfName: dbfName,
+                sample: { () throws(ShapefileError) in try DBFTextSample(file: dbfFile, header: dbfHeader) },
                 warn: { warn($0, $1, file: $2) })
             decoder = dec
             encodingInfo = info
@@ -397,60 +403,6 @@ public final class ShapefileReader: FeatureSource {
             if w.code != "rebuilt_index" { stats.warnings[w.code, default: 0] += 1 }
             diagnostics.report(w)
         }
-    }
-
-    /// Picks the attribute encoding: option, then `.cpg`, then LDID, then the UTF-8/CP1252 default.
-    static func resolveEncoding(
-        options: ShapefileReadOptions, cpgPath: String?, ldid: UInt8, dbfName: String,
-        warn: (String, String, String) -> Void
-    ) throws(ShapefileError) -> (TextDecoder, EncodingInfo) {
-        if let option = options.encoding {
-            guard let name = CodePage.canonicalName(option), let dec = TextDecoder(encoding: name) else {
-                throw .unknownEncoding(
-                    file: dbfName, detail: "encoding option \"\(option)\"", reason: "not a known encoding")
-            }
-            return (dec, EncodingInfo(name: name, origin: "option", detail: option))
-        }
-        if let cpgPath {
-            let cpg = try InputFile(path: cpgPath)
-            guard cpg.size <= 256 else {
-                throw .unknownEncoding(
-                    file: cpg.name, detail: ".cpg of \(cpg.size) bytes", reason: "too large to be a code page name")
-            }
-            let bytes = try cpg.bytes(at: 0, count: cpg.size)
-            let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
-            let text = String(decoding: firstLine, as: UTF8.self).trimmingWhitespace
-            if text.isEmpty {
-                warn("empty_cpg", "the .cpg file is empty; ignored", cpg.name)
-            } else {
-                guard let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) else {
-                    let why =
-                        ["SYSTEM", "OEM"].contains(text.uppercased())
-                        ? "it means the Windows \(text.uppercased() == "OEM" ? "OEM" : "ANSI") code page of the "
-                            + "computer "
-                            + "that wrote the file, which cannot be known here"
-                        : "not a known code page"
-                    throw .unknownEncoding(file: cpg.name, detail: ".cpg \"\(String(text.prefix(40)))\"", reason: why)
-                }
-                return (dec, EncodingInfo(name: name, origin: "cpg", detail: text))
-            }
-        }
-        if ldid != 0 {
-            guard let name = CodePage.forLanguageDriver(ldid), let dec = TextDecoder(encoding: name) else {
-                throw .unknownEncoding(
-                    file: dbfName, detail: "LDID/\(ldid)", reason: "unknown DBF language driver id \(ldid)")
-            }
-            return (dec, EncodingInfo(name: name, origin: "ldid", detail: "LDID/\(ldid)"))
-        }
-        guard let dec = TextDecoder(encoding: "UTF-8", utf8WithFallback: true) else {
-            throw .unknownEncoding(file: dbfName, detail: "default", reason: "iconv has no CP1252")
-        }
-        return (
-            dec,
-            EncodingInfo(
-                name: "UTF-8", origin: "default",
-                detail: "no .cpg and LDID 0: UTF-8 when valid, otherwise CP1252 per value")
-        )
     }
 
     /// The next feature, or nil at the end. Bad records are skipped and counted, never thrown; a throw means an

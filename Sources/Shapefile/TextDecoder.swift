@@ -3,8 +3,10 @@ import Glibc
 /// Decodes DBF bytes (values and field names) to Swift strings in one encoding.
 ///
 /// - `UTF-8`: invalid sequences become U+FFFD and the value is flagged (`invalid_utf8`).
-/// - default (no `.cpg`, LDID 0): valid UTF-8 is taken as it is; otherwise the value is decoded as CP1252 and
-///   flagged (`encoding_fallback`).
+/// - default (no `.cpg`, LDID 0 and no text that says otherwise): valid UTF-8 is taken as it is; otherwise the value
+///   is decoded as CP1252 and flagged (`encoding_fallback`).
+/// - detected (`EncodingDetector` chose a legacy code page from the text): valid UTF-8 as it is, otherwise the
+///   detected code page, not flagged.
 /// - single-byte code pages: a 256-entry table built once through glibc iconv (ISO-8859-1 needs none); bytes the
 ///   code page does not define become U+FFFD and are flagged (`undecodable_bytes`).
 /// - multi-byte code pages (CP932, CP936, …): glibc iconv per value, U+FFFD for each bad byte.
@@ -17,7 +19,8 @@ final class TextDecoder {
 
     private enum Mode {
         case utf8
-        case utf8ElseCP1252([Unicode.Scalar?])
+        /// UTF-8 when valid, else the table; the flag says whether such a value is reported as a fallback.
+        case utf8Else([Unicode.Scalar?], flagged: Bool)
         case table([Unicode.Scalar?])
         case iconv(iconv_t)
     }
@@ -30,7 +33,7 @@ final class TextDecoder {
         name = encoding
         if utf8WithFallback {
             guard let table = Self.singleByteTable("CP1252") else { return nil }
-            mode = .utf8ElseCP1252(table)
+            mode = .utf8Else(table, flagged: true)
             return
         }
         switch encoding {
@@ -50,6 +53,14 @@ final class TextDecoder {
         }
     }
 
+    /// A decoder reading valid UTF-8 as UTF-8 and anything else in the single-byte code page `legacy`, without
+    /// flagging it (the code page was detected from the text); nil when iconv does not know it.
+    init?(utf8Else legacy: String) {
+        guard let table = Self.singleByteTable(legacy) else { return nil }
+        name = legacy
+        mode = .utf8Else(table, flagged: false)
+    }
+
     deinit {
         if case .iconv(let cd) = mode { iconv_close(cd) }
     }
@@ -61,9 +72,10 @@ final class TextDecoder {
         case .utf8:
             if let s = String(validating: bytes, as: UTF8.self) { return (s, nil) }
             return (String(decoding: bytes, as: UTF8.self), .invalidUTF8)
-        case .utf8ElseCP1252(let table):
+        case .utf8Else(let table, let flagged):
             if let s = String(validating: bytes, as: UTF8.self) { return (s, nil) }
-            return (Self.decode(bytes, table).0, .fallbackToCP1252)
+            let (s, bad) = Self.decode(bytes, table)
+            return (s, flagged ? .fallbackToCP1252 : bad ? .undecodableBytes : nil)
         case .table(let table):
             let (s, bad) = Self.decode(bytes, table)
             return (s, bad ? .undecodableBytes : nil)

@@ -153,6 +153,8 @@ public struct ShapefileFixture: Sendable {
     public var dbfVersion: UInt8 = 0x03
     /// The byte written after the field descriptors (nil = none at all).
     public var dbfTerminator: UInt8? = 0x0D
+    /// The deletion flag written for rows not in `deletedRows` (a space; some writers put 0x00).
+    public var dbfLiveFlag: UInt8 = 0x20
     /// Raw record bytes (after the deletion flag) replacing `rows`, for binary fields.
     public var dbfRawRows: [[UInt8]]?
     /// Bytes of padding written after the last field of every record (with `dbfRecordLengthOverride`).
@@ -339,7 +341,7 @@ public struct ShapefileFixture: Sendable {
         while dbfPadHeader && d.count < Int(headerLength) { d.append(0) }
         if let raw = dbfRawRows {
             for (r, row) in raw.enumerated() {
-                d.append(deletedRows.contains(r) ? 0x2A : 0x20)
+                d.append(deletedRows.contains(r) ? 0x2A : dbfLiveFlag)
                 d += row
                 d += [UInt8](repeating: 0x20, count: dbfRecordPadding)
             }
@@ -347,7 +349,7 @@ public struct ShapefileFixture: Sendable {
             return d + dbfTrailer
         }
         for (r, row) in rows.enumerated() {
-            d.append(deletedRows.contains(r) ? 0x2A : 0x20)
+            d.append(deletedRows.contains(r) ? 0x2A : dbfLiveFlag)
             for (k, f) in fields.enumerated() {
                 var v = k < row.count ? Array(row[k].prefix(f.width)) : []
                 let pad = [UInt8](repeating: 0x20, count: f.width - v.count)

@@ -39,6 +39,42 @@ import Testing
         #expect(r.diagnostics("dbf_no_terminator").first?.message.contains("there is no 0x0D terminator") == true)
     }
 
+    /// PostGIS's loader tests: a `.dbf` without fields whose 33-byte header ends in 0x0A (issue 36).
+    @Test func noFieldsWithAnotherTerminatorByteIsRead() throws {
+        for rows in [0, 2] {
+            var f = ShapefileFixture(shapeType: .point, shapes: [.point(1, 1), .point(2, 2)])
+            f.fields = []
+            f.rows = Array(repeating: [], count: rows)
+            f.dbfTerminator = 0x0A
+            let r = try readFixture(f)
+            #expect(r.features.count == 2 && r.schema.fields.isEmpty)
+            #expect(r.sink.count("dbf_no_terminator") == 1)
+            #expect(r.sink.count("missing_attributes") == (rows == 0 ? 1 : 0))
+        }
+        // Two bytes where the terminator belongs say nothing: still refused.
+        var f = ShapefileFixture(shapeType: .point, shapes: [.point(1, 1)])
+        f.fields = []
+        f.rows = [[]]
+        f.dbfTerminator = nil
+        f.dbfHeaderLengthOverride = 34
+        f.dbfPadHeader = true
+        #expect(try openError(f)?.code == "bad_dbf_header")
+    }
+
+    /// mazovia.dbf (infused/dbf): 0x00 instead of the space deletion flag, while the file size proves the layout
+    /// (issue 36); without that proof it stays refused.
+    @Test func nulDeletionFlagProvenBySizeIsRead() throws {
+        var f = points(3)
+        f.dbfLiveFlag = 0x00
+        f.deletedRows = [1]
+        let r = try readFixture(f)
+        #expect(names(r) == [.string("r1"), .string("r3")])
+        #expect(r.stats.skipped["deleted_in_source"] == 1)
+        #expect(r.sink.count("dbf_nul_deletion_flag") == 1)
+        f.dbfTrailer = [0x20, 0x20, 0x20]
+        #expect(try openError(f)?.description.contains("does not start with a deletion flag") == true)
+    }
+
     @Test func missingTerminatorWithAHeaderLengthThatDisagreesIsRejected() throws {
         var f = points(2)
         f.dbfTerminator = nil

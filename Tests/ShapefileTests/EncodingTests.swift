@@ -21,7 +21,9 @@ import Testing
         f.cpg = Array("ISO-8859-1\r\n".utf8)
         let r = try readFixture(f)
         #expect(name(r) == .string("Göteborg"))
-        #expect(r.schema.encoding == EncodingInfo(name: "ISO-8859-1", origin: "cpg", detail: "ISO-8859-1"))
+        #expect(
+            r.schema.encoding
+                == EncodingInfo(name: "ISO-8859-1", origin: "cpg", detail: "ISO-8859-1", confidence: "declared"))
     }
 
     @Test func cpgSpellingsMapLikeGDAL() {
@@ -42,7 +44,9 @@ import Testing
         f.languageDriver = 87
         let r = try readFixture(f)
         #expect(name(r) == .string("Malmö"))
-        #expect(r.schema.encoding == EncodingInfo(name: "ISO-8859-1", origin: "ldid", detail: "LDID/87"))
+        #expect(
+            r.schema.encoding
+                == EncodingInfo(name: "ISO-8859-1", origin: "ldid", detail: "LDID/87", confidence: "declared"))
     }
 
     @Test func cpgBeatsLDID() throws {
@@ -53,15 +57,69 @@ import Testing
         #expect(name(r) == .string("Malmö") && r.schema.encoding?.origin == "cpg")
     }
 
-    @Test func ldidZeroFallsBackToCP1252PerValue() throws {
+    @Test func ldidZeroReadsUTF8PerValueAndDetectsTheRest() throws {
         var f = ShapefileFixture(shapeType: .point, shapes: [.point(0, 0), .point(1, 1)])
         f.fields = [.init("NAME", "C", width: 20)]
         f.rows = [[Array("Malmö".utf8)], [ShapefileFixture.latin1("Göteborg") + [0x80]]]  // 0x80 = € in CP1252
         let r = try readFixture(f)
         #expect(r.features.map { $0.properties["NAME"] } == [.string("Malmö"), .string("Göteborg€")])
-        #expect(r.schema.encoding?.name == "UTF-8" && r.schema.encoding?.origin == "default")
-        #expect(r.stats.warnings["encoding_fallback"] == 1)
-        #expect(r.diagnostics("encoding_fallback").first?.record == 2)
+        #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.origin == "detected")
+        #expect(r.schema.encoding?.confidence == "high")
+        #expect(r.stats.warnings["encoding_fallback"] == nil)
+    }
+
+    @Test func ldidZeroWithOnlyASCIIOrUTF8IsUTF8() throws {
+        let ascii = try readFixture(fixture(value: Array("Malmo".utf8)))
+        #expect(
+            ascii.schema.encoding
+                == EncodingInfo(
+                    name: "UTF-8", origin: "detected", detail: "no .cpg and LDID 0: all text is ASCII",
+                    confidence: "ascii"))
+        let utf8 = try readFixture(fixture(value: Array("Malmö".utf8)))
+        #expect(name(utf8) == .string("Malmö") && utf8.schema.encoding?.confidence == "high")
+    }
+
+    /// Issue 36: DOS code page 850 FoxPro text (infused/dbf's dbase_f5) was read as CP1252 ("penedŠs").
+    @Test func dosCP850TextIsDetected() throws {
+        var f = ShapefileFixture(shapeType: .point, shapes: [.point(0, 0), .point(1, 1), .point(2, 2)])
+        f.fields = [.init("NAME", "C", width: 20)]
+        // penedès, Marià, català in CP850 (è = 0x8A, à = 0x85).
+        f.rows = [
+            [Array("pened".utf8) + [0x8A, 0x73]], [Array("Mari".utf8) + [0x85]], [Array("catal".utf8) + [0x85]],
+        ]
+        let r = try readFixture(f)
+        #expect(r.features.map { $0.properties["NAME"] } == [.string("penedès"), .string("Marià"), .string("català")])
+        #expect(r.schema.encoding?.name == "CP850" && r.schema.encoding?.confidence == "high")
+    }
+
+    /// Cyrillic CP1251 (DbfDataReader's INNAKLKVT20180904) was read as CP1252.
+    @Test func cyrillicCP1251IsDetected() throws {
+        let bytes = try #require("Некритюк Валентина".data(using: .windowsCP1251))
+        let r = try readFixture(fixture(value: Array(bytes)))
+        #expect(name(r) == .string("Некритюк Валентина"))
+        #expect(r.schema.encoding?.name == "CP1251" && r.schema.encoding?.confidence == "high")
+    }
+
+    /// Western text reads as letters in CP1250 too: read as CP1252, but the layer says the guess is unsure.
+    @Test func anEquallyGoodReadingOfTheSameScriptIsWarned() throws {
+        let r = try readFixture(fixture(value: ShapefileFixture.latin1("Ministère")))
+        #expect(name(r) == .string("Ministère"))
+        #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.confidence == "low")
+        let w = try #require(r.diagnostics("encoding_guessed").first)
+        #expect(w.message.contains("CP1250") && w.message.contains("--encoding"), "\(w.message)")
+    }
+
+    /// Greek capitals read as well as Cyrillic capitals, and bytes no code page tried reads cleanly (Mazovia):
+    /// refused, never guessed.
+    @Test func unsureEncodingsAreRefused() throws {
+        let greek = try #require("ΝΟΤΙΟΥ ΑΙΓΑΙΟΥ".data(using: .windowsCP1253))
+        let e = try openError(fixture(value: Array(greek)))
+        #expect(e?.code == "unknown_encoding" && e?.description.contains("CP1253") == true, "\(String(describing: e))")
+        #expect(try readFixture(fixture(value: Array(greek)), options: .init(encoding: "CP1253")).features.count == 1)
+        var mazovia = fixture(value: [0x98, 0xD7, 0x88, 0x89, 0xE7, 0xF5, 0x9E])
+        mazovia.languageDriver = 105
+        let m = try openError(mazovia)
+        #expect(m?.code == "unknown_encoding" && m?.description.contains("LDID/105") == true)
     }
 
     @Test func invalidUTF8UnderDeclaredUTF8IsReplacedAndCounted() throws {
@@ -84,7 +142,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.schema.fields.map(\.name) == ["Nö"])
         #expect(r.features[0].properties["Nö"] == .string("Mönchen üÉ"))
-        #expect(r.schema.encoding == EncodingInfo(name: "CP850", origin: "ldid", detail: "LDID/2"))
+        #expect(
+            r.schema.encoding == EncodingInfo(name: "CP850", origin: "ldid", detail: "LDID/2", confidence: "declared"))
     }
 
     @Test func explicitEncodingAlwaysWins() throws {
@@ -93,24 +152,34 @@ import Testing
         f.languageDriver = 87
         let r = try readFixture(f, options: ShapefileReadOptions(encoding: "windows-1252"))
         #expect(name(r) == .string("€"))
-        #expect(r.schema.encoding == EncodingInfo(name: "CP1252", origin: "option", detail: "windows-1252"))
+        #expect(
+            r.schema.encoding
+                == EncodingInfo(name: "CP1252", origin: "option", detail: "windows-1252", confidence: "declared"))
     }
 
-    @Test func unknownLDIDAndGarbageCPGAreRejectedUnlessOverridden() throws {
-        var ldid = fixture(value: Array("x".utf8))
-        ldid.languageDriver = 250
-        let e = try openError(ldid)
-        #expect(e?.exitCode == .dataError && e?.description.contains("LDID/250") == true)
-        #expect(try readFixture(ldid, options: .init(encoding: "CP1252")).features.count == 1)
+    /// Issue 36: an LDID no code page is known for leaves the decision to the text (infused/dbf's
+    /// dbase_03_cyrillic: LDID 0xF0 and UTF-8 text; DbfDataReader's FolderRoot: LDID 0x7F and ASCII).
+    @Test func unknownLDIDLetsTheTextDecide() throws {
+        var utf8 = fixture(value: Array("Шар".utf8))
+        utf8.languageDriver = 0xF0
+        let r = try readFixture(utf8)
+        #expect(name(r) == .string("Шар") && r.schema.encoding?.origin == "detected")
+        #expect(r.schema.encoding?.detail?.contains("LDID/240") == true)
+        var ascii = fixture(value: Array("x".utf8))
+        ascii.languageDriver = 0x7F
+        #expect(try readFixture(ascii).schema.encoding?.confidence == "ascii")
+    }
 
-        var garbage = fixture(value: Array("x".utf8))
-        garbage.cpg = [UInt8](repeating: 0x41, count: 5000)
-        #expect(try openError(garbage)?.exitCode == .dataError)
-        var nonsense = fixture(value: Array("x".utf8))
-        nonsense.cpg = Array("NO-SUCH-CODEPAGE-42".utf8)
-        #expect(try openError(nonsense)?.description.contains(".cpg") == true)
-        #expect(try readFixture(nonsense, options: .init(encoding: "UTF-8")).features.count == 1)
-
+    /// A `.cpg` that names no code page (5000 bytes, an unknown name, `System`) is not trustworthy: ignored with a
+    /// warning, and the text decides (issue 36). An `--encoding` iconv does not know is still refused.
+    @Test func unusableCPGLetsTheTextDecide() throws {
+        for cpg in [[UInt8](repeating: 0x41, count: 5000), Array("NO-SUCH-CODEPAGE-42".utf8), Array("System".utf8)] {
+            var f = fixture(value: Array("Malmö".utf8))
+            f.cpg = cpg
+            let r = try readFixture(f)
+            #expect(name(r) == .string("Malmö") && r.schema.encoding?.origin == "detected")
+            #expect(r.sink.count("ignored_cpg") == 1)
+        }
         let bad = try openError(fixture(value: Array("x".utf8)), options: .init(encoding: "KLINGON-9"))
         #expect(bad?.exitCode == .dataError)
     }

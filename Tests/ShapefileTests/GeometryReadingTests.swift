@@ -158,12 +158,29 @@ import Testing
         #expect(r.stats.skipped == ["null_geometry": 2])
     }
 
-    @Test func multiPatchIsRejectedPerRecord() throws {
-        let patch = ShapefileFixture.Shape(
-            type: 31, parts: [[0, 0, 1, 0, 0, 1, 1, 1]], z: [[0, 0, 0, 0]], partTypes: [0])
-        let r = try readFixture(ShapefileFixture(shapeType: .multiPatch, shapes: [patch, patch]))
-        #expect(r.features.isEmpty && r.stats.skipped == ["unsupported_multipatch": 2])
-        #expect(r.schema.geometryKind == nil)
+    /// MultiPatch is read as polygons the way GDAL reads it (issue 36): a strip of 4 vertices is 2 triangles, a fan
+    /// of 4 is 2, a triangles part of 6 is 2, an outer ring with an inner ring is one polygon with a hole, and a
+    /// wall (a vertical triangle, zero area from above) is dropped as a sliver.
+    @Test func multiPatchIsReadAsPolygons() throws {
+        func patch(_ parts: [[Double]], _ types: [Int32]) -> ShapefileFixture.Shape {
+            ShapefileFixture.Shape(
+                type: 31, parts: parts, z: parts.map { [Double](repeating: 0, count: $0.count / 2) },
+                partTypes: types)
+        }
+        let strip = patch([[0, 0, 1, 0, 0, 1, 1, 1]], [0])
+        let fan = patch([[0, 0, 1, 0, 1, 1, 0, 1]], [1])
+        let triangles = patch([[0, 0, 1, 0, 0, 1, 5, 5, 6, 5, 5, 6]], [6])
+        let rings = patch([[0, 0, 0, 4, 4, 4, 4, 0, 0, 0], [1, 1, 2, 1, 2, 2, 1, 2, 1, 1]], [2, 3])
+        let wall = patch([[0, 0, 1, 1, 2, 2], [0, 0, 1, 0, 0, 1]], [6, 6])
+        let r = try readFixture(
+            ShapefileFixture(shapeType: .multiPatch, shapes: [strip, fan, triangles, rings, wall]))
+        #expect(r.schema.geometryKind == .polygon)
+        #expect(r.features.map(\.geometry.polygonCount) == [2, 2, 2, 1, 1])
+        #expect(r.features[3].geometry.partCount == 2, "the inner ring is a hole")
+        #expect(r.features[1].geometry.xy.prefix(2) == [0, 0], "a fan's triangles share its first vertex")
+        #expect(r.stats.repaired["multipatch_as_polygons"] == 5)
+        #expect(r.stats.repaired["dropped_sliver"] == 1)
+        #expect(r.stats.skipped.isEmpty)
     }
 
     @Test func recordTypeOtherThanTheFilesIsSkipped() throws {
@@ -193,9 +210,21 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [3])
         #expect(r.stats.skipped == ["non_finite_coordinate": 2])
+    }
+
+    /// Z and M are not used for tiles: a NaN there keeps the feature (issue 36: NetTopologySuite's Volume2,
+    /// go-shp's pointz with Z set to NaN), while a NaN x still skips it.
+    @Test func nonFiniteZOrMIsIgnored() throws {
         let z = try readFixture(
-            ShapefileFixture(shapeType: .pointZ, shapes: [.point(1, 1, type: .pointZ, z: .nan, m: 0)]))
-        #expect(z.features.isEmpty && z.stats.skipped == ["non_finite_coordinate": 1])
+            ShapefileFixture(
+                shapeType: .pointZ,
+                shapes: [
+                    .point(1, 1, type: .pointZ, z: .nan, m: 0), .point(2, 2, type: .pointZ, z: 0, m: .nan),
+                    .point(.nan, 3, type: .pointZ, z: 0, m: 0),
+                ]))
+        #expect(z.features.map(\.id) == [1, 2])
+        #expect(z.features.first?.geometry.xy == [1, 1])
+        #expect(z.stats.skipped == ["non_finite_coordinate": 1])
     }
 
     @Test func brokenPartLayoutsAreSkipped() throws {

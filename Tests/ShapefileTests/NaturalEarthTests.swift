@@ -21,7 +21,9 @@ import Testing
         #expect(r.schema.name == "naturalearth_lowres" && r.schema.geometryKind == .polygon)
         #expect(r.schema.fields.map(\.name) == ["pop_est", "continent", "name", "iso_a3", "gdp_md_est"])
         #expect(r.schema.fields.map(\.type) == [.double, .string, .string, .string, .integer])
-        #expect(r.schema.encoding == EncodingInfo(name: "ISO-8859-1", origin: "cpg", detail: "ISO-8859-1"))
+        #expect(
+            r.schema.encoding
+                == EncodingInfo(name: "ISO-8859-1", origin: "cpg", detail: "ISO-8859-1", confidence: "declared"))
         #expect(r.prjText?.hasPrefix("GEOGCS[\"GCS_WGS_1984\"") == true)
         let fiji = r.features[0]
         #expect(fiji.properties["name"] == .string("Fiji"))

@@ -186,11 +186,10 @@ struct ReadPhase {
     ) throws -> SourceLayer {
         let reader = try ShapefileReader(
             files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
+        // A file without records is read as a layer without features: the reader warns (`empty_layer`), the report
+        // counts it, and a pipeline's `requireFeatures` decides whether that stops the publish (issue 36; before,
+        // one empty layer of a GIS export stopped every other layer).
         records = reader.stats.recordsInFile
-        guard records > 0 else {
-            // Packaging never publishes an empty layer silently (hostile-inputs.md §1 #12).
-            throw InputRejection(code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
-        }
         let crs = try IsolatedCRS.resolve(
             prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
         let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)

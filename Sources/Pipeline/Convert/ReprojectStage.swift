@@ -11,8 +11,10 @@ final class ReprojectStage {
     /// Longitudes in the 0–360° convention (Pacific-centred data: every longitude within 0…360 and some beyond
     /// 180) are wrapped to −180…180 in place: x − 360 for x > 180. A feature that crossed 180° (120°E…240°E)
     /// then jumps at the antimeridian and `AntimeridianStage` splits it; one wholly beyond 180° (200°E…220°E)
-    /// lands where it belongs (160°W…140°W). Returns whether anything was wrapped. Longitudes outside 0…360
-    /// (or all within −180…180) are left alone.
+    /// lands where it belongs (160°W…140°W). The mirror case is wrapped too: a feature whose longitudes all lie
+    /// in −360…0 with some west of −180° (MapServer's `meteo.shp` has points at −194.8°) gets x + 360 for
+    /// x < −180, as GDAL keeps such points. Returns whether anything was wrapped. Longitudes beyond ±360 (or all
+    /// within −180…180) are left alone.
     static func wrapZeroTo360(_ xy: inout [Double]) -> Bool {
         var lo = Double.infinity
         var hi = -Double.infinity
@@ -22,10 +24,18 @@ final class ReprojectStage {
             hi = max(hi, xy[i])
             i += 2
         }
-        guard hi > 180, hi <= 360, lo >= 0 else { return false }
+        if hi > 180, hi <= 360, lo >= 0 {
+            i = 0
+            while i < xy.count {
+                if xy[i] > 180 { xy[i] -= 360 }
+                i += 2
+            }
+            return true
+        }
+        guard lo < -180, lo >= -360, hi <= 0 else { return false }
         i = 0
         while i < xy.count {
-            if xy[i] > 180 { xy[i] -= 360 }
+            if xy[i] < -180 { xy[i] += 360 }
             i += 2
         }
         return true

@@ -50,10 +50,6 @@ package enum InputProbe {
                         files: set, options: ShapefileReadOptions(encoding: input.encoding),
                         diagnostics: DiagnosticSink())
                     records = reader.stats.recordsInFile
-                    guard records > 0 else {
-                        throw InputRejection(
-                            code: "empty_layer", message: "\(set.shp): the layer has no records [empty_layer]")
-                    }
                     _ = try IsolatedCRS.resolve(
                         prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
                     let lo = max(options.minZoom, input.minZoom ?? options.minZoom)

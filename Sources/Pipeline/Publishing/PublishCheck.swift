@@ -34,7 +34,9 @@ package enum PublishCheck {
             let n = written[e.layer] ?? 0
             let name = e.source.map { "\($0) (\(e.layer))" } ?? e.layer
             if n == 0 {
-                let why = rejected.contains(e.layer) ? "its input was rejected" : "no feature is left after filters"
+                let why =
+                    rejected.contains(e.layer)
+                    ? "its input was rejected" : "its file has no records, or no feature is left after filters"
                 if e.requireFeatures {
                     out.append(
                         PublishFinding(

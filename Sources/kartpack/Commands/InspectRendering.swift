@@ -40,7 +40,8 @@ enum InspectRendering {
             if let b = l.bounds { s += "  bounds:     \(fmt(b))\n" }
             if let b = l.boundsWGS84 { s += "  wgs84:      \(fmt(b, digits: 6))\n" }
             if let e = l.encoding {
-                s += "  encoding:   \(e.name) from \(e.origin)\(e.detail.map { " (\($0))" } ?? "")\n"
+                let sure = e.confidence.map { $0 == "declared" ? "" : ", confidence \($0)" } ?? ""
+                s += "  encoding:   \(e.name) from \(e.origin)\(e.detail.map { " (\($0))" } ?? "")\(sure)\n"
             }
             if !l.fields.isEmpty {
                 s += "  fields:\n"

@@ -1,0 +1,152 @@
+/// Decides the code page of `.dbf` text from the text itself, when neither a `.cpg` nor a known language-driver
+/// byte declares it (issue 36).
+///
+/// Values that are valid UTF-8 are UTF-8 (a legacy value is valid UTF-8 by chance only in contrived cases). The
+/// others are decoded in each of a small set of legacy code pages — the Windows and DOS pages of Western and
+/// Central Europe, Cyrillic, Greek and Arabic, through glibc iconv (`TextDecoder`), no table written here — and each
+/// reading is judged by how unlikely its characters are as text:
+///
+/// - a replacement character, a C1 control or an undefined byte: 10; box drawing: 5; another symbol: 2 (common
+///   punctuation such as `’ “ ” – — … « » ° € £ § ©`: 0);
+/// - a word mixing scripts (Latin with Cyrillic, Greek or Arabic): 1 per non-ASCII letter;
+/// - a Latin word of three or more letters with at least two non-ASCII letters and more of them than ASCII letters
+///   (`Ïðèâåò`, Cyrillic read as CP1252): 1 per non-ASCII letter;
+/// - a Greek final sigma `ς` inside a word: 1;
+/// - in cased scripts, a non-ASCII capital after a small letter (`penedŠs`, CP850 read as CP1252), or a small one
+///   after two capitals: 1.
+///
+/// The reading with the lowest penalty wins (ties go to the earlier code page in `candidates`). It must be clean
+/// (penalties for at most 2 % of its non-ASCII characters), or the file is refused. Its confidence is `high` when
+/// every reading that differs from it scores worse; when another reading of the same script scores as well (CP1252
+/// and CP1250 both read `Ministère`/`Ministčre` as letters) it is `low` and the caller warns (`encoding_guessed`);
+/// when a reading of another script scores as well (Greek capitals read as Cyrillic), the file is refused — unless
+/// the best is CP1252, the code page of most Shapefiles written without a `.cpg` (a lone `éà` also reads as Greek
+/// `Θα` in CP437): then it is `low` and warned too.
+enum EncodingDetector {
+    /// The code pages tried, in order of preference, with their script.
+    static let candidates: [(name: String, script: String)] = [
+        ("CP1252", "Latin"), ("CP850", "Latin"), ("CP437", "Latin"), ("CP1250", "Latin"), ("CP852", "Latin"),
+        ("CP1251", "Cyrillic"), ("CP866", "Cyrillic"), ("CP1253", "Greek"), ("CP1256", "Arabic"),
+    ]
+
+    /// What the text says.
+    enum Outcome: Equatable {
+        /// Every value is ASCII or valid UTF-8 (`utf8Values` of them hold non-ASCII bytes).
+        case utf8(utf8Values: Int)
+        /// Values that are not UTF-8 are in `name`; `rival` names an equally good reading of the same script
+        /// (then the confidence is low) with an example value read both ways.
+        case legacy(name: String, legacyValues: Int, utf8Values: Int, rival: String?)
+        /// No reading is clean, or two of different scripts are equally good: why, with examples.
+        case undecided(String)
+    }
+
+    private struct Reading {
+        var name: String
+        var script: String
+        var values: [String]
+        var penalty: Int
+    }
+
+    static func detect(_ values: [[UInt8]]) -> Outcome {
+        var legacy: [[UInt8]] = []
+        var utf8 = 0
+        for v in values {
+            if String(validating: v, as: UTF8.self) != nil { utf8 += 1 } else { legacy.append(v) }
+        }
+        guard !legacy.isEmpty else { return .utf8(utf8Values: utf8) }
+        let nonASCII = legacy.reduce(0) { $0 + $1.count { $0 >= 0x80 } }
+        var readings: [Reading] = []
+        for c in candidates {
+            guard let decoder = TextDecoder(encoding: c.name) else { continue }
+            let decoded = legacy.map { decoder.decode($0).0 }
+            readings.append(
+                Reading(
+                    name: c.name, script: c.script, values: decoded, penalty: decoded.reduce(0) { $0 + penalty($1) }))
+        }
+        guard let best = readings.min(by: { $0.penalty < $1.penalty }) else {
+            return .undecided("iconv knows none of the code pages tried")
+        }
+        guard best.penalty * 50 <= nonASCII else {
+            return .undecided(
+                "no code page tried (\(candidates.map(\.name).joined(separator: ", "))) reads the text cleanly: the "
+                    + "best, \(best.name), gives \(best.penalty) unlikely characters in \(nonASCII) (e.g. "
+                    + "\"\(best.values[0].prefix(40))\")")
+        }
+        let others = readings.filter { $0.values != best.values }
+        guard let rival = others.min(by: { $0.penalty < $1.penalty }), rival.penalty <= best.penalty else {
+            return .legacy(name: best.name, legacyValues: legacy.count, utf8Values: utf8, rival: nil)
+        }
+        let k = best.values.indices.first { best.values[$0] != rival.values[$0] } ?? 0
+        let example = "\"\(best.values[k].prefix(40))\" / \"\(rival.values[k].prefix(40))\""
+        guard rival.script == best.script || best.name == "CP1252" else {
+            return .undecided(
+                "the text reads as well in \(best.name) (\(best.script)) as in \(rival.name) (\(rival.script)): "
+                    + example)
+        }
+        return .legacy(
+            name: best.name, legacyValues: legacy.count, utf8Values: utf8,
+            rival: "\(rival.name) reads it as well (\(example))")
+    }
+
+    /// How unlikely `s` is as text (see the type's documentation); 0 for plausible text.
+    static func penalty(_ s: String) -> Int {
+        var total = 0
+        var word: [Unicode.Scalar] = []
+        func endWord() {
+            total += wordPenalty(word)
+            word.removeAll(keepingCapacity: true)
+        }
+        for u in s.unicodeScalars {
+            if u.properties.isAlphabetic {
+                word.append(u)
+                continue
+            }
+            endWord()
+            guard u.value >= 0x80 else { continue }
+            if u == "\u{FFFD}" || u.value < 0xA0 {
+                total += 10
+            } else if (0x2500...0x25FF).contains(u.value) {
+                total += 5
+            } else if !commonPunctuation.contains(u) {
+                total += 2
+            }
+        }
+        endWord()
+        return total
+    }
+
+    /// Non-ASCII punctuation and signs ordinary text uses.
+    static let commonPunctuation: Set<Unicode.Scalar> = Set("\u{A0}’‘“”„–—…«»°€£§·©®±×²³½¼¾µ¿¡".unicodeScalars)
+
+    private static func script(_ u: Unicode.Scalar) -> String {
+        switch u.value {
+        case 0..<0x250, 0x1E00..<0x1F00: "Latin"
+        case 0x370..<0x400, 0x1F00..<0x2000: "Greek"
+        case 0x400..<0x530: "Cyrillic"
+        case 0x600..<0x700, 0x750..<0x780, 0xFB50..<0xFF00: "Arabic"
+        default: "other"
+        }
+    }
+
+    private static func wordPenalty(_ w: [Unicode.Scalar]) -> Int {
+        let nonASCII = w.count { $0.value >= 0x80 }
+        guard nonASCII > 0 else { return 0 }
+        let scripts = Set(w.map(script))
+        if scripts.count > 1 { return nonASCII }
+        let only = scripts.first ?? "other"
+        if only == "Latin" && w.count >= 3 && nonASCII >= 2 && nonASCII > w.count - nonASCII { return nonASCII }
+        guard only == "Latin" || only == "Cyrillic" || only == "Greek" else { return 0 }
+        var p = 0
+        // Greek's final sigma ends words: inside one it is Cyrillic т (0xF2) read as CP1253.
+        if only == "Greek" { p += w.dropLast().count { $0 == "\u{3C2}" } }
+        for i in w.indices.dropFirst() where w[i].value >= 0x80 {
+            let c = w[i].properties
+            if c.isUppercase && w[i - 1].properties.isLowercase {
+                p += 1
+            } else if c.isLowercase && i >= 2 && w[i - 1].properties.isUppercase && w[i - 2].properties.isUppercase {
+                p += 1
+            }
+        }
+        return p
+    }
+}
