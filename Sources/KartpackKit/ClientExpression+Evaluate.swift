@@ -4,10 +4,10 @@ extension ClientExpression {
     /// The value for one feature, with MapLibre's semantics; throws MapLibre's run-time errors (an ordering
     /// comparison of mixed types, a non-boolean condition, a bad colour), which the caller turns into a false
     /// filter or the property's default.
-    func evaluate(_ c: ExpressionContext) throws(StyleEvaluationError) -> StyleValue {
+    func evaluate(_ c: ExpressionContext) throws(StyleEvaluationError) -> ExpressionValue {
         switch self {
         case .literal(let v): return v
-        case .get(let key): return StyleValue(c.property(key))
+        case .get(let key): return ExpressionValue(c.property(key))
         case .has(let key): return .bool(c.property(key) != nil)
         case .match(let input, let arms, let fallback):
             let v = try input.evaluate(c)
@@ -39,13 +39,13 @@ extension ClientExpression {
         }
     }
 
-    static func mix(_ a: StyleValue, _ b: StyleValue, _ t: Double) throws(StyleEvaluationError)
-        -> StyleValue
+    static func mix(_ a: ExpressionValue, _ b: ExpressionValue, _ t: Double) throws(StyleEvaluationError)
+        -> ExpressionValue
     {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(x + (y - x) * t)
         case (.array(let xs), .array(let ys)) where xs.count == ys.count:
-            var out: [StyleValue] = []
+            var out: [ExpressionValue] = []
             for (x, y) in zip(xs, ys) { out.append(try mix(x, y, t)) }
             return .array(out)
         default:
@@ -63,7 +63,7 @@ extension ClientExpression {
     }
 
     /// A colour value, or a string MapLibre would coerce to one.
-    static func color(_ v: StyleValue) -> LookColor? {
+    static func color(_ v: ExpressionValue) -> LookColor? {
         switch v {
         case .color(let c): c
         case .string(let s): LookColor(css: s)
@@ -71,14 +71,14 @@ extension ClientExpression {
         }
     }
 
-    func number(_ v: StyleValue, _ what: String) throws(StyleEvaluationError) -> Double {
+    func number(_ v: ExpressionValue, _ what: String) throws(StyleEvaluationError) -> Double {
         guard case .number(let d) = v else {
             throw StyleEvaluationError(reason: "\(what) is \(v.typeName)")
         }
         return d
     }
 
-    func boolean(_ v: StyleValue, _ what: String) throws(StyleEvaluationError) -> Bool {
+    func boolean(_ v: ExpressionValue, _ what: String) throws(StyleEvaluationError) -> Bool {
         guard case .bool(let b) = v else {
             throw StyleEvaluationError(reason: "\(what) is \(v.typeName)")
         }
@@ -87,9 +87,9 @@ extension ClientExpression {
 
     func call(_ op: String, _ args: [ClientExpression], _ c: ExpressionContext)
         throws(StyleEvaluationError)
-        -> StyleValue
+        -> ExpressionValue
     {
-        func value(_ i: Int) throws(StyleEvaluationError) -> StyleValue { try args[i].evaluate(c) }
+        func value(_ i: Int) throws(StyleEvaluationError) -> ExpressionValue { try args[i].evaluate(c) }
         func numbers() throws(StyleEvaluationError) -> [Double] {
             var out: [Double] = []
             for i in args.indices { out.append(try number(value(i), op)) }
@@ -256,5 +256,5 @@ extension ClientExpression {
     }
 
     /// MapLibre's `==`: same type and value (values of different types are never equal).
-    static func equal(_ a: StyleValue, _ b: StyleValue) -> Bool { a == b }
+    static func equal(_ a: ExpressionValue, _ b: ExpressionValue) -> Bool { a == b }
 }

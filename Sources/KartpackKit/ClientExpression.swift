@@ -15,12 +15,12 @@ struct ExpressionContext {
 /// checks operators and argument counts, so an unsupported expression is refused when the style is read, never
 /// when a feature is drawn.
 indirect enum ClientExpression: Sendable {
-    case literal(StyleValue)
+    case literal(ExpressionValue)
     case get(String)
     case has(String)
     case call(String, [ClientExpression])
     case match(
-        ClientExpression, [(labels: [StyleValue], value: ClientExpression)], fallback: ClientExpression)
+        ClientExpression, [(labels: [ExpressionValue], value: ClientExpression)], fallback: ClientExpression)
     case step(ClientExpression, base: ClientExpression, stops: [(Double, ClientExpression)])
     case interpolate(base: Double, ClientExpression, stops: [(Double, ClientExpression)])
 
@@ -88,13 +88,13 @@ indirect enum ClientExpression: Sendable {
                     throw ExpressionError(
                         path: path, reason: "match needs an input, label/value pairs and a fallback")
                 }
-                var arms: [(labels: [StyleValue], value: ClientExpression)] = []
+                var arms: [(labels: [ExpressionValue], value: ClientExpression)] = []
                 var i = 1
                 while i + 1 < args.count {
-                    let labels: [StyleValue]
+                    let labels: [ExpressionValue]
                     switch args[i] {
                     case .array(let a):
-                        var out: [StyleValue] = []
+                        var out: [ExpressionValue] = []
                         for v in a { out.append(try literal(v, at: path)) }
                         labels = out
                     default: labels = [try literal(args[i], at: path)]
@@ -163,7 +163,7 @@ indirect enum ClientExpression: Sendable {
         return out
     }
 
-    static func literal(_ json: JSONValue, at path: String) throws(ExpressionError) -> StyleValue {
+    static func literal(_ json: JSONValue, at path: String) throws(ExpressionError) -> ExpressionValue {
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -171,7 +171,7 @@ indirect enum ClientExpression: Sendable {
         case .double(let d): return .number(d)
         case .string(let s): return .string(s)
         case .array(let a):
-            var out: [StyleValue] = []
+            var out: [ExpressionValue] = []
             for v in a { out.append(try literal(v, at: path)) }
             return .array(out)
         case .object: throw ExpressionError(path: path, reason: "object literals are not supported")

@@ -13,7 +13,7 @@ struct FeatureCollector {
         var points: [GeoCoordinate] = []
         var lines: [[GeoCoordinate]] = []
         var polygons: [GeoPolygon] = []
-        var rank: FeatureRank
+        var rank: QueryRank
         var level = SpreadLevels.unplaced
     }
 
@@ -40,12 +40,12 @@ struct FeatureCollector {
             guard layer.extent > 0 else { continue }
             let projection = TileProjection(z: z, x: x, y: y, extent: layer.extent)
             let cutter = PieceCutter(projection: projection, region: region, mode: mode)
-            let layerHash = FeatureRank.hash(layer.name)
+            let layerHash = QueryRank.hash(layer.name)
             for (i, feature) in layer.features.enumerated() {
                 guard let anchor = cutter.anchor(feature) else { continue }
-                let rank = FeatureRank(
+                let rank = QueryRank(
                     priority: priority.flatMap { feature.properties[$0]?.numericValue },
-                    hash: FeatureRank.mix(layerHash ^ (feature.id ?? FeatureRank.pieceKey(z, x, y, i))),
+                    hash: QueryRank.mix(layerHash ^ (feature.id ?? QueryRank.pieceKey(z, x, y, i))),
                     layer: layer.name, id: feature.id ?? 0)
                 let slot: Int?
                 if let piece = cutter.cut(feature) {
@@ -62,7 +62,7 @@ struct FeatureCollector {
         }
     }
 
-    private mutating func merge(_ piece: PieceCutter.Piece, feature: DecodedFeature, layer: String, rank: FeatureRank)
+    private mutating func merge(_ piece: PieceCutter.Piece, feature: DecodedFeature, layer: String, rank: QueryRank)
         -> Int
     {
         if let id = feature.id, let slot = index[layer]?[id] {

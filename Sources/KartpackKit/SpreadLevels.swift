@@ -14,7 +14,7 @@ enum SpreadLevels {
     struct Candidate {
         /// The collector's entry, nil for a feature outside the region (it still takes its cell).
         var slot: Int?
-        var rank: FeatureRank
+        var rank: QueryRank
         /// Anchor as a fraction of the tile, in `0..<1`.
         var anchor: (x: Double, y: Double)
     }

@@ -107,7 +107,7 @@ struct StyleLayer: Sendable {
         }
     }
 
-    func value(_ key: String, _ c: ExpressionContext) -> StyleValue? {
+    func value(_ key: String, _ c: ExpressionContext) -> ExpressionValue? {
         guard let e = paint[key] ?? layout[key] else { return nil }
         return try? e.evaluate(c)
     }

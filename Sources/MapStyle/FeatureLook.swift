@@ -28,7 +28,7 @@ public enum FeatureLook {
                     pattern: p, color: s.patternColor ?? s.stroke ?? options.defaultColor,
                     background: s.patternBackground, spacing: s.patternSpacing ?? PatternSpec.defaultSpacing,
                     width: s.patternWidth ?? PatternSpec.defaultWidth)
-                out.append(("pattern", .object([("fill-pattern", .string(SpriteImage.patternName(spec)))])))
+                out.append(("pattern", .object([("fill-pattern", .string(GeneratedSpriteImage.patternName(spec)))])))
             }
             if width > 0, s.stroke != nil || (s.fill == nil && s.fillPattern == nil) {
                 out.append(
@@ -56,9 +56,9 @@ public enum FeatureLook {
             switch s.icon {
             case .symbol(let name)?:
                 let symbol = MapSymbol(rawValue: name) ?? .dot
-                out.append(("icon", .object([("icon-image", .string(SpriteImage.symbolName(symbol, s.fill)))])))
+                out.append(("icon", .object([("icon-image", .string(GeneratedSpriteImage.symbolName(symbol, s.fill)))])))
             case .file(let path)?:
-                out.append(("icon", .object([("icon-image", .string(SpriteImage.fileIconName(path)))])))
+                out.append(("icon", .object([("icon-image", .string(GeneratedSpriteImage.fileIconName(path)))])))
             case nil:
                 out.append(("circle", .object([("circle-color", color(s.fill ?? s.stroke ?? options.defaultColor))])))
             }

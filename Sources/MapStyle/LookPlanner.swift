@@ -2,24 +2,24 @@ import Foundation
 import KartpackCore
 import Styling
 
-/// Turns one `ClientLook` (a layer's class at one zoom) into planned layers with data-driven values (see
+/// Turns one `ClientLookRules` (a layer's class at one zoom) into planned layers with data-driven values (see
 /// `StylePlan` for what is drawn).
 struct LookPlanner {
-    let look: ClientLook
-    let layer: PackageLayer
-    let labelLayer: PackageLayer?
+    let look: ClientLookRules
+    let layer: PackageLayerSummary
+    let labelLayer: PackageLayerSummary?
     let selection: ClassSelection
     let options: StylePlanOptions
     let displayZoom: Int
     let tileMax: Int
     let iconFolder: String
-    var images: [SpriteImage] = []
+    var images: [GeneratedSpriteImage] = []
     var warnings: [String] = []
     /// The most sprite images one look may ask for.
     static let maxImages = 256
 
     init(
-        look: ClientLook, layer: PackageLayer, labelLayer: PackageLayer?, selection: ClassSelection,
+        look: ClientLookRules, layer: PackageLayerSummary, labelLayer: PackageLayerSummary?, selection: ClassSelection,
         options: StylePlanOptions, displayZoom: Int, tileMax: Int, iconFolder: String
     ) {
         self.look = look
@@ -195,7 +195,7 @@ struct LookPlanner {
 
     // MARK: Sprite names
 
-    func hexPart(_ c: StyleColor) -> StyleExpression { .literal(.string(SpriteImage.colorPart(c))) }
+    func hexPart(_ c: StyleColor) -> StyleExpression { .literal(.string(GeneratedSpriteImage.colorPart(c))) }
 
     /// `fill-pattern`: the sprite name of the feature's pattern spec; registers every combination as an image.
     mutating func patternName() -> StyleExpression {
@@ -246,7 +246,7 @@ struct LookPlanner {
             warnings.append("layer \(layer.id): \(specs.count) pattern combinations; only \(Self.maxImages) are drawn")
         }
         for spec in specs.prefix(Self.maxImages) {
-            images.append(SpriteImage(name: SpriteImage.patternName(spec), shape: .pattern(spec)))
+            images.append(GeneratedSpriteImage(name: GeneratedSpriteImage.patternName(spec), shape: .pattern(spec)))
         }
         return .join([.literal(.string("pattern-")), name, colorPart, bg, spacing, width])
     }
@@ -262,7 +262,7 @@ struct LookPlanner {
                 if MapSymbol(rawValue: name) == nil { unknown.append(name) }
                 return .join([.literal(.string("symbol-\(symbol.rawValue)")), fillPart])
             case .file(let path)?:
-                return .literal(.string(SpriteImage.fileIconName(path)))
+                return .literal(.string(GeneratedSpriteImage.fileIconName(path)))
             case nil:
                 return nil
             }
@@ -278,11 +278,11 @@ struct LookPlanner {
                 let symbol = MapSymbol(rawValue: name) ?? .dot
                 for f in values(.fill) {
                     let c = f.colorValue
-                    images.append(SpriteImage(name: SpriteImage.symbolName(symbol, c), shape: .symbol(symbol, c)))
+                    images.append(GeneratedSpriteImage(name: GeneratedSpriteImage.symbolName(symbol, c), shape: .symbol(symbol, c)))
                 }
             case .file(let path)?:
                 let resolved = path.hasPrefix("/") ? path : (iconFolder as NSString).appendingPathComponent(path)
-                images.append(SpriteImage(name: SpriteImage.fileIconName(path), shape: .svg(path: resolved)))
+                images.append(GeneratedSpriteImage(name: GeneratedSpriteImage.fileIconName(path), shape: .svg(path: resolved)))
             case nil:
                 break
             }

@@ -47,7 +47,7 @@ public struct MapLibreStyleDocument: Sendable {
     /// The plan the style was made from (layer order, values).
     public var plan: StylePlan
     /// The images the style's `sprite` must hold; empty when the style has no `sprite`.
-    public var spriteImages: [SpriteImage] { plan.images }
+    public var spriteImages: [GeneratedSpriteImage] { plan.images }
     /// Warnings about what the style cannot draw as the sheet says.
     public var warnings: [String] { plan.warnings }
     /// The style as pretty-printed JSON text.

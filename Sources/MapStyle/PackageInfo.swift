@@ -29,7 +29,7 @@ public struct PackageInfo: Sendable {
     /// The default view: longitude, latitude (degrees) and zoom.
     public var center: (longitude: Double, latitude: Double, zoom: Int)?
     /// The layers in `vector_layers` order (then layers only the run summary names, sorted by name).
-    public var layers: [PackageLayer]
+    public var layers: [PackageLayerSummary]
     /// Problems with the metadata that were worked around.
     public var warnings: [String]
 
@@ -69,7 +69,7 @@ public struct PackageInfo: Sendable {
             center = (lon, lat, Int(z))
         }
 
-        var layers: [PackageLayer] = []
+        var layers: [PackageLayerSummary] = []
         if let list = metadata["vector_layers"]?.arrayValue {
             for entry in list {
                 guard let id = entry["id"]?.stringValue, !id.isEmpty else {
@@ -81,7 +81,7 @@ public struct PackageInfo: Sendable {
                     continue
                 }
                 let members = entry["fields"]?.objectMembers ?? []
-                var layer = PackageLayer(
+                var layer = PackageLayerSummary(
                     id: id, fields: members.map(\.key), minZoom: PackageInfo.integer(entry["minzoom"]),
                     maxZoom: PackageInfo.integer(entry["maxzoom"]))
                 for (name, type) in members {
@@ -111,7 +111,7 @@ public struct PackageInfo: Sendable {
             warnings.append("the kartpack metadata is neither a JSON string nor an object")
         }
         if let perLayer = summary?["layers"]?.objectMembers {
-            var extra: [PackageLayer] = []
+            var extra: [PackageLayerSummary] = []
             // Matching by id is quadratic: a hostile summary of tens of thousands of layers is read in part.
             if perLayer.count > PackageReader.maxLayers {
                 warnings.append(
@@ -119,9 +119,9 @@ public struct PackageInfo: Sendable {
                         + "\(PackageReader.maxLayers) are read")
             }
             for (id, info) in perLayer.prefix(PackageReader.maxLayers) {
-                var layer: PackageLayer
+                var layer: PackageLayerSummary
                 let index = layers.firstIndex { $0.id == id }
-                if let index { layer = layers[index] } else { layer = PackageLayer(id: id) }
+                if let index { layer = layers[index] } else { layer = PackageLayerSummary(id: id) }
                 if let g = info["geometry"]?.stringValue {
                     if let family = GeometryFamily(rawValue: g) {
                         layer.geometry = family
@@ -132,18 +132,18 @@ public struct PackageInfo: Sendable {
                 if let classes = info["classes"]?.objectMembers {
                     layer.classes = classes.compactMap { name, count in
                         guard !name.isEmpty else { return nil }
-                        return PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                        return PackageLayerSummary.ClassCount(name: name, count: Int(count.intValue ?? 0))
                     }
                 }
                 if let byZoom = info["classes_by_zoom"]?.objectMembers {
-                    var out: [Int: [PackageLayer.ClassCount]] = [:]
+                    var out: [Int: [PackageLayerSummary.ClassCount]] = [:]
                     for (zoomText, classes) in byZoom {
                         guard let z = Int(zoomText), (0...30).contains(z), let members = classes.objectMembers else {
                             warnings.append("layer \(id): bad classes_by_zoom entry \(zoomText)")
                             continue
                         }
                         out[z] = members.compactMap { name, count in
-                            name.isEmpty ? nil : PackageLayer.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                            name.isEmpty ? nil : PackageLayerSummary.ClassCount(name: name, count: Int(count.intValue ?? 0))
                         }
                     }
                     layer.classesByZoom = out
@@ -167,7 +167,7 @@ public struct PackageInfo: Sendable {
     }
 
     /// The layer with this exact id.
-    public func layer(_ id: String) -> PackageLayer? { layers.first { $0.id == id } }
+    public func layer(_ id: String) -> PackageLayerSummary? { layers.first { $0.id == id } }
 
     /// Opens a package and reads its metadata.
     /// - Throws: `.cannotOpenPackage` (missing, unreadable) or `.badPackage` (not an archive, broken metadata).

@@ -15,10 +15,10 @@ public struct SpriteSheet: Sendable {
 
     /// Packs `images` drawn at `pixelRatio`. An empty list gives a 1×1 transparent sheet with an empty index.
     /// - Throws: `.badRequest` when an SVG icon cannot be read or drawn.
-    public init(images: [SpriteImage], pixelRatio: Int) throws(MapStyleError) {
+    public init(images: [GeneratedSpriteImage], pixelRatio: Int) throws(MapStyleError) {
         let ratio = max(1, pixelRatio)
         self.pixelRatio = ratio
-        var unique: [SpriteImage] = []
+        var unique: [GeneratedSpriteImage] = []
         for i in images where !unique.contains(where: { $0.name == i.name }) { unique.append(i) }
         var drawn: [RGBAImage] = []
         for img in unique { drawn.append(try SpriteSheet.draw(img, pixelRatio: ratio)) }
@@ -59,7 +59,7 @@ public struct SpriteSheet: Sendable {
     }
 
     /// One image at a pixel ratio: patterns and symbols with Kartpack's rasteriser, SVG files with librsvg.
-    public static func draw(_ image: SpriteImage, pixelRatio ratio: Int) throws(MapStyleError) -> RGBAImage {
+    public static func draw(_ image: GeneratedSpriteImage, pixelRatio ratio: Int) throws(MapStyleError) -> RGBAImage {
         switch image.shape {
         case .pattern(let spec): return PatternRaster.draw(spec, pixelRatio: ratio)
         case .symbol(let symbol, let color): return symbol.raster(color: color, pixelRatio: ratio)
@@ -75,7 +75,7 @@ public struct SpriteSheet: Sendable {
 
     /// Writes `BASE.json`, `BASE.png`, `BASE@2x.json` and `BASE@2x.png` for `images`; returns the paths written.
     /// - Parameter basePath: the path without extension, e.g. `out/sprite`.
-    public static func write(images: [SpriteImage], basePath: String) throws(MapStyleError) -> [String] {
+    public static func write(images: [GeneratedSpriteImage], basePath: String) throws(MapStyleError) -> [String] {
         var written: [String] = []
         for ratio in [1, 2] {
             let sheet = try SpriteSheet(images: images, pixelRatio: ratio)

@@ -42,7 +42,7 @@ public struct StylePlan: Sendable {
     /// The layers, bottom to top.
     public var layers: [PlannedLayer]
     /// The sprite images the layers reference, in first-use order.
-    public var images: [SpriteImage]
+    public var images: [GeneratedSpriteImage]
     /// Things the client style cannot express or that look wrong.
     public var warnings: [String]
     /// The map background.
@@ -81,7 +81,7 @@ struct Builder {
     let package: PackageInfo
     let options: StylePlanOptions
     var planned: [(sortKey: [Int], layer: PlannedLayer)] = []
-    var images: [SpriteImage] = []
+    var images: [GeneratedSpriteImage] = []
     var warnings: [String] = []
     var warned = Set<String>()
 
@@ -94,7 +94,7 @@ struct Builder {
     mutating func warn(_ s: String) { if warned.insert(s).inserted { warnings.append(s) } }
 
     /// True for `L_labels` when the package also has `L` (the engine's label points).
-    func isLabelLayer(_ layer: PackageLayer) -> Bool {
+    func isLabelLayer(_ layer: PackageLayerSummary) -> Bool {
         layer.id.hasSuffix("_labels") && package.layer(String(layer.id.dropLast("_labels".count))) != nil
     }
 
@@ -110,7 +110,7 @@ struct Builder {
         return sources.count == 1 ? sources[0] : id
     }
 
-    mutating func plan(layer: PackageLayer, index: Int, extraClasses: [String]) {
+    mutating func plan(layer: PackageLayerSummary, index: Int, extraClasses: [String]) {
         let source = ruleLayer(for: layer.id)
         let cascade = ClientCascade(sheet: sheet, layer: source, fieldKinds: layer.fieldKinds)
         let labelLayer = package.layer(layer.id + "_labels")

@@ -25,7 +25,7 @@ public enum ClientLimitation: String, Sendable, Hashable {
 /// The cascade of one layer translated for a client that sees only what is in the tiles: the kept attributes,
 /// the `class`, and match flags the engine writes for selectors the client cannot test.
 ///
-/// For each zoom and class, `look` gives every client property as a decision list (`ClientLook`): the entries of
+/// For each zoom and class, `look` gives every client property as a decision list (`ClientLookRules`): the entries of
 /// the cascade (rule selectors) that declare the property, most precedent first, each with a `ClientCondition`:
 /// - entries whose filters a client can test exactly (attribute filters on attributes every `keep` of the layer
 ///   keeps, no regex, no number on a text field) become attribute tests;
@@ -206,7 +206,7 @@ public struct ClientCascade: Sendable {
 
     /// The look of the features with class knowledge `knowledge` at `zoom`; nil when no feature can have that class
     /// at this zoom. `hasFlag` tells which match flags the package carries.
-    public func look(zoom: Int, knowledge: ClassKnowledge, hasFlag: (String) -> Bool = { _ in false }) -> ClientLook? {
+    public func look(zoom: Int, knowledge: ClassKnowledge, hasFlag: (String) -> Bool = { _ in false }) -> ClientLookRules? {
         guard let facts = classFacts(zoom: zoom, knowledge: knowledge) else { return nil }
         var branches: [StyleProperty: [ClientBranch]] = [:]
         var closed = Set<StyleProperty>()
@@ -222,7 +222,7 @@ public struct ClientCascade: Sendable {
                 if condition == .always { closed.insert(d.property) }
             }
         }
-        return ClientLook(branches: branches)
+        return ClientLookRules(branches: branches)
     }
 
     /// The entries (as flag keys, with why) that need a match flag for features of this class at this zoom.

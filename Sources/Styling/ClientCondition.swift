@@ -81,7 +81,7 @@ public struct ClientBranch: Sendable, Hashable {
 /// the cascade's entries that declare it, most precedent first, each with the condition a client can test.
 /// The first branch whose condition holds gives the value; none gives no value. Properties no entry declares are
 /// absent.
-public struct ClientLook: Sendable, Hashable {
+public struct ClientLookRules: Sendable, Hashable {
     /// The decision lists.
     public var branches: [StyleProperty: [ClientBranch]]
 

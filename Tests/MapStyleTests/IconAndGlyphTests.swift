@@ -49,13 +49,13 @@ import Testing
 
     @Test func svgIconsAreDrawnWithLibrsvg() throws {
         let path = RepositoryPaths.root.appendingPathComponent("SampleData/icons/fornlamning.svg").path
-        let img = try SpriteSheet.draw(SpriteImage(name: "i", shape: .svg(path: path)), pixelRatio: 2)
+        let img = try SpriteSheet.draw(GeneratedSpriteImage(name: "i", shape: .svg(path: path)), pixelRatio: 2)
         #expect(img.width == 40)
         let center = img.pixel(x: 20, y: 20)
         #expect(center.a == 255 && center.r > 100 && center.g < 60)  // the red cross
         #expect(img.pixel(x: 0, y: 0).a == 0)
         #expect(throws: MapStyleError.self) {
-            try SpriteSheet.draw(SpriteImage(name: "x", shape: .svg(path: "/nonexistent.svg")), pixelRatio: 1)
+            try SpriteSheet.draw(GeneratedSpriteImage(name: "x", shape: .svg(path: "/nonexistent.svg")), pixelRatio: 1)
         }
         #expect(throws: SVGRasterError.self) {
             try SVGRasterizer.rasterize(svg: Array("<nope".utf8), width: 4, height: 4)

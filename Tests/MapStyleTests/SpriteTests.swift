@@ -99,10 +99,10 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
         #expect(wide.pixel(x: 5, y: 12) == (255, 255, 200, 255))
         #expect(wide.pixel(x: 5, y: 18) == (200, 0, 0, 255))
         #expect(
-            SpriteImage.patternName(
+            GeneratedSpriteImage.patternName(
                 PatternSpec(pattern: .horizontal, color: red, background: bg, spacing: 12, width: 3))
                 == "pattern-horizontal-c80000-bgffffc8-s12-w3")
-        #expect(SpriteImage.patternName(PatternSpec(pattern: .dots, color: red)) == "pattern-dots-c80000")
+        #expect(GeneratedSpriteImage.patternName(PatternSpec(pattern: .dots, color: red)) == "pattern-dots-c80000")
         // Forward and backward diagonals mirror each other.
         let f = PatternRaster.draw(PatternSpec(pattern: .diagonalHatch, color: red), pixelRatio: 1)
         let b = PatternRaster.draw(PatternSpec(pattern: .backwardDiagonal, color: red), pixelRatio: 1)
@@ -122,8 +122,8 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
         let images =
             FillPattern.allCases.map {
                 let spec = PatternSpec(pattern: $0, color: green)
-                return SpriteImage(name: SpriteImage.patternName(spec), shape: .pattern(spec))
-            } + MapSymbol.allCases.map { SpriteImage(name: SpriteImage.symbolName($0, nil), shape: .symbol($0, nil)) }
+                return GeneratedSpriteImage(name: GeneratedSpriteImage.patternName(spec), shape: .pattern(spec))
+            } + MapSymbol.allCases.map { GeneratedSpriteImage(name: GeneratedSpriteImage.symbolName($0, nil), shape: .symbol($0, nil)) }
         for ratio in [1, 2] {
             let sheet = try SpriteSheet(images: images, pixelRatio: ratio)
             let decoded = try decodePNG(try sheet.png())
@@ -152,7 +152,7 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func spriteFilesAreWritten() throws {
         let dir = try ScratchFolder()
         let images = [
-            SpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
+            GeneratedSpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
         ]
         let files = try SpriteSheet.write(images: images, basePath: dir.file("sprite"))
         #expect(

@@ -2,9 +2,9 @@
 /// guard. Errors stop the publish (the previous package stays byte-identical); warnings are reported.
 package struct PublishFinding: Codable, Sendable, Hashable, CustomStringConvertible {
     /// `error` refuses the publish; `warning` does not.
-    package enum Severity: String, Codable, Sendable, Hashable { case warning, error }
+    package enum Level: String, Codable, Sendable, Hashable { case warning, error }
 
-    package var severity: Severity
+    package var severity: Level
     /// A reason code: the input's rejection code (`bad_dbf_header`, …), `no_features`, `too_few_features` or
     /// `layer_shrank` (docs/diagnostics.md, "Publishing").
     package var code: String
@@ -21,7 +21,7 @@ package struct PublishFinding: Codable, Sendable, Hashable, CustomStringConverti
 
     /// Creates a finding.
     package init(
-        _ severity: Severity, code: String, layer: String, file: String?, message: String, record: Int? = nil,
+        _ severity: Level, code: String, layer: String, file: String?, message: String, record: Int? = nil,
         region: String? = nil
     ) {
         self.severity = severity

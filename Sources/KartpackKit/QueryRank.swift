@@ -1,12 +1,12 @@
 /// The fixed order in which features win: a higher `priority` first (features without one last), then a hash of
 /// layer and id, then layer and id. It depends on the feature alone, never on the view or the file order.
-struct FeatureRank: Comparable {
+struct QueryRank: Comparable {
     var priority: Double?
     var hash: UInt64
     var layer: String
     var id: UInt64
 
-    static func < (a: FeatureRank, b: FeatureRank) -> Bool {
+    static func < (a: QueryRank, b: QueryRank) -> Bool {
         switch (a.priority.flatMap { $0.isNaN ? nil : $0 }, b.priority.flatMap { $0.isNaN ? nil : $0 }) {
         case (let pa?, let pb?) where pa != pb: return pa > pb
         case (.some, nil): return true
@@ -18,7 +18,7 @@ struct FeatureRank: Comparable {
         return a.id < b.id
     }
 
-    static func == (a: FeatureRank, b: FeatureRank) -> Bool {
+    static func == (a: QueryRank, b: QueryRank) -> Bool {
         !(a < b) && !(b < a)
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A value a MapLibre expression yields while `ClientStyle` evaluates it.
-enum StyleValue: Sendable, Hashable {
+enum ExpressionValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case color(LookColor)
-    case array([StyleValue])
+    case array([ExpressionValue])
 
     /// MapLibre's `typeof` name.
     var typeName: String {
@@ -38,10 +38,10 @@ enum StyleValue: Sendable, Hashable {
         switch self {
         case .null: return ""
         case .bool(let b): return b ? "true" : "false"
-        case .number(let d): return StyleValue.javaScriptNumber(d)
+        case .number(let d): return ExpressionValue.javaScriptNumber(d)
         case .string(let s): return s
         case .color(let c):
-            return "rgba(\(c.red),\(c.green),\(c.blue),\(StyleValue.javaScriptNumber(c.alpha)))"
+            return "rgba(\(c.red),\(c.green),\(c.blue),\(ExpressionValue.javaScriptNumber(c.alpha)))"
         case .array(let a): return a.map(\.text).joined(separator: ",")
         }
     }

@@ -34,7 +34,7 @@ public struct PatternSpec: Sendable, Hashable {
 }
 
 /// One image of the generated sprite.
-public struct SpriteImage: Sendable, Hashable {
+public struct GeneratedSpriteImage: Sendable, Hashable {
     /// What is drawn.
     public enum Shape: Sendable, Hashable {
         /// A repeating fill pattern.

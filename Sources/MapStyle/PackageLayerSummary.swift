@@ -3,7 +3,7 @@ public import Styling
 
 /// One layer of a package as its metadata describes it: the `vector_layers` entry merged with Kartpack's run
 /// summary (`kartpack.layers[id]`).
-public struct PackageLayer: Sendable, Hashable {
+public struct PackageLayerSummary: Sendable, Hashable {
     /// The MVT layer name (`source-layer` in a MapLibre style).
     public var id: String
     /// The attribute names from `vector_layers[].fields`, in metadata order.
