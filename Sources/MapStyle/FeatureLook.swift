@@ -56,7 +56,8 @@ public enum FeatureLook {
             switch s.icon {
             case .symbol(let name)?:
                 let symbol = MapSymbol(rawValue: name) ?? .dot
-                out.append(("icon", .object([("icon-image", .string(GeneratedSpriteImage.symbolName(symbol, s.fill)))])))
+                out.append(
+                    ("icon", .object([("icon-image", .string(GeneratedSpriteImage.symbolName(symbol, s.fill)))])))
             case .file(let path)?:
                 out.append(("icon", .object([("icon-image", .string(GeneratedSpriteImage.fileIconName(path)))])))
             case nil:

@@ -278,11 +278,14 @@ struct LookPlanner {
                 let symbol = MapSymbol(rawValue: name) ?? .dot
                 for f in values(.fill) {
                     let c = f.colorValue
-                    images.append(GeneratedSpriteImage(name: GeneratedSpriteImage.symbolName(symbol, c), shape: .symbol(symbol, c)))
+                    images.append(
+                        GeneratedSpriteImage(
+                            name: GeneratedSpriteImage.symbolName(symbol, c), shape: .symbol(symbol, c)))
                 }
             case .file(let path)?:
                 let resolved = path.hasPrefix("/") ? path : (iconFolder as NSString).appendingPathComponent(path)
-                images.append(GeneratedSpriteImage(name: GeneratedSpriteImage.fileIconName(path), shape: .svg(path: resolved)))
+                images.append(
+                    GeneratedSpriteImage(name: GeneratedSpriteImage.fileIconName(path), shape: .svg(path: resolved)))
             case nil:
                 break
             }

@@ -143,7 +143,8 @@ public struct PackageInfo: Sendable {
                             continue
                         }
                         out[z] = members.compactMap { name, count in
-                            name.isEmpty ? nil : PackageLayerSummary.ClassCount(name: name, count: Int(count.intValue ?? 0))
+                            name.isEmpty
+                                ? nil : PackageLayerSummary.ClassCount(name: name, count: Int(count.intValue ?? 0))
                         }
                     }
                     layer.classesByZoom = out

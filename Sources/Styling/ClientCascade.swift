@@ -206,7 +206,9 @@ public struct ClientCascade: Sendable {
 
     /// The look of the features with class knowledge `knowledge` at `zoom`; nil when no feature can have that class
     /// at this zoom. `hasFlag` tells which match flags the package carries.
-    public func look(zoom: Int, knowledge: ClassKnowledge, hasFlag: (String) -> Bool = { _ in false }) -> ClientLookRules? {
+    public func look(zoom: Int, knowledge: ClassKnowledge, hasFlag: (String) -> Bool = { _ in false })
+        -> ClientLookRules?
+    {
         guard let facts = classFacts(zoom: zoom, knowledge: knowledge) else { return nil }
         var branches: [StyleProperty: [ClientBranch]] = [:]
         var closed = Set<StyleProperty>()

@@ -123,7 +123,10 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
             FillPattern.allCases.map {
                 let spec = PatternSpec(pattern: $0, color: green)
                 return GeneratedSpriteImage(name: GeneratedSpriteImage.patternName(spec), shape: .pattern(spec))
-            } + MapSymbol.allCases.map { GeneratedSpriteImage(name: GeneratedSpriteImage.symbolName($0, nil), shape: .symbol($0, nil)) }
+            }
+            + MapSymbol.allCases.map {
+                GeneratedSpriteImage(name: GeneratedSpriteImage.symbolName($0, nil), shape: .symbol($0, nil))
+            }
         for ratio in [1, 2] {
             let sheet = try SpriteSheet(images: images, pixelRatio: ratio)
             let decoded = try decodePNG(try sheet.png())
@@ -152,7 +155,8 @@ func decodePNG(_ png: [UInt8]) throws -> RGBAImage {
     @Test func spriteFilesAreWritten() throws {
         let dir = try ScratchFolder()
         let images = [
-            GeneratedSpriteImage(name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
+            GeneratedSpriteImage(
+                name: "pattern-dots-1b5e20", shape: .pattern(PatternSpec(pattern: .dots, color: green)))
         ]
         let files = try SpriteSheet.write(images: images, basePath: dir.file("sprite"))
         #expect(
