@@ -39,7 +39,15 @@ struct HelperChild {
             return .notStarted(errno: e)
         }
         var pid: pid_t = 0
-        let spawnError = spawn(&pid, stdin: stdinPipe[0], stdout: stdoutPipe[1])
+        var spawnError = spawn(&pid, stdin: stdinPipe[0], stdout: stdoutPipe[1])
+        // ETXTBSY: the executable is open for writing somewhere (being replaced, or another thread's fork still holds
+        // the descriptor it was written with); that passes within milliseconds, so try a few more times.
+        var attempts = 0
+        while spawnError == ETXTBSY, attempts < 10 {
+            attempts += 1
+            usleep(20_000)
+            spawnError = spawn(&pid, stdin: stdinPipe[0], stdout: stdoutPipe[1])
+        }
         close(stdinPipe[0])
         close(stdoutPipe[1])
         guard spawnError == 0 else {
