@@ -8,6 +8,8 @@ both orders, with 1 and 2 threads and a tiny memory budget (so the sort runs and
 import hashlib
 import json
 import pathlib
+import shutil
+import struct
 import subprocess
 import sys
 
@@ -144,3 +146,30 @@ def test_stands_convert_ignores_record_order(kartpack, stands, tmp_path, variant
     digests = [convert(kartpack, [s], tmp_path / str(k), "--id-field", "AVDNR", "--max-zoom", "14",
                        "--max-tile-features", "300", *variant) for k, s in enumerate(stands)]
     assert digests[0] == digests[1]
+
+
+def test_a_reexport_in_another_order_is_up_to_date(kartpack, forest, tmp_path):
+    """The nightly fingerprint hashes the records in any order: a shuffled re-export rebuilds nothing, an edited
+    record rebuilds."""
+    night = tmp_path / "night"
+    shutil.copytree(forest["a"], night)
+    plan = pipeline(night)
+
+    def run() -> dict:
+        report = tmp_path / "report.json"
+        subprocess.run([kartpack, "run", str(plan), "--quiet", "--report", str(report)], check=True, timeout=600)
+        return json.loads(report.read_text())
+
+    run()
+    built = sha(night / "out" / "plan.pmtiles")
+    for layer in LAYERS:
+        for ext in (".shp", ".shx", ".dbf"):
+            shutil.copyfile(forest["b"] / f"{layer}{ext}", night / f"{layer}{ext}")
+    assert run()["upToDate"] is True
+    assert sha(night / "out" / "plan.pmtiles") == built
+    # One letter of one name changed: a real change.
+    dbf = bytearray((night / "kommuner.dbf").read_bytes())
+    first_row = struct.unpack("<H", dbf[8:10])[0]
+    dbf[first_row + 1] = ord("X") if dbf[first_row + 1] != ord("X") else ord("Y")
+    (night / "kommuner.dbf").write_bytes(bytes(dbf))
+    assert run()["upToDate"] is False
