@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import GEOPANDAS_DATA, ROOT
+from conftest import GEOPANDAS_DATA, ROOT, decode_tile, read_pmtiles
 from shapefile_shuffle import shuffle_shapefile
 
 FOREST = ROOT / "SampleData" / "forest"
@@ -173,3 +173,20 @@ def test_a_reexport_in_another_order_is_up_to_date(kartpack, forest, tmp_path):
     dbf[first_row + 1] = ord("X") if dbf[first_row + 1] != ord("X") else ord("Y")
     (night / "kommuner.dbf").write_bytes(bytes(dbf))
     assert run()["upToDate"] is False
+
+
+def test_without_an_id_field_only_the_ids_follow_the_record_order(kartpack, forest, tmp_path):
+    """Without an id field the ids are record numbers; the content key still orders and thins the features, so
+    every tile holds the same features, in the same order, with the same geometry and attributes."""
+    tiles = {}
+    for name in ("a", "b"):
+        inputs = [forest[name] / f"{layer}.shp" for layer in LAYERS]
+        convert(kartpack, inputs, tmp_path / name, "--style", str(STYLE), "--min-zoom", "6", "--max-zoom", "14",
+                "--max-tile-features", "40", "--coalesce")
+        archive = read_pmtiles(tmp_path / name / "plan.pmtiles")
+        tiles[name] = {
+            zxy: {layer: [(f.type, f.properties, f.points, f.parts) for f in mvt.features]
+                  for layer, mvt in decode_tile(blob, str(zxy)).items()}
+            for zxy, blob in archive.tiles.items()}
+    assert tiles["a"].keys() == tiles["b"].keys() and len(tiles["a"]) > 100
+    assert tiles["a"] == tiles["b"]
