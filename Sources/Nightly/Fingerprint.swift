@@ -21,6 +21,9 @@ package struct Fingerprint: Sendable, Hashable {
         case bytes(tag: String, [UInt8])
         /// The contents of a file under a tag (a missing file is an error).
         case file(tag: String, path: String)
+        /// A file read for the report's list (its size and SHA-256) but not hashed into the fingerprint: its
+        /// contents count through another item (a Shapefile's records, in any order).
+        case listed(path: String)
     }
 
     /// Hashes the items in order: each as its tag, a zero byte, its length as 8 big-endian bytes, then its bytes.
@@ -32,6 +35,7 @@ package struct Fingerprint: Sendable, Hashable {
             switch item {
             case .bytes(let tag, let bytes): builder.item(tag, bytes)
             case .file(let tag, let path): try builder.file(tag, path: path)
+            case .listed(let path): builder.inputs.append(try FileDigest.sha256(path: path))
             }
         }
         return Fingerprint(hex: builder.hash.finalizeHex(), inputs: builder.inputs)

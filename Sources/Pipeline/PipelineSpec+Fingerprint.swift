@@ -6,11 +6,12 @@ extension PipelineSpec {
     /// What the nightly fingerprint hashes, in order: a format tag, the Kartpack version, the canonical spec
     /// (paths relative to the pipeline file, so moving the checkout keeps the hash), the stylesheet's bytes, then
     /// for each source (and then the clip file) the files of its Shapefile set as `convert` reads them
-    /// (`ShapefileGrouping`): `.shp`, `.shx`, `.dbf`, `.prj`, `.cpg` and the memo file (`.dbt`/`.fpt`, tag `memo`)
-    /// where present, each tagged by its extension.
+    /// (`ShapefileGrouping`): the records in any order (`ShapefileRecordDigest`; `.shp`, `.shx` and `.dbf` are
+    /// only listed for the report), `.prj`, `.cpg` and the memo file (`.dbt`/`.fpt`, tag `memo`) where present,
+    /// each tagged by its extension; a set whose records cannot be split has its files hashed as they are.
     package func fingerprintItems(kartpackVersion: String = Kartpack.version) -> [Fingerprint.Item] {
         var items: [Fingerprint.Item] = [
-            .bytes(tag: "kartpack-fingerprint", Array("1".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
+            .bytes(tag: "kartpack-fingerprint", Array("2".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
             .bytes(tag: "spec", Array(canonicalJSON.utf8)),
         ]
         items.append(style.map { .file(tag: "style", path: $0) } ?? .bytes(tag: "style-none", []))
@@ -39,6 +40,15 @@ extension PipelineSpec {
             ("shp", set.shp), ("shx", set.shx), ("dbf", set.dbf), ("prj", set.prj), ("cpg", set.cpg),
             ("memo", set.memo),
         ]
-        return parts.compactMap { tag, path in path.map { .file(tag: tag, path: $0) } }
+        let files = parts.compactMap { tag, path in path.map { Fingerprint.Item.file(tag: tag, path: $0) } }
+        // The records in any order (`ShapefileRecordDigest`): a re-export in another order keeps the fingerprint.
+        guard let records = ShapefileRecordDigest.digest(shp: set.shp, dbf: set.dbf) else { return files }
+        let ordered: Set<String> = ["shp", "shx", "dbf"]
+        var items: [Fingerprint.Item] = []
+        for (tag, path) in parts {
+            guard let path else { continue }
+            items.append(ordered.contains(tag) ? .listed(path: path) : .file(tag: tag, path: path))
+        }
+        return items + [.bytes(tag: "records", records)]
     }
 }

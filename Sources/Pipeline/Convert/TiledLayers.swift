@@ -3,7 +3,8 @@ import KartpackCore
 struct FeatureRecord: Sendable {
     var id: UInt64?
     var properties: Properties
-    /// The thinning rank (`FeatureRank`): lower ranks are kept longer when tiles are over their limits.
+    /// The thinning rank, the feature's stable key (`FeatureKey.rank`): lower ranks are kept longer when tiles are
+    /// over their limits, and a tile's features are written in rank order.
     var rank: UInt64
     /// Style class per zoom from `classBaseZoom` (empty when the feature has no class at any zoom).
     var classes: [String?] = []

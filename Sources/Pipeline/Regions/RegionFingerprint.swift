@@ -6,7 +6,8 @@ import Nightly
 /// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
 /// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
 /// (id, name, polygon) and, per input, its layer (name, fields, zooms) and every feature routed to the region in
-/// order (feature id, attributes, projected geometry, repairs). Nothing else of an input counts: a clipped
+/// any order (feature id, attributes, projected geometry, repairs: each feature hashed alone, the digests summed,
+/// so a re-export in another record order keeps the fingerprint). Nothing else of an input counts: a clipped
 /// package's metadata counts only the records inside its clip (`ConvertReport.Input.insideClip`), so adding,
 /// deleting or changing a record changes only the regions it is routed to. Record numbers are left out (a deleted
 /// record renumbers the later ones); they reach the package only as feature ids when the layer has no id field.
@@ -15,7 +16,7 @@ struct RegionFingerprint {
 
     /// Starts with the settings shared by every region of a run.
     init(settings: [String]) {
-        add("kartpack-region-fingerprint 2")
+        add("kartpack-region-fingerprint 3")
         add(Kartpack.version)
         for s in settings { add(s) }
     }
@@ -72,13 +73,19 @@ struct RegionFingerprint {
                 f.add("layer \(pre.layer.name) zooms \(context.zooms.lowerBound)-\(context.zooms.upperBound)")
                 f.add(pre.layer.fields.map { "\($0.name) \($0.type)" }.joined(separator: ","))
                 f.add(String(routed[layer].count))
+                // Each feature hashed on its own and the digests added up: the record order falls out.
+                var lanes = [UInt64](repeating: 0, count: 4)
                 for i in routed[layer] {
                     let p = pre.features[i]
-                    f.add(String(p.job.id))
-                    f.add(p.job.feature.properties)
-                    f.add(p.job.feature.geometry)
-                    f.add(p.repairs.sorted().joined(separator: ","))
+                    var one = RegionFingerprint(settings: [])
+                    one.add(String(p.job.id))
+                    one.add(p.job.feature.properties)
+                    one.add(p.job.feature.geometry)
+                    one.add(p.repairs.sorted().joined(separator: ","))
+                    let digest = one.hash.finalize()
+                    for k in 0..<4 { lanes[k] &+= digest[(8 * k)..<(8 * k + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
                 }
+                f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))
                 layer += 1
             }
         }

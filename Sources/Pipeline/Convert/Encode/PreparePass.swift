@@ -29,6 +29,13 @@ struct PreparePass: Sendable {
                 pieces: Array(read.pieces[span]),
                 runs: read.runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
         batch.absent = read.skipped
+        let (merged, mergedRuns) = (batch.pieces, batch.runs)
+        let orders = try workers.map(mergedRuns.count) { i in
+            Self.stableOrder(mergedRuns[i], pieces: merged, records: records)
+        }
+        for (run, order) in zip(mergedRuns, orders) {
+            for (k, i) in zip(run, order) where k != i { batch.pieces[k] = merged[i] }
+        }
         let pieces = batch.pieces
         let runs = batch.runs
         if let pass = sharedBorders {
@@ -46,6 +53,20 @@ struct PreparePass: Sendable {
             }
         }
         return batch
+    }
+
+    /// The indices of one tile's pieces (`pieces[run]`, merged in (layer, feature) order) in the order they are
+    /// encoded in: by layer, then the feature's stable key (its rank, `FeatureKey`), then (equal keys: the same
+    /// feature twice) input order, then the feature's own piece order. Every later step that breaks ties by a
+    /// piece's place in its tile (shared borders, small features, coalescing, the MVT) so breaks them by the key,
+    /// not by the record order of the export.
+    static func stableOrder(_ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable]) -> [Int] {
+        var keyed = run.map { i in
+            let p = pieces[i]
+            return (layer: p.layer, rank: records[Int(p.layer)].rank(Int(p.feature)), feature: p.feature, index: i)
+        }
+        keyed.sort { ($0.layer, $0.rank, $0.feature, $0.index) < ($1.layer, $1.rank, $1.feature, $1.index) }
+        return keyed.map(\.index)
     }
 
     /// Marks the features of `read` not seen at a higher zoom as at their highest zoom `z` (`highest`, -1: none).

@@ -38,14 +38,14 @@ struct TileEncodePass: Sendable {
         let run = batch.runs[index]
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
-        // A tile's pieces come in (layer, feature) order: each reader loads a spilled chunk once.
-        var readers = records.map { $0.reader() }
+        // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
+        // feature) order, so each reader loads a spilled chunk once.
+        let stored = try Self.records(of: batch.pieces, run, records: records)
         for i in run {
             let p = batch.pieces[i]
             guard let (type, commands) = plan.geometry(i, p) else { continue }
             let l = Int(p.layer)
-            let rec: StoredRecord
-            do { rec = try readers[l].record(Int(p.feature)) } catch { throw .scratch(error) }
+            let rec = stored[i - run.lowerBound]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
             if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {
@@ -70,6 +70,22 @@ struct TileEncodePass: Sendable {
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
         }
+    }
+
+    /// The records of `pieces[run]`, by piece, read in (layer, feature) order.
+    static func records(
+        of pieces: [PlacedPiece], _ run: Range<Int>, records: [RecordTable]
+    ) throws(PipelineError) -> [StoredRecord] {
+        var readers = records.map { $0.reader() }
+        let byFeature = run.sorted { (pieces[$0].layer, pieces[$0].feature) < (pieces[$1].layer, pieces[$1].feature) }
+        var out = [StoredRecord?](repeating: nil, count: run.count)
+        for i in byFeature {
+            let p = pieces[i]
+            do { out[i - run.lowerBound] = try readers[Int(p.layer)].record(Int(p.feature)) } catch {
+                throw .scratch(error)
+            }
+        }
+        return out.map { $0! }
     }
 
     /// The compressed size of one tile as `plan` says, or nil when it has more than `maxFeatures` features: a
