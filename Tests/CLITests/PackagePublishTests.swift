@@ -143,6 +143,43 @@ import Testing
         #expect(try night.snapshot() == before)
     }
 
+    /// `--report` is written on every exit path: a night another run holds the lock of, and one whose regions file
+    /// cannot be used, leave a report saying nothing was published, why, and the exit code.
+    @Test func theReportIsWrittenOnEveryExitPath() throws {
+        let night = try Night()
+        _ = try night.firstNight()
+        // Another run holds the folder's lock.
+        let lock = night.out + "/catalog.json.lock"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        // -o: flock itself holds the lock (not the command), so ending flock releases it.
+        holder.arguments = ["-n", "-o", lock, "sleep", "20"]
+        try holder.run()
+        usleep(300_000)
+        let locked = try night.run()
+        #expect(locked.status != 0, "\(locked.stderr)")
+        var report = try night.report()
+        #expect(report["published"] as? Bool == false)
+        #expect(report["exitCode"] as? Int == Int(locked.status))
+        var codes = try night.findings().compactMap { $0["code"] as? String }
+        #expect(codes == ["run_failed"], "\(codes) \(locked.stderr)")
+        holder.terminate()
+        holder.waitUntilExit()
+        // An id field the regions file does not have.
+        try FileManager.default.removeItem(atPath: night.dir.file("r.json"))
+        let r = try runKartpack([
+            "package", night.plan, "--regions", night.dir.file("regions.shp"), "--id-field", "NOPE", "-o", night.out,
+            "--report", night.dir.file("r.json"), "--quiet",
+        ])
+        #expect(r.status != 0, "\(r.stderr)")
+        report = try night.report()
+        #expect(report["published"] as? Bool == false && report["exitCode"] as? Int == Int(r.status))
+        codes = try night.findings().compactMap { $0["code"] as? String }
+        #expect(codes == ["run_failed"], "\(codes)")
+        let message = try night.findings().first?["message"] as? String ?? ""
+        #expect(message.contains("NOPE"), "\(message)")
+    }
+
     /// A folder an earlier Kartpack wrote (regular files, no generations) is adopted: the next night publishes
     /// through generations, verifies, and leaves the files the catalog does not list alone.
     @Test func aFolderWrittenBeforeGenerationsIsAdopted() throws {

@@ -6,6 +6,16 @@ struct FeatureJob: Sendable {
     var feature: Feature
     /// The feature's MVT id (`FeatureIDScheme`), given in file order by the read phase.
     var id: UInt64
+    /// `FeatureKey.content` of the feature as read (before projection): a region package's pre-projected features
+    /// keep it, so their keys — and bytes — are those of the `convert --clip` build.
+    var content: UInt64
+
+    init(context: LayerContext, feature: Feature, id: UInt64, content: UInt64? = nil) {
+        self.context = context
+        self.feature = feature
+        self.id = id
+        self.content = content ?? FeatureKey.content(feature.geometry, feature.properties)
+    }
 }
 
 /// The per-worker chain of the feature phase, in this order:

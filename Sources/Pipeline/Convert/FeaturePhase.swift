@@ -128,8 +128,7 @@ struct LayerIntake {
         if styled?.coalesce == true { tiled.outputs[out].coalesce = true }
         // The stable key (`FeatureKey`): the id when the layer takes ids from a field, else the content.
         let fieldID = layer.ids.scheme.kind == .recordNumber ? nil : id
-        let content = FeatureKey.content(job.feature.geometry, job.feature.properties)
-        let rank = FeatureKey.rank(layer: tiled.outputs[out].name, id: fieldID, content: content)
+        let rank = FeatureKey.rank(layer: tiled.outputs[out].name, id: fieldID, content: job.content)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []
         let fields = styled?.keep.map { ReadPhase.keeping(layer.fields, $0) } ?? layer.fields

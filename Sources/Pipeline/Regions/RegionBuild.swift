@@ -46,7 +46,8 @@ struct RegionBuild {
                 for (n, i) in indexes.enumerated() {
                     if n % 256 == 0, isCancelled() { throw PipelineError.interrupted(signal: 0) }
                     let f = pre.features[i]
-                    let job = FeatureJob(context: context, feature: f.job.feature, id: f.job.id)
+                    let job = FeatureJob(
+                        context: context, feature: f.job.feature, id: f.job.id, content: f.job.content)
                     intake.add(job, chain.process(job, projected: f.repairs), to: &tiled)
                     try tiled.spillIfOverBudget()
                 }

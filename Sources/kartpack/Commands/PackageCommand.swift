@@ -210,6 +210,7 @@ struct PackageCommand: Command {
         let signals = PackageOptions.signalTrap()
         defer { signals.uninstall() }
         let report: RegionPackageReport
+        let started = Date()
         do {
             report = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet), quiet: quiet) { sink in
                 try RegionPackager(options: o).run(
@@ -217,9 +218,24 @@ struct PackageCommand: Command {
                     isCancelled: { signals.cancelled })
             }
         } catch {
-            if signals.cancelled {
-                Console.error("interrupted; nothing was published")
-                return signals.exitCode ?? .interrupted
+            // Every exit path leaves a report of the night (a cron job's record), then says why on stderr.
+            let interrupted =
+                signals.cancelled || { if case PipelineError.interrupted = error { true } else { false } }()
+            let exit =
+                interrupted
+                ? (signals.exitCode ?? .interrupted) : ((error as? any KartpackError)?.exitCode ?? .software)
+            let message =
+                interrupted
+                ? "interrupted; nothing was published" : ((error as? any KartpackError)?.description ?? "\(error)")
+            if let reportPath {
+                let failed = RegionPackageReport.failure(
+                    o, code: interrupted ? "interrupted" : "run_failed", message: message, exitCode: exit,
+                    started: started)
+                _ = PackageOptions.writeReport(failed, to: reportPath)
+            }
+            if interrupted {
+                Console.error(message)
+                return exit
             }
             throw error
         }
