@@ -156,6 +156,36 @@ import Testing
         #expect(missing.first?["code"] as? String == "duplicate_id", "\(missing)")
     }
 
+    /// `run --report` is written on every exit path: a lock another run holds, and nothing left to write.
+    @Test func runWritesItsReportWhenItFails() throws {
+        let dir = try TemporaryDirectory()
+        let plan = try makePipeline(dir)
+        let report = dir.file("r.json")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-n", "-o", dir.file("out/plan.pmtiles.lock"), "sleep", "20"]
+        try holder.run()
+        usleep(300_000)
+        let locked = try runKartpack(["run", plan, "--quiet", "--report", report])
+        holder.terminate()
+        holder.waitUntilExit()
+        #expect(locked.status != 0, "\(locked.stderr)")
+        var doc = try json(report)
+        #expect(doc["published"] as? Bool == false && doc["exitCode"] as? Int == Int(locked.status), "\(doc)")
+        var codes = ((doc["findings"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == ["run_failed"], "\(codes)")
+
+        // Every input rejected: nothing to write, and the report still holds the conversion's counts.
+        try breakDBF(dir.file("data/avdelningar.dbf"))
+        try breakDBF(dir.file("data/vagar.dbf"))
+        let empty = try runKartpack(["run", plan, "--quiet", "--allow-partial", "--report", report])
+        #expect(empty.status == 65, "\(empty.stderr)")
+        doc = try json(report)
+        codes = ((doc["findings"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == ["nothing_to_write"], "\(codes)")
+        #expect(doc["conversion"] != nil, "\(doc)")
+    }
+
     @Test func theShrinkGuardRefusesATruncatedExport() throws {
         let dir = try TemporaryDirectory()
         let plan = try makePipeline(dir, top: #", "maxShrink": 0.2"#)

@@ -82,6 +82,17 @@ struct RunCommand: Command {
         allowPartial = p.flag("allow-partial")
     }
 
+    /// Writes `--report` for a run that ended by an error or a signal (nothing published; the cause as the one
+    /// error finding) and returns `exit`. Every exit path of `run` leaves a report when one is asked for.
+    private func failed(
+        _ spec: PipelineSpec, code: String, message: String, exit: ExitCode, conversion: ConvertReport? = nil
+    ) -> ExitCode {
+        guard let reportPath else { return exit }
+        let report = PipelineRunReport.failure(
+            spec, code: code, message: message, exitCode: exit, dryRun: dryRun, conversion: conversion)
+        return PackageOptions.writeReport(report, to: reportPath) ? exit : .ioError
+    }
+
     func run() throws -> ExitCode {
         let formatter = JSONLogFormatter()
         func log(_ message: String, level: String = "info", code: String? = nil, file: String? = nil) {
@@ -130,17 +141,20 @@ struct RunCommand: Command {
             }
         } catch _ where signals.cancelled {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
-            log("interrupted; the previous package is untouched", level: "error")
-            return signals.exitCode ?? .interrupted
+            let message = "interrupted; the previous package is untouched"
+            log(message, level: "error")
+            return failed(spec, code: "interrupted", message: message, exit: signals.exitCode ?? .interrupted)
         } catch PipelineError.interrupted {
-            log("interrupted; the previous package is untouched", level: "error")
-            return signals.exitCode ?? .interrupted
-        } catch PipelineError.nothingToWrite(let reasons, _) {
-            log("nothing to write: " + reasons.joined(separator: "; "), level: "error")
-            return .dataError
+            let message = "interrupted; the previous package is untouched"
+            log(message, level: "error")
+            return failed(spec, code: "interrupted", message: message, exit: signals.exitCode ?? .interrupted)
+        } catch PipelineError.nothingToWrite(let reasons, let conversion) {
+            let message = "nothing to write: " + reasons.joined(separator: "; ")
+            log(message, level: "error")
+            return failed(spec, code: "nothing_to_write", message: message, exit: .dataError, conversion: conversion)
         } catch let e as any KartpackError {
             log(e.description, level: "error")
-            return e.exitCode
+            return failed(spec, code: "run_failed", message: e.description, exit: e.exitCode)
         }
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         for f in report.findings {
