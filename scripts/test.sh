@@ -74,6 +74,7 @@ bin="$(swift build "${build[@]}" --show-bin-path)"
 export KARTPACK_BIN="$bin/kartpack"
 
 step "KartpackKit dependency graph" /usr/bin/python3 scripts/check-kit-graph.py
+step "module graph (docs/architecture.md, Package.swift, imports)" /usr/bin/python3 scripts/check-module-graph.py
 
 # Swift tests: the log keeps every line; the console gets failures and the summary.
 swift_tests() {
