@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // glibc's malloc tuning (part of libc: nothing to link).
         .systemLibrary(name: "CMalloc"),
+        // The wrapper of CMalloc: the process heap's arenas, mmap threshold and free pages (`ProcessHeap`).
+        .target(name: "MallocTuning", dependencies: ["CMalloc"]),
 
         // C-free data model shared by every module.
         .target(name: "KartpackCore"),
@@ -76,7 +78,7 @@ let package = Package(
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
                 "VectorTile", "TileArchive", "Gzip", "Deflate",
-                "Styling", "Nightly", "Checksum", "Import", "CMalloc",
+                "Styling", "Nightly", "Checksum", "Import", "MallocTuning",
             ]
         ),
         .executableTarget(
@@ -84,7 +86,7 @@ let package = Package(
             dependencies: [
                 "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
                 "Styling", "TileArchive",
-                "Shapefile", "Import", "KartpackKit",
+                "Shapefile", "Import", "KartpackKit", "MallocTuning",
             ]),
 
         // Tests.
@@ -121,7 +123,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
-                "KartpackTestSupport",
+                "KartpackTestSupport", "MallocTuning",
             ]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],

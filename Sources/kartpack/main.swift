@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import MallocTuning
 import Pipeline
 import Reprojection
 

@@ -5,6 +5,7 @@ import Testing
 import VectorTile
 
 @testable import Pipeline
+import MallocTuning
 
 /// What else is bounded besides the sort of tile pieces (issue 10): feature records coded compactly
 /// (`RecordTable`), and finished tiles spilled to the scratch folder until they are published (`EncodedTiles`).

@@ -1,4 +1,5 @@
 import KartpackCore
+import MallocTuning
 
 /// Phase 4 of `convert`: encodes the MVT tiles of each zoom level, from the max zoom down, in three passes.
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import TileArchive
+import MallocTuning
 
 /// A sort run being sorted and written on another thread while the feature phase goes on adding pieces
 /// (`PieceSpool` with `background`): the workers keep cutting features instead of waiting for the scratch file.

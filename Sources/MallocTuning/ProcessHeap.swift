@@ -1,26 +1,27 @@
 internal import CMalloc
 
-/// The process heap's hold on memory it no longer uses (glibc's malloc; elsewhere every call does nothing).
+/// The one wrapper of `CMalloc`: the process heap's hold on memory it no longer uses (glibc's malloc; elsewhere
+/// every call does nothing).
 ///
 /// A conversion frees most of what a step allocated before the next one starts (the held tile pieces once they are
 /// in sort runs, a batch's pieces once its tiles are encoded), but by default glibc keeps freed memory: in up to
 /// 8 arenas per core, in heaps that shrink only from the top, and with an mmap threshold that rises after every
 /// large free, so later large arrays land in those heaps too. Measured on 1M stands (`docs/benchmarks.md`,
 /// *Bounded memory, fifth step*): 150–185 MiB in use during the low zooms, 450–580 MiB resident.
-package enum ProcessHeap {
+public enum ProcessHeap {
     /// At most `4 × max(2, threads)` arenas (half of glibc's default: with one per thread, Dispatch's changing
     /// worker threads shared arenas and waited on their locks, 7 % of the samples of a stands-100k run; four per
     /// thread made it 10–15 % faster at the same peak RSS on 100k and 1M stands), allocations of 256 KiB and
     /// more straight from mmap (given back when freed), the top of a heap given back past 1 MiB. Process-wide:
     /// the CLI calls it once at start with the machine's core count (the default `--threads`), before any worker
     /// thread exists, so concurrent conversions (`kartpack package`) never set it against each other.
-    package static func configure(threads: Int) {
+    public static func configure(threads: Int) {
         _ = kartpack_malloc_set(Int32(clamping: max(2, threads) * 4), 256 << 10, 1 << 20)
     }
 
     /// Gives every arena's free pages back to the system: between phases and batches (about a millisecond).
-    static func giveBackFreePages() { _ = kartpack_malloc_trim() }
+    public static func giveBackFreePages() { _ = kartpack_malloc_trim() }
 
     /// Bytes malloc has handed out and not got back (0 where unknown): for tests and notes.
-    static var bytesInUse: Int { kartpack_malloc_in_use() }
+    public static var bytesInUse: Int { kartpack_malloc_in_use() }
 }
