@@ -23,4 +23,14 @@ public enum ArchiveFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// How this format's writer stores tiles (what its writer's `tileCompression` says).
     public var tileCompression: TileCompression { .gzip }
+
+    /// Files named `<package><suffix>` that belong to the package and must not outlive or sit beside it: SQLite's
+    /// write-ahead log, its index and the rollback journal for MBTiles (a reader that opens the file without
+    /// `immutable` applies them); none for PMTiles.
+    public var sidecarSuffixes: [String] {
+        switch self {
+        case .pmtiles: []
+        case .mbtiles: ["-wal", "-shm", "-journal"]
+        }
+    }
 }

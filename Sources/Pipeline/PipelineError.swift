@@ -52,6 +52,14 @@ package enum PipelineError: KartpackError {
     }
 }
 
+extension PipelineError {
+    /// True when `error` is `interrupted`: the run was stopped by a signal, whatever else it says.
+    package static func isInterruption(_ error: any Error) -> Bool {
+        if case PipelineError.interrupted = error { return true }
+        return false
+    }
+}
+
 /// A whole input file that cannot be used; the run goes on with the others.
 struct InputRejection: KartpackError {
     var code: String

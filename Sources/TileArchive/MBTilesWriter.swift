@@ -34,7 +34,7 @@ public final class MBTilesWriter: TileArchiveWriting {
         self.path = path
         // A -wal/-shm/-journal left by a reader of the previous file would be applied to the new one.
         output = try AtomicFile(
-            targetPath: path, overwrite: overwrite, staleSidecarSuffixes: ["-wal", "-shm", "-journal"])
+            targetPath: path, overwrite: overwrite, staleSidecarSuffixes: ArchiveFormat.mbtiles.sidecarSuffixes)
         do throws(SQLiteError) {
             let db = try SQLiteConnection(path: output.temporaryPath, mode: .readWriteCreate)
             connection = db

@@ -85,7 +85,7 @@ package struct StagedConversion {
         }
 
         let staged = try StagedPackage(
-            target: target, staleSidecarSuffixes: options.format == .mbtiles ? ["-wal", "-shm", "-journal"] : [])
+            target: target, staleSidecarSuffixes: options.format.sidecarSuffixes)
         defer { staged.discard() }
         var o = options
         o.output = staged.path

@@ -94,10 +94,8 @@ package enum CatalogVerifier {
                 result.problems.append("\(name): \(r.file) has \(st.st_size) bytes, the catalog says \(r.bytes)")
                 continue
             }
-            if r.file.hasSuffix(".mbtiles") {
-                result.problems += sqliteSidecars(of: r.file, in: Array(Set([base, folder])).sorted())
-                    .map { "\(name): \($0)" }
-            }
+            result.problems += sqliteSidecars(of: r.file, in: Array(Set([base, folder])).sorted())
+                .map { "\(name): \($0)" }
             let digest: FileDigest
             do { digest = try FileDigest.sha256(path: path) } catch {
                 result.problems.append("\(name): \(path): \(error.description)")
@@ -180,7 +178,7 @@ package enum CatalogVerifier {
     static func sqliteSidecars(of file: String, in folders: [String]) -> [String] {
         var out: [String] = []
         for folder in folders {
-            for suffix in ["-wal", "-shm", "-journal"] {
+            for suffix in ArchiveFormat.from(path: file)?.sidecarSuffixes ?? [] {
                 let path = folder + "/" + file + suffix
                 var st = stat()
                 guard lstat(path, &st) == 0 else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import TileArchive
 
 /// The published states ("generations") of a region package folder, so that at every instant the folder is one
 /// complete night — the previous one or the new one — whatever kills the run (issue 32: crash-consistent publish).
@@ -160,8 +161,7 @@ struct PackageGenerations {
     /// package: left by a killed reader or planted, they would be applied by a reader that opens the published
     /// package without `immutable` (`kartpack verify` reports them). Anything else of such a name refuses.
     private func removeSidecars(_ name: String) throws(PublishError) {
-        guard name.hasSuffix(".mbtiles") else { return }
-        for suffix in ["-wal", "-shm", "-journal"] {
+        for suffix in ArchiveFormat.from(path: name)?.sidecarSuffixes ?? [] {
             let path = folder + "/" + name + suffix
             var st = stat()
             guard lstat(path, &st) == 0 else { continue }

@@ -219,8 +219,7 @@ struct PackageCommand: Command {
             }
         } catch {
             // Every exit path leaves a report of the night (a cron job's record), then says why on stderr.
-            let interrupted =
-                signals.cancelled || { if case PipelineError.interrupted = error { true } else { false } }()
+            let interrupted = signals.cancelled || PipelineError.isInterruption(error)
             let exit =
                 interrupted
                 ? (signals.exitCode ?? .interrupted) : ((error as? any KartpackError)?.exitCode ?? .software)

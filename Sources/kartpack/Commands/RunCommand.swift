@@ -139,12 +139,8 @@ struct RunCommand: Command {
                     isCancelled: { signals.cancelled },
                     threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
             }
-        } catch _ where signals.cancelled {
+        } catch  where signals.cancelled || PipelineError.isInterruption(error) {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
-            let message = "interrupted; the previous package is untouched"
-            log(message, level: "error")
-            return failed(spec, code: "interrupted", message: message, exit: signals.exitCode ?? .interrupted)
-        } catch PipelineError.interrupted {
             let message = "interrupted; the previous package is untouched"
             log(message, level: "error")
             return failed(spec, code: "interrupted", message: message, exit: signals.exitCode ?? .interrupted)
