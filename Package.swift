@@ -70,21 +70,44 @@ let package = Package(
         .target(name: "Checksum"),
         // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON", "Checksum"]),
-        // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
-        .target(name: "Import", dependencies: ["KartpackCore", "Shapefile", "Gzip"]),
-        // The engine the command line drives.
+        // The convert engine (docs/architecture.md): read -> features -> order -> encode -> publish, and the spill.
         .target(
-            name: "Pipeline",
+            name: "ConvertEngine",
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
-                "VectorTile", "TileArchive", "Gzip", "Deflate",
-                "Styling", "Nightly", "Checksum", "Import", "MallocTuning",
-            ]
-        ),
+                "VectorTile", "TileArchive", "Gzip", "Deflate", "Styling", "Nightly", "Checksum", "MallocTuning",
+            ]),
+        // Staging, completeness checks and the atomic publish of one converted package.
+        .target(
+            name: "Publishing",
+            dependencies: [
+                "ConvertEngine", "KartpackCore", "KartpackJSON", "Reprojection", "Shapefile", "TileArchive",
+            ]),
+        // Pipeline files and stylesheets: parsing, validation (with the region file), fingerprints, and `run`.
+        .target(
+            name: "PipelineFiles",
+            dependencies: [
+                "ConvertEngine", "Publishing", "KartpackCore", "KartpackJSON", "Checksum", "GeometryOps", "Nightly",
+                "Reprojection", "Shapefile", "Styling", "TileArchive",
+            ]),
+        // One package per region: `package`, catalogs and their generations, `verify`, `extract`.
+        .target(
+            name: "RegionPackages",
+            dependencies: [
+                "ConvertEngine", "Publishing", "PipelineFiles", "KartpackCore", "KartpackJSON", "Checksum",
+                "GeometryOps", "Nightly", "Reprojection", "Shapefile", "Styling", "TileArchive",
+            ]),
+        // `inspect` of Shapefiles and packages.
+        .target(
+            name: "Inspection",
+            dependencies: ["KartpackCore", "KartpackJSON", "Reprojection", "Shapefile", "TileArchive", "VectorTile"]),
+        // GIS exports: safe zip extraction, Shapefile discovery in folder trees, and the `import` job.
+        .target(name: "Import", dependencies: ["ConvertEngine", "Publishing", "KartpackCore", "Shapefile", "Gzip"]),
         .executableTarget(
             name: "kartpack",
             dependencies: [
-                "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
+                "ConvertEngine", "Publishing", "PipelineFiles", "RegionPackages", "Inspection", "Nightly",
+                "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
                 "Styling", "TileArchive",
                 "Shapefile", "Import", "KartpackKit", "MallocTuning",
             ]),
@@ -122,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
+                "ConvertEngine", "Publishing", "PipelineFiles", "RegionPackages", "Inspection", "GeometryAlgorithms",
+                "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
                 "KartpackTestSupport", "MallocTuning",
             ]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
@@ -142,11 +166,13 @@ package.targets += [
         name: "FuzzShapefile", dependencies: ["FuzzSupport", "KartpackCore", "Shapefile", "Reprojection"]),
     .executableTarget(
         name: "FuzzPackage",
-        dependencies: ["FuzzSupport", "KartpackCore", "KartpackJSON", "Pipeline", "TileArchive", "VectorTile", "Gzip"]),
+        dependencies: [
+            "FuzzSupport", "KartpackCore", "KartpackJSON", "Inspection", "TileArchive", "VectorTile", "Gzip",
+        ]),
 ]
 package.targets += [
     .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
-    .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport", "Pipeline"]),
+    .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport", "PipelineFiles"]),
     .executableTarget(name: "FuzzStylesheet", dependencies: ["FuzzSupport", "KartpackCore", "Styling"]),
 ]
 package.products += [

@@ -17,7 +17,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ROOTS = ("KartpackKit", "KartpackKitMapKit")
 FORBIDDEN = {"CGEOS", "CProj", "CShapelib", "CSQLite3", "SQLiteStore", "GeometryOps", "Reprojection", "Shapefile",
-             "TileArchive", "Pipeline", "MapStyle", "Import", "CFreeType", "CRsvg", "Glyphs", "SVGRaster"}
+             "TileArchive", "ConvertEngine", "Publishing", "PipelineFiles", "RegionPackages", "Inspection", "MapStyle",
+             "Import", "CFreeType", "CRsvg", "Glyphs", "SVGRaster"}
 ALLOWED_SYSTEM = {"CZlib"}
 PLATFORM_MODULES = {"Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization",
                     "MapKit", "CoreGraphics", "CoreLocation", "UIKit", "AppKit", "CryptoKit", "Swift", "os"}

@@ -3,7 +3,7 @@ import FuzzSupport
 import Gzip
 import KartpackCore
 import KartpackJSON
-import Pipeline
+import Inspection
 import TileArchive
 import VectorTile
 

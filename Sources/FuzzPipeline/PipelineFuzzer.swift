@@ -1,5 +1,5 @@
 import FuzzSupport
-import Pipeline
+import PipelineFiles
 
 /// The pipeline fuzz target: every input is the bytes of a pipeline file, parsed and validated in memory as
 /// `kartpack validate` and `kartpack run` do before any work — strict JSON (`JSONParser`), `--set`-free decoding

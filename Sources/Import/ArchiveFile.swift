@@ -5,12 +5,12 @@ import KartpackCore
 ///
 /// The archive path itself is named by the user, so a symbolic link to it is followed; `O_NONBLOCK` keeps a FIFO
 /// from blocking the open and `fstat` then refuses anything that is not a regular file (`/dev/zero` as `x.zip`).
-final class ArchiveFile {
-    let path: String
-    let fd: Int32
-    let size: Int
+package final class ArchiveFile {
+    package let path: String
+    package let fd: Int32
+    package let size: Int
 
-    init(path: String) throws(ImportError) {
+    package init(path: String) throws(ImportError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
@@ -38,7 +38,7 @@ final class ArchiveFile {
     deinit { close(fd) }
 
     /// The bytes `offset ..< offset + count`, clipped to the end of the file (short at EOF).
-    func bytes(at offset: Int, count: Int) throws(ImportError) -> [UInt8] {
+    package func bytes(at offset: Int, count: Int) throws(ImportError) -> [UInt8] {
         let n = max(0, min(count, size - offset))
         guard n > 0, offset >= 0 else { return [] }
         var out = [UInt8](repeating: 0, count: n)
@@ -65,7 +65,7 @@ final class ArchiveFile {
     }
 
     /// Exactly `count` bytes at `offset`, or `notAZip` naming `what` when the file ends first.
-    func exactly(at offset: Int, count: Int, what: String) throws(ImportError) -> [UInt8] {
+    package func exactly(at offset: Int, count: Int, what: String) throws(ImportError) -> [UInt8] {
         let b = try bytes(at: offset, count: count)
         guard b.count == count else {
             throw .notAZip(archive: path, reason: "truncated: \(what) at byte \(offset) runs past the end of the file")
@@ -75,8 +75,8 @@ final class ArchiveFile {
 }
 
 /// Names for file types (`st_mode & S_IFMT`), for messages.
-enum FileKind {
-    static func name(_ mode: mode_t) -> String {
+package enum FileKind {
+    package static func name(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: "regular file"
         case S_IFDIR: "folder"

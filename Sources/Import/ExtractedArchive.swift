@@ -30,7 +30,7 @@ package final class ExtractedArchive: Sendable {
     package let warnings: [Diagnostic]
     private let folder: TemporaryFolder
 
-    init(archive: String, folder: TemporaryFolder, files: [ExtractedFile], warnings: [Diagnostic]) {
+    package init(archive: String, folder: TemporaryFolder, files: [ExtractedFile], warnings: [Diagnostic]) {
         self.archive = archive
         self.folder = folder
         self.files = files

@@ -5,15 +5,15 @@ import KartpackCore
 /// The state of one extraction: the archive, the root folder's descriptor and the running totals. Writes files
 /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (0600) under folders opened with `O_NOFOLLOW` (0700), streaming each
 /// entry in bounded chunks and enforcing the caps on the bytes really produced.
-struct ExtractionRun: ~Copyable {
-    let file: ArchiveFile
-    let root: String
+package struct ExtractionRun: ~Copyable {
+    package let file: ArchiveFile
+    package let root: String
     let resolvedRoot: String
     let rootFD: Int32
-    let limits: ZipLimits
+    package let limits: ZipLimits
     var totalOut = 0
 
-    init(file: ArchiveFile, root: String, limits: ZipLimits) throws(ImportError) {
+    package init(file: ArchiveFile, root: String, limits: ZipLimits) throws(ImportError) {
         self.file = file
         self.root = root
         self.limits = limits
@@ -154,7 +154,7 @@ struct ExtractionRun: ~Copyable {
         return ExtractedFile(entry: entry.displayName, relativePath: relative, path: target, size: written)
     }
 
-    static func hex(_ v: UInt32) -> String {
+    package static func hex(_ v: UInt32) -> String {
         let s = String(v, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 8 - s.count)) + s
     }

@@ -28,8 +28,8 @@ package struct ShapefileDiscovery: Sendable {
     }
 
     /// One directory entry seen during the walk.
-    struct Name {
-        var name: String
+    package struct Name {
+        package var name: String
         var isRegular: Bool
     }
 
@@ -151,7 +151,7 @@ package struct ShapefileDiscovery: Sendable {
     }
 
     /// Groups the regular files of one folder into Shapefile sets.
-    static func group(files: [String], folder: String, relative: String, warnings: inout [Diagnostic])
+    package static func group(files: [String], folder: String, relative: String, warnings: inout [Diagnostic])
         -> [DiscoveredShapefile]
     {
         func rel(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
@@ -187,7 +187,7 @@ package struct ShapefileDiscovery: Sendable {
 
     /// The names in a folder (without `.` and `..`), sorted in byte order, plus how many were not valid UTF-8.
     /// Nil when the folder cannot be opened (errno is set).
-    static func list(_ folder: String) -> (names: [String], invalidNames: Int)? {
+    package static func list(_ folder: String) -> (names: [String], invalidNames: Int)? {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         guard let dir = fdopendir(fd) else {

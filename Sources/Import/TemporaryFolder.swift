@@ -9,15 +9,15 @@ import Synchronization
 /// Layout: `<parent>/kartpack-import-<pid>-XXXXXX/` holds `owner` (a `ProcessIdentity` line saying which process
 /// made it) and `export/`, the folder handed out as `path`. A later import uses `owner` to prove that the maker of
 /// a leftover folder is gone before removing it (`ExtractionFolders.removeAbandoned`).
-final class TemporaryFolder: Sendable {
+package final class TemporaryFolder: Sendable {
     /// The folder handed out (`…/export`), an absolute path.
-    let path: String
+    package let path: String
     /// The folder made with `mkdtemp`, removed as a whole.
     let container: String
     private let removed = Mutex(false)
 
     /// Creates `<parent>/kartpack-import-<pid>-XXXXXX`; `parent` defaults to `$TMPDIR`, then `/tmp`.
-    init(parent: String?) throws(ImportError) {
+    package init(parent: String?) throws(ImportError) {
         let base = ExtractionFolders.folder(parent)
         var template = Array((base + "/" + ExtractionFolders.prefix + "\(getpid())-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buf in
@@ -43,7 +43,7 @@ final class TemporaryFolder: Sendable {
     /// Deletes the folder and its contents (never following symbolic links); later calls do nothing.
     /// Returns false when something could not be removed.
     @discardableResult
-    func remove() -> Bool {
+    package func remove() -> Bool {
         let first = removed.withLock { done -> Bool in
             defer { done = true }
             return !done
@@ -62,10 +62,10 @@ final class TemporaryFolder: Sendable {
 
 /// The extraction folders of `kartpack import` (`TemporaryFolder`) that killed imports left behind.
 package enum ExtractionFolders {
-    static let prefix = "kartpack-import-"
+    package static let prefix = "kartpack-import-"
 
     /// The folder extraction folders go in: `parent`, else `$TMPDIR`, else `/tmp`.
-    static func folder(_ parent: String?) -> String {
+    package static func folder(_ parent: String?) -> String {
         var base = parent ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }

@@ -5,9 +5,9 @@
 /// central directory lies inside the file, before the end record, and is not larger than
 /// `maxCentralDirectoryBytes`; every record has its signature and fits. Bytes prepended to the archive (a
 /// self-extractor stub) are tolerated by shifting every offset, as Info-ZIP does.
-struct ZipDirectory {
+package struct ZipDirectory {
     /// The entries in central directory order.
-    var entries: [ZipEntry]
+    package var entries: [ZipEntry]
     /// Where the central directory starts (offsets already shifted); entry data must end before it.
     var centralDirectoryStart: Int
 
@@ -17,7 +17,7 @@ struct ZipDirectory {
     private static let centralSignature = 0x0201_4b50
 
     /// Reads the end record and the central directory of `file`.
-    static func read(_ file: ArchiveFile, limits: ZipLimits) throws(ImportError) -> ZipDirectory {
+    package static func read(_ file: ArchiveFile, limits: ZipLimits) throws(ImportError) -> ZipDirectory {
         let archive = file.path
         guard file.size >= 22 else {
             throw .notAZip(archive: archive, reason: "it is \(file.size) bytes, too short for a zip archive")

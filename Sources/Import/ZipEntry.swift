@@ -1,14 +1,14 @@
 /// One central directory record of a zip archive, with the ZIP64 extra field applied and the local header offset
 /// corrected for bytes prepended to the archive.
-struct ZipEntry: Sendable, Hashable {
+package struct ZipEntry: Sendable, Hashable {
     /// 1-based position in the central directory.
-    var index: Int
+    package var index: Int
     /// The name as stored (bytes).
     var rawName: [UInt8]
     /// The name decoded (UTF-8 when flagged or valid, else CP437).
-    var name: String
+    package var name: String
     var versionMadeBy: Int
-    var flags: Int
+    package var flags: Int
     var method: Int
     var crc32: UInt32
     var compressedSize: Int
@@ -20,7 +20,7 @@ struct ZipEntry: Sendable, Hashable {
     var unixMode: UInt32 { externalAttributes >> 16 }
 
     /// True for folder entries: a name ending in `/` (or `\`), a Unix folder mode, or the MS-DOS folder attribute.
-    var isDirectory: Bool {
+    package var isDirectory: Bool {
         if let last = rawName.last, last == UInt8(ascii: "/") || last == UInt8(ascii: "\\") { return true }
         if unixMode & 0o170000 == 0o040000 { return true }
         let host = versionMadeBy >> 8

@@ -1,5 +1,5 @@
 /// Decoding and checking of zip entry names (Zip Slip, CWE-22).
-enum ZipEntryName {
+package enum ZipEntryName {
     /// IBM code page 437, bytes 0x80–0xFF: the zip default for names without the UTF-8 flag.
     private static let cp437High = Array(
         "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴"
@@ -8,7 +8,7 @@ enum ZipEntryName {
 
     /// Decodes a stored name: UTF-8 when flagged or when the bytes are valid UTF-8 (many writers omit the flag),
     /// CP437 otherwise (never fails).
-    static func decode(_ bytes: [UInt8], utf8Flag: Bool) -> String {
+    package static func decode(_ bytes: [UInt8], utf8Flag: Bool) -> String {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         if let s = String(validating: bytes, as: UTF8.self) { return s }
         var s = ""
@@ -19,14 +19,14 @@ enum ZipEntryName {
     }
 
     /// Why a name is unsafe, for `ImportError.unsafeEntry`.
-    struct Unsafe: Error {
-        var reason: String
+    package struct Unsafe: Error {
+        package var reason: String
     }
 
     /// The longest file name component written (Linux `NAME_MAX`).
     static let maxComponentBytes = 255
     /// The deepest folder nesting accepted.
-    static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// The path components an entry name extracts to, relative to the extraction root.
     ///
@@ -34,7 +34,7 @@ enum ZipEntryName {
     /// absolute path (`/x`, `\x`, `\\server\share`), a drive letter (`C:`), or a `..` component anywhere is
     /// refused, as are over-long components and absurd nesting. An empty result means the name names the root
     /// itself (`./`).
-    static func components(of name: String, rawName: [UInt8]) throws(Unsafe) -> [String] {
+    package static func components(of name: String, rawName: [UInt8]) throws(Unsafe) -> [String] {
         if rawName.contains(0) { throw Unsafe(reason: "its name contains a NUL byte") }
         let unified = name.replacing("\\", with: "/")
         if unified.hasPrefix("/") { throw Unsafe(reason: "it has an absolute path") }

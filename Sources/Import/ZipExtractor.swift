@@ -82,20 +82,20 @@ package struct ZipExtractor: Sendable {
 
     // MARK: Planning (everything checked before anything is written)
 
-    struct PlannedItem {
-        enum Kind {
+    package struct PlannedItem {
+        package enum Kind {
             case directory
             case file(dataStart: Int)
         }
-        var entry: ZipEntry
-        var kind: Kind
+        package var entry: ZipEntry
+        package var kind: Kind
         /// Target components, folders spelled as first seen.
-        var components: [String]
+        package var components: [String]
     }
 
-    struct Plan {
-        var items: [PlannedItem] = []
-        var warnings: [Diagnostic] = []
+    package struct Plan {
+        package var items: [PlannedItem] = []
+        package var warnings: [Diagnostic] = []
     }
 
     func makePlan(file: ArchiveFile, directory: ZipDirectory) throws(ImportError) -> Plan {

@@ -1,6 +1,5 @@
 import Foundation
 import KartpackCore
-import Pipeline
 
 /// Writes to stdout/stderr. Results go to stdout, diagnostics to stderr.
 ///

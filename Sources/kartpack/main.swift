@@ -1,7 +1,6 @@
 import Foundation
 import KartpackCore
 import MallocTuning
-import Pipeline
 import Reprojection
 
 /// Every subcommand, in the order `kartpack --help` lists them.

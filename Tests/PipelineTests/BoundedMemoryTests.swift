@@ -4,7 +4,7 @@ import KartpackTestSupport
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 import MallocTuning
 
 /// What else is bounded besides the sort of tile pieces (issue 10): feature records coded compactly

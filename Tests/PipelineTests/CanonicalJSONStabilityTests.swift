@@ -3,7 +3,7 @@ import KartpackJSON
 import KartpackTestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PipelineFiles
 
 /// The canonical form feeds the nightly fingerprint: it must stay byte for byte what it was before the JSON code
 /// of TileArchive, MapStyle and Pipeline became one parser and one writer.

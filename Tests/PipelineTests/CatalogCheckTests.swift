@@ -1,6 +1,7 @@
 import Testing
 
-@testable import Pipeline
+@testable import Publishing
+@testable import RegionPackages
 
 /// `CatalogCheck`, the rules that refuse a region catalog's night (issue 32), as pure functions.
 @Suite struct CatalogCheckTests {

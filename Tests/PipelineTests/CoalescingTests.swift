@@ -3,7 +3,7 @@ import KartpackCore
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// Coalescing thinned pieces into kept neighbours (`--coalesce`), on hand-made tiles.
 @Suite struct CoalescingTests {

@@ -1,7 +1,7 @@
 import Foundation
 import KartpackTestSupport
 import Testing
-@testable import Pipeline
+@testable import ConvertEngine
 
 @Suite struct ConverterTests {
     private var samples: [String] {

@@ -6,7 +6,7 @@ import Testing
 import TileArchive
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// The three passes of the encode phase (`PreparePass`, `ThinPass`, `TileEncodePass`) and its tally, each on a
 /// hand-made batch of one tile.

@@ -5,7 +5,7 @@ import Testing
 import TileArchive
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// The external sort of tile pieces (issue 10): the run codec, the run store and its k-way merge, the spool's
 /// budget and rollback, and the scratch checks.

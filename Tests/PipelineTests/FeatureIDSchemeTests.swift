@@ -1,7 +1,7 @@
 import KartpackCore
 import Testing
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// `FeatureIDScheme`: the documented string hash (vectors computed independently with Python's hashlib), the
 /// choice of kind from the field type, and the duplicate/missing policies of `FeatureIDAssigner`.

@@ -5,7 +5,7 @@ import KartpackCore
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// A giant ring with detail far below the max zoom's grid is thinned once before the descent
 /// (GiantRingThinning.swift); anything else is tiled as it is.

@@ -5,7 +5,7 @@ import KartpackCore
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// The grid repair's bounded paths (GridRepair.swift) through the tile stage: a dense saw-tooth cut by tile edges
 /// into thousands of sub-grid slivers is redrawn on blocks, valid, and never handed to GEOS whole.

@@ -4,7 +4,7 @@ import KartpackCore
 import KartpackTestSupport
 import Testing
 
-@testable import Pipeline
+@testable import ConvertEngine
 import Shapefile
 
 /// `SampleData/hostile/manifest.json`, written by `scripts/make-hostile.py`.

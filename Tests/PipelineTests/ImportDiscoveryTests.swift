@@ -6,7 +6,6 @@ import Shapefile
 import Testing
 
 @testable import Import
-@testable import Pipeline
 
 /// Creates the files (with `data`) and folders under `root`.
 private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) throws {

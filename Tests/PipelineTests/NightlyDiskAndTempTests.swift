@@ -4,7 +4,6 @@ import Testing
 import TileArchive
 
 @testable import Nightly
-@testable import Pipeline
 
 @Suite struct NightlyDiskAndTempTests {
     @Test func freeSpaceIsReported() throws {

@@ -4,7 +4,7 @@ import KartpackTestSupport
 import Testing
 
 @testable import Nightly
-@testable import Pipeline
+@testable import PipelineFiles
 
 /// A pipeline folder with one source (shp, shx, dbf, prj), a clip file and a stylesheet.
 private struct FingerprintFixture {

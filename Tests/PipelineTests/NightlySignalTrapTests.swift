@@ -4,7 +4,6 @@ import Synchronization
 import Testing
 
 @testable import Nightly
-@testable import Pipeline
 
 /// Signals are process-wide: these tests run one at a time, and every signal sent is caught by a trap.
 @Suite(.serialized) struct NightlySignalTrapTests {

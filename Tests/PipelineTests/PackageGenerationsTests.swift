@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import Publishing
+@testable import RegionPackages
 
 /// The generations of a region package folder (issue 32: crash-consistent publish): a publish stopped after any
 /// of its steps leaves a folder whose catalog, signature and packages are all of one night, and the next night

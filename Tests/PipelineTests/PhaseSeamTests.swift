@@ -6,7 +6,7 @@ import Testing
 import TileArchive
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// Regressions for the bugs the phases hid (issue "One engine whose phases are types").
 @Suite struct PhaseSeamTests {

@@ -5,7 +5,7 @@ import KartpackTestSupport
 import TileArchive
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 /// The ESRI WKT of SWEREF 99 TM, as in the sample data.
 let sweref99TM = Array(

@@ -2,7 +2,8 @@ import KartpackCore
 import KartpackJSON
 import Testing
 
-@testable import Pipeline
+@testable import ConvertEngine
+@testable import Publishing
 
 /// The publish rules: rejected inputs, empty layers, `minFeatures`, `maxShrink`; the missing-layer metadata; file
 /// names as the user gave them.
@@ -69,7 +70,7 @@ import Testing
         let run = #"{"inputs":{"vagar":{"records":30,"written":29}},"layers":{"vagar":{"features":29}}}"#
         let metadata = JSONValue.object([
             ("kartpack", .string(run)), (MissingLayer.metadataKey, .string(MissingLayer.metadataText([]))),
-            (PipelineRunner.fingerprintKey, .string("abc")),
+            (PackageSummary.fingerprintKey, .string("abc")),
         ])
         let s = try #require(PackageSummary.from(metadata: metadata))
         #expect(s.writtenByInput == ["vagar": 29] && s.featuresByLayer == ["vagar": 29] && s.fingerprint == "abc")

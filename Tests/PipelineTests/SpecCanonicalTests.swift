@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PipelineFiles
 
 @Suite struct SpecCanonicalTests {
     @Test func canonicalFormFillsDefaultsSortsKeysAndUsesRelativePaths() throws {

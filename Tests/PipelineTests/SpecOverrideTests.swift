@@ -1,6 +1,6 @@
 import KartpackCore
 import KartpackJSON
-@testable import Pipeline
+@testable import PipelineFiles
 import Testing
 
 @Suite struct SpecOverrideTests {

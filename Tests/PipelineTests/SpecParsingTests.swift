@@ -2,7 +2,7 @@ import Foundation
 import KartpackCore
 import KartpackJSON
 import KartpackTestSupport
-@testable import Pipeline
+@testable import PipelineFiles
 import Testing
 
 /// The smallest valid pipeline.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Pipeline
+@testable import Publishing
 
 /// The keys of issue 12: `onInputError`, `maxShrink`, per-source `minFeatures`, `maxShrink`, `requireFeatures`,
 /// `idField`, `idPolicy`; and `--set output.path` choosing the format by its extension.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Pipeline
+@testable import PipelineFiles
 
 /// The `regions` section (issue 13): parsed with paths resolved against the pipeline's folder, every problem with
 /// its JSON path, and in the canonical form only when present.

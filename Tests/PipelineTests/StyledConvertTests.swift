@@ -7,7 +7,8 @@ import TileArchive
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
+@testable import PipelineFiles
 
 @Suite struct StyledConvertTests {
     private func sample(_ l: String) -> String { RepositoryPaths.sampleForest.appendingPathComponent("\(l).shp").path }

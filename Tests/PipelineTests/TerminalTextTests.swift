@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Pipeline
+@testable import KartpackCore
 
 /// `TerminalText.escaped`: no control character of an untrusted string reaches a terminal.
 @Suite struct TerminalTextTests {

@@ -4,7 +4,7 @@ import KartpackTestSupport
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 @Suite struct ThinningTests {
     /// The nested grid: at every level k, the features of level ≤ k are exactly one per occupied cell.

@@ -5,7 +5,7 @@ import KartpackCore
 import Testing
 import VectorTile
 
-@testable import Pipeline
+@testable import ConvertEngine
 
 @Suite struct TileStageTests {
     let parameters = TilingParameters(minZoom: 0, maxZoom: 14, extent: 4096, buffer: 80, simplify: 1)

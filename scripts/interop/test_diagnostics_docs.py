@@ -13,11 +13,12 @@ pytestmark = pytest.mark.smoke
 
 DOCS = ROOT / "docs" / "diagnostics.md"
 SOURCES = sorted((ROOT / "Sources" / "Shapefile").glob("*.swift")) + sorted(
-    (ROOT / "Sources" / "Reprojection").glob("*.swift")) + [ROOT / "Sources" / "Pipeline" / "ShapefileInspection.swift"] + [
-    ROOT / "Sources" / "Pipeline" / "FeatureIDAssigner.swift"] + sorted((ROOT / "Sources" / "Pipeline" / "Publishing").glob("*.swift"))
+    (ROOT / "Sources" / "Reprojection").glob("*.swift")) + [ROOT / "Sources" / "Inspection" / "ShapefileInspection.swift"] + [
+    ROOT / "Sources" / "ConvertEngine" / "FeatureIDAssigner.swift"] + sorted((ROOT / "Sources" / "Publishing").glob("*.swift"))
 # snake_case literals in those files that are not reason codes.
 # PROJ string and PROJJSON keys the CRS sanitizer inspects.
-NOT_CODES = {"d_unknown", "d_none", "geoid_model", "xy_grids", "z_grids"}
+# Package metadata keys (not reason codes).
+NOT_CODES = {"d_unknown", "d_none", "geoid_model", "xy_grids", "z_grids", "kartpack_fingerprint"}
 LITERAL = re.compile(r'"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)"')
 
 

@@ -1,7 +1,8 @@
 import Foundation
 import KartpackCore
 import Nightly
-import Pipeline
+import ConvertEngine
+import Publishing
 import Shapefile
 
 /// `kartpack convert`: Shapefiles → a PMTiles or MBTiles vector-tile package.

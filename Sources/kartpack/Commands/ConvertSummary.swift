@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import ConvertEngine
 
 /// The short end-of-run summary printed by `convert`.
 enum ConvertSummary {

@@ -1,6 +1,7 @@
 import Foundation
 import KartpackCore
-import Pipeline
+import ConvertEngine
+import RegionPackages
 
 /// `kartpack extract BIG.pmtiles (--bbox W,S,E,N | --region REGIONS.shp:FIELD=VALUE) -o PART.pmtiles`.
 struct ExtractCommand: Command {

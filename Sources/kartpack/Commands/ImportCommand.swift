@@ -2,7 +2,8 @@ import Foundation
 import KartpackCore
 import Nightly
 import Import
-import Pipeline
+import ConvertEngine
+import Publishing
 
 /// `kartpack import`: every Shapefile set in a GIS export (folder or .zip) becomes a layer of one package.
 struct ImportCommand: Command {

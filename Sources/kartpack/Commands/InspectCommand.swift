@@ -1,6 +1,6 @@
 import Foundation
 import KartpackCore
-import Pipeline
+import Inspection
 /// `kartpack inspect PATH`: describes Shapefiles (and, later, tile packages).
 struct InspectCommand: Command {
     static let name = "inspect"

@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import KartpackJSON
-import Pipeline
+import Inspection
 
 /// Turns an inspection report into text for people or stable JSON for scripts.
 enum InspectRendering {

@@ -1,6 +1,8 @@
 import Foundation
 import KartpackCore
-import Pipeline
+import ConvertEngine
+import PipelineFiles
+import RegionPackages
 import Styling
 
 /// `kartpack package PIPELINE.json --regions REGIONS.shp --id-field FIELD -o OUTDIR`: one package per region.

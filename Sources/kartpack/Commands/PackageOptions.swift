@@ -1,7 +1,9 @@
 import Foundation
 import KartpackCore
 import Nightly
-import Pipeline
+import ConvertEngine
+import PipelineFiles
+import Publishing
 import Reprojection
 import Styling
 import TileArchive

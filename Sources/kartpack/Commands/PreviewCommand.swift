@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import MapStyle
-import Pipeline
+import PipelineFiles
 /// `kartpack preview`: an SVG (or PNG) picture of a package drawn with a stylesheet.
 struct PreviewCommand: Command {
     static let name = "preview"

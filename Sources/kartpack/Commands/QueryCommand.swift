@@ -1,7 +1,6 @@
 import Foundation
 import KartpackCore
 import KartpackKit
-import Pipeline
 
 /// `kartpack query`: the features of a region at a zoom through KartpackKit, what an app gets from
 /// `KartpackPackage.features(in:zoom:…)`.

@@ -1,7 +1,8 @@
 import Foundation
 import KartpackCore
 import Nightly
-import Pipeline
+import ConvertEngine
+import PipelineFiles
 
 /// `kartpack run PIPELINE.json`: the nightly job.
 struct RunCommand: Command {

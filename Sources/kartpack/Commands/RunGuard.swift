@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import Nightly
-import Pipeline
+import ConvertEngine
 import Shapefile
 
 /// The checks every writing command makes before any work (issue 15, "hostile environments"):

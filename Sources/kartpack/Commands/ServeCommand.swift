@@ -2,7 +2,8 @@ import Foundation
 import KartpackCore
 import MapStyle
 import Nightly
-import Pipeline
+import ConvertEngine
+import PipelineFiles
 import Styling
 
 /// `kartpack serve DIR|PKG.pmtiles`: a local web server showing a style folder or a package in the browser viewer.

@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import MapStyle
-import Pipeline
+import PipelineFiles
 import Styling
 
 /// `kartpack style`: the client's MapLibre style (and pattern sprites) from the same stylesheet.

@@ -1,6 +1,6 @@
 import Foundation
 import KartpackCore
-import Pipeline
+import PipelineFiles
 /// `kartpack validate`: checks a stylesheet (and, with `--layers`, that its rules can match those layers).
 struct ValidateCommand: Command {
     static let name = "validate"

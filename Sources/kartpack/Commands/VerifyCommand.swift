@@ -1,6 +1,6 @@
 import Foundation
 import KartpackCore
-import Pipeline
+import RegionPackages
 
 /// `kartpack verify OUTDIR [--pubkey KEY.pub]`: checks a package folder against its catalog.
 struct VerifyCommand: Command {

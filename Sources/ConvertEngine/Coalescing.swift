@@ -1,0 +1,189 @@
+import GeometryAlgorithms
+import VectorTile
+
+/// Coalescing (`--coalesce`, issue 14): a polygon or line piece that thinning leaves out of a tile is merged into a
+/// kept neighbour of the same layer in that tile instead of leaving a hole in the mosaic or a gap in the network;
+/// the merged feature keeps the kept one's id and attributes (as tippecanoe's `--coalesce-densest-as-needed`).
+///
+/// - **Neighbours** (`TileNeighbours`, once per tile): polygon pieces that share an edge (an edge `a → b` of one
+///   is `b → a` of the other: shared-border simplification makes neighbours walk the same vertices), weighted by
+///   the number of shared edges; line pieces that share an end point (weight 1).
+/// - **Owners** (`owners`): rounds of a breadth-first search from the kept pieces; in each round every left-out
+///   piece next to a piece with an owner takes the owner it shares most edges with (ties: the lower index), so a
+///   chain of left-out stands goes to the kept stand it touches through them. Deterministic, per tile.
+/// - **Merge** (`merged`): polygons by `CoverageUnion` (the shared edges cancel), kept only when the union is
+///   valid on the grid (`Quantizer.isValidOnGrid`); otherwise the left-out pieces stay out (borders that were
+///   not shared exactly, e.g. with `--no-shared-borders`). Lines become one multi-line.
+///
+/// Points are not coalesced (a point merged into another would carry that one's attributes to a new place); they
+/// are dropped as without coalescing.
+package enum Coalescing {
+    /// The neighbours of the pieces of one tile (`run` of a batch), as local indices into the run.
+    package struct TileNeighbours: Sendable {
+        /// Per local piece index, its neighbours and the weight of each, sorted by neighbour.
+        var adjacent: [[(piece: Int32, weight: Int32)]]
+
+        package var isEmpty: Bool { adjacent.allSatisfy(\.isEmpty) }
+    }
+
+    /// Most line pieces one end point links (a junction of more lines links each to the first ones only).
+    static let maxLinesPerEnd = 8
+
+    /// Finds the neighbours among the polygon and line pieces of one tile, layer by layer, in the layers marked in
+    /// `layers` (all when empty).
+    static func neighbours(_ run: Range<Int>, pieces: [PlacedPiece], layers: [Bool] = []) -> TileNeighbours {
+        var weights: [Int64: Int32] = [:]
+        func link(_ i: Int, _ j: Int) {
+            guard i != j else { return }
+            let (a, b) = (min(i, j) - run.lowerBound, max(i, j) - run.lowerBound)
+            weights[Int64(a) << 32 | Int64(b), default: 0] += 1
+        }
+        var start = run.lowerBound
+        while start < run.upperBound {
+            var end = start + 1
+            while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
+            defer { start = end }
+            let l = Int(pieces[start].layer)
+            guard layers.isEmpty || (l < layers.count && layers[l]) else { continue }
+            var edgeOwner: [Edge: Int] = [:]
+            // Each polygon piece's edges, decoded once for both passes.
+            var polygonEdges: [(piece: Int, edges: [Edge])] = []
+            var ends: [TilePoint: [Int]] = [:]
+            for i in start..<end {
+                switch pieces[i].piece.type {
+                case .polygon:
+                    var edges: [Edge] = []
+                    forEachEdge(pieces[i].piece.commands) { e in
+                        edges.append(e)
+                        if edgeOwner[e] == nil { edgeOwner[e] = i }
+                    }
+                    polygonEdges.append((i, edges))
+                case .lineString:
+                    for part in LineCommands.decode(pieces[i].piece.commands) {
+                        guard let a = part.first, let b = part.last else { continue }
+                        for p in a == b ? [a] : [a, b] where ends[p, default: []].count < maxLinesPerEnd {
+                            if ends[p]?.last != i { ends[p, default: []].append(i) }
+                        }
+                    }
+                default:
+                    break
+                }
+            }
+            for (i, edges) in polygonEdges {
+                for e in edges {
+                    if let j = edgeOwner[Edge(a: e.b, b: e.a)], j > i { link(i, j) }
+                }
+            }
+            for (_, lines) in ends.sorted(by: { ($0.key.x, $0.key.y) < ($1.key.x, $1.key.y) }) {
+                for (k, i) in lines.enumerated() {
+                    for j in lines[(k + 1)...] { link(i, j) }
+                }
+            }
+        }
+        var adjacent = [[(piece: Int32, weight: Int32)]](repeating: [], count: run.count)
+        for (key, w) in weights {
+            let (a, b) = (Int(key >> 32), Int(key & 0xFFFF_FFFF))
+            adjacent[a].append((Int32(b), w))
+            adjacent[b].append((Int32(a), w))
+        }
+        for k in adjacent.indices { adjacent[k].sort { $0.piece < $1.piece } }
+        return TileNeighbours(adjacent: adjacent)
+    }
+
+    /// The owner (local index) of every left-out piece that reaches a kept one through neighbours, in the order
+    /// they were reached (nearest first): `isOwner` says which pieces are kept and may take others, `isLeftOut`
+    /// which may be merged.
+    static func owners(
+        _ graph: TileNeighbours, isOwner: (Int) -> Bool, isLeftOut: (Int) -> Bool
+    ) -> [(piece: Int, owner: Int)] {
+        let n = graph.adjacent.count
+        var owner = [Int32](repeating: -1, count: n)
+        var frontier: [Int] = []
+        for k in 0..<n where isOwner(k) {
+            owner[k] = Int32(k)
+            frontier.append(k)
+        }
+        var result: [(piece: Int, owner: Int)] = []
+        while !frontier.isEmpty {
+            // The left-out pieces next to the frontier, each taking the owner it shares most with.
+            var candidates: [Int] = []
+            for k in frontier {
+                for (j, _) in graph.adjacent[k] where owner[Int(j)] < 0 && isLeftOut(Int(j)) {
+                    candidates.append(Int(j))
+                }
+            }
+            var next: [Int] = []
+            var chosen: [(piece: Int, owner: Int32)] = []
+            for j in Set(candidates).sorted() {
+                var shared: [Int32: Int32] = [:]
+                for (k, w) in graph.adjacent[j] where owner[Int(k)] >= 0 { shared[owner[Int(k)], default: 0] += w }
+                guard let best = shared.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { continue }
+                chosen.append((j, best.key))
+            }
+            // Set after the round, so that the order inside a round does not matter.
+            for c in chosen {
+                owner[c.piece] = c.owner
+                result.append((c.piece, Int(c.owner)))
+                next.append(c.piece)
+            }
+            frontier = next
+        }
+        return result
+    }
+
+    /// The commands of a kept piece with left-out pieces of its type merged into it (`leftOut` nearest first), and
+    /// which of them (indices into `leftOut`) were merged; nil when none could be.
+    ///
+    /// Polygons are merged all at once when their union is valid on the grid; otherwise one at a time in the
+    /// given order, each kept only when the union so far stays valid (a piece that would pinch the outline at a
+    /// vertex, or whose border is not shared exactly, stays out).
+    static func merged(_ kept: TilePiece, with leftOut: [TilePiece]) -> (commands: [UInt32], taken: [Int])? {
+        switch kept.type {
+        case .polygon:
+            let own = PolygonCommands.decode(kept.commands)
+            let others = leftOut.map { PolygonCommands.decode($0.commands) }
+            func validUnion(_ polygons: [[[TilePoint]]]) -> [[[TilePoint]]]? {
+                guard let union = CoverageUnion.union(polygons), Quantizer.isValidOnGrid(union) else { return nil }
+                return union
+            }
+            if let union = validUnion(own + others.flatMap { $0 }) {
+                let commands = MVTGeometryEncoder.polygons(union)
+                return commands.isEmpty ? nil : (commands, Array(leftOut.indices))
+            }
+            var current = own
+            var taken: [Int] = []
+            for (k, polygons) in others.enumerated() {
+                guard let union = validUnion(current + polygons) else { continue }
+                current = union
+                taken.append(k)
+            }
+            let commands = MVTGeometryEncoder.polygons(current)
+            return taken.isEmpty || commands.isEmpty ? nil : (commands, taken)
+        case .lineString:
+            var parts = LineCommands.decode(kept.commands)
+            for p in leftOut { parts += LineCommands.decode(p.commands) }
+            let commands = MVTGeometryEncoder.lines(parts)
+            return commands.isEmpty ? nil : (commands, Array(leftOut.indices))
+        default:
+            return nil
+        }
+    }
+
+    /// A directed polygon edge in tile units.
+    private struct Edge: Hashable {
+        var a: TilePoint
+        var b: TilePoint
+    }
+
+    /// Calls `body` with every edge of every ring of polygon `commands` (rings closed, repeated points skipped).
+    private static func forEachEdge(_ commands: [UInt32], _ body: (Edge) -> Void) {
+        for polygon in PolygonCommands.decode(commands) {
+            for ring in polygon where ring.count >= 2 {
+                for (k, a) in ring.enumerated() {
+                    let b = ring[k + 1 == ring.count ? 0 : k + 1]
+                    if a != b { body(Edge(a: a, b: b)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import KartpackCore
+import Styling
+import TileArchive
+
+/// Runs `kartpack convert`: Shapefiles → reprojected, simplified, clipped MVT tiles → PMTiles or MBTiles, as a
+/// chain of phases with typed hand-offs:
+///
+/// `PublishPhase` (the archive format, chosen first: it declares tile order and compression) ·
+/// `ReadPhase` (Shapefile sets → streamed batches) → `FeaturePhase` (the per-worker `FeatureChain`) →
+/// `TiledLayers` → `OrderPhase` → `TileRuns` → `EncodePhase` → `EncodedTiles` → `PublishPhase.publish`.
+///
+/// Output bytes do not depend on the thread count.
+package final class Converter {
+    /// The options; with `maxZoomAuto`, `run` sets the chosen `maxZoom` (and `maxZoomChoice`) before anything else.
+    private(set) var options: ConvertOptions
+    package let diagnostics: DiagnosticSink
+    package let progress: ProgressReporter?
+    package let classifier: StyleClassifier?
+    /// Checked between batches and tiles; a true value stops the run (nothing is published).
+    package let isCancelled: @Sendable () -> Bool
+
+    /// Creates a converter.
+    package init(
+        options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.options = options
+        self.diagnostics = diagnostics
+        self.progress = progress
+        self.isCancelled = isCancelled
+        classifier = options.style.map(StyleClassifier.init(sheet:))
+    }
+
+    /// Converts; throws when nothing can be published. Rejected inputs and records are in the report.
+    package func run() throws -> ConvertReport {
+        try LayerRegistry.check(options)
+        return try run {
+            let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
+            let read = ReadPhase(
+                settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
+                regions: regions)
+            return try FeaturePhase(
+                settings: FeatureSettings(options: options), diagnostics: diagnostics, progress: progress,
+                isCancelled: isCancelled
+            ).run(read)
+        }
+    }
+
+    /// Converts the `TiledLayers` that `features` makes (the read and feature phases, or a region package's
+    /// routed features: `RegionBuild`) through the order, encode and publish phases.
+    package func run(features: () throws -> TiledLayers) throws -> ConvertReport {
+        var clock = StageClock()
+        try checkOutput()
+        try chooseMaxZoom()
+        try ScratchPlace(options: options).checkBeforeRun(
+            shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
+            budget: options.memoryBudget)
+        let publishing = PublishSettings(options: options)
+        let publisher = PublishPhase(settings: publishing)
+        var tiled = try features()
+        try check(tiled, clock: clock)
+        clock.lap("features")
+
+        let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
+        defer { ordered.close() }
+        clock.lap("sort")
+        try checkCancelled()
+        let zooms = options.minZoom...options.maxZoom
+        let encoder = EncodePhase(
+            settings: EncodeSettings(
+                options: options, outputs: tiled.outputs, compression: publisher.tileCompression))
+        let encoded = try encoder.run(
+            ordered, records: tiled.outputs.map(\.records), zooms: zooms,
+            into: EncodedTiles(spill: SpillSettings(options: options)),
+            progress: progress)
+        defer { encoded.close() }
+        var sort = ConvertReport.Sort(
+            budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes)
+        )
+        ordered.close()
+        progress?.finish()
+        try checkCancelled()
+        clock.lap("encode")
+
+        let metadata = PackageMetadata(settings: publishing).make(tiled, stats: encoded.stats)
+        let summary = try publisher.publish(
+            encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
+        clock.lap("write")
+        sort.tileScratchBytes = Int(encoded.scratchBytes)
+        sort.recordScratchBytes = Int(tiled.recordSpill?.scratchBytes ?? 0)
+        encoded.close()
+        var report = ConvertReport(
+            run: tiled, stats: encoded.stats, summary: summary, options: options, clock: clock, diagnostics: diagnostics
+        )
+        report.sort = sort
+        report.maxZoomChosen = options.maxZoomChoice
+        report.peakRSSBytes = PeakMemory.residentBytes()
+        return report
+    }
+
+    /// `--max-zoom auto`: the pre-pass over the inputs (`MaxZoomGuess`) picks the max zoom, said on the log as a
+    /// note (`max_zoom_chosen`) and kept for the report. Once per converter, however often it runs.
+    private func chooseMaxZoom() throws {
+        guard options.maxZoomAuto, options.maxZoomChoice == nil else { return }
+        let choice = try MaxZoomGuess(options: options).choose()
+        options.maxZoom = choice.zoom
+        options.maxZoomChoice = choice
+        diagnostics.report(
+            Diagnostic(.note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen: \(choice.reason)"))
+    }
+
+    /// Per output layer: whether thinned pieces merge into neighbours (`--coalesce` for all, else the sheet's).
+    static func coalescingLayers(_ options: ConvertOptions, outputs: [OutputLayer]) -> [Bool] {
+        outputs.map { options.thinning.coalesce || $0.coalesce }
+    }
+
+    /// The `max-points` limit of each output layer: a limit naming the layer, else the stylesheet's, else the
+    /// general one for point layers (label layers, `X_labels` next to a polygon layer `X`, follow their polygons and
+    /// get none).
+    package static func maxPoints(_ limits: [(layer: String?, limit: Int)], outputs: [OutputLayer]) -> [Int?] {
+        guard !limits.isEmpty || outputs.contains(where: { $0.maxPoints != nil }) else { return [] }
+        let polygonLayers = Set(outputs.filter { $0.family == .polygon }.map(\.name))
+        return outputs.map { o in
+            if let named = limits.last(where: { $0.layer.map { $0.utf8.elementsEqual(o.name.utf8) } ?? false }) {
+                return named.limit
+            }
+            if let fromStyle = o.maxPoints { return fromStyle }
+            let isLabels = o.name.hasSuffix("_labels") && polygonLayers.contains(String(o.name.dropLast(7)))
+            guard o.family == .point, !isLabels else { return nil }
+            return limits.last { $0.layer == nil }?.limit
+        }
+    }
+
+    /// Refuses to go on when nothing can be written, and checks the reconciliation identity of every input.
+    private func check(_ tiled: TiledLayers, clock: StageClock) throws {
+        let failed = tiled.inputs.filter { $0.error != nil }
+        guard failed.count < tiled.inputs.count else {
+            throw PipelineError.nothingToWrite(
+                reasons: ["every input was rejected"] + failed.compactMap(\.error),
+                report: ConvertReport(
+                    run: tiled, stats: [:], summary: nil, options: options, clock: clock, diagnostics: diagnostics))
+        }
+        for r in tiled.inputs where r.error == nil {
+            let accounted = r.written + r.rejected.values.reduce(0, +)
+            guard accounted == r.records else {
+                throw PipelineError.reconciliationFailed(
+                    detail:
+                        "\(r.path): \(r.records) records read, \(r.written) written + \(accounted - r.written) rejected"
+                )
+            }
+        }
+        guard !tiled.written.isEmpty else {
+            throw PipelineError.nothingToWrite(
+                reasons: ["no feature was written (see the rejected counts)"],
+                report: ConvertReport(
+                    run: tiled, stats: [:], summary: nil, options: options, clock: clock, diagnostics: diagnostics))
+        }
+    }
+
+    func checkCancelled() throws {
+        if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+    }
+
+    /// Refuses an existing output without `--force` before any work is done.
+    private func checkOutput() throws {
+        let fm = FileManager.default
+        let dir = (options.output as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+            throw PipelineError.badOutput(path: options.output, reason: "folder \(dir) does not exist")
+        }
+        if fm.fileExists(atPath: options.output, isDirectory: &isDir) {
+            if isDir.boolValue { throw PipelineError.badOutput(path: options.output, reason: "is a folder") }
+            if !options.force { throw PipelineError.outputExists(path: options.output) }
+        }
+    }
+}
+
+/// Wall time per stage, in seconds (rounded to milliseconds), for reports.
+package struct StageClock: Sendable {
+    private(set) var timings: [String: Double] = [:]
+    private var clock = Date()
+    package let started = Date()
+
+    /// Ends a stage: records the time since the previous one.
+    package mutating func lap(_ stage: String) {
+        timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
+        clock = Date()
+    }
+
+    /// Seconds since the clock was made.
+    var elapsed: Double { (Date().timeIntervalSince(started) * 1000).rounded() / 1000 }
+}
+
+extension ConvertReport {
+    /// The report of a run (`summary` nil when nothing was published).
+    package init(
+        run tiled: TiledLayers, stats: [Int: ZoomStats], summary: ArchiveSummary?, options: ConvertOptions,
+        clock: StageClock, diagnostics: DiagnosticSink
+    ) {
+        let inputs = tiled.inputs
+        var rejected: [String: Int] = [:]
+        var repaired: [String: Int] = [:]
+        for i in inputs {
+            rejected.add(i.rejected)
+            repaired.add(i.repaired)
+        }
+        let coalescing = Converter.coalescingLayers(options, outputs: tiled.outputs).contains(true)
+        let zooms = stats.keys.sorted().compactMap { z -> ConvertReport.Zoom? in
+            guard let s = stats[z] else { return nil }
+            var zoom = ConvertReport.Zoom(
+                zoom: z, tiles: s.tiles, bytes: s.bytes, largestTileBytes: s.largest, features: s.features,
+                dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
+            if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
+            if coalescing { zoom.coalesced = s.coalesced }
+            var small: [String: ConvertReport.SmallFeatures] = [:]
+            for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
+                small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)
+            }
+            if !small.isEmpty { zoom.smallFeatures = small }
+            return zoom
+        }
+        for z in zooms where z.tilesOverLimit > 0 {
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "tile_over_limit",
+                    "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing "
+                        + "is dropped at a feature's highest zoom"
+                ))
+        }
+        var warnings: [String: Int] = [:]
+        for (code, n) in diagnostics.counts { warnings[code] = n }
+        let anyRejected = inputs.contains { $0.error != nil }
+        let exit: ExitCode = !anyRejected && summary != nil ? .success : .dataError
+        self.init(
+            kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,
+            featuresRead: inputs.reduce(0) { $0 + $1.records }, featuresWritten: inputs.reduce(0) { $0 + $1.written },
+            rejected: rejected, repaired: repaired, zooms: zooms, tiles: summary?.addressedTiles ?? 0,
+            tileContents: summary?.tileContents ?? 0, bytes: Int(summary?.fileBytes ?? 0), seconds: clock.elapsed,
+            timings: clock.timings, warnings: warnings, exitCode: exit.rawValue, published: summary != nil)
+    }
+}

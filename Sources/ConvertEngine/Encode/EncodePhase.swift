@@ -1,0 +1,206 @@
+import KartpackCore
+import MallocTuning
+
+/// Phase 4 of `convert`: encodes the MVT tiles of each zoom level, from the max zoom down, in three passes.
+///
+/// Input: the pieces in archive order (`TileRuns`, from `OrderPhase`) and each output layer's records. Output:
+/// every zoom's tiles, compressed, in archive order, with per-zoom statistics (`EncodedTiles`). Settings:
+/// `EncodeSettings`.
+///
+/// Per zoom, a batch of whole tiles at a time (`TileRuns.forEachBatch`; memory holds one batch, not a zoom):
+/// 1. `PreparePass`: shared borders (the polygons of a layer in a tile simplified together) and small-feature
+///    candidates, once per batch;
+/// 2. `ThinPass`: what the zoom keeps (`ZoomSelection`: the cut-off inherited from the zoom above, `max-points`)
+///    and what each tile makes of the rest (`TilePlan`: small-feature squares, coalescing);
+/// 3. `TileEncodePass`: MVT, the decoder check, compression.
+/// When a tile is over a limit below the max zoom, `ThinPass.fittingCutoff` finds the cut-off at which it fits,
+/// the zoom's tiles are discarded (`EncodedTiles.discard`) and the zoom is encoded again at the lowest such
+/// cut-off, for the whole zoom: the prepared batches it held (`HeldBatches`) at once, the rest merged and prepared
+/// again. The cut-off only decreases from the max zoom down, so a feature shown at zoom z is shown at every higher
+/// zoom. At the max zoom, and at a feature's own highest zoom, nothing is dropped; a tile that stays over a limit
+/// is written anyway and counted in `tilesOverLimit`. Every decision is per tile, or per zoom from counts summed
+/// over its batches, so the bytes do not depend on the batches or the thread count.
+package struct EncodePhase {
+    package var settings: EncodeSettings
+    package var prepare: PreparePass
+    var thin: ThinPass
+    package var encoder: TileEncodePass
+    private var workers: ParallelTiles { ParallelTiles(threads: settings.threads) }
+
+    package init(settings: EncodeSettings) {
+        self.settings = settings
+        let workers = ParallelTiles(threads: settings.threads)
+        prepare = PreparePass(
+            sharedBorders: settings.sharedBorders, smallFeatures: settings.smallFeatures, workers: workers)
+        thin = ThinPass(
+            maxTileBytes: settings.maxTileBytes, maxTileFeatures: settings.maxTileFeatures,
+            maxPoints: settings.maxPoints, coalesce: settings.coalesce, smallFeatures: settings.smallFeatures,
+            batchPieces: settings.batchPieces, workers: workers)
+        encoder = TileEncodePass(
+            layerNames: settings.layerNames, extent: settings.extent, compression: settings.compression)
+    }
+
+    /// What each zoom hands down to the one below it.
+    private struct Descent {
+        /// The drop order, made once it is needed (`max-points`, or the first tile over a limit).
+        var order: FeatureOrder?
+        var cutoff = Int32.max
+        /// The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
+        var reason: String?
+        /// The highest zoom each feature had a piece at so far (-1: none yet): a feature not seen above the
+        /// current zoom is at its highest zoom there.
+        var highest: [[Int8]]
+    }
+
+    /// Encodes every zoom, from the top of `zooms` down, into `tiles` (each zoom in archive order) with its
+    /// statistics.
+    package func run(
+        _ ordered: consuming TileRuns, records: [RecordTable], zooms: ClosedRange<Int>,
+        into tiles: EncodedTiles = EncodedTiles(), progress: ProgressReporter?
+    ) throws -> EncodedTiles {
+        var stats: [Int: ZoomStats] = [:]
+        var descent = Descent(highest: records.map { [Int8](repeating: -1, count: $0.count) })
+        for z in zooms.reversed() {
+            // The zoom before freed its batches (its tiles are in `tiles`), the first zoom the sort's pieces: this
+            // one starts from a trimmed heap, before the drop order and `max-points` allocate.
+            ProcessHeap.giveBackFreePages()
+            stats[z] = try encodeZoom(
+                z, ordered: ordered, records: records, zooms: zooms, descent: &descent, into: tiles)
+            progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
+        }
+        tiles.stats = stats
+        return tiles
+    }
+
+    /// The drop order, made on first use from every zoom's pieces, a batch at a time (re-merged from the runs when
+    /// they were spilled), from the max zoom down until every feature was seen at its highest zoom.
+    private func dropOrder(
+        _ descent: inout Descent, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>
+    ) throws -> FeatureOrder {
+        if let order = descent.order { return order }
+        var measure = FeatureMeasure(
+            records: records, extent: settings.extent, withSizes: settings.thinning.mode == .smallest)
+        for z in zooms.reversed() where !measure.isComplete {
+            try ordered.forEachBatch(zoom: z, maxPieces: settings.batchPieces) { pieces, runs in
+                for run in runs { measure.observe(pieces[run]) }
+            }
+        }
+        let order = try FeatureOrder(measure: measure, records: records, options: settings.thinning)
+        descent.order = order
+        return order
+    }
+
+    /// Encodes zoom `z` into `tiles`, in as many rounds as thinning takes, and returns its statistics.
+    private func encodeZoom(
+        _ z: Int, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>, descent: inout Descent,
+        into tiles: EncodedTiles
+    ) throws -> ZoomStats {
+        var selection = ZoomSelection(zoom: z, cutoff: descent.cutoff, order: descent.order)
+        if thin.hasMaxPoints {
+            let order = try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms)
+            selection.order = order
+            selection.excluded = try thin.maxPointsExclusions(zoom: z, ordered: ordered, order: order)
+        }
+        // What the zoom may keep at most: its cut-off only goes down from here.
+        let skip = thin.skipping(selection)
+        var held = HeldBatches(limit: settings.keepBytes)
+        var rounds = 0
+        var tally: ZoomTally
+        while true {
+            // Another round follows when a tile is over a limit, below the max zoom, with something to drop.
+            let thinnable = z != settings.maxZoom && descent.cutoff > 0
+            // The fitting cut-offs of over-limit tiles; the first over-limit tile of the run makes the drop order
+            // they need, so the round that found it also says how far to thin (no round to find them).
+            let fit = thinnable && rounds + 1 < 40
+            tally = ZoomTally()
+            // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
+            func visit(_ batch: EncodeBatch) throws -> EncodeBatch {
+                var batch = batch
+                try thin.findNeighbours(&batch, selection: selection)
+                let made = try encodeRound(
+                    batch, records: records, selection: &selection, fit: fit, into: &tally
+                ) { try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
+                try tiles.add(made, zoom: z)
+                return batch
+            }
+            for i in held.batches.indices { held.batches[i] = try visit(held.batches[i]) }
+            if !held.isComplete {
+                // The batches past the held ones, merged and prepared anew (those held come first again).
+                var index = 0
+                let heldCount = held.batches.count
+                try ordered.forEachBatch(zoom: z, maxPieces: settings.batchPieces, skipping: skip) { read in
+                    defer { index += 1 }
+                    guard index >= heldCount else { return }
+                    if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+                    // The batch before is gone (its tiles are in `tiles`), unless held: its pages go back before
+                    // this one allocates, not only after the zoom.
+                    ProcessHeap.giveBackFreePages()
+                    let batch = try prepare.prepare(read, records: records, highest: descent.highest, zoom: z)
+                    PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
+                    let visited = try visit(batch)
+                    if thinnable { held.offer(visited) }
+                }
+                held.streamEnded()
+            }
+            guard thinnable, tally.over > 0 else { break }
+            if descent.reason == nil {
+                descent.reason = tally.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit"
+            }
+            // The round asked for fitting cut-offs (a zoom's first round always does), so its first over-limit
+            // tile made the drop order.
+            try tiles.discard(zoom: z)
+            if descent.cutoff == Int32.max { descent.cutoff = selection.order?.end ?? 0 }
+            rounds += 1
+            // After 40 rounds, give up thinning: drop everything below max zoom rather than loop.
+            descent.cutoff = rounds >= 40 ? 0 : min(descent.cutoff, tally.fit ?? descent.cutoff)
+            selection.cutoff = descent.cutoff
+        }
+        return tally.finished(reason: descent.reason, hasOrder: selection.order != nil)
+    }
+
+    /// Encodes a batch's tiles at `selection`, adds what it found to `tally` (over-limit tiles, with their fitting
+    /// cut-off when `fit`; features present and left out; tile and small-feature counts) and returns its tiles
+    /// that have features. `makeOrder` gives the drop order when a tile is over a limit before there is one.
+    private func encodeRound(
+        _ batch: EncodeBatch, records: [RecordTable], selection: inout ZoomSelection, fit: Bool,
+        into tally: inout ZoomTally, makeOrder: () throws -> FeatureOrder
+    ) throws -> [EncodedTile] {
+        let (thin, encoder, current) = (thin, encoder, selection)
+        let outcomes = try workers.map(batch.runs.count) { i throws(PipelineError) in
+            try encoder.encode(
+                batch, tile: i, plan: thin.plan(batch, tile: i, selection: current), records: records, compress: true)
+        }
+        let encoded = outcomes.map(\.tile)
+        let over = encoded.indices.filter { thin.isOverLimit(encoded[$0]) }
+        tally.over += over.count
+        tally.overBytes = tally.overBytes || over.contains { encoded[$0].bytes.count > settings.maxTileBytes }
+        if fit, !over.isEmpty {
+            // With no drop order yet nothing was left out, so the tiles are those the order keeps at this cut-off.
+            if selection.order == nil { selection.order = try makeOrder() }
+            let (selection, maxFeatures) = (selection, settings.maxTileFeatures)
+            let fits = try workers.map(over.count) { k throws(PipelineError) in
+                try thin.fittingCutoff(
+                    batch, tile: over[k], compressed: encoded[over[k]].bytes.count, raw: outcomes[over[k]].raw,
+                    selection: selection
+                ) { trial throws(PipelineError) in
+                    try encoder.trialSize(
+                        batch, tile: over[k], plan: thin.plan(batch, tile: over[k], selection: trial),
+                        records: records, maxFeatures: maxFeatures)
+                }
+            }
+            if let m = fits.min() { tally.fit = min(tally.fit ?? m, m) }
+        }
+        tally.count(batch, selection: selection)
+        tally.countCoalesced(outcomes.flatMap(\.coalesced), in: batch)
+        tally.stats.sharedBorderFallbacks += batch.sharedBorderFallbacks
+        if let small = settings.smallFeatures {
+            let perTile = try workers.map(batch.small.count) { i in
+                small.decide(batch.small[i]) { l, f in current.keeps(layer: Int(l), feature: Int(f)) }.counts
+            }
+            for t in perTile { tally.add(t) }
+        }
+        let made = encoded.filter { $0.features > 0 }
+        for t in made { tally.add(t) }
+        return made
+    }
+}

@@ -1,0 +1,83 @@
+/// The first encode pass: makes a batch of merged tiles ready to encode, once per batch (a thinning round that
+/// encodes the zoom again reuses it, `HeldBatches`).
+///
+/// Input: a batch of one zoom from the sort runs (`ZoomStream.Batch`). Output: an `EncodeBatch` with
+/// 1. **shared borders** (`sharedBorders`, on by default): the polygon pieces of each layer in each tile simplified
+///    together (`SharedBorderPass`), so neighbours keep identical borders;
+/// 2. **small features** (`smallFeatures`, on by default): per tile, the dust pieces small-feature reduction may
+///    draw as squares or dashes (`SmallFeatureReduction.candidates`); not at a feature's highest zoom.
+/// The pieces the merge passed over (the zoom cannot keep them) are kept as `absent`, only for the counts.
+package struct PreparePass: Sendable {
+    /// Simplifies polygon pieces per tile and layer (nil: `TileStage` simplified them per feature).
+    package var sharedBorders: SharedBorderPass?
+    /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
+    package var smallFeatures: SmallFeatureReduction?
+    package var workers: ParallelTiles
+
+    /// The batch `read` of zoom `z` made ready; `highest` holds per layer and feature the highest zoom it had
+    /// pieces at before `z` (-1: none, so `z` is its highest).
+    package func prepare(
+        _ read: ZoomStream.Batch, records: [RecordTable], highest: [[Int8]], zoom z: Int
+    ) throws(PipelineError) -> EncodeBatch {
+        // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
+        let span = (read.runs.first?.lowerBound ?? 0)..<(read.runs.last?.upperBound ?? 0)
+        let shift = span.lowerBound
+        var batch =
+            span == read.pieces.indices
+            ? EncodeBatch(pieces: read.pieces, runs: read.runs)
+            : EncodeBatch(
+                pieces: Array(read.pieces[span]),
+                runs: read.runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        batch.absent = read.skipped
+        let (merged, mergedRuns) = (batch.pieces, batch.runs)
+        let orders = try workers.map(mergedRuns.count) { i in
+            Self.stableOrder(mergedRuns[i], pieces: merged, records: records)
+        }
+        for (run, order) in zip(mergedRuns, orders) {
+            for (k, i) in zip(run, order) where k != i { batch.pieces[k] = merged[i] }
+        }
+        let pieces = batch.pieces
+        let runs = batch.runs
+        if let pass = sharedBorders {
+            let current = pieces
+            let results = try workers.map(runs.count) { i in pass.simplify(runs[i], pieces: current) }
+            for r in results {
+                for (i, c) in r.commands { batch.pieces[i].piece.commands = c }
+                batch.sharedBorderFallbacks += r.fallbacks
+            }
+        }
+        if let small = smallFeatures {
+            let current = batch.pieces
+            batch.small = try workers.map(runs.count) { i in
+                small.candidates(runs[i], pieces: current, records: records) { l, f in highest[Int(l)][Int(f)] <= z }
+            }
+        }
+        return batch
+    }
+
+    /// The indices of one tile's pieces (`pieces[run]`, merged in (layer, feature) order) in the order they are
+    /// encoded in: by layer, then the feature's stable key (its rank, `FeatureKey`), then (equal keys: the same
+    /// feature twice) input order, then the feature's own piece order. Every later step that breaks ties by a
+    /// piece's place in its tile (shared borders, small features, coalescing, the MVT) so breaks them by the key,
+    /// not by the record order of the export.
+    static func stableOrder(_ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable]) -> [Int] {
+        var keyed = run.map { i in
+            let p = pieces[i]
+            return (layer: p.layer, rank: records[Int(p.layer)].rank(Int(p.feature)), feature: p.feature, index: i)
+        }
+        keyed.sort { ($0.layer, $0.rank, $0.feature, $0.index) < ($1.layer, $1.rank, $1.feature, $1.index) }
+        return keyed.map(\.index)
+    }
+
+    /// Marks the features of `read` not seen at a higher zoom as at their highest zoom `z` (`highest`, -1: none).
+    static func noteHighest(_ read: ZoomStream.Batch, zoom z: Int, in highest: inout [[Int8]]) {
+        for run in read.runs {
+            for p in read.pieces[run] where highest[Int(p.layer)][Int(p.feature)] < 0 {
+                highest[Int(p.layer)][Int(p.feature)] = Int8(z)
+            }
+        }
+        for (l, f) in read.skipped where highest[Int(l)][Int(f)] < 0 {
+            highest[Int(l)][Int(f)] = Int8(z)
+        }
+    }
+}

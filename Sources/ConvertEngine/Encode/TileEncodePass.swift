@@ -1,0 +1,102 @@
+import KartpackCore
+import TileArchive
+import VectorTile
+
+/// A finished tile: MVT bytes in the archive's tile compression.
+package struct EncodedTile: Sendable {
+    package var tile: TileCoordinate
+    package var bytes: [UInt8]
+    package var features: Int
+}
+
+/// The third encode pass: writes one tile of a batch as MVT, as its `TilePlan` says, with each feature's
+/// properties at the tile's zoom; checks the MVT with the bounded decoder (formats.md §6) and compresses it as the
+/// archive does.
+///
+/// Input: an `EncodeBatch`, a tile index in it and the tile's plan. Output: the `EncodedTile` (raw MVT while
+/// `ThinPass` searches a cut-off) and the pieces coalescing merged into a neighbour.
+package struct TileEncodePass: Sendable {
+    /// Output layer names, by layer index.
+    var layerNames: [String]
+    package var extent: Int
+    /// The archive's tile compression (the writer's declaration).
+    package var compression: TileCompression
+
+    /// One encoded tile and the batch indices of the pieces coalescing merged into a neighbour.
+    package struct Outcome: Sendable {
+        package var tile: EncodedTile
+        var coalesced: [Int] = []
+        /// The tile's MVT size before compression.
+        package var raw = 0
+    }
+
+    /// One tile of a batch (`tile` in its runs) as `plan` says: raw MVT when `compress` is false, else checked with
+    /// the decoder and compressed.
+    package func encode(
+        _ batch: EncodeBatch, tile index: Int, plan: TilePlan, records: [RecordTable], compress: Bool
+    ) throws(PipelineError) -> Outcome {
+        let run = batch.runs[index]
+        var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
+        var count = 0
+        // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
+        // feature) order, so each reader loads a spilled chunk once.
+        let stored = try Self.records(of: batch.pieces, run, records: records)
+        for i in run {
+            let p = batch.pieces[i]
+            guard let (type, commands) = plan.geometry(i, p) else { continue }
+            let l = Int(p.layer)
+            let rec = stored[i - run.lowerBound]
+            if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
+            let props = rec.properties(atZoom: p.piece.tile.z)
+            if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {
+                count += 1
+            }
+        }
+        let tile = batch.pieces[run.lowerBound].piece.tile
+        let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
+        guard !layers.isEmpty else { return Outcome(tile: EncodedTile(tile: tile, bytes: [], features: 0)) }
+        do throws(any Error) {
+            let raw = try encodeTile(layers)
+            guard compress else {
+                return Outcome(tile: EncodedTile(tile: tile, bytes: raw, features: count), coalesced: plan.coalesced)
+            }
+            // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
+            // UTF-8) with our own bounded decoder before it is written.
+            _ = try MVTDecoder().decode(raw)
+            let bytes = try compression.compressWithLibdeflate(raw)
+            return Outcome(
+                tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: plan.coalesced,
+                raw: raw.count)
+        } catch {
+            throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
+        }
+    }
+
+    /// The records of `pieces[run]`, by piece, read in (layer, feature) order.
+    package static func records(
+        of pieces: [PlacedPiece], _ run: Range<Int>, records: [RecordTable]
+    ) throws(PipelineError) -> [StoredRecord] {
+        var readers = records.map { $0.reader() }
+        let byFeature = run.sorted { (pieces[$0].layer, pieces[$0].feature) < (pieces[$1].layer, pieces[$1].feature) }
+        var out = [StoredRecord?](repeating: nil, count: run.count)
+        for i in byFeature {
+            let p = pieces[i]
+            do { out[i - run.lowerBound] = try readers[Int(p.layer)].record(Int(p.feature)) } catch {
+                throw .scratch(error)
+            }
+        }
+        return out.map { $0! }
+    }
+
+    /// The compressed size of one tile as `plan` says, or nil when it has more than `maxFeatures` features: a
+    /// trial of `ThinPass.fittingCutoff` (not checked with the decoder).
+    func trialSize(
+        _ batch: EncodeBatch, tile index: Int, plan: TilePlan, records: [RecordTable], maxFeatures: Int
+    ) throws(PipelineError) -> Int? {
+        let t = try encode(batch, tile: index, plan: plan, records: records, compress: false).tile
+        guard t.features <= maxFeatures else { return nil }
+        do { return try compression.compressWithLibdeflate(t.bytes).count } catch {
+            throw .tileEncoding(tile: t.tile.description, reason: "\(error)")
+        }
+    }
+}

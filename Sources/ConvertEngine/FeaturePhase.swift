@@ -1,0 +1,200 @@
+import Foundation
+import KartpackCore
+/// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
+/// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
+///
+/// Reading overlaps processing: while the workers cut one batch, the next is read, and the previous batch's
+/// results are added while the workers are busy with the next (one batch in flight).
+///
+/// Input: the `ReadPhase`'s layers. Output: `TiledLayers` (every feature's pieces, spooled past the memory budget,
+/// and its record). Settings: `FeatureSettings` (the tiling, worker threads, the spill).
+package struct FeaturePhase {
+    /// Features handed to the workers at once.
+    package static let batchSize = 256
+
+    package let settings: FeatureSettings
+    package let diagnostics: DiagnosticSink
+    package let progress: ProgressReporter?
+    package let isCancelled: @Sendable () -> Bool
+
+    /// Reads, processes and collects every layer of `read`.
+    package func run(_ read: ReadPhase) throws -> TiledLayers {
+        let parameters = settings.tiling
+        let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
+            threads: settings.threads, makeState: { FeatureChain(parameters: parameters) },
+            work: { chain, job in chain.process(job) })
+        defer { team.shutdown() }
+        var tiled = TiledLayers(spill: settings.spill)
+        tiled.inputs = try read.run { layer in
+            let start = tiled.checkpoint()
+            do {
+                var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
+                let total = layer.reader.stats.recordsInFile
+                var current = try layer.nextBatch(size: Self.batchSize)
+                if let current { team.submit(current) }
+                while let batch = current {
+                    if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+                    let next = try layer.nextBatch(size: Self.batchSize)
+                    let results = team.collect() ?? []
+                    if let next { team.submit(next) }
+                    for (job, result) in zip(batch, results) {
+                        intake.add(job, result, to: &tiled)
+                        try tiled.spillIfOverBudget()
+                    }
+                    progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
+                    current = next
+                }
+                tiled.idSchemes.append((layer.name, layer.ids.scheme))
+                return intake.finish()
+            } catch {
+                // A file that fails half-way leaves nothing in the package.
+                tiled.rollback(to: start)
+                throw error
+            }
+        }
+        progress?.finish()
+        return tiled
+    }
+}
+
+/// Adds one layer's results to the `TiledLayers`: counts, diagnostics, feature records, pieces. The bookkeeping
+/// of one input file, from its first result to its report.
+package struct LayerIntake {
+    package let layer: SourceLayer
+    package let diagnostics: DiagnosticSink
+    private var written = 0
+    private var rejected: [String: Int] = [:]
+    private var repaired: [String: Int] = [:]
+    private var classes: [String: Int] = [:]
+    /// Rejections after the clip stage of a clipped run (the package's metadata counts them).
+    private var rejectedInside: [String: Int] = [:]
+
+    /// True in a clipped run: the report then has `insideClip`.
+    package let clipped: Bool
+
+    /// `clipped` defaults to whether the layer's context has a clip region (a region build clips each job).
+    package init(layer: SourceLayer, diagnostics: DiagnosticSink, clipped: Bool? = nil) {
+        self.layer = layer
+        self.diagnostics = diagnostics
+        self.clipped = clipped ?? (layer.context.clip != nil)
+    }
+
+    /// Adds one feature's result.
+    package mutating func add(_ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers) {
+        let file = layer.fileName
+        let record = job.feature.provenance.record
+        let tiling: TiledFeature.Tiling
+        switch result {
+        case .rejected(let issue):
+            rejected[issue.code, default: 0] += 1
+            if issue.insideClip { rejectedInside[issue.code, default: 0] += 1 }
+            diagnostics.report(Diagnostic(.warning, code: issue.code, issue.message, file: file, record: record))
+            return
+        case .tiled(let t):
+            tiling = t
+        }
+        for w in tiling.warnings {
+            diagnostics.report(Diagnostic(.warning, code: w.code, w.message, file: file, record: record))
+        }
+        let top = tiling.zooms.upperBound
+        guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
+            rejected["collapsed_at_max_zoom", default: 0] += 1
+            if clipped { rejectedInside["collapsed_at_max_zoom", default: 0] += 1 }
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "collapsed_at_max_zoom", "geometry has nothing left at zoom \(top)", file: file,
+                    record: record))
+            return
+        }
+        written += 1
+        // Counted per feature: one feature repaired in many tiles counts once per kind.
+        for kind in tiling.repairs.sorted() {
+            repaired[kind, default: 0] += 1
+            diagnostics.report(Diagnostic(.note, code: kind, "geometry repaired (\(kind))", file: file, record: record))
+        }
+        tiled.dataBounds.include(tiling.bounds)
+        for piece in tiling.pieces where piece.tile.z == top { tiled.longitudes.mark(tileX: piece.tile.x, zoom: top) }
+
+        let styled = tiling.styled
+        var properties = job.feature.properties
+        if let keep = styled?.keep { properties = ReadPhase.keeping(properties, keep) }
+        let classes = styled?.classes ?? []
+        let topClass = classes.last ?? nil
+        if let c = topClass { self.classes[c, default: 0] += 1 }
+        let id = job.id
+        let out = tiled.output(named: styled?.layer ?? layer.name)
+        let featureIndex = tiled.outputs[out].records.count
+        if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
+        if styled?.coalesce == true { tiled.outputs[out].coalesce = true }
+        // The stable key (`FeatureKey`): the id when the layer takes ids from a field, else the content.
+        let fieldID = layer.ids.scheme.kind == .recordNumber ? nil : id
+        let rank = FeatureKey.rank(layer: tiled.outputs[out].name, id: fieldID, content: job.content)
+        let base = tiling.zooms.lowerBound
+        let flags = styled?.flags ?? []
+        let fields = styled?.keep.map { ReadPhase.keeping(layer.fields, $0) } ?? layer.fields
+        let stored = FeatureRecord(
+            id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
+            flags: flags, classBaseZoom: base)
+        tiled.outputs[out].records.append(stored)
+        tiled.outputs[out].note(
+            family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
+            collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
+            zooms: tiling.zooms)
+        for p in tiling.pieces {
+            tiled.pieces.append(PlacedPiece(layer: Int32(out), feature: Int32(featureIndex), piece: p))
+        }
+        guard !tiling.labelPieces.isEmpty else { return }
+        // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
+        let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
+        let labelIndex = tiled.outputs[labels].records.count
+        tiled.outputs[labels].records.append(stored)
+        // Its classes count at the zooms it is labelled at (where the point is written).
+        let labelled = styled?.labelled ?? []
+        let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }
+        // The label layer's zooms are those the point is written at.
+        let labelZooms = tiling.labelPieces.map { Int($0.tile.z) }
+        tiled.outputs[labels].note(
+            family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
+            flagKeys: tiled.outputs[out].flagKeys,
+            zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
+        for p in tiling.labelPieces {
+            tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
+        }
+    }
+
+    /// The layer's report.
+    package func finish() -> ConvertReport.Input {
+        var r = layer.finish()
+        r.written = written
+        r.rejected.add(rejected)
+        r.repaired.add(repaired)
+        r.classes = classes
+        if clipped {
+            r.insideClip = ConvertReport.InsideClip(
+                records: written + rejectedInside.values.reduce(0, +), written: written, rejected: rejectedInside,
+                repaired: repaired)
+        }
+        return r
+    }
+}
+
+extension OutputLayer {
+    /// Notes what one more feature brings to the layer's metadata: geometry family, fields (first-seen order),
+    /// classes (at its top zoom and per zoom it is written at), flag fields, zoom range.
+    package mutating func note(
+        family: GeometryFamily, fields: [FieldDefinition], classes: [String?], base: Int, collapsedAt: [Int],
+        flagKeys: [String], zooms: ClosedRange<Int>
+    ) {
+        for f in fields where !self.fields.contains(where: { $0.name == f.name }) { self.fields.append(f) }
+        if self.family == nil { self.family = family }
+        if let c = classes.last ?? nil { self.classes[c, default: 0] += 1 }
+        if classes.contains(where: { $0 != nil }) { hasClass = true }
+        for (i, c) in classes.enumerated() {
+            guard let c, !collapsedAt.contains(base + i) else { continue }
+            classesByZoom[base + i, default: [:]][c, default: 0] += 1
+        }
+        for k in flagKeys where !self.flagKeys.contains(k) { self.flagKeys.append(k) }
+        self.zooms =
+            self.zooms.map { min($0.lowerBound, zooms.lowerBound)...max($0.upperBound, zooms.upperBound) } ?? zooms
+    }
+}

@@ -1,0 +1,114 @@
+import TileArchive
+
+/// The pieces of a run in archive order, one zoom level at a time, and where each tile's pieces are: sorted in
+/// memory when they fit the memory budget, else k-way merged from the sort runs in the scratch file.
+package final class TileRuns: @unchecked Sendable {
+    /// Sorted by (tile key, output layer, feature), when nothing was spilled.
+    private let held: [PlacedPiece]
+    /// Per zoom, the range of `held` of each tile, in archive order.
+    private let heldByZoom: [Int: [Range<Int>]]
+    private let store: SortRunStore?
+
+    package init(held: [PlacedPiece], byZoom: [Int: [Range<Int>]]) {
+        self.held = held
+        heldByZoom = byZoom
+        store = nil
+    }
+
+    package init(store: SortRunStore) {
+        held = []
+        heldByZoom = [:]
+        self.store = store
+    }
+
+    /// Sort runs written to the scratch file (0 when everything fitted the budget).
+    var spilledRuns: Int { store?.runs.count ?? 0 }
+    /// Bytes of the scratch file.
+    var scratchBytes: UInt64 { store?.scratchBytes ?? 0 }
+
+    /// The pieces of zoom `z` in archive order and the range of each tile's pieces in them (in tile order). With
+    /// sort runs, each call merges that zoom anew and only its pieces are in memory.
+    package func zoom(_ z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+        guard let store else { return (held, heldByZoom[z] ?? []) }
+        return try RunMerger(store: store).merge(zoom: z)
+    }
+
+    /// The pieces of zoom `z` in batches of whole tiles of about `maxPieces` pieces each (`ZoomStream`), for a
+    /// caller that needs one tile at a time: with sort runs only one batch is in memory. Held pieces come as one
+    /// batch. Batches joined are what `zoom(z)` gives.
+    func forEachBatch(
+        zoom z: Int, maxPieces: Int, _ body: (_ pieces: [PlacedPiece], _ runs: [Range<Int>]) throws -> Void
+    ) throws {
+        try forEachBatch(zoom: z, maxPieces: maxPieces, skipping: nil) { b in
+            if !b.runs.isEmpty { try body(b.pieces, b.runs) }
+        }
+    }
+
+    /// The batches of `forEachBatch(zoom:maxPieces:_:)` without the pieces `skip` accepts (by layer and feature),
+    /// which each batch lists as `skipped`; merged runs do not even decode them. Tiles left with no piece are left
+    /// out; a last batch may hold only skipped pieces. Held pieces come as one batch; without `skip` its pieces
+    /// are every held piece (of every zoom) and `runs` index into them.
+    func forEachBatch(
+        zoom z: Int, maxPieces: Int, skipping skip: ((Int32, Int32) -> Bool)?,
+        _ body: (ZoomStream.Batch) throws -> Void
+    ) throws {
+        guard let store else {
+            let runs = heldByZoom[z] ?? []
+            guard !runs.isEmpty else { return }
+            guard let skip else { return try body(ZoomStream.Batch(pieces: held, runs: runs, skipped: [])) }
+            var batch = ZoomStream.Batch(pieces: [], runs: [], skipped: [])
+            for run in runs {
+                let first = batch.pieces.count
+                for p in held[run] {
+                    if skip(p.layer, p.feature) {
+                        batch.skipped.append((p.layer, p.feature))
+                    } else {
+                        batch.pieces.append(p)
+                    }
+                }
+                if batch.pieces.count > first { batch.runs.append(first..<batch.pieces.count) }
+            }
+            return try body(batch)
+        }
+        let stream = try ZoomStream(store: store, zoom: z, skip: skip ?? { _, _ in false })
+        while let batch = try stream.next(maxPieces: maxPieces) { try body(batch) }
+    }
+
+    /// Gives the scratch space back (the file has no name: closing it frees it).
+    package func close() { store?.file.close() }
+}
+
+/// Phase 3 of `convert`: tile pieces into the archive writer's declared tile order (Hilbert TileID for PMTiles,
+/// z/x/y for MBTiles), grouped into one run per tile. Both orders are zoom-major, so each zoom's tiles are one
+/// stretch. Pieces that passed the memory budget are already in sorted runs (`PieceSpool`): the held rest becomes
+/// the last run, and `TileRuns` merges them per zoom.
+///
+/// Input: the feature phase's `PieceSpool`. Output: `TileRuns`. Settings: the writer's tile order alone.
+package struct OrderPhase {
+    package let order: TileOrder
+
+    package func run(_ spool: inout PieceSpool) throws(SpillError) -> TileRuns {
+        var held: [PlacedPiece]
+        let store: SortRunStore?
+        (held, store) = try spool.finish()
+        if let store { return TileRuns(store: store) }
+        return run(&held)
+    }
+
+    /// Sorts pieces held in memory (consumed: `pieces` is left empty).
+    package func run(_ pieces: inout [PlacedPiece]) -> TileRuns {
+        let sorted = PieceSpool.sortedIndices(&pieces, order: order)
+        let unsorted = pieces
+        pieces = []
+        let pieces = sorted.map { unsorted[$0] }
+        var byZoom: [Int: [Range<Int>]] = [:]
+        var start = 0
+        while start < pieces.count {
+            var end = start + 1
+            while end < pieces.count && pieces[end].key == pieces[start].key { end += 1 }
+            byZoom[pieces[start].piece.tile.z, default: []].append(start..<end)
+            start = end
+        }
+        return TileRuns(held: pieces, byZoom: byZoom)
+    }
+}

@@ -1,0 +1,101 @@
+import GeometryAlgorithms
+import VectorTile
+
+/// Shared-border simplification in the encode phase (issue 14, docs/map-quality.md): the polygon pieces of one
+/// output layer in one tile are simplified together with `SharedBorderSimplifier`, so neighbours that share a
+/// border in the source share the identical simplified border, and polygons that did not overlap do not overlap.
+///
+/// `TileStage` leaves polygon pieces clipped and quantized but unsimplified when this pass is on; this pass decodes
+/// their commands back into rings, simplifies every polygon piece of a layer at once with the tile's buffered clip
+/// rectangle (where borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and encodes
+/// them again. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
+/// only a guard), every piece of that layer in that tile keeps its unsimplified rings (counted in `fallbacks`).
+/// A piece whose input failed that strict check already (parts touching at a point where the clip rectangle cut
+/// them, valid in OGC) passes when no more of its edges meet than before (`meetsNoMore`): before, one such piece
+/// sent most tiles of a large coverage back unsimplified (66 % of the pieces at z11 of 100k generated stands).
+/// Deterministic: the simplifier does not depend on the order of features, and pieces of a tile are in (layer,
+/// feature) order.
+package struct SharedBorderPass: Sendable {
+    /// Douglas–Peucker tolerance in tile units.
+    var tolerance: Double
+    /// The buffered tile rectangle the pieces were clipped to.
+    package var clip: TileRect
+    /// The side of the square a small polygon may be drawn as (`SmallFeatureReduction`), in tile units.
+    package var smallFeatureSize: Double
+
+    package init(tolerance: Double, extent: Int, buffer: Double, smallFeatureSize: Double = 2) {
+        self.tolerance = tolerance
+        clip = TileRect.bufferedTile(extent: extent, buffer: buffer)
+        self.smallFeatureSize = smallFeatureSize
+    }
+
+    /// What the pass did in one tile: new commands per piece index, and the pieces that kept their input.
+    package struct TileResult: Sendable {
+        var commands: [(index: Int, commands: [UInt32])] = []
+        var fallbacks = 0
+        var verticesIn = 0
+        var verticesOut = 0
+    }
+
+    /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer.
+    package func simplify(_ run: Range<Int>, pieces: [PlacedPiece]) -> TileResult {
+        var result = TileResult()
+        var start = run.lowerBound
+        while start < run.upperBound {
+            var end = start + 1
+            while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
+            let indices = (start..<end).filter { pieces[$0].piece.type == .polygon }
+            if !indices.isEmpty {
+                simplifyLayer(indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// Where the small polygons among `pieces[range]` may be drawn as squares (centred on them; a unit of margin).
+    private func squares(_ range: Range<Int>, pieces: [PlacedPiece]) -> [TileRect] {
+        let half = Int32(clamping: Int((smallFeatureSize / 2).rounded(.up)) + 1)
+        return range.compactMap { i in
+            guard pieces[i].piece.type == .unknown, let d = SmallFeatureDust(pieces[i].piece.commands), d.polygon
+            else { return nil }
+            return TileRect(
+                minX: d.x &- half, minY: d.y &- half, maxX: d.x &+ half, maxY: d.y &+ half)
+        }
+    }
+
+    private func simplifyLayer(
+        _ indices: [Int], pieces: [PlacedPiece], keepClear: [TileRect], into result: inout TileResult
+    ) {
+        let input = indices.map { PolygonCommands.decode(pieces[$0].piece.commands) }
+        let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input, keepClear: keepClear)
+        result.verticesIn += out.statistics.inputVertices
+        // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
+        // to its unsimplified rings, so that neighbours still share their borders. A piece whose input already
+        // failed the grid check (parts that touch at a point where the clip rectangle cut them: valid in OGC,
+        // refused by the strict check) only has to stay no worse than it was.
+        let valid = out.features.indices.allSatisfy { k in
+            Quantizer.isValidOnGrid(out.features[k])
+                || (!Quantizer.isValidOnGrid(input[k]) && Self.meetsNoMore(out.features[k], than: input[k]))
+        }
+        if !valid { result.fallbacks += indices.count }
+        for (k, i) in indices.enumerated() {
+            let polygons = valid ? out.features[k] : input[k]
+            let commands = MVTGeometryEncoder.polygons(polygons)
+            result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+            result.commands.append((i, commands.isEmpty ? pieces[i].piece.commands : commands))
+        }
+    }
+
+    /// True when no more pairs of edges of `simplified` meet (cross, touch or overlap) than of `input`: the
+    /// simplifier added no crossing to a piece that was already not strictly valid. False when either count is
+    /// too costly to make.
+    static func meetsNoMore(_ simplified: [[[TilePoint]]], than input: [[[TilePoint]]]) -> Bool {
+        let before = input.flatMap { $0 }
+        guard let limit = RingValidator.intersectionCount(before, limit: Int.max) else { return false }
+        guard let after = RingValidator.intersectionCount(simplified.flatMap { $0 }, limit: limit + 1) else {
+            return false
+        }
+        return after <= limit
+    }
+}

@@ -1,0 +1,138 @@
+import KartpackCore
+import VectorTile
+
+/// The compact form of sorted tile pieces in a sort run: varints, with the tile, layer and feature written as
+/// deltas from the piece before (pieces are sorted by tile key, layer, feature, so every delta is ≥ 0).
+///
+/// Per piece: a flag byte (bit 0: a new tile follows, bit 3: a new layer follows, bits 1–2: the MVT geometry type),
+/// then for a new tile the key delta, x and y; for a new tile or layer the layer and the feature, else the feature
+/// delta; then the command count and the commands. Each block starts from zero, so it decodes on its own.
+package struct PieceEncoder {
+    private(set) var bytes: [UInt8] = []
+    private var key: UInt64 = 0
+    private var layer: Int32 = -1
+    private var feature: Int32 = 0
+    private var started = false
+    /// Pieces written into this block.
+    private(set) var count = 0
+
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    package mutating func append(_ p: PlacedPiece) {
+        let newTile = !started || p.key != key
+        let newLayer = newTile || p.layer != layer
+        var flags = UInt8(truncatingIfNeeded: p.piece.type.rawValue & 3) << 1
+        if newTile { flags |= 1 }
+        if newLayer && !newTile { flags |= 8 }
+        bytes.append(flags)
+        if newTile {
+            Self.varint(p.key &- key, into: &bytes)
+            Self.varint(UInt64(p.piece.tile.x), into: &bytes)
+            Self.varint(UInt64(p.piece.tile.y), into: &bytes)
+        }
+        if newLayer {
+            Self.varint(UInt64(UInt32(bitPattern: p.layer)), into: &bytes)
+            Self.varint(UInt64(UInt32(bitPattern: p.feature)), into: &bytes)
+        } else {
+            Self.varint(UInt64(UInt32(bitPattern: p.feature &- feature)), into: &bytes)
+        }
+        Self.varint(UInt64(p.piece.commands.count), into: &bytes)
+        for c in p.piece.commands { Self.varint(UInt64(c), into: &bytes) }
+        key = p.key
+        layer = p.layer
+        feature = p.feature
+        started = true
+        count += 1
+    }
+
+    @inline(__always)
+    static func varint(_ value: UInt64, into out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+}
+
+/// Reads back what `PieceEncoder` wrote, for one zoom level (the zoom is not stored per piece).
+package struct PieceDecoder {
+    package let bytes: [UInt8]
+    package let zoom: Int
+    private var at = 0
+    private var key: UInt64 = 0
+    private var layer: Int32 = 0
+    private var feature: Int32 = 0
+    private var x = 0
+    private var y = 0
+
+    package init(bytes: [UInt8], zoom: Int) {
+        self.bytes = bytes
+        self.zoom = zoom
+    }
+
+    var isAtEnd: Bool { at >= bytes.count }
+
+    /// The next piece, or nil at the end of the block.
+    /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
+    package mutating func next() throws(SpillError) -> PlacedPiece? {
+        guard let entry = try next(skipping: { _, _ in false }), case .piece(let p) = entry else { return nil }
+        return p
+    }
+
+    /// One entry of a block: a whole piece, or only the layer and feature of a piece `skipping` passed over.
+    package enum Entry {
+        case piece(PlacedPiece)
+        case skipped(layer: Int32, feature: Int32)
+    }
+
+    /// The next entry, or nil at the end of the block. A piece whose layer and feature `skip` accepts is passed
+    /// over without decoding its commands (no allocation): what a merge needs for pieces it will not keep.
+    /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
+    package mutating func next(skipping skip: (Int32, Int32) -> Bool) throws(SpillError) -> Entry? {
+        guard at < bytes.count else { return nil }
+        let flags = bytes[at]
+        at += 1
+        if flags & 1 != 0 {
+            key &+= try varint()
+            x = Int(try varint())
+            y = Int(try varint())
+        }
+        if flags & 9 != 0 {
+            layer = Int32(bitPattern: UInt32(truncatingIfNeeded: try varint()))
+            feature = Int32(bitPattern: UInt32(truncatingIfNeeded: try varint()))
+        } else {
+            feature &+= Int32(bitPattern: UInt32(truncatingIfNeeded: try varint()))
+        }
+        let n = Int(try varint())
+        guard n <= bytes.count - at else { throw .corrupt("command count \(n) past the end of a block") }
+        if skip(layer, feature) {
+            for _ in 0..<n { _ = try varint() }
+            return .skipped(layer: layer, feature: feature)
+        }
+        var commands = [UInt32]()
+        commands.reserveCapacity(n)
+        for _ in 0..<n { commands.append(UInt32(truncatingIfNeeded: try varint())) }
+        let type = MVTGeometryType(rawValue: UInt32(flags >> 1) & 3) ?? .unknown
+        let tile = TileCoordinate(z: zoom, x: x, y: y)
+        return .piece(
+            PlacedPiece(
+                key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands)))
+    }
+
+    @inline(__always)
+    private mutating func varint() throws(SpillError) -> UInt64 {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while at < bytes.count {
+            let b = bytes[at]
+            at += 1
+            guard shift < 64 else { break }
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+        throw .corrupt("varint runs past the end of a block")
+    }
+}

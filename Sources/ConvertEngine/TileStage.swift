@@ -1,0 +1,279 @@
+import GeometryAlgorithms
+import GeometryOps
+import KartpackCore
+import VectorTile
+
+/// The last stage of the feature chain: cuts one feature (Web Mercator metres) into MVT pieces for every tile it
+/// touches at every zoom.
+///
+/// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) piece, so the
+/// cost grows with the data and the tiles it touches, not with their product. At each tile the piece is
+/// simplified with a tolerance of `simplify` tile units (Douglas–Peucker; polygons not when
+/// `parameters.sharedBorders` is set, as the encode phase simplifies them with their neighbours), quantized to the
+/// integer grid,
+/// re-validated there (repaired with GEOS when rounding broke a ring) and encoded. A piece that does not change
+/// from one zoom to the next (a feature inside one tile) is copied out of GEOS once. One per worker thread: it
+/// uses the worker's GEOS engine.
+package final class TileStage {
+    package let engine: GeometryEngine
+    package let parameters: TilingParameters
+
+    package init(engine: GeometryEngine, parameters: TilingParameters) {
+        self.engine = engine
+        self.parameters = parameters
+    }
+
+    /// Tiles a geometry that has not been through GEOS yet (tests and points); polygons are made valid first.
+    package func tile(_ geometry: Geometry, zooms: ClosedRange<Int>) -> TiledFeature {
+        var tiling = TiledFeature.Tiling(zooms: zooms)
+        do throws(FeatureIssue) {
+            if geometry.kind.family == .point {
+                tilePoints(geometry, zooms: zooms, into: &tiling)
+            } else {
+                let h = try RepairStage(engine: engine).apply(geometry, repairs: &tiling.repairs)
+                guard let b = geometry.bounds else { return .tiled(tiling) }
+                let collapsed = try tileShape(h, bounds: b, family: geometry.kind.family, zooms: zooms, into: &tiling)
+                tiling.collapsedAt = collapsed.sorted()
+            }
+            return .tiled(tiling)
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    // MARK: Points (no GEOS needed)
+
+    /// Adds the point pieces of `g` at every zoom; zooms where no point lies in any tile are collapsed.
+    func tilePoints(_ g: Geometry, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
+        for z in zooms {
+            var byTile: [TileCoordinate: [TilePoint]] = [:]
+            var order: [TileCoordinate] = []
+            for i in 0..<g.pointCount {
+                let p = g.point(i)
+                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(
+                    by: parameters.bufferMetres(zoom: z))
+                guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { continue }
+                for t in range {
+                    guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
+                    let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
+                    var clamped = false
+                    guard let tp = q.snap(x: p.x, y: p.y, clamped: &clamped) else { continue }
+                    if byTile[t] == nil { order.append(t) }
+                    byTile[t, default: []].append(tp)
+                }
+            }
+            if order.isEmpty { tiling.collapsedAt.append(z) }
+            for t in order.sorted() {
+                tiling.pieces.append(
+                    TilePiece(tile: t, type: .point, commands: MVTGeometryEncoder.points(byTile[t] ?? [])))
+            }
+        }
+    }
+
+    /// A one-point piece in the tile of zoom `z` that owns (x, y) (no buffer), nil outside the world.
+    func pointPiece(x: Double, y: Double, zoom z: Int) -> TilePiece? {
+        guard let range = SphericalMercator.tileRange(covering: Bounds(minX: x, minY: y, maxX: x, maxY: y), zoom: z),
+            let tile = range.first(where: { _ in true })
+        else { return nil }
+        var clamped = false
+        guard
+            let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+                .snap(x: x, y: y, clamped: &clamped)
+        else { return nil }
+        return TilePiece(tile: tile, type: .point, commands: MVTGeometryEncoder.points([p]))
+    }
+
+    // MARK: Lines and polygons
+
+    /// Adds the pieces of one valid line or polygon geometry (one antimeridian copy) with extent `bounds`, in
+    /// tile order, and returns the zooms where this copy leaves nothing (the caller keeps the zooms where no copy
+    /// has anything).
+    @discardableResult
+    func tileShape(
+        _ handle: EngineGeometry, bounds: Bounds, family: GeometryFamily, zooms: ClosedRange<Int>,
+        into tiling: inout TiledFeature.Tiling
+    ) throws(FeatureIssue) -> Set<Int> {
+        do throws(GeometryError) {
+            var pieces: [TilePiece] = []
+            var collapsed = Set<Int>()
+            var producedAtMax = false
+            var stack: [(TileCoordinate, Piece, Bounds)] = []
+            let z0 = zooms.lowerBound
+            // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
+            guard
+                let range = SphericalMercator.tileRange(
+                    covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0)
+            else { return [] }
+            var root = try Piece(handle, family: family, engine: engine)
+            if let thinned = try thinnedGiantRing(root.geometry, maxZoom: zooms.upperBound) {
+                root = Piece(polygons: thinned)
+                tiling.repairs.insert("giant_ring_thinned")
+            }
+            for t in Array(range).reversed() { stack.append((t, root, bounds)) }
+            var copied = CopiedPiece()
+            while let (tile, parentPiece, parentBounds) = stack.popLast() {
+                if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
+                let rect = parameters.bufferedBounds(of: tile)
+                guard rect.intersects(parentBounds) else { continue }
+                let piece: Piece
+                let pieceBounds: Bounds
+                if rect.contains(parentBounds) {
+                    piece = parentPiece
+                    pieceBounds = parentBounds
+                } else {
+                    guard let clipped = try parentPiece.clipped(to: rect, engine: engine) else { continue }
+                    piece = clipped
+                    pieceBounds = parentBounds.intersection(rect)
+                }
+                var full = piece.geometry
+                if full == nil { full = try copied.geometry(of: piece.handle, family: family, engine: engine) }
+                if parameters.smallFeatures, tile.z < zooms.upperBound, let full,
+                    let dust = SmallFeatureDust.piece(full, family: family, tile: tile, parameters: parameters)
+                {
+                    // Smaller than the small-feature size here: its true area (or length) goes on to small-feature
+                    // reduction in the encode phase instead of the grid's rounding of it (SmallFeatures.swift).
+                    // Not collapsed: the reduction may draw it as a pixel square, so its class is present here
+                    // (classes_by_zoom), as it is for a piece that the tile limits may still drop.
+                    pieces.append(dust)
+                } else if let encoded = try encode(full, family: family, tile: tile, repairs: &tiling.repairs) {
+                    pieces.append(encoded)
+                    if tile.z == zooms.upperBound { producedAtMax = true }
+                } else {
+                    collapsed.insert(tile.z)
+                }
+                if tile.z < zooms.upperBound {
+                    for child in tile.children.reversed() { stack.append((child, piece, pieceBounds)) }
+                }
+            }
+            if !producedAtMax, let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound) {
+                pieces.append(fallback)
+                tiling.repairs.insert("tiny_feature_kept")
+                collapsed.remove(zooms.upperBound)
+            }
+            // Collapsed means no piece at all at that zoom (a small-feature dust piece counts as one).
+            let produced = Set(pieces.map(\.tile.z))
+            pieces.sort { $0.tile < $1.tile }
+            tiling.pieces += pieces
+            return collapsed.subtracting(produced)
+        } catch {
+            throw FeatureIssue(code: error.diagnosticCode, message: error.description)
+        }
+    }
+
+    /// One tile's piece on the way down the pyramid. Polygons are held in Swift (they are cut in Swift, so a piece
+    /// made of a million slivers never goes through GEOS per tile) with the box of each polygon, so that a child
+    /// tile's clip skips the polygons far from it; a GEOS handle is made from them only when a clip needs GEOS's
+    /// fallback. Lines stay GEOS handles (GEOS clips them).
+    private struct Piece {
+        /// Lines: the piece. Polygons: the feature's own handle at the root, else nil until a fallback needs it.
+        var handle: EngineGeometry?
+        /// Polygons: the piece (nil when GEOS left nothing of it).
+        var geometry: Geometry?
+        var boxes: [Bounds] = []
+
+        init(_ handle: EngineGeometry, family: GeometryFamily, engine: GeometryEngine) throws(GeometryError) {
+            self.handle = handle
+            if family == .polygon { setPolygons(try engine.geometry(handle, family: .polygon)) }
+        }
+
+        /// Polygons held in Swift only (GEOS gets a handle of them when a clip needs its fallback).
+        init(polygons: Geometry?) {
+            setPolygons(polygons)
+        }
+
+        private init(handle: EngineGeometry) {
+            self.handle = handle
+        }
+
+        private mutating func setPolygons(_ g: Geometry?) {
+            geometry = g
+            if let g { boxes = RectangleClipper.polygonBoxes(g) }
+        }
+
+        /// The piece cut to `rect` (a piece of its own, or this one when it lies inside); nil when nothing is left.
+        func clipped(to rect: Bounds, engine: GeometryEngine) throws(GeometryError) -> Piece? {
+            let clipper = try TileClipper(engine: engine, rect: rect)
+            guard let polygons = geometry else {
+                guard let handle, let clipped = try clipper.clip(handle) else { return nil }
+                return Piece(handle: clipped)
+            }
+            let result = try clipper.clipPolygons(polygons, boxes: boxes) { () throws(GeometryError) in
+                if let handle { return handle }
+                return try engine.prepare(polygons)
+            }
+            switch result {
+            case .unchanged: return self
+            case .empty: return nil
+            case .clipped(let g): return Piece(polygons: g)
+            }
+        }
+    }
+
+    /// The Swift copy of the last line piece converted: a piece that is its parent's (a feature inside one tile at
+    /// several zooms) is not copied out of GEOS again.
+    private struct CopiedPiece {
+        var handle: EngineGeometry?
+        var geometry: Geometry?
+
+        mutating func geometry(
+            of piece: EngineGeometry?, family: GeometryFamily, engine: GeometryEngine
+        ) throws(GeometryError) -> Geometry? {
+            guard let piece else { return nil }
+            if let handle, handle === piece { return geometry }
+            handle = piece
+            geometry = try engine.geometry(piece, family: family)
+            return geometry
+        }
+    }
+
+    /// Simplifies, quantizes, re-validates and encodes one clipped piece; nil when nothing is left.
+    private func encode(
+        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<String>
+    ) throws(GeometryError) -> TilePiece? {
+        guard let full else { return nil }
+        // With shared borders, polygons are simplified per tile and layer in the encode phase (SharedBorderPass).
+        let deferred = family == .polygon && parameters.sharedBorders
+        let tolerance = deferred ? 0 : parameters.simplify * parameters.unit(zoom: tile.z)
+        // Douglas–Peucker in Swift; the integer-grid check below catches and repairs what it may break.
+        let g = DouglasPeucker.simplified(full, tolerance: tolerance)
+        let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+        if family == .line {
+            let commands = quantizer.quantizeLines(g).commands
+            return commands.isEmpty ? nil : TilePiece(tile: tile, type: .lineString, commands: commands)
+        }
+        var q = quantizer.quantizePolygons(g)
+        if q.needsRepair {
+            // Rounding broke a ring: repaired on the integer grid in O(n log n) (GridRepair.swift).
+            guard
+                let repaired = try repairPolygons(
+                    q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
+                    repairs: &repairs)
+            else { return nil }
+            q = repaired
+        }
+        let commands = MVTGeometryEncoder.polygons(q.polygons)
+        return commands.isEmpty ? nil : TilePiece(tile: tile, type: .polygon, commands: commands)
+    }
+
+    /// A minimal stand-in for a feature too small for the max-zoom grid, so no feature disappears at max zoom:
+    /// a one-unit square (polygons) or segment (lines) at a point on the feature.
+    private func tinyFeaturePiece(_ h: EngineGeometry, family: GeometryFamily, zoom z: Int) throws(GeometryError)
+        -> TilePiece?
+    {
+        guard let p = try engine.pointOnSurface(h),
+            let range = SphericalMercator.tileRange(
+                covering: Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), zoom: z),
+            let tile = range.first(where: { _ in true })
+        else { return nil }
+        let q = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
+        var clamped = false
+        guard let a = q.snap(x: p.x, y: p.y, clamped: &clamped) else { return nil }
+        if family == .line {
+            return TilePiece(
+                tile: tile, type: .lineString, commands: MVTGeometryEncoder.lines([[a, TilePoint(a.x + 1, a.y)]]))
+        }
+        // Positive area in y-down tile coordinates: clockwise on screen.
+        let ring = [a, TilePoint(a.x + 1, a.y), TilePoint(a.x + 1, a.y + 1), TilePoint(a.x, a.y + 1)]
+        return TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]]))
+    }
+}

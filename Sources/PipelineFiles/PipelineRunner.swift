@@ -1,0 +1,134 @@
+import Foundation
+import KartpackCore
+import Nightly
+import KartpackJSON
+import Reprojection
+import Shapefile
+import Styling
+import TileArchive
+import ConvertEngine
+import Publishing
+
+/// What `kartpack run --report` writes: the pipeline, its fingerprint, the inputs' digests and the conversion.
+package struct PipelineRunReport: Encodable, Sendable {
+    package var kartpack: String
+    package var pipeline: String
+    package var output: String
+    /// SHA-256 over the inputs' bytes, the pipeline, the stylesheet and the Kartpack version.
+    package var fingerprint: String
+    /// True when the package was already built from exactly these inputs (nothing was done).
+    package var upToDate: Bool
+    package var dryRun: Bool
+    package var inputs: [FileDigest]
+    /// The conversion's report (absent when nothing was built; for a build refused before converting it lists
+    /// only the rejected inputs).
+    package var conversion: ConvertReport?
+    /// True when a new package was moved into place (false when up to date, a dry run, or refused).
+    package var published: Bool = false
+    /// Layers missing from the package (`"onInputError": "skip"`) or whose rejection stopped the build.
+    package var missingLayers: [MissingLayer] = []
+    /// Why the build was or was not published: rejected inputs, empty layers, record-count guards.
+    package var findings: [PublishFinding] = []
+    /// Wall time per stage in seconds (`validate`, `fingerprint`, `convert`).
+    package var timings: [String: Double]
+    package var exitCode: Int32
+}
+
+/// Turns a pipeline file into conversion options, validates it, and runs it the nightly way: one run at a time per
+/// output (lock), skipped when nothing changed (fingerprint stored in the package metadata), atomic publish, and a
+/// previous package that stays intact on any failure or signal.
+package enum PipelineRunner {
+    /// Temporary files of killed runs older than this are removed at start.
+    package static let staleAfterSeconds = 6.0 * 3600
+
+    /// The fingerprint stored in an existing package, nil when there is none (or no package).
+    package static func storedFingerprint(of output: String) -> String? {
+        guard FileManager.default.fileExists(atPath: output) else { return nil }
+        if output.lowercased().hasSuffix(".mbtiles") {
+            return try? MBTilesReader(path: output).metadataValue(PackageSummary.fingerprintKey)
+        }
+        return (try? PMTilesReader(path: output).metadata())?.objectMembers?.first {
+            $0.key == PackageSummary.fingerprintKey
+        }?.value
+            .stringValue
+    }
+
+    /// Runs a pipeline. Returns the report; throws for configuration, lock, disk and conversion errors.
+    ///
+    /// - Parameter allowPartial: publish even when an input is rejected (as `"onInputError": "skip"`).
+    package static func run(
+        spec: PipelineSpec, force: Bool, dryRun: Bool, diagnostics: DiagnosticSink, progress: ProgressReporter?,
+        isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
+        memoryBudget: Int? = nil, scratch: String? = nil
+    ) throws -> PipelineRunReport {
+        var timings: [String: Double] = [:]
+        var clock = Date()
+        func lap(_ stage: String) {
+            timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
+            clock = Date()
+        }
+        let (compiled, problems) = compileIssues(spec)
+        guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
+        let missing = spec.missingFiles()
+        guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
+        lap("validate")
+
+        let lock = try RunLock(output: spec.output.path)
+        defer { lock.release() }
+        let folder = (spec.output.path as NSString).deletingLastPathComponent
+        try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
+        // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
+        for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
+            try StaleTemporaryFiles.removeAbandoned(in: dir, targets: [SpecPaths.fileName(spec.output.path)])
+        }
+
+        let fingerprint = try spec.fingerprint()
+        lap("fingerprint")
+        let upToDate = !force && storedFingerprint(of: spec.output.path) == fingerprint.hex
+        var report = PipelineRunReport(
+            kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: fingerprint.hex,
+            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timings,
+            exitCode: 0)
+        if upToDate || dryRun { return report }
+
+        let inputBytes = fingerprint.inputs.reduce(UInt64(0)) { $0 + UInt64($1.bytes) }
+        let previous = (try? FileManager.default.attributesOfItem(atPath: spec.output.path)[.size] as? UInt64) ?? nil
+        try DiskSpace.check(
+            folder: folder.isEmpty ? "." : folder,
+            needed: DiskSpace.estimate(inputBytes: inputBytes, previousOutputBytes: previous))
+
+        options.extraMetadata = [(PackageSummary.fingerprintKey, fingerprint.hex)]
+        options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        options.memoryBudget = memoryBudget ?? spec.memoryBudget ?? MemoryBudget.defaultBytes
+        options.scratchDirectory = scratch
+        let names = displayNames(spec)
+        let staged = StagedConversion(
+            options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
+            names: names)
+        let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+        lap("convert")
+        report.conversion = result.report
+        report.published = result.published
+        report.missingLayers = result.missingLayers
+        report.findings = result.findings
+        report.timings = timings
+        report.exitCode = result.exitCode.rawValue
+        return report
+    }
+
+    /// How the pipeline's files are named in messages: as written in the pipeline, relative to its folder
+    /// (`data/avdelningar.shp`, `data/avdelningar.dbf`), sidecars included.
+    package static func displayNames(_ spec: PipelineSpec) -> FileDisplayNames {
+        var names = FileDisplayNames()
+        var paths = spec.sources.map(\.path)
+        if let clip = spec.clip, case .file(let p, _) = clip.area { paths.append(p) }
+        for path in paths {
+            names.add(path: path, shownAs: spec.relativePath(path))
+            guard let set = try? ShapefileLocator.shapefiles(at: path).first else { continue }
+            for file in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
+                names.add(path: file, shownAs: spec.relativePath(file))
+            }
+        }
+        return names
+    }
+}

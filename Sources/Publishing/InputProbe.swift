@@ -1,0 +1,79 @@
+import Foundation
+import KartpackCore
+import Reprojection
+import Shapefile
+import ConvertEngine
+
+/// Opens every input the way the converter's `ReadPhase` does before reading records — finding the Shapefile set,
+/// the reader's header checks (`.shp`, `.shx`, `.dbf`, `.cpg`), the empty-layer rule, the CRS and the zoom range —
+/// so a build knows which inputs
+/// will be rejected before it converts anything: under `.fail` it stops at once, under `.skip` the package
+/// metadata can list the missing layers. The converter still decides: a rejection it finds later (while reading
+/// records) is caught after the conversion, before publishing.
+package enum InputProbe {
+    /// An input (or one Shapefile set of a folder input) that will be rejected.
+    package struct Rejection: Sendable, Hashable {
+        /// Index of the input in `ConvertOptions.inputs`.
+        package var input: Int
+        /// The layer name it would have had.
+        package var layer: String
+        /// The `.shp` (or the input path when no set was found), as the converter names it in its report.
+        package var path: String
+        package var code: String
+        package var message: String
+        /// Records in the rejected file, as far as they can be counted, and where the count comes from
+        /// (`ConvertReport.Input.recordsSource`).
+        package var records: Int
+        package var recordsSource: String
+    }
+
+    /// The rejections among the inputs of `options`, in input order. Throws (instead of rejecting) when the
+    /// machine ran out of file descriptors (`too_many_open_files`, exit 74): that is no input's fault.
+    package static func rejections(_ options: ConvertOptions) throws -> [Rejection] {
+        var out: [Rejection] = []
+        for (k, input) in options.inputs.enumerated() {
+            let sets: [ShapefileSet]
+            do throws(ShapefileError) {
+                sets = try input.shapefileSets()
+            } catch {
+                if error.code == OpenFileLimit.code { throw error }
+                out.append(
+                    Rejection(
+                        input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
+                        message: error.description, records: 0, recordsSource: "unknown"))
+                continue
+            }
+            for set in sets {
+                let name = input.layerName(for: set, setCount: sets.count)
+                var records = 0
+                do {
+                    let reader = try ShapefileReader(
+                        files: set, options: ShapefileReadOptions(encoding: input.encoding),
+                        diagnostics: DiagnosticSink())
+                    records = reader.stats.recordsInFile
+                    _ = try IsolatedCRS.resolve(
+                        prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+                    let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
+                    let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
+                    guard lo <= hi else {
+                        throw InputRejection(
+                            code: "empty_zoom_range",
+                            message:
+                                "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
+                                + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
+                    }
+                } catch  where error.inputErrorCode == OpenFileLimit.code {
+                    throw error
+                } catch {
+                    let message = (error as? any KartpackError)?.description ?? "\(error)"
+                    let count = ReadPhase.recordCount(set, counted: records)
+                    out.append(
+                        Rejection(
+                            input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
+                            records: count.count, recordsSource: count.source))
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import KartpackCore
+import Checksum
+import Nightly
+import PipelineFiles
+
+/// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
+/// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
+/// (id, name, polygon) and, per input, its layer (name, fields, zooms) and every feature routed to the region in
+/// any order (feature id, attributes, projected geometry, repairs: each feature hashed alone, the digests summed,
+/// so a re-export in another record order keeps the fingerprint). Nothing else of an input counts: a clipped
+/// package's metadata counts only the records inside its clip (`ConvertReport.Input.insideClip`), so adding,
+/// deleting or changing a record changes only the regions it is routed to. Record numbers are left out (a deleted
+/// record renumbers the later ones); they reach the package only as feature ids when the layer has no id field.
+package struct RegionFingerprint {
+    private var hash = SHA256()
+
+    /// Starts with the settings shared by every region of a run.
+    package init(settings: [String]) {
+        add("kartpack-region-fingerprint 3")
+        add(Kartpack.version)
+        for s in settings { add(s) }
+    }
+
+    package mutating func add(_ s: String) {
+        hash.update(String(s.utf8.count) + ":")
+        hash.update(s)
+    }
+
+    package mutating func add(_ d: Double) { add(String(d.bitPattern, radix: 16)) }
+
+    package mutating func add(_ g: Geometry) {
+        add(g.kind.rawValue)
+        add(String(g.xy.count))
+        g.xy.withUnsafeBytes { hash.update($0) }
+        add(g.partStarts.map(String.init).joined(separator: ","))
+        add(g.polygonStarts.map(String.init).joined(separator: ","))
+    }
+
+    package mutating func add(_ p: Properties) {
+        add(String(p.count))
+        for (k, v) in zip(p.keys, p.values) {
+            add(k)
+            switch v {
+            case .string(let s): add("s" + s)
+            case .int(let i): add("i\(i)")
+            case .uint(let u): add("u\(u)")
+            case .double(let d): add("d" + String(d.bitPattern, radix: 16))
+            case .bool(let b): add(b ? "bt" : "bf")
+            case .null: add("n")
+            }
+        }
+    }
+
+    package mutating func add(_ counts: [String: Int]) {
+        for (k, v) in counts.sorted(by: { $0.key < $1.key }) { add("\(k)=\(v)") }
+    }
+
+    /// The fingerprint of one region.
+    package static func region(
+        _ region: RegionRecord, routed: [[Int]], source: RegionSource, settings: [String]
+    ) -> String {
+        var f = RegionFingerprint(settings: settings)
+        f.add(region.id)
+        f.add(region.name)
+        for g in region.polygons { f.add(g) }
+        var layer = 0
+        for entry in source.entries {
+            switch entry {
+            case .rejected(let r):
+                f.add("rejected \(r.path) \(r.errorCode ?? "") \(r.error ?? "")")
+            case .layer(let pre):
+                let context = pre.layer.context
+                f.add("layer \(pre.layer.name) zooms \(context.zooms.lowerBound)-\(context.zooms.upperBound)")
+                f.add(pre.layer.fields.map { "\($0.name) \($0.type)" }.joined(separator: ","))
+                f.add(String(routed[layer].count))
+                // Each feature hashed on its own and the digests added up: the record order falls out.
+                var lanes = [UInt64](repeating: 0, count: 4)
+                for i in routed[layer] {
+                    let p = pre.features[i]
+                    var one = RegionFingerprint(settings: [])
+                    one.add(String(p.job.id))
+                    one.add(p.job.feature.properties)
+                    one.add(p.job.feature.geometry)
+                    one.add(p.repairs.sorted().joined(separator: ","))
+                    let digest = one.hash.finalize()
+                    for k in 0..<4 { lanes[k] &+= digest[(8 * k)..<(8 * k + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
+                }
+                f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))
+                layer += 1
+            }
+        }
+        return f.hash.finalizeHex()
+    }
+}
