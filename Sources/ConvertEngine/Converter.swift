@@ -83,7 +83,7 @@ package final class Converter {
         try checkCancelled()
         clock.lap("encode")
 
-        let metadata = PackageMetadata(settings: publishing).make(tiled, stats: encoded.stats)
+        let metadata = PackageMetadataBuilder(settings: publishing).make(tiled, stats: encoded.stats)
         let summary = try publisher.publish(
             encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
         clock.lap("write")

@@ -9,7 +9,7 @@ import TileArchive
 /// written; nothing is visible at the output path before, and a failure leaves a previous package untouched.
 ///
 /// Input: `PublishSettings` (format, path, overwrite, temporary folder) and, to publish, the `EncodedTiles` and
-/// the `PackageMetadata`. Output: the package and its `ArchiveSummary`.
+/// the `PackageMetadataBuilder`. Output: the package and its `ArchiveSummary`.
 package final class PublishPhase {
     private let settings: PublishSettings
 
@@ -68,7 +68,7 @@ package final class PublishPhase {
 
 /// The package metadata of a run: TileJSON keys, `vector_layers` with typed fields, and a deterministic summary
 /// (counts only: no times, hosts or absolute paths).
-package struct PackageMetadata {
+package struct PackageMetadataBuilder {
     package let settings: PublishSettings
 
     package func make(_ tiled: TiledLayers, stats: [Int: ZoomStats]) -> ArchiveMetadata {

@@ -37,7 +37,7 @@ package enum PackageInspector {
             }
             return summary(
                 path: path, format: archive.format.rawValue, size: size, header: header, metadata: metadata,
-                layers: vectorLayers(meta["vector_layers"]), perZoom: perZoom, sizes: sizes)
+                layers: vectorLayers(meta), perZoom: perZoom, sizes: sizes)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
@@ -105,18 +105,12 @@ package enum PackageInspector {
             layers: layers, zooms: zooms, tiles: zooms.reduce(0) { $0 &+ $1.tiles }, largestTiles: Array(largest))
     }
 
-    private static func vectorLayers(_ value: JSONValue?) -> [PackageInspection.Layer] {
-        (value?.arrayValue ?? []).compactMap { layer in
-            guard let members = layer.objectMembers,
-                let id = members.first(where: { $0.key == "id" })?.value.stringValue
-            else { return nil }
-            var fields: [String: String] = [:]
-            for (k, v) in members.first(where: { $0.key == "fields" })?.value.objectMembers ?? [] {
-                fields[k] = v.stringValue ?? ""
-            }
-            let minz = members.first { $0.key == "minzoom" }?.value.intValue.map(Int.init)
-            let maxz = members.first { $0.key == "maxzoom" }?.value.intValue.map(Int.init)
-            return PackageInspection.Layer(id: id, fields: fields, minzoom: minz, maxzoom: maxz)
+    /// The `vector_layers` entries as `PackageMetadata` reads them for every client.
+    private static func vectorLayers(_ metadata: JSONValue) -> [PackageInspection.Layer] {
+        PackageMetadata(parsing: metadata).layers.map { l in
+            PackageInspection.Layer(
+                id: l.id, fields: Dictionary(l.fields.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a }),
+                minzoom: l.minZoom, maxzoom: l.maxZoom)
         }
     }
 

@@ -1,50 +1,30 @@
 import KartpackJSON
+import PMTiles
 
-/// Reads the layer list out of a package's metadata JSON: TileJSON `vector_layers` plus kartpack's run summary
-/// (the `kartpack` member, a JSON string). Unknown or malformed members are ignored, never trusted for sizes.
+/// The layer list of a package for the client: the `vector_layers` entries of `PackageMetadata` (PMTiles, the one
+/// reader of package metadata) with Kartpack's run summary merged in. Layers the summary names but `vector_layers`
+/// does not are left out: a client can only show what the tiles declare.
 enum PackageMetadataParser {
     static func layers(_ metadata: JSONValue, zooms: ClosedRange<Int>) -> [PackageLayer] {
-        var summary: JSONValue?
-        if let text = metadata["kartpack"]?.stringValue {
-            summary = try? JSONParser.parse(text, options: .archiveMetadata)
-        }
-        let summaryLayers = summary?["layers"]
-        var out: [PackageLayer] = []
-        var seen = Set<String>()
-        for entry in metadata["vector_layers"]?.arrayValue ?? [] {
-            guard let name = entry["id"]?.stringValue, seen.insert(name).inserted else { continue }
-            let fields: [(name: String, kind: FieldKind)] = (entry["fields"]?.objectMembers ?? []).map {
-                ($0.key, FieldKind(rawValue: $0.value.stringValue ?? "") ?? .other)
+        let parsed = PackageMetadata(parsing: metadata)
+        let run = Dictionary(parsed.runLayers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return parsed.layers.map { entry in
+            let lo = entry.minZoom ?? zooms.lowerBound
+            let hi = entry.maxZoom ?? zooms.upperBound
+            var layer = PackageLayer(
+                name: entry.id, fields: entry.fields.map { ($0.name, FieldKind(rawValue: $0.type) ?? .other) },
+                minZoom: min(lo, hi), maxZoom: max(lo, hi))
+            if let s = run[entry.id] {
+                layer.featureCount = s.features
+                layer.geometryFamily = s.geometry
+                layer.classes = sorted(s.classes ?? [])
+                layer.classesByZoom = (s.classesByZoom ?? [:]).mapValues(sorted)
             }
-            let lo = zoom(entry["minzoom"]) ?? zooms.lowerBound
-            let hi = zoom(entry["maxzoom"]) ?? zooms.upperBound
-            var layer = PackageLayer(name: name, fields: fields, minZoom: min(lo, hi), maxZoom: max(lo, hi))
-            if let s = summaryLayers?[name] {
-                layer.featureCount = s["features"]?.intValue.flatMap { Int(exactly: $0) }
-                layer.geometryFamily = s["geometry"]?.stringValue
-                layer.classes = counts(s["classes"])
-                for (key, value) in s["classes_by_zoom"]?.objectMembers ?? [] {
-                    guard let z = Int(key), (0...31).contains(z) else { continue }
-                    layer.classesByZoom[z] = counts(value)
-                }
-            }
-            out.append(layer)
+            return layer
         }
-        return out
     }
 
-    private static func zoom(_ v: JSONValue?) -> Int? {
-        guard let i = v?.intValue ?? v?.doubleValue.flatMap({ Int64(exactly: $0) }), (0...31).contains(i) else {
-            return nil
-        }
-        return Int(i)
-    }
-
-    private static func counts(_ v: JSONValue?) -> [(name: String, features: Int)] {
-        let members = (v?.objectMembers ?? []).compactMap { m -> (name: String, features: Int)? in
-            guard let n = m.value.intValue, let c = Int(exactly: n) else { return nil }
-            return (m.key, c)
-        }
-        return members.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    private static func sorted(_ counts: [PackageMetadata.ClassCount]) -> [(name: String, features: Int)] {
+        counts.map { ($0.name, $0.features) }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 }

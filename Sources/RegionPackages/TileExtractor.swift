@@ -170,16 +170,14 @@ package struct TileExtractor {
             "name", "type", "vector_layers", "attribution", "description", "generator", "version", "bounds", "center",
             "minzoom", "maxzoom", "format", "json", "scheme",
         ]
-        let layers = (m["vector_layers"]?.arrayValue ?? []).compactMap { l -> VectorLayerInfo? in
-            guard let id = l["id"]?.stringValue else { return nil }
-            let fields = (l["fields"]?.objectMembers ?? []).map { f in
-                VectorLayerField(name: f.key, type: VectorFieldType(rawValue: f.value.stringValue ?? "") ?? .string)
+        let layers = PackageMetadata(parsing: m).layers.compactMap { l -> VectorLayerInfo? in
+            let fields = l.fields.map {
+                VectorLayerField(name: $0.name, type: VectorFieldType(rawValue: $0.type) ?? .string)
             }
-            let lo = l["minzoom"]?.intValue.map { max(minZoom, Int($0)) }
-            let hi = l["maxzoom"]?.intValue.map { min(maxZoom, Int($0)) }
+            let lo = l.minZoom.map { max(minZoom, $0) }
+            let hi = l.maxZoom.map { min(maxZoom, $0) }
             guard (lo ?? minZoom) <= (hi ?? maxZoom) else { return nil }
-            return VectorLayerInfo(
-                id: id, fields: fields, minZoom: lo, maxZoom: hi, description: l["description"]?.stringValue)
+            return VectorLayerInfo(id: l.id, fields: fields, minZoom: lo, maxZoom: hi, description: l.description)
         }
         return ArchiveMetadata(
             name: m["name"]?.stringValue ?? "", description: m["description"]?.stringValue,
