@@ -58,4 +58,8 @@ struct StyledFeature: Sendable {
     var maxPoints: Int?
     /// The style's `coalesce` for the feature's output layer.
     var coalesce = false
+    /// The style's `thinning` (at the feature's highest zoom; nil: `auto`).
+    var thinning: ThinningPolicy?
+    /// The style's `identity` attributes (at the feature's highest zoom).
+    var identity: [String]?
 }
