@@ -96,6 +96,7 @@ def test_unprotected_properties_lose_borders_at_z8(kartpack, forest):
     assert len(kept[12]) == GRID * GRID
 
 
+@pytest.mark.smoke
 def test_protected_properties_are_kept_at_every_zoom(kartpack, forest):
     run = convert(kartpack, forest, "never", "fastigheter { thinning: never; }")
     tiles = decoded(run.output)
