@@ -95,7 +95,8 @@ package final class ClassifyStage {
         }
         return StyledFeature(
             layer: top.layer, keep: top.keep, zooms: lo...hi, classes: classes, flags: flags,
-            labelled: labels.contains(true) ? labels : [], maxPoints: top.maxPoints, coalesce: top.coalesce)
+            labelled: labels.contains(true) ? labels : [], maxPoints: top.maxPoints, coalesce: top.coalesce,
+            thinning: top.thinning, identity: top.identity)
     }
 
     private func index(_ id: Int, context: LayerContext) -> Result<PolygonIndex, GeometryError>? {

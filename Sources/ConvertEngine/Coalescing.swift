@@ -10,7 +10,9 @@ import VectorTile
 ///   the number of shared edges; line pieces that share an end point (weight 1).
 /// - **Owners** (`owners`): rounds of a breadth-first search from the kept pieces; in each round every left-out
 ///   piece next to a piece with an owner takes the owner it shares most edges with (ties: the lower index), so a
-///   chain of left-out stands goes to the kept stand it touches through them. Deterministic, per tile.
+///   chain of left-out stands goes to the kept stand it touches through them. Only an owner of the same identity
+///   (the sheet's or pipeline's `identity` attributes, e.g. the owner of a property) may take a piece: features
+///   that differ there are never merged. Deterministic, per tile.
 /// - **Merge** (`merged`): polygons by `CoverageUnion` (the shared edges cancel), kept only when the union is
 ///   valid on the grid (`Quantizer.isValidOnGrid`); otherwise the left-out pieces stay out (borders that were
 ///   not shared exactly, e.g. with `--no-shared-borders`). Lines become one multi-line.
@@ -92,9 +94,11 @@ package enum Coalescing {
 
     /// The owner (local index) of every left-out piece that reaches a kept one through neighbours, in the order
     /// they were reached (nearest first): `isOwner` says which pieces are kept and may take others, `isLeftOut`
-    /// which may be merged.
+    /// which may be merged, `canJoin(piece, owner)` whether a left-out piece may go to that owner (the identity
+    /// attributes agree); a piece reaches an owner only through pieces that went to it.
     static func owners(
-        _ graph: TileNeighbours, isOwner: (Int) -> Bool, isLeftOut: (Int) -> Bool
+        _ graph: TileNeighbours, isOwner: (Int) -> Bool, isLeftOut: (Int) -> Bool,
+        canJoin: (Int, Int) -> Bool = { _, _ in true }
     ) -> [(piece: Int, owner: Int)] {
         let n = graph.adjacent.count
         var owner = [Int32](repeating: -1, count: n)
@@ -116,7 +120,9 @@ package enum Coalescing {
             var chosen: [(piece: Int, owner: Int32)] = []
             for j in Set(candidates).sorted() {
                 var shared: [Int32: Int32] = [:]
-                for (k, w) in graph.adjacent[j] where owner[Int(k)] >= 0 { shared[owner[Int(k)], default: 0] += w }
+                for (k, w) in graph.adjacent[j] where owner[Int(k)] >= 0 && canJoin(j, Int(owner[Int(k)])) {
+                    shared[owner[Int(k)], default: 0] += w
+                }
                 guard let best = shared.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { continue }
                 chosen.append((j, best.key))
             }

@@ -28,6 +28,10 @@ package struct ConvertInput: Sendable {
     package var idField: String?
     /// What a missing or repeated id does (overrides `ConvertOptions.idPolicy`).
     package var idPolicy: FeatureIDScheme.Policy?
+    /// How the tile limits thin this input's features (a pipeline source's `thinning`; overrides the sheet's).
+    package var thinning: ThinningPolicy?
+    /// The attributes coalescing compares (a pipeline source's `identity`; overrides the sheet's).
+    package var identity: [String]?
 
     /// Creates an input.
     package init(path: String, layerName: String? = nil, sourceCRS: String? = nil, encoding: String? = nil) {

@@ -65,6 +65,9 @@ package struct ConvertReport: Codable, Sendable {
         /// Features left out by the tile limits whose area or length was merged into a kept neighbour in at least
         /// one tile (absent without `--coalesce`); not counted in `dropped`.
         package var coalesced: Int? = nil
+        /// Protected features (`thinning: never`) the tile limits left out, because the protected features of a
+        /// tile alone were over a limit (counted in `dropped` too; absent when none was).
+        package var protectedDropped: Int? = nil
     }
 
     /// What small-feature reduction did in one layer at one zoom (counted per tile piece, like `features`).

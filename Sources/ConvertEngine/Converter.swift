@@ -214,6 +214,7 @@ extension ConvertReport {
                 dropped: s.dropped, keptFraction: s.keptFraction, tilesOverLimit: s.overLimit)
             if options.sharedBorders { zoom.sharedBorderFallbacks = s.sharedBorderFallbacks }
             if coalescing { zoom.coalesced = s.coalesced }
+            if s.protectedDropped > 0 { zoom.protectedDropped = s.protectedDropped }
             var small: [String: ConvertReport.SmallFeatures] = [:]
             for (l, c) in s.smallFeatures where Int(l) < tiled.outputs.count && c.reduced + c.keptAsPixel > 0 {
                 small[tiled.outputs[Int(l)].name] = .init(reduced: c.reduced, keptAsPixel: c.keptAsPixel)
@@ -228,6 +229,14 @@ extension ConvertReport {
                     "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing "
                         + "is dropped at a feature's highest zoom"
                 ))
+        }
+        for z in zooms {
+            guard let n = z.protectedDropped else { continue }
+            diagnostics.report(
+                Diagnostic(
+                    .warning, code: "protected_thinned",
+                    "\(n) protected features (thinning: never) left out at zoom \(z.zoom): the protected features of "
+                        + "a tile alone exceed the tile limits, so every unprotected feature of the zoom went first"))
         }
         var warnings: [String: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }

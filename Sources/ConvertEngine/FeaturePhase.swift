@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import Styling
 /// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
 /// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
 ///
@@ -136,6 +137,11 @@ package struct LayerIntake {
             id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
             flags: flags, classBaseZoom: base)
         tiled.outputs[out].records.append(stored)
+        let tier = (layer.input.thinning ?? styled?.thinning ?? .auto).tier
+        let identity = (layer.input.identity ?? styled?.identity).map {
+            ThinningTraits.IdentityKey(names: $0, properties: job.feature.properties)
+        }
+        tiled.outputs[out].traits.append(tier: tier, identity: identity)
         tiled.outputs[out].note(
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
@@ -148,6 +154,8 @@ package struct LayerIntake {
         let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
         let labelIndex = tiled.outputs[labels].records.count
         tiled.outputs[labels].records.append(stored)
+        // The label point is thinned with its polygon (it takes the polygon's place in the drop order).
+        tiled.outputs[labels].traits.append(tier: tier, identity: nil)
         // Its classes count at the zooms it is labelled at (where the point is written).
         let labelled = styled?.labelled ?? []
         let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }

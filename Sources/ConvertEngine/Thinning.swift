@@ -1,4 +1,5 @@
 import KartpackCore
+import Styling
 import VectorTile
 
 /// How zooms whose tiles are over `maxTileBytes` / `maxTileFeatures` are thinned (below the max zoom).
@@ -100,9 +101,19 @@ package struct FeatureOrder: Sendable {
     var topZoom: [[Int8]]
     /// One more than the largest position: the cut-off that keeps everything.
     package var end: Int32
+    /// The positions below this one are the protected features' (`thinning: never`): a cut-off below it drops
+    /// protected features (`ZoomStats.protectedDropped`).
+    var protectedEnd: Int32 = 0
 
-    /// The order of the features `measure` saw (every zoom's pieces); `records` per output layer.
-    package init(measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions) throws(SpillError) {
+    /// The order of the features `measure` saw (every zoom's pieces); `records` per output layer, `tiers` per
+    /// output layer and feature (`ThinningTraits.tiers`; an empty layer list or layer: every feature is tier 0).
+    ///
+    /// Tiers come first: every feature of a higher tier is kept longer than any of a lower one, and within a tier
+    /// the mode orders the features among themselves (`spacing` finds each tier's cell winners among that tier's
+    /// features alone).
+    package init(
+        measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions, tiers: [[Int16]] = []
+    ) throws(SpillError) {
         let anchors = measure.anchors
         topZoom = measure.topZoom
         let sizes = measure.sizes
@@ -144,23 +155,34 @@ package struct FeatureOrder: Sendable {
         var importance = [Int32](repeating: 0, count: flat.count)
         for (k, i) in byImportance.enumerated() { importance[i] = Int32(k) }
 
+        let tier: [Int16] = flat.map { lf in
+            let (l, f) = (Int(lf.layer), Int(lf.feature))
+            return l < tiers.count && !tiers[l].isEmpty ? tiers[l][f] : 0
+        }
         var order = byImportance
         if options.mode == .spacing {
             let levels = Self.levels(
-                flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance)
+                flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance, tiers: tier)
             // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
             // features where they are dense, so ordering by it would favour dense areas again.
             let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)].rank(Int($0.feature))) }
             order = flat.indices.sorted { a, b in
+                if tier[a] != tier[b] { return tier[a] > tier[b] }
                 if levels[a] != levels[b] { return levels[a] < levels[b] }
                 return shuffle[a] != shuffle[b] ? shuffle[a] < shuffle[b] : importance[a] < importance[b]
             }
         } else if options.mode == .random {
             order = flat.indices.sorted { a, b in
+                if tier[a] != tier[b] { return tier[a] > tier[b] }
                 let ra = records[Int(flat[a].layer)].rank(Int(flat[a].feature))
                 let rb = records[Int(flat[b].layer)].rank(Int(flat[b].feature))
                 return ra != rb ? ra < rb : a < b
             }
+        } else if tier.contains(where: { $0 != 0 }) {
+            // `smallest` and `priority`: by importance within each tier (a stable sort keeps its order).
+            order = byImportance.enumerated().sorted { a, b in
+                tier[a.element] != tier[b.element] ? tier[a.element] > tier[b.element] : a.offset < b.offset
+            }.map(\.element)
         }
         var position = records.map { [Int32](repeating: 0, count: $0.count) }
         var flatPosition = [Int32](repeating: 0, count: flat.count)
@@ -171,11 +193,17 @@ package struct FeatureOrder: Sendable {
         for c in copies { position[Int(c.layer)][Int(c.feature)] = flatPosition[c.of] }
         self.position = position
         end = Int32(flat.count)
+        protectedEnd = Int32(tier.count(where: { $0 == ThinningPolicy.neverTier }))
     }
 
-    /// The level of each feature (see the type): the coarsest grid level at which it is its cell's most important.
-    static func levels(_ morton: [UInt64], importance: [Int32]) -> [UInt8] {
-        let sorted = morton.indices.sorted { morton[$0] != morton[$1] ? morton[$0] < morton[$1] : $0 < $1 }
+    /// The level of each feature (see the type): the coarsest grid level at which it is its cell's most important
+    /// among the features of its tier (`tiers`; empty: one tier).
+    static func levels(_ morton: [UInt64], importance: [Int32], tiers: [Int16] = []) -> [UInt8] {
+        // Sorted by tier, then cell: a cell's run holds the features of one tier only.
+        let sorted = morton.indices.sorted { a, b in
+            if !tiers.isEmpty, tiers[a] != tiers[b] { return tiers[a] > tiers[b] }
+            return morton[a] != morton[b] ? morton[a] < morton[b] : a < b
+        }
         let never = UInt8(FeatureAnchor.bits + 1)
         var level = [UInt8](repeating: never, count: morton.count)
         for k in 0...FeatureAnchor.bits {
@@ -185,7 +213,9 @@ package struct FeatureOrder: Sendable {
                 let cell = morton[sorted[start]] >> shift
                 var best = sorted[start]
                 var end = start + 1
-                while end < sorted.count, morton[sorted[end]] >> shift == cell {
+                while end < sorted.count, morton[sorted[end]] >> shift == cell,
+                    tiers.isEmpty || tiers[sorted[end]] == tiers[sorted[start]]
+                {
                     if importance[sorted[end]] < importance[best] { best = sorted[end] }
                     end += 1
                 }

@@ -56,6 +56,8 @@ package struct OutputLayer: Sendable {
     package var maxPoints: Int?
     /// The stylesheet's `coalesce` (true when any feature of the layer gets it).
     package var coalesce = false
+    /// Per feature (beside `records`): its thinning tier and identity class.
+    var traits = ThinningTraits()
 }
 
 /// What the feature phase hands on: every output layer with its feature records, every tile piece (in feature
@@ -112,7 +114,8 @@ package struct TiledLayers: Sendable {
     /// Where an input started: what `rollback` restores when the input is rejected half-way.
     package struct Checkpoint {
         fileprivate var pieces: PieceSpool.Mark
-        /// The output layers without their records (a copy would be copied on the next append: twice the memory).
+        /// The output layers without their records and traits (a copy would be copied on the next append: twice the
+        /// memory).
         fileprivate var outputs: [OutputLayer]
         fileprivate var recordCounts: [Int]
         fileprivate var dataBounds: Bounds
@@ -125,6 +128,7 @@ package struct TiledLayers: Sendable {
             outputs: outputs.map { l in
                 var l = l
                 l.records = RecordTable()
+                l.traits = ThinningTraits()
                 return l
             }, recordCounts: outputs.map(\.records.count), dataBounds: dataBounds,
             longitudes: longitudes)
@@ -137,6 +141,8 @@ package struct TiledLayers: Sendable {
         for i in restored.indices {
             swap(&restored[i].records, &outputs[i].records)
             restored[i].records.truncate(to: c.recordCounts[i])
+            swap(&restored[i].traits, &outputs[i].traits)
+            restored[i].traits.truncate(to: c.recordCounts[i])
         }
         outputs = restored
         dataBounds = c.dataBounds

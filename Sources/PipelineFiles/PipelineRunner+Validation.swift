@@ -27,6 +27,18 @@ extension PipelineRunner {
             o.inputs[i].maxZoom = s.maxZoom
             o.inputs[i].idField = s.idField
             o.inputs[i].idPolicy = s.idPolicy
+            o.inputs[i].identity = s.identity
+            if let text = s.thinning {
+                o.inputs[i].thinning = ThinningPolicy(text)
+                if o.inputs[i].thinning == nil {
+                    issues.append(
+                        spec.locations.locate(
+                            PipelineSpecIssue(
+                                path: sources.appending(i).appending("thinning"),
+                                message: "expected \"auto\", \"never\" or \"priority N\" (N from 0 to 1000), got "
+                                    + JSONWriter.quoted(text))))
+                }
+            }
             if let text = s.filter {
                 o.inputs[i].filter = filter(
                     text, at: sources.appending(i).appending("filter"), in: spec, issues: &issues)

@@ -41,11 +41,13 @@ struct HelperChild {
         var pid: pid_t = 0
         var spawnError = spawn(&pid, stdin: stdinPipe[0], stdout: stdoutPipe[1])
         // ETXTBSY: the executable is open for writing somewhere (being replaced, or another thread's fork still holds
-        // the descriptor it was written with); that passes within milliseconds, so try a few more times.
+        // the descriptor it was written with); that passes within milliseconds on a quiet machine and within about a
+        // second under heavy load (a fork of another thread waits for a CPU before its exec closes the descriptor),
+        // so try again for up to 2 s.
         var attempts = 0
-        while spawnError == ETXTBSY, attempts < 10 {
+        while spawnError == ETXTBSY, attempts < 40 {
             attempts += 1
-            usleep(20_000)
+            usleep(50_000)
             spawnError = spawn(&pid, stdin: stdinPipe[0], stdout: stdoutPipe[1])
         }
         close(stdinPipe[0])

@@ -17,6 +17,10 @@ public struct ComputedStyle: Sendable, Hashable {
     public var maxPoints: Int?
     /// True when thinned polygons and lines of the output layer merge into kept neighbours (`coalesce`).
     public var coalesce = false
+    /// How the tile limits thin the feature (`thinning`; nil: `auto`).
+    public var thinning: ThinningPolicy?
+    /// The attributes coalescing compares before merging (`identity`; nil or empty: none).
+    public var identity: [String]?
     /// Fill colour.
     public var fill: StyleColor?
     /// Fill opacity, 0…1.
@@ -69,6 +73,8 @@ public struct ComputedStyle: Sendable, Hashable {
         case .exclude: if case .bool(let b) = value { exclude = b } else { exclude = false }
         case .maxPoints: maxPoints = value.integerValue
         case .coalesce: if case .bool(let b) = value { coalesce = b } else { coalesce = false }
+        case .thinning: thinning = value.textValue.flatMap(ThinningPolicy.init)
+        case .identity: if case .names(let n) = value { identity = n } else { identity = nil }
         case .fill: fill = value.colorValue
         case .fillOpacity: fillOpacity = value.numberValue
         case .fillPattern: if case .pattern(let p) = value { fillPattern = p } else { fillPattern = nil }

@@ -23,7 +23,7 @@ extension StyleParser {
             case .className, .fill, .fillPattern, .stroke, .strokeDasharray, .label, .textColor, .icon, .patternColor,
                 .patternBackground:
                 return .unset
-            case .keep:
+            case .keep, .identity:
                 return .names([])
             default:
                 error("bad_value", at: r.values[0].location, "'\(property)' cannot be 'none'")
@@ -61,8 +61,19 @@ extension StyleParser {
                 return nil
             }
             return .text(t.text)
-        case .keep:
+        case .keep, .identity:
             return nameList(r).map(StyleValue.names)
+        case .thinning:
+            let text = r.values.map(\.text).joined(separator: " ")
+            guard r.values.allSatisfy({ $0.kind == .word || $0.kind == .number }), let policy = ThinningPolicy(text)
+            else {
+                error(
+                    "bad_value", at: r.values[0].location,
+                    "'thinning' takes auto, never or priority N (N from \(ThinningPolicy.priorities.lowerBound) to "
+                        + "\(ThinningPolicy.priorities.upperBound)), found '\(text)'")
+                return nil
+            }
+            return .text(policy.description)
         case .exclude, .coalesce:
             guard let t = single(r) else { return nil }
             guard t.kind == .word, t.text == "true" || t.text == "false" else {

@@ -19,6 +19,12 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// `true`: polygons and lines of the output layer that thinning leaves out of a tile are merged into a kept
     /// neighbour (`--coalesce` for one layer; any feature of the layer with `true` turns it on).
     case coalesce
+    /// How the tile limits thin the feature: `auto` (default), `priority N` (0–1000: thinned after every lower
+    /// priority) or `never` (kept whole at every zoom it is shown; `ThinningPolicy`).
+    case thinning
+    /// The attributes that tell the features of the output layer apart for coalescing: a feature is never merged
+    /// into a neighbour whose values of these attributes differ (e.g. the owner of a property).
+    case identity
     // Client properties.
     /// Fill colour.
     case fill
@@ -57,7 +63,8 @@ public enum StyleProperty: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// True for the properties that steer the pipeline rather than the client.
     public var isPipelineProperty: Bool {
         switch self {
-        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude, .maxPoints, .coalesce: true
+        case .className, .minZoom, .maxZoom, .layer, .keep, .exclude, .maxPoints, .coalesce, .thinning, .identity:
+            true
         default: false
         }
     }

@@ -3,7 +3,8 @@ import KartpackCore
 extension Stylesheet {
     /// Warnings for rules that cannot work as written against these input layers:
     /// - a compound naming a layer that is not among `layers` (`unknown_layer`; names compare case-insensitively);
-    /// - a filter, `label` or `keep` naming a field the layer lacks (`unknown_field`; for `*`, a field no layer has);
+    /// - a filter, `label`, `keep` or `identity` naming a field the layer lacks (`unknown_field`; for `*`, a field no
+    ///   layer has);
     /// - a comparison whose type cannot match the field's (`type_mismatch`): text against a numeric or boolean field,
     ///   a text operator (`^=`, `$=`, `*=`, `=~`) on a non-text field, `true`/`false` against a non-boolean field,
     ///   and an ordering comparison (`<`, `<=`, `>`, `>=`) with a number on a text field (it only matches text that
@@ -77,7 +78,7 @@ extension Stylesheet {
                 var names: [String] = []
                 switch (d.property, d.value) {
                 case (.label?, .text(let n)): names = [n]
-                case (.keep?, .names(let n)): names = n
+                case (.keep?, .names(let n)), (.identity?, .names(let n)): names = n
                 default: continue
                 }
                 for name in names {

@@ -70,6 +70,23 @@ import VectorTile
         #expect(Dictionary(uniqueKeysWithValues: owners.map { ($0.piece, $0.owner) }) == [1: 0, 3: 4, 2: 0])
     }
 
+    @Test func aLeftOutPieceGoesOnlyToAnOwnerOfItsIdentity() {
+        // A row of five squares: 0 (owner A) and 4 (owner B) kept; 1 and 2 are A's, 3 is B's. Without identity 3
+        // would go to 4 and 2 to 0 or 4; with it 1 and 2 go to 0, 3 to 4, and nothing crosses from A to B.
+        let pieces = (0..<5).map { square(Int32($0) * 10, 0, 10, feature: Int32($0)) }
+        let graph = Coalescing.neighbours(0..<5, pieces: pieces)
+        let identity = [1, 1, 1, 2, 2]
+        let owners = Coalescing.owners(
+            graph, isOwner: { [0, 4].contains($0) }, isLeftOut: { (1...3).contains($0) },
+            canJoin: { identity[$0] == identity[$1] })
+        #expect(Dictionary(uniqueKeysWithValues: owners.map { ($0.piece, $0.owner) }) == [1: 0, 2: 0, 3: 4])
+        // A left-out piece with no neighbour of its identity stays out, even when it touches a kept piece.
+        let lonely = Coalescing.owners(
+            graph, isOwner: { [0, 4].contains($0) }, isLeftOut: { (1...3).contains($0) },
+            canJoin: { piece, owner in piece != 2 && identity[piece] == identity[owner] })
+        #expect(lonely.map(\.piece).sorted() == [1, 3])
+    }
+
     @Test func aLeftOutPieceTakesTheOwnerItSharesMostBorderWith() {
         // 0 (kept) touches the left-out 2 along one edge; 1 (kept) along two (2's right side is noded).
         let left = square(0, 0, 20, feature: 0)

@@ -2,6 +2,7 @@ import Foundation
 import GeometryAlgorithms
 import Gzip
 import KartpackCore
+import Styling
 import Testing
 import TileArchive
 import VectorTile
@@ -174,5 +175,27 @@ import VectorTile
         let stats = tally.finished(reason: "dropped_by_feature_limit", hasOrder: true)
         #expect(stats.dropped == ["dropped_by_feature_limit": 1, "dropped_by_max_points": 1])
         #expect(abs(stats.keptFraction - 1.0 / 3) < 1e-12)
+    }
+
+    // MARK: Thinning tiers
+
+    @Test func higherTiersComeFirstInTheDropOrderAndNeverMarksTheProtectedEnd() throws {
+        // Six squares in one tile: 0-2 of tier 0, 3 of priority 5, 4-5 protected (never).
+        let pieces = (0..<6).map { piece(Int32($0), square(Int32($0) * 100, 100, 50)) }
+        let recs = records(6)
+        var measure = FeatureMeasure(records: recs, extent: 4096, withSizes: false)
+        measure.observe(pieces)
+        let tiers: [[Int16]] = [[0, 0, 0, 5, ThinningPolicy.neverTier, ThinningPolicy.neverTier]]
+        for mode in ThinningMode.allCases {
+            let order = try FeatureOrder(
+                measure: measure, records: recs, options: ThinningOptions(mode: mode), tiers: tiers)
+            let p = order.position[0]
+            #expect(Set(p[4...5]) == [0, 1], "\(mode): the protected features are kept longest")
+            #expect(p[3] == 2, "\(mode): then the priority 5 feature")
+            #expect(Set(p[0...2]) == [3, 4, 5], "\(mode)")
+            #expect(order.protectedEnd == 2)
+        }
+        let plain = try FeatureOrder(measure: measure, records: recs, options: ThinningOptions())
+        #expect(plain.protectedEnd == 0)
     }
 }

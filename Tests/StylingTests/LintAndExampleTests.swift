@@ -28,6 +28,7 @@ import Testing
             *[NOPE] { class: star-missing }
             vagar { min-zoom: 12; max-zoom: 8; label: NAMN; keep: KLASS, BREDD }
             hansin vagar { class: bad-ancestor }
+            hansyn { identity: TYP, OWNER; thinning: never }
             """)
         let d = sheet.lint(layers: Self.layers)
         #expect(d.allSatisfy { $0.severity == .warning })
@@ -45,7 +46,9 @@ import Testing
                 "11:36 unknown_field",
                 "11:49 unknown_field",
                 "12:1 unknown_layer",
+                "13:10 unknown_field",
             ])
+        #expect(d.last?.message.contains("OWNER") == true && d.last?.message.contains("identity") == true)
         #expect(d[0].message.contains("hansin") && d[0].message.contains("hansyn, vagar"))
         #expect(d[1].message.contains("TYPE") && d[1].message.contains("TYP, AREAL"))
     }

@@ -92,6 +92,33 @@ import Testing
         #expect(sheet.rules[0].selectors[0].subject.filters[0].test == .compare(.equal, .text("q\"b\\n\nt\tuå🌲s/''")))
     }
 
+    @Test func thinningAndIdentityValues() throws {
+        let sheet = try parseClean(
+            """
+            a { thinning: never; identity: AGARE, "Fast id"; }
+            b { thinning: priority 12; identity: none; }
+            c { thinning: auto; }
+            """)
+        #expect(sheet.rules[0].value(of: .thinning) == .text("never"))
+        #expect(sheet.rules[0].value(of: .identity) == .names(["AGARE", "Fast id"]))
+        #expect(sheet.rules[1].value(of: .thinning) == .text("priority 12"))
+        #expect(sheet.rules[1].value(of: .identity) == .names([]))
+        #expect(sheet.rules[2].value(of: .thinning) == .text("auto"))
+        let c = StyleClassifier(sheet: sheet)
+        #expect(c.style(layer: "a", properties: props(), zoom: 8).thinning == .never)
+        #expect(c.style(layer: "a", properties: props(), zoom: 8).identity == ["AGARE", "Fast id"])
+        #expect(c.style(layer: "b", properties: props(), zoom: 8).thinning == .priority(12))
+        #expect(c.style(layer: "d", properties: props(), zoom: 8).thinning == nil)
+        #expect(StyleProperty.thinning.isPipelineProperty && StyleProperty.identity.isPipelineProperty)
+        for bad in ["sometimes", "priority", "priority 1001", "priority x", "never 2", "none", "\"never\""] {
+            let d = diagnostics(of: "a { thinning: \(bad); }")
+            #expect(d.map(\.code) == ["bad_value"], "\(bad): \(d)")
+        }
+        #expect(ThinningPolicy("priority 1000") == .priority(1000) && ThinningPolicy("priority  3") == .priority(3))
+        #expect(ThinningPolicy.never.tier > ThinningPolicy.priority(1000).tier)
+        #expect(ThinningPolicy.auto.tier == ThinningPolicy.priority(0).tier)
+    }
+
     @Test func declarationValueForms() throws {
         let sheet = try parseClean(
             """

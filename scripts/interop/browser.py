@@ -230,6 +230,12 @@ def render(server: LocalServer, version: str, style_url: str, views: list, width
     server.httpd.ranges = 0
     server.page(page, PAGE % {"width": width, "height": height, "version": version,
                               "views": json.dumps(views), "style": json.dumps(style_url)})
+    return open_page(server, server.base.rstrip("/") + page, width, height, timeout)
+
+
+def open_page(server: LocalServer, url: str, width: int, height: int, timeout: float = 240) -> dict:
+    """Opens `url` in headless Chromium (only 127.0.0.1 resolves) and returns the first JSON body the page posts to
+    `server` (`/result`; a page on another origin posts with `mode: "no-cors"`)."""
     profile = tempfile.mkdtemp(prefix="kp-chromium-")
     cmd = [
         chromium(), "--headless=new", "--no-sandbox", "--disable-gpu-sandbox", "--no-first-run",
@@ -240,7 +246,7 @@ def render(server: LocalServer, version: str, style_url: str, views: list, width
         # Only 127.0.0.1 resolves: every other host (glyph servers, CDNs) is unreachable.
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         "--proxy-server=direct://", "--proxy-bypass-list=*",
-        f"--user-data-dir={profile}", server.base.rstrip("/") + page,
+        f"--user-data-dir={profile}", url,
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:

@@ -3,7 +3,7 @@ relative to the style file (never the build machine's paths), an `index.html` vi
 from the roadstyle wheel) sits beside it, and the server (POSIX sockets) answers GET/HEAD with byte ranges, refuses
 paths out of its folder, bounds its request heads and connections, and stops cleanly on SIGINT and SIGTERM. In
 headless Chromium, the sample served by `kartpack serve` draws every class its tiles carry, and the served viewer
-page itself loads and draws the map."""
+page itself loads and draws the map; its layer list, tile-boundary box and click popup work when used."""
 import json
 import os
 import pathlib
@@ -334,3 +334,97 @@ def test_an_mbtiles_package_is_served_tile_by_tile(kartpack, sample, tmp_path):
         assert len(result["views"][0]["rendered"]) > 50
     finally:
         s.stop()
+
+
+DRIVER = """<!doctype html>
+<html><head><meta charset="utf-8"></head><body style="margin:0">
+<iframe id="viewer" src="index.html" style="width:1024px;height:768px;border:0"></iframe>
+<script>
+const out = {errors: []};
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+async function until(test, what, ms = 60000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try { const v = test(); if (v) return v; } catch (e) {}
+    await sleep(100);
+  }
+  throw new Error("timed out waiting for " + what);
+}
+async function run() {
+  const frame = document.getElementById("viewer");
+  const w = await until(() => frame.contentWindow.kartpackViewer.ready && frame.contentWindow, "the viewer", 180000);
+  const map = w.kartpackViewer.map, doc = w.document;
+  out.viewerErrors = w.kartpackViewer.errors;
+  const items = () => [...doc.querySelectorAll("#layers li")];
+  out.layers = items().map(li => ({id: li.dataset.layer, drawn: +(li.dataset.drawn || 0),
+                                   checked: li.querySelector("input").checked}));
+  out.styleLayers = map.getStyle().layers.filter(l => l.type !== "background").map(l => l.id);
+  // Tile boundaries: the box turns them on and off.
+  const tiles = doc.getElementById("tiles");
+  out.tiles = [map.showTileBoundaries];
+  tiles.click(); out.tiles.push(map.showTileBoundaries);
+  tiles.click(); out.tiles.push(map.showTileBoundaries);
+  // The layer list: unticking a drawn layer hides it (nothing of it is drawn), ticking shows it again.
+  const item = items().find(li => +(li.dataset.drawn || 0) > 0);
+  const id = item.dataset.layer, box = item.querySelector("input");
+  box.click();
+  out.hidden = {id, visibility: map.getLayoutProperty(id, "visibility")};
+  await until(() => map.loaded() && map.queryRenderedFeatures({layers: [id]}).length === 0, "the layer to hide");
+  box.click();
+  out.shown = map.getLayoutProperty(id, "visibility");
+  await until(() => map.loaded() && map.queryRenderedFeatures({layers: [id]}).length > 0, "the layer to show");
+  // A click on a drawn feature with a class opens a popup with its layer, class and attributes.
+  const canvas = map.getCanvas(), rect = canvas.getBoundingClientRect();
+  let target = null;
+  for (let gy = 1; gy < 24 && !target; gy++) {
+    for (let gx = 1; gx < 32 && !target; gx++) {
+      const p = [rect.width * gx / 32, rect.height * gy / 24];
+      const hit = map.queryRenderedFeatures(p).find(f => f.properties.class !== undefined);
+      if (hit) target = {point: p, feature: hit};
+    }
+  }
+  out.target = target && {layer: target.feature.sourceLayer, id: target.feature.id,
+                          properties: target.feature.properties};
+  const [x, y] = target.point;
+  for (const type of ["mousedown", "mouseup", "click"]) {
+    canvas.dispatchEvent(new w.MouseEvent(type, {bubbles: true, cancelable: true, view: w, button: 0,
+                                                 clientX: rect.left + x, clientY: rect.top + y}));
+  }
+  const table = await until(() => doc.querySelector(".maplibregl-popup-content table.kp-attrs"), "the popup");
+  out.popup = {heads: [...table.querySelectorAll("th")].map(c => c.textContent),
+               rows: [...table.querySelectorAll("tr")].filter(r => r.children.length === 2)
+                       .map(r => [r.children[0].textContent, r.children[1].textContent])};
+}
+run().catch(e => out.errors.push(String(e))).finally(() =>
+  fetch("%(result)s", {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"},
+                       body: JSON.stringify(out)}));
+</script></body></html>
+"""
+
+
+def test_the_viewer_layer_list_tile_boundaries_and_click_popup_work(server, sample, tmp_path):
+    """The served viewer page driven in headless Chromium (a same-origin page holds it in a frame and uses its DOM,
+    as a user would): the layer list names every style layer and hides and shows a layer, the tile-boundary box
+    turns MapLibre's tile boundaries on and off, and a click on a drawn feature opens a popup with its layer, its
+    class and its attributes."""
+    folder, _ = sample
+    results = browser.LocalServer(tmp_path)
+    (folder / "drive-viewer.html").write_text(DRIVER % {"result": results.base + "result"}, encoding="utf-8")
+    try:
+        out = browser.open_page(results, server.base + "drive-viewer.html", 1100, 800, timeout=300)
+    finally:
+        results.close()
+        (folder / "drive-viewer.html").unlink()
+    assert out["errors"] == [], out
+    assert out["viewerErrors"] == [], out["viewerErrors"][:5]
+    assert [l["id"] for l in out["layers"]] == out["styleLayers"]
+    assert all(l["checked"] for l in out["layers"]), out["layers"]
+    assert sum(l["drawn"] for l in out["layers"]) > 50, out["layers"]
+    assert out["tiles"] == [False, True, False]
+    assert out["hidden"]["visibility"] == "none" and out["shown"] == "visible", out
+    target, popup = out["target"], out["popup"]
+    cls = target["properties"]["class"]
+    assert f"{target['layer']} · class {cls}" in popup["heads"], popup
+    keys = {k for k, _ in popup["rows"]}
+    assert set(target["properties"]) <= keys, popup
+    assert ["class", str(cls)] in popup["rows"], popup

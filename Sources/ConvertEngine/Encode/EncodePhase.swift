@@ -34,8 +34,8 @@ package struct EncodePhase {
             sharedBorders: settings.sharedBorders, smallFeatures: settings.smallFeatures, workers: workers)
         thin = ThinPass(
             maxTileBytes: settings.maxTileBytes, maxTileFeatures: settings.maxTileFeatures,
-            maxPoints: settings.maxPoints, coalesce: settings.coalesce, smallFeatures: settings.smallFeatures,
-            batchPieces: settings.batchPieces, workers: workers)
+            maxPoints: settings.maxPoints, coalesce: settings.coalesce, identities: settings.identities,
+            smallFeatures: settings.smallFeatures, batchPieces: settings.batchPieces, workers: workers)
         encoder = TileEncodePass(
             layerNames: settings.layerNames, extent: settings.extent, compression: settings.compression)
     }
@@ -85,7 +85,8 @@ package struct EncodePhase {
                 for run in runs { measure.observe(pieces[run]) }
             }
         }
-        let order = try FeatureOrder(measure: measure, records: records, options: settings.thinning)
+        let order = try FeatureOrder(
+            measure: measure, records: records, options: settings.thinning, tiers: settings.tiers)
         descent.order = order
         return order
     }

@@ -24,6 +24,10 @@ package struct EncodeSettings: Sendable {
     package var coalesce: [Bool] = []
     /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
     package var smallFeatures: SmallFeatureReduction?
+    /// Per output layer, per feature: its thinning tier (`ThinningTraits.tiers`; empty: tier 0).
+    var tiers: [[Int16]] = []
+    /// Per output layer, per feature: its identity class for coalescing (`ThinningTraits.identities`; empty: none).
+    var identities: [[Int32]] = []
     /// Pieces of a zoom merged at a time (whole tiles; more when one tile has more): what the encode phase holds
     /// of a zoom when the pieces were spilled to sort runs.
     var batchPieces = 1 << 16
@@ -56,6 +60,8 @@ package struct EncodeSettings: Sendable {
         maxPoints = Converter.maxPoints(o.maxPoints, outputs: outputs)
         coalesce = Converter.coalescingLayers(o, outputs: outputs)
         if o.smallFeatures { smallFeatures = SmallFeatureReduction(size: o.smallFeatureSize) }
+        tiers = outputs.map(\.traits.tiers)
+        identities = outputs.map(\.traits.identities)
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
     }

@@ -10,7 +10,8 @@ import VectorTile
 ///   among those lying in it (`maxPointsExclusions`); since a tile at z + 1 holds a subset of its parent's points,
 ///   a point kept at z is kept at z + 1. Not at a feature's highest zoom, where every feature is written.
 /// - **Coalescing** (`coalesce`, per output layer): in each tile, the polygon and line pieces the selection leaves
-///   out are merged into kept neighbours (`Coalescing`); small-feature squares are decided here too (`plan`).
+///   out are merged into kept neighbours of the same identity (`identities`, `Coalescing`); small-feature squares
+///   are decided here too (`plan`).
 package struct ThinPass: Sendable {
     package var maxTileBytes: Int
     package var maxTileFeatures: Int
@@ -18,6 +19,8 @@ package struct ThinPass: Sendable {
     package var maxPoints: [Int?] = []
     /// Per output layer: thinned polygons and lines merge into kept neighbours (empty: none).
     package var coalesce: [Bool] = []
+    /// Per output layer, per feature: its identity class (empty: none); coalescing merges only equal classes.
+    var identities: [[Int32]] = []
     /// Replaces small polygons and lines by squares that keep their area per tile (nil: off).
     package var smallFeatures: SmallFeatureReduction?
     /// Pieces of a zoom merged at a time when the zoom is read for `max-points`.
@@ -173,6 +176,12 @@ package struct ThinPass: Sendable {
         let run = batch.runs[index]
         func piece(_ k: Int) -> PlacedPiece { batch.pieces[run.lowerBound + k] }
         let replaced = plan.replaced
+        let identities = identities
+        // A piece's identity class (0 when its layer has none): coalescing merges equal classes only.
+        func identity(_ p: PlacedPiece) -> Int32 {
+            let (l, f) = (Int(p.layer), Int(p.feature))
+            return l < identities.count && !identities[l].isEmpty ? identities[l][f] : 0
+        }
         let owners = Coalescing.owners(
             batch.neighbours[index],
             isOwner: { k in
@@ -182,7 +191,8 @@ package struct ThinPass: Sendable {
             isLeftOut: { k in
                 let (l, f) = (Int(piece(k).layer), Int(piece(k).feature))
                 return !selection.keeps(layer: l, feature: f) && !selection.isExcluded(layer: l, feature: f)
-            })
+            },
+            canJoin: { k, o in identity(piece(k)) == identity(piece(o)) })
         guard !owners.isEmpty else { return plan }
         // Each owner's left-out pieces, nearest first.
         var members: [Int: [Int]] = [:]

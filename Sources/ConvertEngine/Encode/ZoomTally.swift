@@ -11,6 +11,9 @@ package struct ZoomStats: Sendable {
     var sharedBorderFallbacks = 0
     /// Features left out by the limits but merged into a kept neighbour in at least one tile (`--coalesce`).
     var coalesced = 0
+    /// Protected features (`thinning: never`) left out by the limits: the protected features of a tile alone
+    /// were over a limit (counted in `dropped` too).
+    var protectedDropped = 0
     /// Small-feature reduction per output layer (layers with no small feature at this zoom left out).
     package var smallFeatures: [Int32: SmallFeatureReduction.Counts] = [:]
 }
@@ -28,6 +31,8 @@ package struct ZoomTally {
     package var present = 0
     var byLimit = 0
     var byMaxPoints = 0
+    /// Protected features among `byLimit`.
+    var protectedByLimit = 0
     /// Features left out by the limits but merged into a neighbour in some tile (`--coalesce`).
     var coalesced = 0
     /// Per layer, per feature: counted in this round; counted as coalesced.
@@ -48,6 +53,7 @@ package struct ZoomTally {
                 byMaxPoints += 1
             } else if order.position[l][f] >= selection.cutoff {
                 byLimit += 1
+                if order.position[l][f] < order.protectedEnd { protectedByLimit += 1 }
             }
         }
         for run in batch.runs {
@@ -97,6 +103,7 @@ package struct ZoomTally {
         let dropped = byLimit - coalesced
         if dropped > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = dropped }
         s.coalesced = coalesced
+        s.protectedDropped = protectedByLimit
         if byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = byMaxPoints }
         if present > 0 { s.keptFraction = Double(present - byLimit - byMaxPoints) / Double(present) }
         return s

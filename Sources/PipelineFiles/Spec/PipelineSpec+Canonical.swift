@@ -95,6 +95,8 @@ extension PipelineSpec {
         if let v = s.maxShrink { m.append(("maxShrink", .double(v))) }
         if s.requireFeatures { m.append(("requireFeatures", .bool(true))) }
         if let v = s.maxPoints { m.append(("maxPoints", .int(Int64(v)))) }
+        if let v = s.thinning { m.append(("thinning", .string(v))) }
+        if let v = s.identity { m.append(("identity", .array(v.map { .string($0) }))) }
         return .object(m)
     }
 }

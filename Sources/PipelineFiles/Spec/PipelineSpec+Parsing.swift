@@ -358,20 +358,9 @@ package struct SpecDecoder {
         let encoding = reader.string(o, "encoding")
         let filter = reader.string(o, "filter")
 
-        var keep: [String]?
-        if let list = reader.array(o, "keep") {
-            var names: [String] = []
-            for (j, v) in list.enumerated() {
-                let at = p.appending("keep").appending(j)
-                guard let name = reader.string(v, at: at) else { continue }
-                if names.contains(name) {
-                    reader.report(at, "\(JSONWriter.quoted(name)) is listed twice")
-                } else {
-                    names.append(name)
-                }
-            }
-            keep = names
-        }
+        let keep = nameList(o, "keep")
+        let identity = nameList(o, "identity")
+        let thinning = reader.string(o, "thinning")
 
         var rename: [AttributeRename] = []
         if let v = o.value("rename") {
@@ -451,6 +440,8 @@ package struct SpecDecoder {
         source.maxShrink = maxShrink
         source.requireFeatures = requireFeatures
         source.maxPoints = maxPoints
+        source.thinning = thinning
+        source.identity = identity
         return source
     }
 

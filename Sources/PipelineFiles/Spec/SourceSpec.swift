@@ -34,6 +34,12 @@ package struct SourceSpec: Sendable, Hashable {
     package var requireFeatures: Bool = false
     /// At most this many points per tile at each zoom (`max-points`), nil for no limit.
     package var maxPoints: Int?
+    /// How the tile limits thin this layer (`auto`, `priority N`, `never`; the sheet's `thinning` syntax), kept as
+    /// text and checked when the spec is compiled; nil follows the stylesheet.
+    package var thinning: String?
+    /// The attributes coalescing compares: a feature is never merged into a neighbour whose values differ; nil
+    /// follows the stylesheet's `identity`.
+    package var identity: [String]?
 
     /// Creates a source.
     package init(
@@ -67,6 +73,6 @@ package struct SourceSpec: Sendable, Hashable {
     /// Keys accepted in a source.
     package static let keys = [
         "path", "layer", "crs", "encoding", "filter", "keep", "rename", "minZoom", "maxZoom", "idField", "idPolicy",
-        "minFeatures", "maxShrink", "requireFeatures", "maxPoints",
+        "minFeatures", "maxShrink", "requireFeatures", "maxPoints", "thinning", "identity",
     ]
 }

@@ -1,0 +1,65 @@
+import KartpackCore
+import Styling
+
+/// What thinning and coalescing need to know of each feature of one output layer beyond its record, kept beside
+/// the records (`OutputLayer.traits`, one entry per record): its thinning tier (`ThinningPolicy`: `thinning:` of
+/// the sheet, `"thinning"` of a pipeline source) and its identity class (`identity:`, `"identity"`: features whose
+/// identity attributes differ are never coalesced). Each array stays empty while every feature has the default,
+/// so a run that uses neither costs nothing.
+struct ThinningTraits: Sendable {
+    /// Features noted so far (the layer's record count).
+    private(set) var count = 0
+    /// Per feature: its tier (0 = `auto`); empty while every feature is 0.
+    private(set) var tiers: [Int16] = []
+    /// Per feature: its identity class (0: no identity attributes; equal classes have equal identity names and
+    /// values); empty while no feature has identity attributes.
+    private(set) var identities: [Int32] = []
+    /// The class of each identity seen (attribute names lowercased, and their values).
+    private var classes: [IdentityKey: Int32] = [:]
+
+    /// The identity of a feature: the attributes named, lowercased, and the feature's values of them (null when it
+    /// has none), compared exactly.
+    struct IdentityKey: Hashable, Sendable {
+        var names: [String]
+        var values: [PropertyValue]
+
+        /// The identity of `properties` for the attribute `names` (case-insensitive, as DBF field names).
+        init(names: [String], properties: Properties) {
+            self.names = names.map { $0.lowercased() }
+            values = self.names.map { n in
+                properties.keys.firstIndex { $0.lowercased() == n }.map { properties.values[$0] } ?? .null
+            }
+        }
+    }
+
+    /// Notes the next feature: its tier and its identity (nil: none).
+    mutating func append(tier: Int16, identity: IdentityKey?) {
+        if tier != 0 || !tiers.isEmpty {
+            if tiers.isEmpty { tiers = [Int16](repeating: 0, count: count) }
+            tiers.append(tier)
+        }
+        var cls: Int32 = 0
+        if let identity, !identity.names.isEmpty {
+            if let c = classes[identity] {
+                cls = c
+            } else {
+                cls = Int32(classes.count + 1)
+                classes[identity] = cls
+            }
+        }
+        if cls != 0 || !identities.isEmpty {
+            if identities.isEmpty { identities = [Int32](repeating: 0, count: count) }
+            identities.append(cls)
+        }
+        count += 1
+    }
+
+    /// Forgets the features from index `n` on (the rollback of a rejected input). Their identity classes stay
+    /// known: only equality of classes matters.
+    mutating func truncate(to n: Int) {
+        guard n < count else { return }
+        if !tiers.isEmpty { tiers.removeLast(tiers.count - n) }
+        if !identities.isEmpty { identities.removeLast(identities.count - n) }
+        count = n
+    }
+}
