@@ -295,6 +295,10 @@ def rejection_code(ours):
     return None
 
 
+def rejection_message(ours) -> str:
+    return next((e["message"] for e in ours["errors"] if e["code"] == "file_rejected"), "")
+
+
 def compare(ours: dict, gdal: dict) -> list:
     """Every difference as (kind, code, detail)."""
     diffs = []
@@ -315,7 +319,8 @@ def compare(ours: dict, gdal: dict) -> list:
     missing = [n for n in gdal["fields"] if n not in fields]
     extra = [n for n in fields if n not in gdal["fields"]]
     if missing or extra:
-        codes = sorted(layer_codes(ours) & {"duplicate_field_name", "dropped_field", "unknown_field_type"}) or ["none"]
+        codes = sorted(layer_codes(ours) & {"dbf_legacy_layout", "duplicate_field_name", "dropped_field",
+                                            "unknown_field_type"}) or ["none"]
         diffs.append(("field", codes, f"GDAL only {missing}, Kartpack only {extra}"))
 
     features = {f["record"]: f for f in ours["featureDump"]}
@@ -409,7 +414,8 @@ def run_set(name, path, nybb_path, cache_dir):
         if any(d[0] == "field" for d in diffs):
             gdal["fields"] = gdal_fields(gdal["source"])
             diffs = compare(ours, gdal)
-        result = {"diffs": diffs, "rejected": rejection_code(ours), "accounted": accounted(ours)}
+        result = {"diffs": diffs, "rejected": rejection_code(ours), "why": rejection_message(ours),
+                  "accounted": accounted(ours)}
         tmp = cached.with_suffix(".part%d" % os.getpid())
         tmp.write_text(json.dumps(result))
         tmp.replace(cached)
