@@ -10,16 +10,16 @@
 ///    - a replacement character, a C1 control or an undefined byte: 10; box drawing: 5; another symbol: 2 (common
 ///      punctuation such as `’ “ ” – — … « » ° € £ § ©`: 0; a middle dot only between two letters, as in `l·l`);
 ///    - a word mixing scripts (Latin with Cyrillic, Greek or Arabic): 1 per non-ASCII letter;
-///    - a Latin word of three or more letters with at least two non-ASCII letters and more of them than ASCII
-///      letters (`Ïðèâåò`, Cyrillic read as CP1252), or of two or more non-ASCII capitals only (`ÚÓ`, CP1252 `éà`
-///      read as CP850): 1 per non-ASCII letter;
+///    - a Latin word with at least three non-ASCII letters and more of them than ASCII letters (`Ïðèâåò`,
+///      Cyrillic read as CP1252; French `éwé` is fine), or of two or more non-ASCII capitals only (`ÚÓ`, CP1252
+///      `éà` read as CP850): 1 per non-ASCII letter;
 ///    - a Greek final sigma `ς` inside a word: 1;
 ///    - in cased scripts, a non-ASCII capital after a small letter (`penedŠs`, CP850 read as CP1252), or a small
 ///      one after two capitals: 1;
-/// 2. how many of its non-ASCII letters no single language uses with the others (`foreignLetters`): for each
-///    language written in that code page, the letters outside its CLDR exemplar letters (`exemplarLetters`,
-///    generated from ICU), counted per occurrence; the count of the language that fits best. Czech `řeč` in CP1250
-///    fits Czech; read as CP1252 it is `øeè`, which no language writes.
+/// 2. how many of its distinct non-ASCII letters no single language uses with the others (`foreignLetters`): for
+///    each language written in that code page, the letters outside its CLDR exemplar letters (`exemplarLetters`,
+///    generated from ICU); the count of the language that fits best. Czech `řeč` in CP1250 fits Czech; read as
+///    CP1252 it is `øeè`, which no language writes.
 ///
 /// The reading with the lowest score wins (ties go to the earlier code page in `candidates`). It must be clean
 /// (penalties for at most 2 % of its non-ASCII characters), and every reading that differs from it must score
@@ -94,20 +94,21 @@ enum EncodingDetector {
                 + "\(best.name.dropFirst(2)))")
     }
 
-    /// The non-ASCII letters of `values` (lower-cased, per occurrence) outside the exemplar letters of the language
-    /// written in `codePage` that they fit best, and that language (nil when no language of that code page fits all).
+    /// How many of the distinct non-ASCII letters of `values` (lower-cased) lie outside the exemplar letters of the
+    /// language written in `codePage` that they fit best, and that language (nil when no language of that code page
+    /// fits all). Distinct letters, not occurrences: a name from another language repeated in many values (`bokmål`
+    /// in a Basque list) weighs one letter, as often as it occurs.
     static func foreignLetters(_ values: [String], codePage: String) -> (Int, String?) {
-        var counts: [Unicode.Scalar: Int] = [:]
+        var letters: Set<Unicode.Scalar> = []
         for v in values {
             for u in v.unicodeScalars where u.value >= 0x80 && u.properties.isAlphabetic {
                 let lower = u.properties.lowercaseMapping.unicodeScalars
-                counts[lower.count == 1 ? lower.first! : u, default: 0] += 1
+                letters.insert(lower.count == 1 ? lower.first! : u)
             }
         }
-        let all = counts.values.reduce(0, +)
-        var best = (all, nil as String?)
+        var best = (letters.count, nil as String?)
         for l in languages where l.codePages.contains(codePage) {
-            let foreign = counts.reduce(0) { $0 + (l.letters.contains($1.key) ? 0 : $1.value) }
+            let foreign = letters.subtracting(l.letters).count
             if foreign < best.0 { best = (foreign, foreign == 0 ? l.language : nil) }
         }
         return best
@@ -172,7 +173,7 @@ enum EncodingDetector {
         let scripts = Set(w.map(script))
         if scripts.count > 1 { return nonASCII }
         let only = scripts.first ?? "other"
-        if only == "Latin" && w.count >= 3 && nonASCII >= 2 && nonASCII > w.count - nonASCII { return nonASCII }
+        if only == "Latin" && nonASCII >= 3 && nonASCII > w.count - nonASCII { return nonASCII }
         if only == "Latin" && w.count >= 2 && nonASCII == w.count && w.allSatisfy(\.properties.isUppercase) {
             return nonASCII
         }
