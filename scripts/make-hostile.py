@@ -525,8 +525,9 @@ def define_cases():
     case("dbf_invalid_utf8_declared", S3, "3 #36", "invalid UTF-8 under a UTF-8 .cpg", ok(coerced={"invalid_utf8": 2}),
          polygon_set(rows=utf_rows, cpg=b"UTF-8"))
     case("dbf_invalid_utf8_no_cpg", S3, "3 #37",
-         "Latin-1 bytes with no .cpg and LDID 0: the text shows CP1252 (issue 36; before, a per-value fallback)",
-         ok(), polygon_set(rows=utf_rows))
+         "bytes that are not UTF-8, no .cpg, LDID 0: Göteborg/Ã in CP1252 or Göteborg/Ă in CP1250 fit no language "
+         "better, so the text cannot tell: refused with both readings, never guessed (issue 36)",
+         reject("unknown_encoding", "reads as well in CP1252"), polygon_set(rows=utf_rows))
     case("dbf_deleted_rows", S3, "3 #34", "row 2 carries the deletion flag", ok(rejected={"deleted_in_source": 1}),
          polygon_set(dbf_kw={"deleted": {1}}))
     case("dbf_unknown_field_type", S3, "3 #35", "a field of type 'X' is read as text",

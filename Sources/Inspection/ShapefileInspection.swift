@@ -29,7 +29,7 @@ package struct LayerInspection: Codable, Sendable, Hashable {
         /// `option`, `cpg`, `ldid` or `detected`.
         package var origin: String
         package var detail: String?
-        /// `declared`, `ascii`, `high` or `low` (see `EncodingInfo.confidence`).
+        /// `declared`, `ascii` or `high` (see `EncodingInfo.confidence`).
         package var confidence: String?
     }
     /// A warning or error with its stable code.

@@ -76,9 +76,8 @@ public struct EncodingInfo: Sendable, Hashable, Codable {
     public var origin: String
     /// The evidence: the `.cpg` text, `LDID/87`, or what the text showed.
     public var detail: String?
-    /// How sure the reader is: `declared` (option, `.cpg`, LDID), `ascii` (nothing to decode), `high` (one code
-    /// page reads the text better than any other) or `low` (another reads it as well; warned as
-    /// `encoding_guessed`); nil when not known.
+    /// How sure the reader is: `declared` (option, `.cpg`, LDID), `ascii` (nothing to decode) or `high` (one code
+    /// page reads the text better than any other; when none does, the file is refused); nil when not known.
     public var confidence: String?
 
     /// Creates an encoding description.

@@ -49,6 +49,18 @@ enum CodePage {
     }
 }
 
+extension CodePage {
+    /// The DOS code page a language-driver byte declares when neither glibc iconv nor ICU has a table for it (so it
+    /// cannot be read, and no other reading may be guessed in its place): 0x68 Kamenický, 0x69 Mazovia.
+    static func withoutTable(languageDriver ldid: UInt8) -> String? {
+        switch ldid {
+        case 0x68: "Kamenický (DOS code page 895)"
+        case 0x69: "Mazovia (DOS code page 620)"
+        default: nil
+        }
+    }
+}
+
 extension String {
     /// The string without leading and trailing spaces, tabs, CR, LF and NUL.
     var trimmingWhitespace: String {

@@ -21,6 +21,10 @@ enum DBFFieldKind: Equatable {
     case dateTime
     /// FoxPro `Y`: an 8-byte little-endian integer in units of 1/10 000.
     case currency
+    /// dBASE 7 `I` and `+` (autoincrement): a 4-byte big-endian integer with the sign bit flipped.
+    case dBase7Integer
+    /// dBASE 7 `O`: an 8-byte big-endian double with the sign bit flipped (all bits for negative values).
+    case dBase7Double
 }
 
 /// One field as the reader decodes it.
@@ -56,6 +60,17 @@ enum DBFFieldPlan: Equatable {
             .read(
                 .text, .string, decimals: 0,
                 warning: Warning(code: "unknown_field_type", message: "field \(name) \(why); read as text"))
+        }
+        if raw.dBase7 {
+            switch raw.type {
+            case UInt8(ascii: "I"), UInt8(ascii: "+"):
+                if raw.width == 4 { return .read(.dBase7Integer, .integer, decimals: 0, warning: nil) }
+            case UInt8(ascii: "O"):
+                if raw.width == 8 { return .read(.dBase7Double, .double, decimals: raw.decimals, warning: nil) }
+            case UInt8(ascii: "@"):
+                return .drop("field \(name) is a dBASE 7 timestamp, which Kartpack does not read; dropped")
+            default: break
+            }
         }
         switch raw.type {
         case UInt8(ascii: "C"): return .read(.text, .string, decimals: 0, warning: nil)

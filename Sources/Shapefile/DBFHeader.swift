@@ -16,7 +16,8 @@
 ///   field (`dbf_record_padding`);
 /// - character fields wider than 255 bytes (Clipper and FoxPro store the high byte of the width in the decimals
 ///   byte), only when the widths read that way add up to the record length and the one-byte widths do not
-///   (`long_character_field`).
+///   (`long_character_field`);
+/// - dBASE II and dBASE 7 headers, read by `DBFLegacyHeader` and given to shapelib translated (`dbf_legacy_layout`).
 struct DBFHeader {
     struct RawField {
         /// The name bytes, up to the first NUL (at most 11).
@@ -29,6 +30,8 @@ struct DBFHeader {
         var index: Int
         /// The byte offset of the field inside a record (the deletion flag is byte 0).
         var offset: Int
+        /// A dBASE 7 field, whose `I`, `+` and `O` values are big-endian with the sign bit flipped.
+        var dBase7 = false
     }
 
     var version: UInt8
@@ -39,6 +42,8 @@ struct DBFHeader {
     var recordLength: Int
     var languageDriver: UInt8
     var fields: [RawField]
+    /// For a dBASE II or dBASE 7 table: the dBASE III header shapelib is given instead of the file's own.
+    var translatedHeader: [UInt8]?
     /// Warnings about tolerated layouts, as (code, message), in the order found.
     var warnings: [(code: String, message: String)] = []
 
@@ -60,8 +65,15 @@ struct DBFHeader {
         guard file.size >= 32 else { throw reject("the file is \(file.size) bytes, shorter than the 32-byte header") }
         let head = try file.bytes(at: 0, count: 32)
         guard head.count == 32 else { throw reject("cannot read the 32-byte header") }
+        if let dialect = DBFLegacyHeader.dialect(version: head[0]),
+            let legacy = try DBFLegacyHeader(file: file, dialect: dialect)
+        {
+            self = try DBFHeader(legacy: legacy, version: head[0], file: file)
+            return
+        }
         version = head[0]
         declaredRecordCount = Int(head.uint32LE(4))
+        recordCount = declaredRecordCount
         headerLength = head.uint16LE(8)
         recordLength = head.uint16LE(10)
         languageDriver = head[29]
@@ -80,11 +92,6 @@ struct DBFHeader {
             return
         }
         guard recordLength > 0 else { throw reject("record length is 0") }
-        if version & 0x07 == 0x04 {
-            throw reject(
-                "dBASE 7 files (version byte 0x\(String(version, radix: 16))) are not supported: their 48-byte "
-                    + "field descriptors cannot be read as dBASE III")
-        }
 
         // Field descriptors: 32 bytes each until the 0x0D terminator.
         let descriptors = try file.bytes(at: 32, count: headerLength - 32)
@@ -178,7 +185,38 @@ struct DBFHeader {
             offset += fields[k].width
         }
         self.fields = fields
+        try checkRecords(file: file, dataBytes: dataBytes)
+    }
 
+    /// A dBASE II or dBASE 7 header, read through its dBASE III translation (`DBFLegacyHeader`).
+    private init(legacy: DBFLegacyHeader, version: UInt8, file: InputFile) throws(ShapefileError) {
+        self.version = version
+        declaredRecordCount = legacy.recordCount
+        recordCount = legacy.recordCount
+        headerLength = legacy.dataOffset
+        recordLength = legacy.recordLength
+        languageDriver = legacy.languageDriver
+        translatedHeader = legacy.dBase3Header()
+        var offset = 1
+        fields = legacy.fields.enumerated().map { k, f in
+            defer { offset += f.width }
+            return RawField(
+                nameBytes: f.name, type: f.type, width: f.width, decimals: f.decimals, index: k, offset: offset,
+                dBase7: legacy.dialect == .dBase7)
+        }
+        warnings.append(
+            (
+                "dbf_legacy_layout",
+                "a \(legacy.dialect.name) table (version byte 0x\(String(version, radix: 16))): its \(fields.count) "
+                    + "field descriptors are read by Kartpack and the records as dBASE III records"
+            ))
+        try checkRecords(file: file, dataBytes: file.size - headerLength)
+    }
+
+    /// Caps the record count to what the file holds and checks that the records start at the header length.
+    private mutating func checkRecords(file: InputFile, dataBytes: Int) throws(ShapefileError) {
+        let name = file.name
+        func reject(_ reason: String) -> ShapefileError { .badDBFHeader(file: name, reason: reason) }
         let available = dataBytes / recordLength
         if declaredRecordCount > available {
             recordCount = available

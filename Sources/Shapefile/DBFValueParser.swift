@@ -128,6 +128,25 @@ enum DBFValueParser {
         return .value(.double(d))
     }
 
+    /// A dBASE 7 `I` or `+` field: 4-byte big-endian integer with the sign bit flipped; all zeros is null.
+    static func dBase7Integer(_ b: [UInt8]) -> Outcome {
+        guard b.count == 4 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 4") }
+        if b.allSatisfy({ $0 == 0 }) { return .nullInSource }
+        let bits = b.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } ^ 0x8000_0000
+        return .value(.int(Int64(Int32(bitPattern: bits))))
+    }
+
+    /// A dBASE 7 `O` field: 8-byte big-endian double whose sign bit is flipped (positive values) or whose bits are
+    /// all inverted (negative values), so that the bytes sort as the numbers do; all zeros is null.
+    static func dBase7Double(_ b: [UInt8]) -> Outcome {
+        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        if b.allSatisfy({ $0 == 0 }) { return .nullInSource }
+        let stored = b.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let d = Double(bitPattern: stored & (1 << 63) != 0 ? stored ^ (1 << 63) : ~stored)
+        guard d.isFinite else { return .coerced(code: "number_out_of_range", message: "\(d) is not a finite number") }
+        return .value(.double(d))
+    }
+
     /// A FoxPro `Y` field: 8-byte little-endian signed integer in units of 1/10 000.
     static func currency(_ b: [UInt8]) -> Outcome {
         guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }

@@ -4,24 +4,28 @@
 /// Values that are valid UTF-8 are UTF-8 (a legacy value is valid UTF-8 by chance only in contrived cases). The
 /// others are decoded in each of a small set of legacy code pages — the Windows and DOS pages of Western and
 /// Central Europe, Cyrillic, Greek and Arabic, through glibc iconv (`TextDecoder`), no table written here — and each
-/// reading is judged by how unlikely its characters are as text:
+/// reading is scored by two counts, added:
 ///
-/// - a replacement character, a C1 control or an undefined byte: 10; box drawing: 5; another symbol: 2 (common
-///   punctuation such as `’ “ ” – — … « » ° € £ § ©`: 0);
-/// - a word mixing scripts (Latin with Cyrillic, Greek or Arabic): 1 per non-ASCII letter;
-/// - a Latin word of three or more letters with at least two non-ASCII letters and more of them than ASCII letters
-///   (`Ïðèâåò`, Cyrillic read as CP1252): 1 per non-ASCII letter;
-/// - a Greek final sigma `ς` inside a word: 1;
-/// - in cased scripts, a non-ASCII capital after a small letter (`penedŠs`, CP850 read as CP1252), or a small one
-///   after two capitals: 1.
+/// 1. how unlikely its characters are as text (`penalty`):
+///    - a replacement character, a C1 control or an undefined byte: 10; box drawing: 5; another symbol: 2 (common
+///      punctuation such as `’ “ ” – — … « » ° € £ § ©`: 0; a middle dot only between two letters, as in `l·l`);
+///    - a word mixing scripts (Latin with Cyrillic, Greek or Arabic): 1 per non-ASCII letter;
+///    - a Latin word with at least three non-ASCII letters and more of them than ASCII letters (`Ïðèâåò`,
+///      Cyrillic read as CP1252; French `éwé` is fine), or of two or more non-ASCII capitals only (`ÚÓ`, CP1252
+///      `éà` read as CP850): 1 per non-ASCII letter;
+///    - a Greek final sigma `ς` inside a word: 1;
+///    - in cased scripts, a non-ASCII capital after a small letter (`penedŠs`, CP850 read as CP1252), or a small
+///      one after two capitals: 1;
+/// 2. how many of its distinct non-ASCII letters no single language uses with the others (`foreignLetters`): for
+///    each language written in that code page, the letters outside its CLDR exemplar letters (`exemplarLetters`,
+///    generated from ICU); the count of the language that fits best. Czech `řeč` in CP1250 fits Czech; read as
+///    CP1252 it is `øeè`, which no language writes.
 ///
-/// The reading with the lowest penalty wins (ties go to the earlier code page in `candidates`). It must be clean
-/// (penalties for at most 2 % of its non-ASCII characters), or the file is refused. Its confidence is `high` when
-/// every reading that differs from it scores worse; when another reading of the same script scores as well (CP1252
-/// and CP1250 both read `Ministère`/`Ministčre` as letters) it is `low` and the caller warns (`encoding_guessed`);
-/// when a reading of another script scores as well (Greek capitals read as Cyrillic), the file is refused — unless
-/// the best is CP1252, the code page of most Shapefiles written without a `.cpg` (a lone `éà` also reads as Greek
-/// `Θα` in CP437): then it is `low` and warned too.
+/// The reading with the lowest score wins (ties go to the earlier code page in `candidates`). It must be clean
+/// (penalties for at most 2 % of its non-ASCII characters), and every reading that differs from it must score
+/// worse: when another scores as well (a lone `Ministère` is French in CP1252 and Czech `Ministčre` in CP1250;
+/// Greek capitals read as Cyrillic ones), the text cannot tell, and the file is refused with both readings, never
+/// guessed: a `.cpg` or `--encoding` declares it.
 enum EncodingDetector {
     /// The code pages tried, in order of preference, with their script.
     static let candidates: [(name: String, script: String)] = [
@@ -33,18 +37,20 @@ enum EncodingDetector {
     enum Outcome: Equatable {
         /// Every value is ASCII or valid UTF-8 (`utf8Values` of them hold non-ASCII bytes).
         case utf8(utf8Values: Int)
-        /// Values that are not UTF-8 are in `name`; `rival` names an equally good reading of the same script
-        /// (then the confidence is low) with an example value read both ways.
-        case legacy(name: String, legacyValues: Int, utf8Values: Int, rival: String?)
-        /// No reading is clean, or two of different scripts are equally good: why, with examples.
+        /// Values that are not UTF-8 are in `name`; `language` is the CLDR language whose letters they fit best
+        /// (nil when none fits all).
+        case legacy(name: String, legacyValues: Int, utf8Values: Int, language: String?)
+        /// No reading is clean, or two readings are equally good: why, with examples.
         case undecided(String)
     }
 
     private struct Reading {
         var name: String
-        var script: String
         var values: [String]
         var penalty: Int
+        var foreign: Int
+        var language: String?
+        var score: Int { penalty + foreign }
     }
 
     static func detect(_ values: [[UInt8]]) -> Outcome {
@@ -59,11 +65,13 @@ enum EncodingDetector {
         for c in candidates {
             guard let decoder = TextDecoder(encoding: c.name) else { continue }
             let decoded = legacy.map { decoder.decode($0).0 }
+            let (foreign, language) = foreignLetters(decoded, codePage: c.name)
             readings.append(
                 Reading(
-                    name: c.name, script: c.script, values: decoded, penalty: decoded.reduce(0) { $0 + penalty($1) }))
+                    name: c.name, values: decoded, penalty: decoded.reduce(0) { $0 + penalty($1) }, foreign: foreign,
+                    language: language))
         }
-        guard let best = readings.min(by: { $0.penalty < $1.penalty }) else {
+        guard let best = readings.min(by: { $0.score < $1.score }) else {
             return .undecided("iconv knows none of the code pages tried")
         }
         guard best.penalty * 50 <= nonASCII else {
@@ -73,20 +81,44 @@ enum EncodingDetector {
                     + "\"\(best.values[0].prefix(40))\")")
         }
         let others = readings.filter { $0.values != best.values }
-        guard let rival = others.min(by: { $0.penalty < $1.penalty }), rival.penalty <= best.penalty else {
-            return .legacy(name: best.name, legacyValues: legacy.count, utf8Values: utf8, rival: nil)
+        guard let rival = others.min(by: { $0.score < $1.score }), rival.score <= best.score else {
+            return .legacy(name: best.name, legacyValues: legacy.count, utf8Values: utf8, language: best.language)
         }
         let k = best.values.indices.first { best.values[$0] != rival.values[$0] } ?? 0
-        let example = "\"\(best.values[k].prefix(40))\" / \"\(rival.values[k].prefix(40))\""
-        guard rival.script == best.script || best.name == "CP1252" else {
-            return .undecided(
-                "the text reads as well in \(best.name) (\(best.script)) as in \(rival.name) (\(rival.script)): "
-                    + example)
+        func reading(_ r: Reading) -> String {
+            "\(r.name) (\"\(r.values[k].prefix(40))\"" + (r.language.map { ", letters of language \($0)" } ?? "") + ")"
         }
-        return .legacy(
-            name: best.name, legacyValues: legacy.count, utf8Values: utf8,
-            rival: "\(rival.name) reads it as well (\(example))")
+        return .undecided(
+            "the text reads as well in \(reading(best)) as in \(reading(rival)), so it cannot tell its code page; "
+                + "declare it with a .cpg file next to the .dbf holding the code page's number (e.g. "
+                + "\(best.name.dropFirst(2)))")
     }
+
+    /// How many of the distinct non-ASCII letters of `values` (lower-cased) lie outside the exemplar letters of the
+    /// language written in `codePage` that they fit best, and that language (nil when no language of that code page
+    /// fits all). Distinct letters, not occurrences: a name from another language repeated in many values (`bokmål`
+    /// in a Basque list) weighs one letter, as often as it occurs.
+    static func foreignLetters(_ values: [String], codePage: String) -> (Int, String?) {
+        var letters: Set<Unicode.Scalar> = []
+        for v in values {
+            for u in v.unicodeScalars where u.value >= 0x80 && u.properties.isAlphabetic {
+                let lower = u.properties.lowercaseMapping.unicodeScalars
+                letters.insert(lower.count == 1 ? lower.first! : u)
+            }
+        }
+        var best = (letters.count, nil as String?)
+        for l in languages where l.codePages.contains(codePage) {
+            let foreign = letters.subtracting(l.letters).count
+            if foreign < best.0 { best = (foreign, foreign == 0 ? l.language : nil) }
+        }
+        return best
+    }
+
+    /// `exemplarLetters`, as sets.
+    static let languages: [(language: String, codePages: Set<String>, letters: Set<Unicode.Scalar>)] =
+        exemplarLetters.map {
+            ($0.language, Set($0.codePages.split(separator: " ").map(String.init)), Set($0.letters.unicodeScalars))
+        }
 
     /// How unlikely `s` is as text (see the type's documentation); 0 for plausible text.
     static func penalty(_ s: String) -> Int {
@@ -96,7 +128,8 @@ enum EncodingDetector {
             total += wordPenalty(word)
             word.removeAll(keepingCapacity: true)
         }
-        for u in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, u) in scalars.enumerated() {
             if u.properties.isAlphabetic {
                 word.append(u)
                 continue
@@ -107,6 +140,12 @@ enum EncodingDetector {
                 total += 10
             } else if (0x2500...0x25FF).contains(u.value) {
                 total += 5
+            } else if u == "·" {
+                // Catalan's l·l: between two letters only.
+                let between =
+                    i > 0 && i + 1 < scalars.count && scalars[i - 1].properties.isAlphabetic
+                    && scalars[i + 1].properties.isAlphabetic
+                total += between ? 0 : 2
             } else if !commonPunctuation.contains(u) {
                 total += 2
             }
@@ -116,7 +155,7 @@ enum EncodingDetector {
     }
 
     /// Non-ASCII punctuation and signs ordinary text uses.
-    static let commonPunctuation: Set<Unicode.Scalar> = Set("\u{A0}’‘“”„–—…«»°€£§·©®±×²³½¼¾µ¿¡".unicodeScalars)
+    static let commonPunctuation: Set<Unicode.Scalar> = Set("\u{A0}’‘“”„–—…«»°€£§©®±×²³½¼¾µ¿¡".unicodeScalars)
 
     private static func script(_ u: Unicode.Scalar) -> String {
         switch u.value {
@@ -134,7 +173,10 @@ enum EncodingDetector {
         let scripts = Set(w.map(script))
         if scripts.count > 1 { return nonASCII }
         let only = scripts.first ?? "other"
-        if only == "Latin" && w.count >= 3 && nonASCII >= 2 && nonASCII > w.count - nonASCII { return nonASCII }
+        if only == "Latin" && nonASCII >= 3 && nonASCII > w.count - nonASCII { return nonASCII }
+        if only == "Latin" && w.count >= 2 && nonASCII == w.count && w.allSatisfy(\.properties.isUppercase) {
+            return nonASCII
+        }
         guard only == "Latin" || only == "Cyrillic" || only == "Greek" else { return 0 }
         var p = 0
         // Greek's final sigma ends words: inside one it is Cyrillic т (0xF2) read as CP1253.

@@ -64,6 +64,8 @@ extension ShapefileReader {
         case .double64: outcome = DBFValueParser.double64(raw)
         case .dateTime: outcome = DBFValueParser.dateTime(raw)
         case .currency: outcome = DBFValueParser.currency(raw)
+        case .dBase7Integer: outcome = DBFValueParser.dBase7Integer(raw)
+        case .dBase7Double: outcome = DBFValueParser.dBase7Double(raw)
         }
         switch outcome {
         case .value(let v): return v

@@ -2,7 +2,8 @@ import KartpackCore
 
 extension ShapefileReader {
     /// Picks the attribute encoding: option, then `.cpg`, then a known LDID, then what the text itself says
-    /// (`EncodingDetector` over `sample()`, the file's non-ASCII text).
+    /// (`EncodingDetector` over `sample()`, the file's non-ASCII text). An LDID that declares a code page no table
+    /// exists for (Mazovia, Kamenický) is read only when its text is ASCII or UTF-8.
     static func resolveEncoding(
         options: ShapefileReadOptions, cpgPath: String?, ldid: UInt8, dbfName: String,
         sample: () throws(ShapefileError) -> DBFTextSample, warn: (String, String, String) -> Void
@@ -40,8 +41,16 @@ extension ShapefileReader {
         }
         // Nothing trustworthy declares the encoding: the text decides.
         let noCPG = ignoredCPG == nil ? "no .cpg" : "an unusable .cpg"
+        let untabled = CodePage.withoutTable(languageDriver: ldid)
         let why =
-            ldid == 0 ? "\(noCPG) and LDID 0" : "\(noCPG) and LDID/\(ldid), a language driver of unknown code page"
+            ldid == 0
+            ? "\(noCPG) and LDID 0"
+            : "\(noCPG) and LDID/\(ldid), "
+                + (untabled.map { "which declares \($0)" } ?? "a language driver of unknown code page")
+        func untabledReason(_ page: String) -> String {
+            "the text is not ASCII or UTF-8, and no code page table for \(page) exists here (glibc iconv and ICU have "
+                + "none); re-export the table with a .cpg in a code page iconv knows (UTF-8, CP852)"
+        }
         let text = try sample()
         let scope = text.truncated ? " (in the first \(text.values.count) distinct values)" : ""
         switch EncodingDetector.detect(text.values) {
@@ -56,25 +65,17 @@ extension ShapefileReader {
                     name: "UTF-8", origin: "detected", detail: "\(why): \(what)\(scope)",
                     confidence: n == 0 ? "ascii" : "high")
             )
-        case .legacy(let name, let legacy, let utf8, let rival):
+        case .legacy(let name, let legacy, let utf8, let language):
+            if let untabled { throw .unknownEncoding(file: dbfName, detail: why, reason: untabledReason(untabled)) }
             guard let dec = TextDecoder(utf8Else: name) else {
                 throw .unknownEncoding(file: dbfName, detail: why, reason: "iconv has no \(name)")
             }
-            var detail = "\(why): \(legacy) value(s) are not UTF-8 and read cleanly as \(name)\(scope)"
+            var detail = "\(why): \(legacy) value(s) are not UTF-8 and read cleanly as \(name)"
+            detail += (language.map { " (letters of language \($0))" } ?? "") + scope
             if utf8 > 0 { detail += "; \(utf8) value(s) are valid UTF-8 and read as UTF-8" }
-            if let rival {
-                detail += "; \(rival)"
-                warn(
-                    "encoding_guessed",
-                    "the encoding is not declared (\(why)); the text reads as \(name), but \(rival); check the text "
-                        + "and pass --encoding if it is wrong", dbfName)
-            }
-            return (
-                dec,
-                EncodingInfo(name: name, origin: "detected", detail: detail, confidence: rival == nil ? "high" : "low")
-            )
+            return (dec, EncodingInfo(name: name, origin: "detected", detail: detail, confidence: "high"))
         case .undecided(let reason):
-            throw .unknownEncoding(file: dbfName, detail: why, reason: reason)
+            throw .unknownEncoding(file: dbfName, detail: why, reason: untabled.map(untabledReason) ?? reason)
         }
     }
 }

@@ -259,7 +259,7 @@ public final class ShapefileReader: FeatureSource {
             for w in dbfHeader.warnings { warn(w.code, w.message, file: dbfName) }
             // A .dbf with no field and no record (record length 0) is not handed to shapelib: nothing to read.
             let hasRows = dbfHeader.recordLength > 0
-            ShapelibIO.register(base + ".dbf", .descriptor(dbfFile.fd, size: dbfFile.size))
+            ShapelibIO.register(base + ".dbf", dbfHeader.shapelibSource(fd: dbfFile.fd, size: dbfFile.size))
             let dbfHandle = hasRows ? DBFOpenLL(base + ".dbf", "rb", &hooks) : nil
             ShapelibIO.unregister(base + ".dbf")
             let messages = ShapelibIO.drainMessages()
@@ -267,7 +267,7 @@ public final class ShapefileReader: FeatureSource {
                 dbfOwner = DBFHandleOwner(dbfHandle)
                 guard Int(DBFGetFieldCount(dbfHandle)) >= dbfHeader.fields.count,
                     Int(dbfHandle.pointee.nRecordLength) == dbfHeader.recordLength,
-                    Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.headerLength
+                    Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.shapelibHeaderLength
                 else {
                     throw .badDBFHeader(
                         file: dbfName, reason: "shapelib reads the header differently from its descriptors")

@@ -27,6 +27,9 @@ enum VirtualFileSource: Sendable {
     case descriptor(Int32, size: Int)
     /// Bytes in memory; each open copies them.
     case memory([UInt8])
+    /// `prefix` in memory (a translated header), then the borrowed descriptor's bytes from offset `from` on;
+    /// `size` in all.
+    case spliced(prefix: [UInt8], fd: Int32, from: Int, size: Int)
 }
 
 /// Virtual path → source. Entries live only while a reader opens its files.
@@ -36,11 +39,13 @@ private let virtualFileCounter = Atomic<Int>(0)
 /// shapelib error messages, tagged with the thread that produced them (readers on other threads never see them).
 private let shapelibMessages = Mutex<[(thread: UInt, message: String)]>([])
 
-/// The state behind one `SAFile`.
+/// The state behind one `SAFile`: `memoryCount` bytes in memory, then the descriptor's bytes from `fdOffset` on.
 private struct VirtualHandle {
     /// A borrowed descriptor (never closed here), or -1 for memory.
     var fd: Int32
     var memory: UnsafeMutableRawPointer?
+    var memoryCount = 0
+    var fdOffset = 0
     var size: Int
     var position: Int
 }
@@ -119,16 +124,28 @@ private func vfsOpen(_ name: UnsafePointer<CChar>?, _ access: UnsafePointer<CCha
         h.fd = fd
         h.size = size
     case .memory(let bytes):
-        let mem = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { src in
-            if let base = src.baseAddress { mem.copyMemory(from: base, byteCount: bytes.count) }
-        }
-        h.memory = mem
+        h.memory = copy(bytes)
+        h.memoryCount = bytes.count
         h.size = bytes.count
+    case .spliced(let prefix, let fd, let from, let size):
+        h.memory = copy(prefix)
+        h.memoryCount = prefix.count
+        h.fd = fd
+        h.fdOffset = from - prefix.count
+        h.size = size
     }
     let p = UnsafeMutablePointer<VirtualHandle>.allocate(capacity: 1)
     p.initialize(to: h)
     return UnsafeMutablePointer<Int32>(OpaquePointer(p))
+}
+
+/// A copy of `bytes` that the handle owns.
+private func copy(_ bytes: [UInt8]) -> UnsafeMutableRawPointer {
+    let mem = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+    bytes.withUnsafeBytes { src in
+        if let base = src.baseAddress { mem.copyMemory(from: base, byteCount: bytes.count) }
+    }
+    return mem
 }
 
 private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count: SAOffset, _ file: SAFile?) -> SAOffset
@@ -138,12 +155,13 @@ private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count:
     guard !overflow, total <= SAOffset(Int.max) else { return 0 }
     let want = min(Int(total), max(0, h.pointee.size - h.pointee.position))
     var got = 0
-    if let mem = h.pointee.memory {
-        if want > 0 { dst.copyMemory(from: mem + h.pointee.position, byteCount: want) }
-        got = want
-    } else {
+    if let mem = h.pointee.memory, h.pointee.position < h.pointee.memoryCount {
+        got = min(want, h.pointee.memoryCount - h.pointee.position)
+        if got > 0 { dst.copyMemory(from: mem + h.pointee.position, byteCount: got) }
+    }
+    if h.pointee.fd >= 0 {
         while got < want {
-            let n = pread(h.pointee.fd, dst + got, want - got, off_t(h.pointee.position + got))
+            let n = pread(h.pointee.fd, dst + got, want - got, off_t(h.pointee.fdOffset + h.pointee.position + got))
             if n < 0 {
                 if errno == EINTR { continue }
                 break

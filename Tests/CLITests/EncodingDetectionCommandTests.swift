@@ -34,21 +34,42 @@ import Testing
         #expect(names == ["penedès", "Marià"])
     }
 
-    @Test func anUnsureGuessIsWarnedAndUnreadableTextRefused() throws {
+    @Test func ambiguousTextIsRefusedWithTheWayOutAndUnreadableTextToo() throws {
         let dir = try TemporaryDirectory()
-        let guessed = try runKartpack(["inspect", try layer([Array("Minist".utf8) + [0xE8, 0x72, 0x65]], in: dir)])
-        #expect(guessed.status == 0, "\(guessed.stderr)")
-        #expect(guessed.stdout.contains("CP1250 reads it as well"), "\(guessed.stdout)")
-        #expect(guessed.stdout.contains("confidence low"), "\(guessed.stdout)")
+        // "Ministère" in CP1252 is "Ministčre" in CP1250: French or Czech letters, the text cannot tell.
+        let shp = try layer([Array("Minist".utf8) + [0xE8, 0x72, 0x65]], in: dir)
+        let ambiguous = try runKartpack(["convert", shp, "-o", dir.file("out.pmtiles")])
+        #expect(ambiguous.status == 65, "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("[unknown_encoding]"), "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("Ministčre") && ambiguous.stderr.contains(".cpg"), "\(ambiguous.stderr)")
+        try Data("1252".utf8).write(to: URL(fileURLWithPath: dir.file("layer.cpg")))
+        let declared = try runKartpack(["inspect", shp])
+        #expect(declared.status == 0 && declared.stdout.contains("encoding:   CP1252 from cpg"), "\(declared.stdout)")
 
         let other = try TemporaryDirectory()
         // Mazovia (Polish DOS), which iconv has no table for.
-        let shp = try layer([[0x98, 0xD7, 0x88, 0x89, 0xE7, 0xF5, 0x9E]], in: other)
-        let refused = try runKartpack(["convert", shp, "-o", other.file("out.pmtiles")])
+        let mazovia = try layer([[0x98, 0xD7, 0x88, 0x89, 0xE7, 0xF5, 0x9E]], in: other)
+        let refused = try runKartpack(["convert", mazovia, "-o", other.file("out.pmtiles")])
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(
             refused.stderr.contains("[unknown_encoding]") && refused.stderr.contains("--encoding"), "\(refused.stderr)")
-        let forced = try runKartpack(["inspect", shp, "--encoding", "CP852"])
+        let forced = try runKartpack(["inspect", mazovia, "--encoding", "CP852"])
         #expect(forced.status == 0, "\(forced.stderr)")
+    }
+
+    /// Czech place names in CP1250 without a .cpg: read as Czech, not as CP1252 letters (`øeka`).
+    @Test func czechTextIsDetected() throws {
+        let dir = try TemporaryDirectory()
+        let words = ["řeka Berounka", "Plzeň", "České Budějovice"]
+        let shp = try layer(try words.map { Array(try #require($0.data(using: .windowsCP1250))) }, in: dir)
+        let json = try runKartpack(["inspect", shp, "--format", "json", "--features"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let layer = try #require((doc?["layers"] as? [[String: Any]])?.first)
+        #expect((layer["encoding"] as? [String: Any])?["name"] as? String == "CP1250")
+        let names = (layer["featureDump"] as? [[String: Any]])?.compactMap {
+            ($0["properties"] as? [String: Any])?["NAME"] as? String
+        }
+        #expect(names == words)
     }
 }

@@ -100,13 +100,32 @@ import Testing
         #expect(r.schema.encoding?.name == "CP1251" && r.schema.encoding?.confidence == "high")
     }
 
-    /// Western text reads as letters in CP1250 too: read as CP1252, but the layer says the guess is unsure.
-    @Test func anEquallyGoodReadingOfTheSameScriptIsWarned() throws {
-        let r = try readFixture(fixture(value: ShapefileFixture.latin1("Ministère")))
-        #expect(name(r) == .string("Ministère"))
-        #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.confidence == "low")
-        let w = try #require(r.diagnostics("encoding_guessed").first)
-        #expect(w.message.contains("CP1250") && w.message.contains("--encoding"), "\(w.message)")
+    /// A lone French word reads as Czech letters in CP1250 too (`Ministère` / `Ministčre`): the text cannot tell,
+    /// so the file is refused with both readings and the way to declare it, never guessed; with a `.cpg` it is read.
+    @Test func anEquallyGoodReadingIsRefusedNeverGuessed() throws {
+        let e = try openError(fixture(value: ShapefileFixture.latin1("Ministère")))
+        let text = e?.description ?? ""
+        #expect(e?.code == "unknown_encoding", "\(text)")
+        #expect(text.contains("Ministère") && text.contains("Ministčre") && text.contains(".cpg"), "\(text)")
+        var declared = fixture(value: ShapefileFixture.latin1("Ministère"))
+        declared.cpg = Array("1252".utf8)
+        #expect(name(try readFixture(declared)) == .string("Ministère"))
+    }
+
+    /// Czech CP1250 text reads as letters in CP1252 too (`řeka` → `øeka`, `Plzeň` → `Plzeò`), but no language
+    /// writes those letters together: CP1250, sure. (Before, it was read as CP1252 with only a warning.)
+    @Test func czechCP1250IsDetectedByItsLetters() throws {
+        let words = ["řeka Berounka", "Plzeň", "České Budějovice", "Brno-město", "Ústí nad Labem"]
+        var f = ShapefileFixture(shapeType: .point, shapes: words.indices.map { .point(Double($0), 0) })
+        f.fields = [.init("NAME", "C", width: 30)]
+        f.rows = try words.map { [Array(try #require($0.data(using: .windowsCP1250)))] }
+        // Every byte reads as a letter in CP1252: only the letters' language tells the code pages apart.
+        let cp1252 = try #require(TextDecoder(encoding: "CP1252"))
+        #expect(f.rows.allSatisfy { EncodingDetector.penalty(cp1252.decode($0[0]).0) == 0 })
+        let r = try readFixture(f)
+        #expect(r.features.map { $0.properties["NAME"] } == words.map { .string($0) })
+        #expect(r.schema.encoding?.name == "CP1250" && r.schema.encoding?.confidence == "high")
+        #expect(r.schema.encoding?.detail?.contains("language cs") == true, "\(String(describing: r.schema.encoding))")
     }
 
     /// Greek capitals read as well as Cyrillic capitals, and bytes no code page tried reads cleanly (Mazovia):
@@ -120,6 +139,11 @@ import Testing
         mazovia.languageDriver = 105
         let m = try openError(mazovia)
         #expect(m?.code == "unknown_encoding" && m?.description.contains("LDID/105") == true)
+        #expect(m?.description.contains("Mazovia (DOS code page 620)") == true, "\(String(describing: m))")
+        // The same LDID with ASCII text reads: nothing needs the missing table.
+        var ascii = fixture(value: Array("English".utf8))
+        ascii.languageDriver = 105
+        #expect(name(try readFixture(ascii)) == .string("English"))
     }
 
     @Test func invalidUTF8UnderDeclaredUTF8IsReplacedAndCounted() throws {
