@@ -70,6 +70,8 @@ let package = Package(
         .target(name: "Checksum"),
         // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON", "Checksum"]),
+        // GeoPackage input (OGC GeoPackage 1.2+ feature tables) through SQLiteStore: binary header, WKB, SRS.
+        .target(name: "GeoPackage", dependencies: ["KartpackCore", "GeometryAlgorithms", "SQLiteStore"]),
         // GIS exports: safe zip extraction and Shapefile discovery in folder trees.
         .target(name: "Import", dependencies: ["KartpackCore", "Shapefile", "Gzip"]),
         // The engine the command line drives.
@@ -78,7 +80,7 @@ let package = Package(
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
                 "VectorTile", "TileArchive", "Gzip", "Deflate",
-                "Styling", "Nightly", "Checksum", "Import", "MallocTuning",
+                "Styling", "Nightly", "Checksum", "Import", "MallocTuning", "GeoPackage",
             ]
         ),
         .executableTarget(
@@ -86,7 +88,7 @@ let package = Package(
             dependencies: [
                 "Pipeline", "Nightly", "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
                 "Styling", "TileArchive",
-                "Shapefile", "Import", "KartpackKit", "MallocTuning",
+                "Shapefile", "Import", "KartpackKit", "MallocTuning", "GeoPackage",
             ]),
 
         // Tests.
@@ -125,6 +127,9 @@ let package = Package(
                 "Pipeline", "GeometryAlgorithms", "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
                 "KartpackTestSupport", "MallocTuning",
             ]),
+        .testTarget(
+            name: "GeoPackageTests",
+            dependencies: ["GeoPackage", "GeometryAlgorithms", "SQLiteStore", "KartpackCore", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
