@@ -60,7 +60,11 @@ struct GeoPackageField {
             case .text: .string
             case .date: .date
             }
-        return FieldDefinition(name: name, type: type, nativeType: declared)
+        // `TEXT(40)`: type TEXT, width 40 (as a DBF field's type letter and width).
+        let parts = declared.split(separator: "(", maxSplits: 1)
+        let width = parts.count == 2 ? Int(parts[1].dropLast().trimmingCharacters(in: " ")) ?? 0 : 0
+        let base = parts.first.map { $0.trimmingCharacters(in: " ") } ?? declared
+        return FieldDefinition(name: name, type: type, width: width, nativeType: base)
     }
 
     /// Column `i` of the current row; `issue` says why it was made null (or, for `invalid_utf8`, repaired).

@@ -289,3 +289,23 @@ def test_unknown_table_and_unknown_srs_are_clear(debian_sets, work):
     proc, report = convert(gpkg, work / "srs.pmtiles", expect=65)
     assert "srs_id 9999 is not in gpkg_spatial_ref_sys [gpkg_unknown_srs]" in proc.stderr
     assert report["inputs"][0]["rejected"] == {"file_rejected": 243}
+
+
+def test_srs_rows_without_wkt_use_their_epsg_code_or_need_source_crs(debian_sets, work):
+    gpkg = copy_gpkg(debian_sets["naturalearth_cities"][1], work / "undefined.gpkg")
+    with sqlite3.connect(gpkg) as db:
+        db.execute("UPDATE gpkg_spatial_ref_sys SET definition = 'undefined' WHERE srs_id = 4326")
+    layer = inspect(gpkg)["layers"][0]
+    assert layer["crs"]["epsg"] == 4326 and layer["crs"]["origin"] == "gpkg_spatial_ref_sys"
+    with sqlite3.connect(gpkg) as db:
+        db.execute("UPDATE gpkg_spatial_ref_sys SET organization = 'NONE' WHERE srs_id = 4326")
+    proc, report = convert(gpkg, work / "undefined.pmtiles", expect=65)
+    assert "defines no coordinate reference system; pass --source-crs" in proc.stderr
+    assert "[gpkg_undefined_srs]" in proc.stderr and report["inputs"][0]["rejected"] == {"file_rejected": 243}
+    convert(gpkg, work / "undefined-4326.pmtiles", "--source-crs", "EPSG:4326", expect=0)
+    # A definition that is not WKT is untrusted text like a bad .prj: refused by the CRS resolver's child.
+    with sqlite3.connect(gpkg) as db:
+        db.execute("UPDATE gpkg_spatial_ref_sys SET definition = '+proj=longlat +nadgrids=/dev/zero' "
+                   "WHERE srs_id = 4326")
+    proc, _ = convert(gpkg, work / "not-wkt.pmtiles", expect=65)
+    assert "gpkg_spatial_ref_sys srs_id 4326" in proc.stderr and "[unparseable_prj]" in proc.stderr

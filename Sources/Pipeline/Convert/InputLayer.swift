@@ -121,13 +121,21 @@ extension GeoPackageReader: LayerReading {
     package func resolveCRS(override: String?) throws -> CRSInfo {
         let where_ = "\(label) (gpkg_spatial_ref_sys srs_id \(srs.srsID))"
         if let override { return try IsolatedCRS.resolve(prjText: nil, override: override, prjFile: where_) }
-        if let wkt = srs.wktDefinition { return try IsolatedCRS.resolve(prjText: wkt, override: nil, prjFile: where_) }
-        if let epsg = srs.epsgFallback { return try IsolatedCRS.resolve(prjText: nil, override: epsg, prjFile: where_) }
-        throw GeoPackageError.badTable(
-            file: file.name, table: layer.table, code: "gpkg_undefined_srs",
-            reason:
-                "srs_id \(srs.srsID) (\(srs.name.isEmpty ? "no name" : srs.name)) defines no coordinate reference "
-                + "system; pass --source-crs (for example --source-crs EPSG:4326)")
+        var crs: CRSInfo
+        if let wkt = srs.wktDefinition {
+            crs = try IsolatedCRS.resolve(prjText: wkt, override: nil, prjFile: where_)
+        } else if let epsg = srs.epsgFallback {
+            crs = try IsolatedCRS.resolve(prjText: nil, override: epsg, prjFile: where_)
+        } else {
+            throw GeoPackageError.badTable(
+                file: file.name, table: layer.table, code: "gpkg_undefined_srs",
+                reason:
+                    "srs_id \(srs.srsID) (\(srs.name.isEmpty ? "no name" : srs.name)) defines no coordinate "
+                    + "reference system; pass --source-crs (for example --source-crs EPSG:4326)")
+        }
+        // Shown as where it came from (`inspect`: "from gpkg_spatial_ref_sys"), not as a .prj or an option.
+        crs.origin = "gpkg_spatial_ref_sys"
+        return crs
     }
 
     package func attributes(ofRecord record: Int) throws -> Properties? {
