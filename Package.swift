@@ -153,6 +153,8 @@ package.targets += [
     .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
     .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport", "Pipeline"]),
     .executableTarget(name: "FuzzStylesheet", dependencies: ["FuzzSupport", "KartpackCore", "Styling"]),
+    .executableTarget(
+        name: "FuzzGeoPackage", dependencies: ["FuzzSupport", "GeoPackage", "GeometryAlgorithms", "KartpackCore"]),
 ]
 package.products += [
     .executable(name: "FuzzZip", targets: ["FuzzZip"]),
@@ -160,6 +162,7 @@ package.products += [
     .executable(name: "FuzzStylesheet", targets: ["FuzzStylesheet"]),
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
+    .executable(name: "FuzzGeoPackage", targets: ["FuzzGeoPackage"]),
 ]
 // The MapKit adapter of KartpackKit (docs/kartpack-kit.md): only where MapKit exists, so Linux never sees it.
 #if os(macOS) || os(iOS)
