@@ -309,3 +309,15 @@ def test_srs_rows_without_wkt_use_their_epsg_code_or_need_source_crs(debian_sets
                    "WHERE srs_id = 4326")
     proc, _ = convert(gpkg, work / "not-wkt.pmtiles", expect=65)
     assert "gpkg_spatial_ref_sys srs_id 4326" in proc.stderr and "[unparseable_prj]" in proc.stderr
+
+
+def test_max_zoom_auto_chooses_as_for_the_shapefiles(forest_gpkg, work):
+    chosen = []
+    for name, inputs in (("auto-shp", sample_shapefiles()), ("auto-gpkg", [forest_gpkg])):
+        report = work / f"{name}.json"
+        proc = subprocess.run([kartpack_bin(), "convert", *map(str, inputs), "-o", str(work / f"{name}.pmtiles"),
+                               "--max-zoom", "auto", "--min-zoom", "8", "--report", str(report), "--quiet"],
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        chosen.append(json.loads(report.read_text())["maxZoomChosen"])
+    assert chosen[0] == chosen[1] and chosen[0]["samples"] > 1000
