@@ -15,7 +15,8 @@ import SQLiteStore
 /// table and fid): a NULL geometry is `null_geometry` (informational, as a Shapefile's null shape); a blob that is
 /// not a GeoPackage geometry `bad_geometry_blob`; the empty flag or nothing inside `empty_geometry`; a blob whose
 /// SRS id differs from the column's `srs_mismatch` (its coordinates would be read in the wrong CRS); broken WKB
-/// `bad_wkb`; then `WKBReader`'s and `WKBGeometry`'s codes. The feature's id and its record number are the fid.
+/// `bad_wkb`; then `WKBReader`'s and `WKBGeometry`'s codes; a negative fid is `negative_fid`. The feature's id
+/// and its record number are the fid.
 public final class GeoPackageReader: FeatureSource {
     /// The layer: name = table name, fields from the table's columns (fid and geometry excluded), bounds from
     /// `gpkg_contents`; `crs` is nil (resolved elsewhere from `srs`).
@@ -187,7 +188,14 @@ public final class GeoPackageReader: FeatureSource {
     private func feature(_ stmt: SQLiteStatement, fid: Int64) -> Feature? {
         let record = Int(fid)
         let geometry: Geometry
-        switch decode(stmt) {
+        // SQLite numbers rows from 1, but a writer may store any integer; a negative one is no record number and
+        // no tile feature id (MVT ids are unsigned).
+        let decoded =
+            fid < 0
+            ? .skipped(
+                code: "negative_fid", message: "fid \(fid) is negative: it cannot be a record number or a feature id")
+            : decode(stmt)
+        switch decoded {
         case .skipped(let code, let message):
             stats.skipped[code, default: 0] += 1
             diagnostics.report(

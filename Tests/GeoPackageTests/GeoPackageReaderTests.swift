@@ -47,6 +47,7 @@ import Testing
                 ["'f'"] + Array(repeating: "NULL", count: 6)
             ),
             (7, WKBBytes.blob(WKBBytes.point(7, 1)), ["'g'"] + Array(repeating: "NULL", count: 6)),
+            (-2, WKBBytes.blob(WKBBytes.point(8, 1)), ["'h'"] + Array(repeating: "NULL", count: 6)),
         ]
         var f = GeoPackageFixture()
         f.tables = [t]
@@ -67,9 +68,9 @@ import Testing
         #expect(r.features[1].properties["day"] == .string("2024-02-29"))
         #expect(
             r.stats.skipped == [
-                "null_geometry": 1, "srs_mismatch": 1, "empty_geometry": 1, "bad_wkb": 1,
+                "null_geometry": 1, "srs_mismatch": 1, "empty_geometry": 1, "bad_wkb": 1, "negative_fid": 1,
             ])
-        #expect(r.stats.recordsInFile == 7 && r.stats.recordsRead == 7 && r.stats.featuresEmitted == 3)
+        #expect(r.stats.recordsInFile == 8 && r.stats.recordsRead == 8 && r.stats.featuresEmitted == 3)
         #expect(r.stats.coercedToNull == ["bad_date": 1])
         #expect(r.stats.warnings["blob_field_skipped"] == 1)
         let bad = try #require(r.sink.samples.first { $0.code == "bad_wkb" })
