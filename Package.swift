@@ -70,12 +70,15 @@ let package = Package(
         .target(name: "Checksum"),
         // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON", "Checksum"]),
+        // GeoPackage input (OGC GeoPackage 1.2+ feature tables) through SQLiteStore: binary header, WKB, SRS.
+        .target(name: "GeoPackage", dependencies: ["KartpackCore", "GeometryAlgorithms", "SQLiteStore"]),
         // The convert engine (docs/architecture.md): read -> features -> order -> encode -> publish, and the spill.
         .target(
             name: "ConvertEngine",
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "Shapefile", "Reprojection", "GeometryOps",
                 "VectorTile", "TileArchive", "Gzip", "Deflate", "Styling", "Nightly", "Checksum", "MallocTuning",
+                "GeoPackage",
             ]),
         // Staging, completeness checks and the atomic publish of one converted package.
         .target(
@@ -100,7 +103,10 @@ let package = Package(
         // `inspect` of Shapefiles and packages.
         .target(
             name: "Inspection",
-            dependencies: ["KartpackCore", "KartpackJSON", "Reprojection", "Shapefile", "TileArchive", "VectorTile"]),
+            dependencies: [
+                "ConvertEngine", "KartpackCore", "KartpackJSON", "Reprojection", "Shapefile", "TileArchive",
+                "VectorTile",
+            ]),
         // GIS exports: safe zip extraction, Shapefile discovery in folder trees, and the `import` job.
         .target(name: "Import", dependencies: ["ConvertEngine", "Publishing", "KartpackCore", "Shapefile", "Gzip"]),
         .executableTarget(
@@ -109,7 +115,7 @@ let package = Package(
                 "ConvertEngine", "Publishing", "PipelineFiles", "RegionPackages", "Inspection", "Nightly",
                 "Reprojection", "KartpackCore", "KartpackJSON", "VectorTile", "MapStyle",
                 "Styling", "TileArchive",
-                "Shapefile", "Import", "KartpackKit", "MallocTuning",
+                "Shapefile", "Import", "KartpackKit", "MallocTuning", "GeoPackage",
             ]),
 
         // Tests.
@@ -149,6 +155,9 @@ let package = Package(
                 "GeometryOps", "KartpackJSON", "Nightly", "Checksum", "Import",
                 "KartpackTestSupport", "MallocTuning",
             ]),
+        .testTarget(
+            name: "GeoPackageTests",
+            dependencies: ["GeoPackage", "GeometryAlgorithms", "SQLiteStore", "KartpackCore", "KartpackTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["KartpackJSON", "KartpackTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
@@ -174,6 +183,8 @@ package.targets += [
     .executableTarget(name: "FuzzZip", dependencies: ["FuzzSupport", "KartpackCore", "Import"]),
     .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport", "PipelineFiles"]),
     .executableTarget(name: "FuzzStylesheet", dependencies: ["FuzzSupport", "KartpackCore", "Styling"]),
+    .executableTarget(
+        name: "FuzzGeoPackage", dependencies: ["FuzzSupport", "GeoPackage", "GeometryAlgorithms", "KartpackCore"]),
 ]
 package.products += [
     .executable(name: "FuzzZip", targets: ["FuzzZip"]),
@@ -181,6 +192,7 @@ package.products += [
     .executable(name: "FuzzStylesheet", targets: ["FuzzStylesheet"]),
     .executable(name: "FuzzShapefile", targets: ["FuzzShapefile"]),
     .executable(name: "FuzzPackage", targets: ["FuzzPackage"]),
+    .executable(name: "FuzzGeoPackage", targets: ["FuzzGeoPackage"]),
 ]
 // The MapKit adapter of KartpackKit (docs/kartpack-kit.md): only where MapKit exists, so Linux never sees it.
 #if os(macOS) || os(iOS)

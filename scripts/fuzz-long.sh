@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes Kartpack's readers with libFuzzer + AddressSanitizer (docs/fuzzing.md).
 #
-#   scripts/fuzz-long.sh [TARGET] [SECONDS]   TARGET: shapefile, package, zip, pipeline, stylesheet or all
+#   scripts/fuzz-long.sh [TARGET] [SECONDS]   TARGET: shapefile, package, zip, pipeline, stylesheet, geopackage or all
 #                                             (default all); SECONDS per target (60). Nightly: all 600.
 #   scripts/fuzz-long.sh seeds                regenerates SampleData/fuzz-seeds/<target> (scripts/fuzz-seeds.py)
 #
@@ -38,8 +38,9 @@ case "$target" in
     zip) targets=(zip) ;;
     pipeline) targets=(pipeline) ;;
     stylesheet) targets=(stylesheet) ;;
-    all) targets=(shapefile package zip pipeline stylesheet) ;;
-    *) echo "usage: scripts/fuzz-long.sh [shapefile|package|zip|pipeline|stylesheet|all|seeds] [SECONDS]" >&2; exit 64 ;;
+    geopackage) targets=(geopackage) ;;
+    all) targets=(shapefile package zip pipeline stylesheet geopackage) ;;
+    *) echo "usage: scripts/fuzz-long.sh [shapefile|package|zip|pipeline|stylesheet|geopackage|all|seeds] [SECONDS]" >&2; exit 64 ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || (( seconds < 1 )); then
     echo "scripts/fuzz-long.sh: SECONDS must be a positive integer, not '$seconds'" >&2
@@ -53,6 +54,7 @@ product() {
         zip) echo FuzzZip ;;
         pipeline) echo FuzzPipeline ;;
         stylesheet) echo FuzzStylesheet ;;
+        geopackage) echo FuzzGeoPackage ;;
     esac
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays every committed fuzz seed and saved regression through the five fuzz entry points of a normal (non-ASan)
+# Replays every committed fuzz seed and saved regression through the six fuzz entry points of a normal (non-ASan)
 # build: each input runs once through the same `LLVMFuzzerTestOneInput` and the same invariant checks as under
 # libFuzzer, so nothing fuzzing found stops being checked (docs/fuzzing.md). Random exploration is
 # scripts/fuzz-long.sh.
@@ -17,13 +17,14 @@ trap 'rm -rf "$tmp"' EXIT
 export KARTPACK_FUZZ_TMPDIR="$tmp"
 
 failed=()
-for t in shapefile package zip pipeline stylesheet; do
+for t in shapefile package zip pipeline stylesheet geopackage; do
     case "$t" in
         shapefile) p=FuzzShapefile ;;
         package) p=FuzzPackage ;;
         zip) p=FuzzZip ;;
         pipeline) p=FuzzPipeline ;;
         stylesheet) p=FuzzStylesheet ;;
+        geopackage) p=FuzzGeoPackage ;;
     esac
     inputs=("SampleData/fuzz-seeds/$t")
     [[ -d "SampleData/fuzz-seeds/regressions/$t" ]] && inputs+=("SampleData/fuzz-seeds/regressions/$t")

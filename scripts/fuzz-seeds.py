@@ -15,6 +15,8 @@ zip/        Small GIS-export zips of sample layers: stored and deflated entries,
             a data descriptor, a comment, a nested zip, names that try to leave the folder, truncated copies.
 pipeline/   Pipeline files: Pipelines/*.json, a minimal one, every section (filters, clip bbox and file, regions,
             output keys), and broken variants (syntax errors, unknown and duplicate keys, wrong types, ranges).
+geopackage/ GeoPackage geometry blobs (envelopes, byte orders, ISO/EWKB dimensions, Multi*, collections) and broken
+            variants, and one small two-table .gpkg.
 stylesheet/ .kss sheets: SampleData/forest.kss, one rule per filter kind, `=~` regexes (classes, anchors,
             (?i), catastrophic-backtracking shapes, refused constructs), @example and @map blocks, broken ones.
 
@@ -559,6 +561,82 @@ def stylesheet_seeds():
     return seeds
 
 
+def geopackage_seeds():
+    """GeoPackage geometry blobs (every envelope kind, both byte orders, 2D/Z/M/ZM in ISO and EWKB codes, Multi*,
+    nested collections, an empty point) with broken variants (bad magic, huge counts, deep nesting, curves), and one
+    small whole .gpkg of two feature tables written with Python's sqlite3 (deterministic bytes)."""
+    import sqlite3
+    import struct
+    import tempfile
+
+    def wkb(t, body, little=True):
+        return (b"\x01" if little else b"\x00") + struct.pack("<I" if little else ">I", t) + body
+
+    def pts(xy, dims=2):
+        return b"".join(struct.pack("<" + "d" * dims, x, y, *([0.0] * (dims - 2))) for x, y in xy)
+
+    def line(xy, t=2, dims=2):
+        return wkb(t, struct.pack("<I", len(xy)) + pts(xy, dims))
+
+    def poly(rings, t=3, dims=2):
+        return wkb(t, struct.pack("<I", len(rings)) + b"".join(struct.pack("<I", len(r)) + pts(r, dims) for r in rings))
+
+    def multi(t, members):
+        return wkb(t, struct.pack("<I", len(members)) + b"".join(members))
+
+    def blob(w, srs=4326, env=0, empty=False, little=True):
+        flags = (env << 1) | (0x10 if empty else 0) | (1 if little else 0)
+        return b"GP\x00" + bytes([flags]) + struct.pack("<i" if little else ">i", srs) + bytes([0, 32, 48, 48, 64][env]) + w
+
+    square = [(0, 0), (0, 10), (10, 10), (10, 0), (0, 0)]
+    hole = [(2, 2), (4, 2), (4, 4), (2, 4), (2, 2)]
+    seeds = {
+        "point.bin": blob(wkb(1, pts([(18.5, 59.3)]))),
+        "point-big-endian.bin": blob(b"\x00" + struct.pack(">I", 1) + struct.pack(">dd", 18.5, 59.3), little=False),
+        "point-zm-envelope4.bin": blob(wkb(3001, pts([(1, 2)], 4)), env=4),
+        "point-ewkb-srid.bin": blob(wkb(0xA0000001, struct.pack("<I", 4326) + pts([(1, 2)], 3))),
+        "point-empty.bin": blob(wkb(1, struct.pack("<dd", float("nan"), float("nan"))), empty=True),
+        "line-z.bin": blob(line([(0, 0), (1, 1), (1, 1), (2, 0)], 1002, 3), env=2),
+        "polygon-m-hole.bin": blob(poly([square, hole], 2003, 3), env=3),
+        "multipolygon.bin": blob(multi(6, [poly([square]), poly([[(x + 20, y) for x, y in square]])]), env=1),
+        "multilinestring.bin": blob(multi(5, [line([(0, 0), (1, 1)]), line([(2, 2), (3, 3)])])),
+        "collection-nested.bin": blob(multi(7, [multi(7, [wkb(1, pts([(1, 1)]))]), wkb(1, pts([(2, 2)]))])),
+        "collection-mixed.bin": blob(multi(7, [wkb(1, pts([(1, 1)])), poly([square])])),
+        "huge-count.bin": blob(wkb(2, struct.pack("<I", 0x7FFFFFFF) + pts([(1, 1)]))),
+        "bad-magic.bin": b"XP" + blob(wkb(1, pts([(1, 2)])))[2:],
+        "curve.bin": blob(line([(0, 0), (1, 1), (2, 0)], 8)),
+    }
+    deep = wkb(1, pts([(1, 1)]))
+    for _ in range(40):
+        deep = multi(7, [deep])
+    seeds["deep-nesting.bin"] = blob(deep)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.gpkg")
+        db = sqlite3.connect(path)
+        db.executescript(
+            "PRAGMA application_id = 1196444487; PRAGMA page_size = 1024;"
+            "CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT, srs_id INTEGER PRIMARY KEY, organization TEXT,"
+            " organization_coordsys_id INTEGER, definition TEXT, description TEXT);"
+            "INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84', 4326, 'EPSG', 4326, 'undefined', NULL);"
+            "CREATE TABLE gpkg_contents (table_name TEXT PRIMARY KEY, data_type TEXT, identifier TEXT, description TEXT,"
+            " last_change TEXT, min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);"
+            "CREATE TABLE gpkg_geometry_columns (table_name TEXT, column_name TEXT, geometry_type_name TEXT,"
+            " srs_id INTEGER, z TINYINT, m TINYINT);"
+            "INSERT INTO gpkg_contents (table_name, data_type) VALUES ('pts', 'features'), ('x\"; DROP', 'features');"
+            "INSERT INTO gpkg_geometry_columns VALUES ('pts', 'geom', 'POINT', 4326, 0, 0),"
+            " ('x\"; DROP', 'geom', 'GEOMETRY', 4326, 0, 0);"
+            "CREATE TABLE pts (fid INTEGER PRIMARY KEY, geom BLOB, name TEXT, n INTEGER, ok BOOLEAN, d DATE);"
+            "CREATE TABLE \"x\"\"; DROP\" (fid INTEGER PRIMARY KEY, geom BLOB, v REAL);")
+        for k, (name, b) in enumerate(sorted(seeds.items())):
+            db.execute("INSERT INTO pts VALUES (?, ?, ?, ?, ?, ?)", (k + 1, b, name, k, k % 2, "2024-02-29"))
+        db.execute("INSERT INTO \"x\"\"; DROP\" VALUES (1, ?, 1.5)", (seeds["multipolygon.bin"],))
+        db.commit()
+        db.close()
+        with open(path, "rb") as f:
+            seeds["two-tables.gpkg"] = f.read()
+    return seeds
+
+
 def write(folder, seeds):
     path = os.path.join(OUT, folder)
     if os.path.isdir(path):
@@ -578,6 +656,7 @@ def main():
     write("zip", zip_seeds())
     write("pipeline", pipeline_seeds())
     write("stylesheet", stylesheet_seeds())
+    write("geopackage", geopackage_seeds())
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ package struct FeaturePhase {
             let start = tiled.checkpoint()
             do {
                 var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
-                let total = layer.reader.stats.recordsInFile
+                let total = layer.reader.readerStats.recordsInFile
                 var current = try layer.nextBatch(size: Self.batchSize)
                 if let current { team.submit(current) }
                 while let batch = current {
@@ -42,7 +42,7 @@ package struct FeaturePhase {
                         intake.add(job, result, to: &tiled)
                         try tiled.spillIfOverBudget()
                     }
-                    progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
+                    progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)
                     current = next
                 }
                 tiled.idSchemes.append((layer.name, layer.ids.scheme))

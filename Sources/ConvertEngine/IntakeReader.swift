@@ -1,9 +1,9 @@
 import KartpackCore
 import Reprojection
-import Shapefile
 
-/// One Shapefile set read into Web Mercator metres the way the features of a run are: its reader, its CRS resolved
-/// as the read phase resolves it (the `.prj` text in a child process, or the override), and `ReprojectStage` (the
+/// One input layer (a Shapefile set or a GeoPackage table) read into Web Mercator metres the way the features of
+/// a run are: its reader, its CRS resolved as the read phase resolves it (the `.prj` or GeoPackage SRS text in a
+/// child process, or the override), and `ReprojectStage` (the
 /// 0–360° wrap, the polar clamp, `reprojection_failed` and `outside_web_mercator` as reasons). The one intake rule
 /// of what is read before the read phase: clip regions and ancestor sets (`Regions`), region sets (`RegionSet`)
 /// and the `--max-zoom auto` guess (`MaxZoomGuess`). A record that cannot be projected is handed on with its
@@ -15,19 +15,18 @@ package struct IntakeReader {
         package var projected: Result<Geometry, FeatureIssue>
     }
 
-    package let set: ShapefileSet
-    package let reader: ShapefileReader
+    package let set: InputLayer
+    package let reader: any LayerReading
     package let crs: CRSInfo
     private let stage = ReprojectStage()
     /// Records that could not be projected, per reason code.
     private(set) var rejected: [String: Int] = [:]
 
     /// Opens the set; the reader's own skips and repairs go to `diagnostics`.
-    package init(set: ShapefileSet, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink) throws {
+    package init(set: InputLayer, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink) throws {
         self.set = set
-        reader = try ShapefileReader(
-            files: set, options: ShapefileReadOptions(encoding: encoding), diagnostics: diagnostics)
-        crs = try IsolatedCRS.resolve(prjText: reader.prjText, override: sourceCRS, prjFile: set.prj ?? set.shp)
+        reader = try set.open(encoding: encoding, diagnostics: diagnostics)
+        crs = try reader.resolveCRS(override: sourceCRS)
     }
 
     /// The next record the reader yields, projected; nil at the end of the set.

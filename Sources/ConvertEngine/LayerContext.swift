@@ -59,7 +59,7 @@ package struct StyledFeature: Sendable {
     /// The style's `coalesce` for the feature's output layer.
     package var coalesce = false
     /// The style's `thinning` (at the feature's highest zoom; nil: `auto`).
-    var thinning: ThinningPolicy?
+    package var thinning: ThinningPolicy?
     /// The style's `identity` attributes (at the feature's highest zoom).
-    var identity: [String]?
+    package var identity: [String]?
 }

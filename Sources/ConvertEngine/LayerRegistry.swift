@@ -1,4 +1,5 @@
 import Foundation
+import GeoPackage
 import KartpackCore
 import Shapefile
 import Styling
@@ -24,12 +25,13 @@ package struct LayerRegistry {
         let labels = options.style.map(declaresLabels) ?? false
         var out: [Claim] = []
         for input in options.inputs {
-            guard let sets = try? input.shapefileSets() else { continue }
+            guard let sets = try? input.inputLayers() else { continue }
             for set in sets {
                 let name = input.layerName(for: set, setCount: sets.count)
-                out.append(Claim(name: name, path: set.shp, isLabels: false))
-                if labels, isPolygonFile(set.shp) {
-                    out.append(Claim(name: name + "_labels", path: set.shp, isLabels: true))
+                let path = set.table.map { "\(set.path) table \($0)" } ?? set.path
+                out.append(Claim(name: name, path: path, isLabels: false))
+                if labels, isPolygonLayer(set) {
+                    out.append(Claim(name: name + "_labels", path: path, isLabels: true))
                 }
             }
         }
@@ -59,6 +61,14 @@ package struct LayerRegistry {
     /// True when any rule of the sheet declares `label`.
     static func declaresLabels(_ sheet: Stylesheet) -> Bool {
         sheet.rules.contains { $0.value(of: .label) != nil }
+    }
+
+    /// True when the layer holds polygons: a GeoPackage table whose column is `POLYGON`, `MULTIPOLYGON` or a
+    /// generic type (`GEOMETRY`: it may), or a Shapefile by `isPolygonFile`.
+    static func isPolygonLayer(_ layer: InputLayer) -> Bool {
+        guard case .geoPackage(let path, let table) = layer else { return isPolygonFile(layer.path) }
+        guard let file = try? GeoPackageFile(path: path), let t = try? file.layer(named: table) else { return false }
+        return t.geometryKind?.family ?? .polygon == .polygon
     }
 
     /// True when the `.shp` header's shape type is a polygon type (Polygon, PolygonZ, PolygonM, MultiPatch); false

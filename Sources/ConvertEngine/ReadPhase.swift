@@ -1,16 +1,17 @@
 import Foundation
+import GeoPackage
 import KartpackCore
 import Reprojection
 import Shapefile
 import Styling
 
-/// One Shapefile set opened by the read phase: its reader, the layer name, what the workers need to know about it
-/// (`LayerContext`), and the counts of its report so far.
+/// One input layer (a Shapefile set or a GeoPackage table) opened by the read phase: its reader, the layer name,
+/// what the workers need to know about it (`LayerContext`), and the counts of its report so far.
 package final class SourceLayer {
     package let input: ConvertInput
-    package let set: ShapefileSet
+    package let set: InputLayer
     package let name: String
-    package let reader: ShapefileReader
+    package let reader: any LayerReading
     package let context: LayerContext
     /// The output layer's fields from this input (after `keep` and `rename`).
     package let fields: [FieldDefinition]
@@ -21,7 +22,7 @@ package final class SourceLayer {
     private let diagnostics: DiagnosticSink
 
     package init(
-        input: ConvertInput, set: ShapefileSet, name: String, reader: ShapefileReader, context: LayerContext,
+        input: ConvertInput, set: InputLayer, name: String, reader: any LayerReading, context: LayerContext,
         report: ConvertReport.Input, ids: FeatureIDScheme, diagnostics: DiagnosticSink
     ) {
         self.input = input
@@ -36,7 +37,7 @@ package final class SourceLayer {
     }
 
     /// The file name, for diagnostics.
-    package var fileName: String { (set.shp as NSString).lastPathComponent }
+    package var fileName: String { (set.path as NSString).lastPathComponent }
 
     /// The next features (up to `size`) that pass the input's filter, with their ids (from the attributes as
     /// read) and with `keep` and `rename` applied; records the filter leaves out are counted as `filtered_out`,
@@ -72,7 +73,7 @@ package final class SourceLayer {
                 continue
             case .rejectFile(let problem):
                 throw InputRejection(
-                    code: problem.rawValue, message: "\(set.shp): \(ids.rejectionMessage(problem, record: record))")
+                    code: problem.rawValue, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
             }
             feature.properties = ReadPhase.transformAttributes(feature.properties, input: input)
             batch.append(FeatureJob(context: context, feature: feature, id: id))
@@ -89,7 +90,7 @@ package final class SourceLayer {
 
     /// The report once every record was read: the reader's own counts added.
     package func finish() -> ConvertReport.Input {
-        let stats = reader.stats
+        let stats = reader.readerStats
         var r = report
         r.records = stats.recordsInFile
         r.rejected.add(stats.skipped)
@@ -133,18 +134,19 @@ package struct ReadPhase {
         var reports: [ConvertReport.Input] = []
         var opened = 0
         for input in settings.inputs {
-            let sets: [ShapefileSet]
-            do throws(ShapefileError) {
-                sets = try input.shapefileSets()
+            let sets: [InputLayer]
+            do {
+                sets = try input.inputLayers()
             } catch {
                 // Out of descriptors is the machine's fault: the run stops (exit 74), nothing is published.
-                if error.code == OpenFileLimit.code { throw error }
+                if error.inputErrorCode == OpenFileLimit.code { throw error }
                 // The error's text names the file.
-                diagnostics.report(Diagnostic(.error, code: "file_rejected", error.description))
+                let message = (error as? any KartpackError)?.description ?? "\(error)"
+                diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
                 reports.append(
                     Self.rejected(
                         path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
-                        error: error.description, code: error.inputErrorCode))
+                        error: message, code: error.inputErrorCode))
                 continue
             }
             if sets.count > 1, let name = input.layerName {
@@ -172,7 +174,7 @@ package struct ReadPhase {
                     diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
                     reports.append(
                         Self.rejected(
-                            path: set.shp, layer: name, records: Self.recordCount(set, counted: recordsInFile),
+                            path: set.path, layer: name, records: Self.recordCount(set, counted: recordsInFile),
                             error: message, code: error.inputErrorCode))
                 }
             }
@@ -182,23 +184,21 @@ package struct ReadPhase {
 
     /// Opens one set: reader, CRS, zoom range, the style compiled for its layer, id-field checks.
     private func open(
-        _ set: ShapefileSet, name: String, input: ConvertInput, index: Int, records: inout Int
+        _ set: InputLayer, name: String, input: ConvertInput, index: Int, records: inout Int
     ) throws -> SourceLayer {
-        let reader = try ShapefileReader(
-            files: set, options: ShapefileReadOptions(encoding: input.encoding), diagnostics: diagnostics)
+        let reader = try set.open(encoding: input.encoding, diagnostics: diagnostics)
         // A file without records is read as a layer without features: the reader warns (`empty_layer`), the report
         // counts it, and a pipeline's `requireFeatures` decides whether that stops the publish (issue 36; before,
         // one empty layer of a GIS export stopped every other layer).
-        records = reader.stats.recordsInFile
-        let crs = try IsolatedCRS.resolve(
-            prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+        records = reader.readerStats.recordsInFile
+        let crs = try reader.resolveCRS(override: input.sourceCRS)
         let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)
         let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
         guard lo <= hi else {
             throw InputRejection(
                 code: "empty_zoom_range",
                 message:
-                    "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
+                    "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
                     + "the package's \(settings.minZoom)-\(settings.maxZoom) [empty_zoom_range]")
         }
         var ids = FeatureIDScheme.recordNumber
@@ -223,7 +223,7 @@ package struct ReadPhase {
             matcher: classifier?.matcher(layer: name, fields: reader.schema.fields), clientCascade: cascade,
             ancestors: regions.ancestors, clip: regions.clip)
         let report = ConvertReport.Input(
-            path: set.shp, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
+            path: set.path, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
             written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
         return SourceLayer(
             input: input, set: set, name: name, reader: reader, context: context, report: report, ids: ids,
@@ -243,10 +243,9 @@ package struct ReadPhase {
 
     /// The records of a rejected set: what the reader counted before it failed (`counted` > 0), else what the
     /// `.shx`, `.shp` or `.dbf` can still tell, else 0 and `unknown`.
-    package static func recordCount(_ set: ShapefileSet, counted: Int) -> (count: Int, source: String) {
+    package static func recordCount(_ set: InputLayer, counted: Int) -> (count: Int, source: String) {
         if counted > 0 { return (counted, "reader") }
-        guard let probe = set.probeRecordCount() else { return (0, "unknown") }
-        return (probe.count, probe.source.rawValue)
+        return set.probeRecordCount() ?? (0, "unknown")
     }
 
     /// The input's `keep` and `rename` applied to a record's attributes.
@@ -287,16 +286,20 @@ package struct ReadPhase {
 }
 
 extension ConvertInput {
-    /// The Shapefile sets this input names: its explicit `files`, else every set at `path` (one file or a
-    /// folder). The one rule the read phase, the input probe and the display names share.
-    package func shapefileSets() throws(ShapefileError) -> [ShapefileSet] {
-        if let files { return [files] }
-        return try ShapefileLocator.shapefiles(at: path)
+    /// The layers this input names: its explicit `files`, else every layer at `path` (a `.gpkg`'s feature
+    /// tables — only the one `layerName` names, when given —, one Shapefile or a folder of them).
+    package func inputLayers() throws -> [InputLayer] {
+        if let files { return [.shapefile(files)] }
+        return try InputLayer.layers(at: path, table: isGeoPackage ? layerName : nil)
     }
 
-    /// The layer name of one of this input's sets: `layerName` when the input is one set, else the file's base
-    /// name. The one rule the read phase and the style's ancestor sets share.
-    package func layerName(for set: ShapefileSet, setCount: Int) -> String {
-        setCount == 1 ? (layerName ?? set.baseName) : set.baseName
+    /// True when the input is a GeoPackage (its `layerName` then names a table).
+    var isGeoPackage: Bool { files == nil && GeoPackageFile.isGeoPackagePath(path) }
+
+    /// The layer name of one of this input's layers: a GeoPackage table's name; `layerName` when the input is one
+    /// Shapefile set, else the file's base name. The one rule the read phase and the style's ancestor sets share.
+    package func layerName(for set: InputLayer, setCount: Int) -> String {
+        if case .geoPackage = set { return set.baseName }
+        return setCount == 1 ? (layerName ?? set.baseName) : set.baseName
     }
 }

@@ -42,25 +42,28 @@ package struct Regions: Sendable {
     /// Reads polygons of a Shapefile in Web Mercator metres, keeping the records `keep` accepts; a polygon crossing
     /// the antimeridian comes as its copies on both sides.
     package static func readPolygons(
-        path: String, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
+        path: String, table: String? = nil, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
         keep: (Properties, Geometry) -> Bool
     ) throws -> [Geometry] {
         var out: [Geometry] = []
-        try forEachPolygon(path: path, sourceCRS: sourceCRS, encoding: encoding, diagnostics: diagnostics) { f, g in
+        try forEachPolygon(
+            path: path, table: table, sourceCRS: sourceCRS, encoding: encoding, diagnostics: diagnostics
+        ) { f, g in
             guard keep(f.properties, g) else { return }
             out += unwrapped(g)
         }
         return out
     }
 
-    /// Calls `body` with every polygon record of a Shapefile (or folder) and its geometry in Web Mercator metres,
+    /// Calls `body` with every polygon record of a Shapefile (or folder), or of a GeoPackage's feature tables (only
+    /// `table` when given), and its geometry in Web Mercator metres,
     /// read through `IntakeReader` as features are (same CRS handling, 0–360° wrap, polar clamp). Polygon records
     /// that cannot be projected are left out and counted in one `polygons_not_projected` warning per file.
     static func forEachPolygon(
-        path: String, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
+        path: String, table: String? = nil, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
         _ body: (Feature, Geometry) throws -> Void
     ) throws {
-        for set in try ShapefileLocator.shapefiles(at: path) {
+        for set in try InputLayer.layers(at: path, table: table) {
             var intake = try IntakeReader(
                 set: set, sourceCRS: sourceCRS, encoding: encoding, diagnostics: DiagnosticSink())
             var left: [String: Int] = [:]
@@ -77,7 +80,7 @@ package struct Regions: Sendable {
             diagnostics.report(
                 Diagnostic(
                     .warning, code: "polygons_not_projected",
-                    "\(set.shp): \(count) polygon records cannot be projected to Web Mercator and are left out "
+                    "\(set.path): \(count) polygon records cannot be projected to Web Mercator and are left out "
                         + "(\(reasons))"))
         }
     }
@@ -176,12 +179,11 @@ package struct Regions: Sendable {
             var failed = 0
             for input in inputs {
                 // An input that cannot be listed is rejected by the read phase, with its reason.
-                guard let found = try? input.files.map({ [$0] }) ?? ShapefileLocator.shapefiles(at: input.path) else {
-                    continue
-                }
+                guard let found = try? input.inputLayers() else { continue }
                 for set in found where selector.isLayer(input.layerName(for: set, setCount: found.count)) {
                     polys += try readPolygons(
-                        path: set.shp, sourceCRS: input.sourceCRS, encoding: input.encoding, diagnostics: diagnostics
+                        path: set.path, table: set.table, sourceCRS: input.sourceCRS, encoding: input.encoding,
+                        diagnostics: diagnostics
                     ) { p, g in
                         guard selector.matches(properties: p) else { return false }
                         guard let parent = selector.parent else { return true }

@@ -6,7 +6,7 @@ import Styling
 /// the sheet, `"thinning"` of a pipeline source) and its identity class (`identity:`, `"identity"`: features whose
 /// identity attributes differ are never coalesced). Each array stays empty while every feature has the default,
 /// so a run that uses neither costs nothing.
-struct ThinningTraits: Sendable {
+package struct ThinningTraits: Sendable {
     /// Features noted so far (the layer's record count).
     private(set) var count = 0
     /// Per feature: its tier (0 = `auto`); empty while every feature is 0.
@@ -19,9 +19,9 @@ struct ThinningTraits: Sendable {
 
     /// The identity of a feature: the attributes named, lowercased, and the feature's values of them (null when it
     /// has none), compared exactly.
-    struct IdentityKey: Hashable, Sendable {
-        var names: [String]
-        var values: [PropertyValue]
+    package struct IdentityKey: Hashable, Sendable {
+        package var names: [String]
+        package var values: [PropertyValue]
 
         /// The identity of `properties` for the attribute `names` (case-insensitive, as DBF field names).
         init(names: [String], properties: Properties) {
@@ -33,7 +33,7 @@ struct ThinningTraits: Sendable {
     }
 
     /// Notes the next feature: its tier and its identity (nil: none).
-    mutating func append(tier: Int16, identity: IdentityKey?) {
+    package mutating func append(tier: Int16, identity: IdentityKey?) {
         if tier != 0 || !tiers.isEmpty {
             if tiers.isEmpty { tiers = [Int16](repeating: 0, count: count) }
             tiers.append(tier)

@@ -22,9 +22,12 @@ package struct DiscoveredShapefile: Sendable, Hashable {
 }
 
 /// What `ShapefileDiscovery` found in a folder tree.
-package struct ShapefileDiscoveryResult: Sendable, Hashable {
+package struct ShapefileDiscoveryResult: Sendable {
     /// Every Shapefile set, sorted by `relativePath` in byte order.
     package var shapefiles: [DiscoveredShapefile]
+    /// Every GeoPackage (`.gpkg`, any case) as (path relative to the searched folder, path), sorted by the relative
+    /// path in byte order; each of its feature tables becomes a layer.
+    package var geoPackages: [(relativePath: String, path: String)] = []
     /// Problems outside any one set, in walk order: `symlink_skipped`, `special_file_skipped`,
     /// `unreadable_folder`, `folder_too_deep`, `unreadable_name`, `orphan_sidecar`.
     package var warnings: [Diagnostic]

@@ -71,11 +71,16 @@ package struct Importer {
         let discovery = try ShapefileDiscovery().discover(in: root)
         warnings += discovery.warnings
         for w in warnings { diagnostics.report(w) }
-        let found = discovery.shapefiles.map { ($0.relativePath, $0.layerName) }
-        guard !discovery.shapefiles.isEmpty else {
+        var found = discovery.shapefiles.map { ($0.relativePath, $0.layerName) }
+        for g in discovery.geoPackages {
+            // A GeoPackage that cannot be listed is rejected by the read phase, with its reason.
+            let tables = (try? InputLayer.layers(at: g.path))?.map(\.baseName) ?? [""]
+            found += tables.map { ($0.isEmpty ? g.relativePath : "\(g.relativePath) table \($0)", $0) }
+        }
+        guard !discovery.shapefiles.isEmpty || !discovery.geoPackages.isEmpty else {
             return ImportResult(
-                report: nil, failure: "nothing to write: no Shapefile found in \(export)", warnings: warnings,
-                found: [], exitCode: .dataError)
+                report: nil, failure: "nothing to write: no Shapefile or GeoPackage found in \(export)",
+                warnings: warnings, found: [], exitCode: .dataError)
         }
         var o = options
         o.inputs = discovery.shapefiles.map { d in
@@ -83,9 +88,12 @@ package struct Importer {
             i.files = d.files
             return i
         }
+        // Each GeoPackage is one input of every feature table, each a layer named after its table.
+        o.inputs += discovery.geoPackages.map { ConvertInput(path: $0.path, sourceCRS: sourceCRS, encoding: encoding) }
         // Paths inside a temporary extraction folder mean nothing afterwards: name files by their path inside the
         // export, in messages, the report and the package metadata.
-        let names = Self.displayNames(root: root, shapefiles: discovery.shapefiles)
+        var names = Self.displayNames(root: root, shapefiles: discovery.shapefiles)
+        for g in discovery.geoPackages { names.add(path: g.path, shownAs: g.relativePath) }
         do {
             let staged = StagedConversion(options: o, policy: policy, names: names)
             let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)

@@ -13,6 +13,8 @@ import Shapefile
 ///   to the one `.shp` equal to it ignoring case; files in other folders are never grouped with it. Extension-case
 ///   variants that lose are `duplicate_shapefile` / `duplicate_sidecar` warnings on the chosen set.
 /// - Sidecars without a `.shp` are reported as `orphan_sidecar`.
+/// - GeoPackages (`.gpkg`, any case) are listed too (`geoPackages`), for the importer to read their feature
+///   tables.
 /// - Sets are sorted by relative path (byte order). The layer name is the base name; when an earlier set already
 ///   uses it (ignoring case), `_2`, `_3`, … is appended (`layer_renamed`).
 package struct ShapefileDiscovery: Sendable {
@@ -57,8 +59,11 @@ package struct ShapefileDiscovery: Sendable {
         var warnings: [Diagnostic] = []
         var found: [DiscoveredShapefile] = []
         var seen = 0
+        var geoPackages: [(relativePath: String, path: String)] = []
         try walk(
-            base: base, relative: "", depth: 0, seen: &seen, found: &found, warnings: &warnings, rootForErrors: root)
+            base: base, relative: "", depth: 0, seen: &seen, found: &found, geoPackages: &geoPackages,
+            warnings: &warnings, rootForErrors: root)
+        geoPackages.sort { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
         found.sort { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
         // Unique layer names in sorted order.
         var used: Set<String> = []
@@ -80,12 +85,12 @@ package struct ShapefileDiscovery: Sendable {
             }
             found[k].layerName = name
         }
-        return ShapefileDiscoveryResult(shapefiles: found, warnings: warnings)
+        return ShapefileDiscoveryResult(shapefiles: found, geoPackages: geoPackages, warnings: warnings)
     }
 
     private func walk(
         base: String, relative: String, depth: Int, seen: inout Int, found: inout [DiscoveredShapefile],
-        warnings: inout [Diagnostic], rootForErrors: String
+        geoPackages: inout [(relativePath: String, path: String)], warnings: inout [Diagnostic], rootForErrors: String
     ) throws(ImportError) {
         let folder = relative.isEmpty ? base : base + "/" + relative
         func rel(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
@@ -136,6 +141,9 @@ package struct ShapefileDiscovery: Sendable {
             }
         }
         found += Self.group(files: files, folder: folder, relative: relative, warnings: &warnings)
+        for name in files where name.lowercased().hasSuffix(".gpkg") {
+            geoPackages.append((rel(name), folder + "/" + name))
+        }
         for sub in subfolders {
             if depth + 1 > maxDepth {
                 warnings.append(
@@ -145,8 +153,8 @@ package struct ShapefileDiscovery: Sendable {
                 continue
             }
             try walk(
-                base: base, relative: rel(sub), depth: depth + 1, seen: &seen, found: &found, warnings: &warnings,
-                rootForErrors: rootForErrors)
+                base: base, relative: rel(sub), depth: depth + 1, seen: &seen, found: &found,
+                geoPackages: &geoPackages, warnings: &warnings, rootForErrors: rootForErrors)
         }
     }
 

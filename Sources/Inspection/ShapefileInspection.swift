@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Reprojection
 import Shapefile
+import ConvertEngine
 
 /// The JSON description of one Shapefile layer printed by `kartpack inspect --format json`.
 /// The key set is stable and documented in `docs/inspect.md`; new keys may be added, none renamed.
@@ -105,36 +106,37 @@ package struct InspectOptions: Sendable {
 
 /// Describes Shapefiles: reads every record (streaming) to count what is there and what is wrong.
 package enum ShapefileInspector {
-    /// Inspects a `.shp` or every Shapefile in a folder. Throws only when `path` itself is unusable.
+    /// Inspects a `.shp`, every Shapefile in a folder, or every feature table of a `.gpkg`. Throws only when
+    /// `path` itself is unusable.
     package static func inspect(path: String, options: InspectOptions) throws -> InspectionReport {
-        let sets = try ShapefileLocator.shapefiles(at: path)
+        let sets = try InputLayer.layers(at: path)
         var layers: [LayerInspection] = []
         for set in sets {
-            layers.append(inspect(set: set, options: options))
+            layers.append(inspect(layer: set, options: options))
         }
         return InspectionReport(kartpack: Kartpack.version, layers: layers)
     }
 
-    /// Inspects one Shapefile set; every problem ends up in the result, never thrown.
-    package static func inspect(set: ShapefileSet, options: InspectOptions) -> LayerInspection {
+    /// Inspects one layer (a Shapefile set or a GeoPackage table); every problem ends up in the result.
+    package static func inspect(layer set: InputLayer, options: InspectOptions) -> LayerInspection {
         // The feature dump needs every diagnostic to tell each record's codes.
         let sink = DiagnosticSink(sampleLimit: options.features ? Int.max : 5)
         var result = LayerInspection(
-            path: set.shp, name: set.baseName, shapeType: nil, geometryKind: nil, records: 0, recordsSource: "unknown",
+            path: set.path, name: set.baseName, shapeType: nil, geometryKind: nil, records: 0, recordsSource: "unknown",
             features: 0, nullShapes: 0, deletedRecords: 0, dbfRecords: nil, skipped: [:], repaired: [:],
             coercedToNull: [:], bounds: nil, boundsWGS84: nil, crs: nil, encoding: nil, fields: [], warnings: [],
             errors: [])
-        let reader: ShapefileReader
+        let reader: any LayerReading
         do {
-            reader = try ShapefileReader(
-                files: set, options: ShapefileReadOptions(encoding: options.encoding), diagnostics: sink)
+            reader = try set.open(encoding: options.encoding, diagnostics: sink)
         } catch {
+            let message = (error as? any KartpackError)?.description ?? "\(error)"
             result.errors.append(
-                .init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+                .init(severity: "error", code: "file_rejected", message: message, record: nil, count: 1))
             // Records read = written + rejected, for a rejected file too.
             if let probe = set.probeRecordCount() {
                 result.records = probe.count
-                result.recordsSource = probe.source.rawValue
+                result.recordsSource = probe.source
                 if probe.count > 0 { result.skipped["file_rejected"] = probe.count }
             }
             if options.features { result.featureDump = []; result.skippedRecords = [] }
@@ -150,7 +152,8 @@ package enum ShapefileInspector {
         result.encoding = schema.encoding.map {
             .init(name: $0.name, origin: $0.origin, detail: $0.detail, confidence: $0.confidence)
         }
-        result.recordsSource = reader.stats.repaired["rebuilt_index"] == nil ? "shx" : "shp"
+        result.recordsSource =
+            set.table != nil ? "gpkg" : reader.readerStats.repaired["rebuilt_index"] == nil ? "shx" : "shp"
 
         var bounds = Bounds.empty
         var features: [Feature] = []
@@ -161,9 +164,11 @@ package enum ShapefileInspector {
             }
         } catch {
             result.errors.append(
-                .init(severity: "error", code: "file_rejected", message: error.description, record: nil, count: 1))
+                .init(
+                    severity: "error", code: "file_rejected",
+                    message: (error as? any KartpackError)?.description ?? "\(error)", record: nil, count: 1))
         }
-        let stats = reader.stats
+        let stats = reader.readerStats
         result.records = stats.recordsInFile
         result.features = stats.featuresEmitted
         result.nullShapes = stats.skipped["null_geometry"] ?? 0
@@ -175,14 +180,15 @@ package enum ShapefileInspector {
         result.bounds = bounds.isEmpty ? nil : bounds
 
         do {
-            let crs = try IsolatedCRS.resolve(
-                prjText: reader.prjText, override: options.sourceCRS, prjFile: set.prj ?? set.shp)
+            let crs = try reader.resolveCRS(override: options.sourceCRS)
             result.crs = .init(
                 name: crs.name, epsg: crs.epsg, origin: crs.origin, geographic: crs.isGeographic,
                 confidence: crs.confidence)
             if let note = crs.identification {
                 sink.report(
-                    Diagnostic(.warning, code: "crs_identified_by_ellipsoid", note, file: set.prj.map(fileName)))
+                    Diagnostic(
+                        .warning, code: "crs_identified_by_ellipsoid", note,
+                        file: fileName(set.files.first { $0.lowercased().hasSuffix(".prj") } ?? set.path)))
             }
             if !bounds.isEmpty {
                 let transformer = try CoordinateTransformer(from: crs, to: .wgs84)
@@ -197,7 +203,9 @@ package enum ShapefileInspector {
             }
         } catch {
             result.errors.append(
-                .init(severity: "error", code: error.code, message: error.description, record: nil, count: 1))
+                .init(
+                    severity: "error", code: error.inputErrorCode,
+                    message: (error as? any KartpackError)?.description ?? "\(error)", record: nil, count: 1))
         }
         if options.features {
             let (perRecord, skipped) = recordCodes(sink.samples, stats: stats)

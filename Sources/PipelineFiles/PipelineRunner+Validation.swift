@@ -127,17 +127,13 @@ extension PipelineRunner {
                         PipelineSpecIssue(
                             path: at.appending("path"), message: names.rewrite("\(names.name(r.path)): \(r.message)"))))
             }
-            guard
-                let reader = try? ShapefileReader(
-                    path: s.path, options: ShapefileReadOptions(encoding: s.encoding), diagnostics: DiagnosticSink())
+            guard let layer = try? input.inputLayers().first,
+                let reader = try? layer.open(encoding: s.encoding, diagnostics: DiagnosticSink())
             else { continue }
             var schema = reader.schema
             schema.name = s.layer
             schemas.append(schema)
-            if rejections.isEmpty,
-                let crs = try? IsolatedCRS.resolve(
-                    prjText: reader.prjText, override: s.crs, prjFile: reader.files.prj ?? s.path)
-            {
+            if rejections.isEmpty, let crs = try? reader.resolveCRS(override: s.crs) {
                 do {
                     _ = try CoordinateTransformer(from: crs, to: .webMercator)
                 } catch {

@@ -124,8 +124,8 @@ package enum PipelineRunner {
         if let clip = spec.clip, case .file(let p, _) = clip.area { paths.append(p) }
         for path in paths {
             names.add(path: path, shownAs: spec.relativePath(path))
-            guard let set = try? ShapefileLocator.shapefiles(at: path).first else { continue }
-            for file in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
+            guard let set = try? InputLayer.layers(at: path).first else { continue }
+            for file in set.files {
                 names.add(path: file, shownAs: spec.relativePath(file))
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import Shapefile
 import Styling
+import ConvertEngine
 
 /// A stylesheet that could not be used (exit 78).
 package struct StyleLoadError: KartpackError {
@@ -71,14 +72,14 @@ package enum StyleLoader {
         var schemas: [LayerSchema] = []
         for input in inputs {
             do {
-                for set in try ShapefileLocator.shapefiles(at: input) {
-                    let reader = try ShapefileReader(path: set.shp, diagnostics: DiagnosticSink())
-                    schemas.append(reader.schema)
+                for set in try InputLayer.layers(at: input) {
+                    schemas.append(try set.open(encoding: nil, diagnostics: DiagnosticSink()).schema)
                 }
             } catch {
                 out.append(
                     StyleDiagnostic(
-                        .error, code: "bad_layer_input", file: input, line: 1, column: 1, message: error.description))
+                        .error, code: "bad_layer_input", file: input, line: 1, column: 1,
+                        message: (error as? any KartpackError)?.description ?? "\(error)"))
             }
         }
         if !inputs.isEmpty { out += sheet.lint(layers: schemas) }

@@ -32,34 +32,33 @@ package enum InputProbe {
     package static func rejections(_ options: ConvertOptions) throws -> [Rejection] {
         var out: [Rejection] = []
         for (k, input) in options.inputs.enumerated() {
-            let sets: [ShapefileSet]
-            do throws(ShapefileError) {
-                sets = try input.shapefileSets()
+            let sets: [InputLayer]
+            do {
+                sets = try input.inputLayers()
             } catch {
-                if error.code == OpenFileLimit.code { throw error }
+                if error.inputErrorCode == OpenFileLimit.code { throw error }
                 out.append(
                     Rejection(
                         input: k, layer: input.layerName ?? "", path: input.path, code: error.inputErrorCode,
-                        message: error.description, records: 0, recordsSource: "unknown"))
+                        message: (error as? any KartpackError)?.description ?? "\(error)", records: 0,
+                        recordsSource: "unknown"))
                 continue
             }
             for set in sets {
                 let name = input.layerName(for: set, setCount: sets.count)
                 var records = 0
                 do {
-                    let reader = try ShapefileReader(
-                        files: set, options: ShapefileReadOptions(encoding: input.encoding),
-                        diagnostics: DiagnosticSink())
-                    records = reader.stats.recordsInFile
-                    _ = try IsolatedCRS.resolve(
-                        prjText: reader.prjText, override: input.sourceCRS, prjFile: set.prj ?? set.shp)
+                    let reader = try set.open(encoding: input.encoding, diagnostics: DiagnosticSink())
+                    records = reader.readerStats.recordsInFile
+                    _ = try reader.resolveCRS(override: input.sourceCRS)
                     let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
                     let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
                     guard lo <= hi else {
                         throw InputRejection(
                             code: "empty_zoom_range",
                             message:
-                                "\(set.shp): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies "
+                                "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) "
+                                + "lies "
                                 + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
                     }
                 } catch  where error.inputErrorCode == OpenFileLimit.code {
@@ -69,7 +68,7 @@ package enum InputProbe {
                     let count = ReadPhase.recordCount(set, counted: records)
                     out.append(
                         Rejection(
-                            input: k, layer: name, path: set.shp, code: error.inputErrorCode, message: message,
+                            input: k, layer: name, path: set.path, code: error.inputErrorCode, message: message,
                             records: count.count, recordsSource: count.source))
                 }
             }

@@ -51,9 +51,9 @@ package struct StagedConversion {
     package static func namesAsGiven(_ inputs: [ConvertInput]) -> FileDisplayNames {
         var names = FileDisplayNames()
         for input in inputs {
-            let sets = (try? input.shapefileSets()) ?? []
+            let sets = (try? input.inputLayers()) ?? []
             for set in sets {
-                for path in [set.shp, set.shx, set.dbf, set.prj, set.cpg, set.memo].compactMap({ $0 }) {
+                for path in set.files {
                     names.add(path: path, shownAs: path)
                 }
             }

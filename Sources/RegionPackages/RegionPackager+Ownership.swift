@@ -6,7 +6,7 @@ import KartpackCore
 /// is someone else's and is never replaced; only the packager's own links are ever removed.
 extension RegionPackager {
     /// The `(device, inode)` of `path` (not following a final symbolic link), or nil when nothing is there.
-    static func identity(_ path: String) -> (UInt64, UInt64)? {
+    package static func identity(_ path: String) -> (UInt64, UInt64)? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         return (UInt64(st.st_dev), UInt64(st.st_ino))

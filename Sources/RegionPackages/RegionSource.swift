@@ -65,7 +65,7 @@ package struct RegionSource: Sendable {
         let reports = try read.run { layer in
             var features: [ProjectedFeature] = []
             var failures: [String: Int] = [:]
-            let total = layer.reader.stats.recordsInFile
+            let total = layer.reader.readerStats.recordsInFile
             while let batch = try layer.nextBatch(size: FeaturePhase.batchSize) {
                 if isCancelled() { throw PipelineError.interrupted(signal: 0) }
                 for (job, r) in zip(batch, team.process(batch)) {
@@ -82,7 +82,7 @@ package struct RegionSource: Sendable {
                                 record: job.feature.provenance.record))
                     }
                 }
-                progress?.update("reading \(layer.name)", done: layer.reader.stats.recordsRead, total: total)
+                progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)
             }
             opened.append(PreReadLayer(layer: layer, features: features, failures: failures))
             return layer.finish()

@@ -156,7 +156,7 @@ extension ShapefileReader {
             case .failure(let why): return .skipped(code: why.code, message: why.message)
             }
             if family == .polygon { return PolygonAssembler.assemble(xy: xy, parts: parts) }
-            return lines(xy: xy, parts: parts)
+            return LineAssembler.assemble(xy: xy, parts: parts)
         case .multiPatch:
             let parts: [Range<Int>]
             switch partRanges(o, vertexCount: n) {
@@ -197,49 +197,5 @@ extension ShapefileReader {
             ranges.append(s..<e)
         }
         return .success(ranges)
-    }
-
-    /// Lines from parts: consecutive duplicate points removed (`removed_duplicates`), parts with fewer than 2
-    /// distinct points dropped (`dropped_part`).
-    private func lines(xy: [Double], parts: [Range<Int>]) -> GeometryAssembly {
-        var g = Geometry(kind: .lineString, xy: [], partStarts: [])
-        g.xy.reserveCapacity(xy.count)
-        var removed = 0
-        var dropped = 0
-        for r in parts {
-            let startCount = g.xy.count
-            var kept = 0
-            for i in r {
-                if kept > 0, xy[2 * i] == g.xy[g.xy.count - 2], xy[2 * i + 1] == g.xy[g.xy.count - 1] {
-                    removed += 1
-                    continue
-                }
-                g.xy.append(xy[2 * i])
-                g.xy.append(xy[2 * i + 1])
-                kept += 1
-            }
-            if kept < 2 {
-                g.xy.removeSubrange(startCount...)
-                dropped += 1
-                removed -= r.count - kept
-                continue
-            }
-            g.partStarts.append(Int32(startCount / 2))
-        }
-        guard !g.partStarts.isEmpty else {
-            return .skipped(code: "empty_geometry", message: "no part with 2 or more distinct vertices")
-        }
-        var repairs: [GeometryRepair] = []
-        if dropped > 0 {
-            repairs.append(
-                GeometryRepair(
-                    code: "dropped_part", message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
-        }
-        if removed > 0 {
-            repairs.append(
-                GeometryRepair(code: "removed_duplicates", message: "removed \(removed) repeated consecutive point(s)"))
-        }
-        g.kind = g.partStarts.count == 1 ? .lineString : .multiLineString
-        return .built(g, repairs)
     }
 }

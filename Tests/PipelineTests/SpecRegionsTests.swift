@@ -30,7 +30,7 @@ import Testing
         #expect(
             specIssues(json(#"{"path":"k.dbf","buffr":1,"buffer":-1,"maxZoom":30,"signPasswordFile":"pw"}"#)) == [
                 "regions.buffr: unknown key; did you mean buffer?",
-                #"regions.path: expected a .shp file, got "k.dbf""#,
+                #"regions.path: expected a .shp or .gpkg file, got "k.dbf""#,
                 "regions.idField: missing required key (the field holding each region's id)",
                 "regions.buffer: must be between 0 and 1000000, got -1",
                 "regions.maxZoom: must be between 0 and 24, got 30",

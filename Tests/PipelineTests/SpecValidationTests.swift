@@ -152,11 +152,11 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
             ])
         #expect(
             specIssues(#"{"version":1,"sources":[{"layer":"x"}],"output":{"path":"o.pmtiles"}}"#) == [
-                "sources[0].path: missing required key (the .shp file)"
+                "sources[0].path: missing required key (the .shp or .gpkg file)"
             ])
         #expect(
-            specIssues(#"{"version":1,"sources":[{"path":"a.gpkg"}],"output":{"path":"o.pmtiles"}}"#) == [
-                #"sources[0].path: expected a .shp file, got "a.gpkg""#
+            specIssues(#"{"version":1,"sources":[{"path":"a.geojson"}],"output":{"path":"o.pmtiles"}}"#) == [
+                #"sources[0].path: expected a .shp or .gpkg file, got "a.geojson""#
             ])
         #expect(specIssues(doc(source: #""layer":"""#)) == ["sources[0].layer: must not be empty"])
         #expect(specIssues(doc(source: #""filter":"  ""#)) == ["sources[0].filter: must not be empty"])
@@ -242,7 +242,7 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
             ])
         #expect(
             specIssues(doc(top: #""clip":{"path":"k.geojson"}"#)) == [
-                #"clip.path: expected a .shp file, got "k.geojson""#
+                #"clip.path: expected a .shp or .gpkg file, got "k.geojson""#
             ])
         #expect(specIssues(doc(top: #""clip":{"path":"k.shp","filter":""}"#)) == ["clip.filter: must not be empty"])
     }
@@ -286,7 +286,7 @@ private func doc(top: String = "", source: String = "", tiles: String? = nil, ou
                 #"tiles.maxZoom: expected an integer or "auto", got "14""#,
                 "tiles.extent: must be between 256 and 16384, got 100",
                 "sources[0].minzom: unknown key; did you mean minZoom?",
-                #"sources[1].path: expected a .shp file, got "b.txt""#,
+                #"sources[1].path: expected a .shp or .gpkg file, got "b.txt""#,
                 "clip.bbox: expected [minLon, minLat, maxLon, maxLat], got 3 values",
                 #"output.path: must end in .pmtiles or .mbtiles, got "o.zip""#,
             ])

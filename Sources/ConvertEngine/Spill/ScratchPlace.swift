@@ -88,8 +88,9 @@ package struct ScratchPlace: Sendable {
     static func shpBytes(_ inputs: [ConvertInput]) -> UInt64 {
         var total: UInt64 = 0
         for input in inputs {
+            // A GeoPackage counts once, however many of its tables the input reads.
             let paths =
-                input.files.map { [$0.shp] } ?? ((try? ShapefileLocator.shapefiles(at: input.path)) ?? []).map(\.shp)
+                input.files.map { [$0.shp] } ?? Array(Set(((try? input.inputLayers()) ?? []).map(\.path))).sorted()
             for path in paths {
                 var st = stat()
                 if stat(path, &st) == 0 { total += UInt64(max(0, st.st_size)) }

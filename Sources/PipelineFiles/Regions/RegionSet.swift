@@ -131,7 +131,7 @@ package struct RegionSet: Sendable {
     package static func records(path: String) throws -> [Entry] {
         var out: [Entry] = []
         let engine = GeometryEngine()
-        for set in try ShapefileLocator.shapefiles(at: path) {
+        for set in try InputLayer.layers(at: path) {
             let sink = DiagnosticSink(sampleLimit: .max)
             // Read as features are (`IntakeReader`): a region given in 0–360° longitudes lies where they do.
             var intake = try IntakeReader(set: set, sourceCRS: nil, encoding: nil, diagnostics: sink)
@@ -157,7 +157,7 @@ package struct RegionSet: Sendable {
                 }
                 entries.append(Entry(record: f.provenance.record, properties: f.properties, shape: shape))
             }
-            let skipCodes = Set(reader.stats.skipped.keys).subtracting(["deleted_in_source"])
+            let skipCodes = Set(reader.readerStats.skipped.keys).subtracting(["deleted_in_source"])
             for d in sink.samples where skipCodes.contains(d.code) {
                 guard let record = d.record, let properties = try reader.attributes(ofRecord: record) else { continue }
                 let problem = RegionShapeProblem.skipped(code: d.code, message: d.message)

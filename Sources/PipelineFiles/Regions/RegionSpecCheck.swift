@@ -3,6 +3,7 @@ import KartpackCore
 import KartpackJSON
 import Shapefile
 import Styling
+import ConvertEngine
 
 extension PipelineRunner {
     /// The most bad or repeated ids listed one by one by `validate` (the rest are counted).
@@ -33,11 +34,22 @@ extension PipelineRunner {
         }
         guard FileManager.default.fileExists(atPath: r.path) else { return out.map(spec.locations.locate) }
         let name = SpecPaths.fileName(r.path)
-        let reader: ShapefileReader
+        let reader: any LayerReading
         do {
-            reader = try ShapefileReader(path: r.path, options: ShapefileReadOptions(), diagnostics: DiagnosticSink())
+            let layers = try InputLayer.layers(at: r.path)
+            guard layers.count == 1 else {
+                throw InputRejection(
+                    code: "regions_not_one_layer",
+                    message:
+                        "\(layers.count) layers (\(layers.map(\.baseName).joined(separator: ", "))); a region file "
+                        + "must hold one")
+            }
+            reader = try layers[0].open(encoding: nil, diagnostics: DiagnosticSink())
         } catch {
-            out.append(PipelineSpecIssue(path: at.appending("path"), message: "\(name): \(error.description)"))
+            out.append(
+                PipelineSpecIssue(
+                    path: at.appending("path"),
+                    message: "\(name): \((error as? any KartpackError)?.description ?? "\(error)")"))
             return out.map(spec.locations.locate)
         }
         if let kind = reader.schema.geometryKind, kind.family != .polygon {

@@ -333,12 +333,12 @@ package struct SpecDecoder {
         let p = o.path
         var path: String?
         if !o.has("path") {
-            reader.report(p.appending("path"), "missing required key (the .shp file)")
+            reader.report(p.appending("path"), "missing required key (the .shp or .gpkg file)")
         } else if let raw = reader.string(o, "path") {
-            if raw.lowercased().hasSuffix(".shp") {
+            if raw.lowercased().hasSuffix(".shp") || raw.lowercased().hasSuffix(".gpkg") {
                 path = resolve(raw)
             } else {
-                reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
+                reader.report(p.appending("path"), "expected a .shp or .gpkg file, got \(JSONWriter.quoted(raw))")
             }
         }
         var layer: String?
@@ -351,8 +351,9 @@ package struct SpecDecoder {
                 }
             }
         } else if let path {
+            // The file's base name: for a .gpkg, the table of that name (what ogr2ogr names a single layer).
             let name = SpecPaths.fileName(path)
-            layer = String(name.dropLast(4))
+            layer = String(name.dropLast(name.lowercased().hasSuffix(".gpkg") ? 5 : 4))
         }
         let crs = reader.string(o, "crs")
         let encoding = reader.string(o, "encoding")
@@ -465,10 +466,10 @@ package struct SpecDecoder {
         if hasPath {
             var path: String?
             if let raw = reader.string(o, "path") {
-                if raw.lowercased().hasSuffix(".shp") {
+                if raw.lowercased().hasSuffix(".shp") || raw.lowercased().hasSuffix(".gpkg") {
                     path = resolve(raw)
                 } else {
-                    reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
+                    reader.report(p.appending("path"), "expected a .shp or .gpkg file, got \(JSONWriter.quoted(raw))")
                 }
             }
             let filter = reader.string(o, "filter")
@@ -539,10 +540,10 @@ package struct SpecDecoder {
         if !o.has("path") {
             reader.report(p.appending("path"), "missing required key (the polygon .shp, one region per record)")
         } else if let raw = reader.string(o, "path") {
-            if raw.lowercased().hasSuffix(".shp") {
+            if raw.lowercased().hasSuffix(".shp") || raw.lowercased().hasSuffix(".gpkg") {
                 path = resolve(raw)
             } else {
-                reader.report(p.appending("path"), "expected a .shp file, got \(JSONWriter.quoted(raw))")
+                reader.report(p.appending("path"), "expected a .shp or .gpkg file, got \(JSONWriter.quoted(raw))")
             }
         }
         if !o.has("idField") {

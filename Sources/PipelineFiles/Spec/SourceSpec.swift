@@ -1,9 +1,10 @@
 import ConvertEngine
-/// One entry of `sources`: a Shapefile that becomes one layer of the package.
+/// One entry of `sources`: a Shapefile, or a GeoPackage feature table, that becomes one layer of the package.
 package struct SourceSpec: Sendable, Hashable {
-    /// Absolute path of the `.shp` (relative paths in the file are resolved against the pipeline's folder).
+    /// Absolute path of the `.shp` or `.gpkg` (relative paths in the file are resolved against the pipeline's
+    /// folder).
     package var path: String
-    /// Layer name in the package (default: the file's base name).
+    /// Layer name in the package (default: the file's base name); for a `.gpkg`, the feature table read.
     package var layer: String
     /// CRS overriding the `.prj`: `EPSG:3006`, a PROJ string or WKT.
     package var crs: String?

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPackage
 import KartpackCore
 import Nightly
 import ConvertEngine
@@ -20,17 +21,21 @@ struct ConvertCommand: Command {
         } + [
             OptionSpec(
                 name: "layer", kind: .repeatable,
-                help: "output layer name of the n-th input (repeat per input; default: file name)", valueName: "NAME")
+                help:
+                    "output layer name of the n-th input (repeat per input; default: file name); for a .gpkg the "
+                    + "feature table to read (default: every one, each a layer named after its table)",
+                valueName: "NAME")
         ]
     static var help: String {
         helpText(
-            usage: "kartpack convert INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [options]",
+            usage: "kartpack convert INPUT.shp|INPUT.gpkg [INPUT2 ...] -o OUT.pmtiles|OUT.mbtiles [options]",
             summary: """
                 Reprojects each input to Web Mercator, cuts it into MVT tiles for every zoom (clipped to each tile
                 plus a buffer with GEOS, simplified with Douglas-Peucker, repaired on the tile grid where needed)
                 and writes one layer per input into a PMTiles v3 (default) or MBTiles 1.3 package. The output is
                 written to a temporary file and renamed into place only when complete. A folder input adds every
-                Shapefile in it (--layer then needs a folder of one Shapefile). When any input is rejected nothing
+                Shapefile in it (--layer then needs a folder of one Shapefile); a GeoPackage adds each of its
+                feature tables (--layer TABLE reads one). When any input is rejected nothing
                 is published (exit 65) unless --allow-partial is given; then the other layers are written and the
                 metadata key kartpack_missing_layers lists the missing ones.
                 """,
@@ -87,7 +92,7 @@ struct ConvertCommand: Command {
             return .noInput
         }
         // So is a folder without any Shapefile (exit 66, as documented for no_shapefile).
-        for input in convert.inputs {
+        for input in convert.inputs where !GeoPackageFile.isGeoPackagePath(input.path) {
             do throws(ShapefileError) {
                 _ = try ShapefileLocator.shapefiles(at: input.path)
             } catch  where error.code == "no_shapefile" {

@@ -33,8 +33,9 @@ struct InspectCommand: Command {
                        kartpack inspect OUT.pmtiles|OUT.mbtiles [--format text|json] [--tile Z/X/Y [--wgs84]]
                 """,
             summary: """
-                For a .shp (or each .shp in a folder): reads every record and reports geometry type, record, null and
-                deleted counts, bounds (native and WGS84), CRS, encoding, fields and warnings.
+                For a .shp (or each .shp in a folder) or each feature table of a .gpkg: reads every record and
+                reports geometry type, record, null and deleted counts, bounds (native and WGS84), CRS, encoding,
+                fields and warnings.
                 For a package: header and metadata, layers with fields, tiles and bytes per zoom, largest tiles;
                 --tile decodes one tile (features, properties, geometry).
                 """,

@@ -46,7 +46,8 @@ enum InspectRendering {
             if !l.fields.isEmpty {
                 s += "  fields:\n"
                 for f in l.fields {
-                    let t = f.dbfType.map { "\($0)(\(f.width)\(f.decimals > 0 ? ",\(f.decimals)" : ""))" } ?? ""
+                    let size = f.width > 0 ? "(\(f.width)\(f.decimals > 0 ? ",\(f.decimals)" : ""))" : ""
+                    let t = f.dbfType.map { $0 + size } ?? ""
                     s += "    \(f.name.rightPad(12)) \(f.type.rightPad(8)) \(t)\n"
                 }
             }
