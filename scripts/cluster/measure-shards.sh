@@ -20,7 +20,7 @@ timed() { # label, command...
     printf '%s %.2f %.2f\n' "$label" "$(echo "$user + $sys" | bc)" "$wall"
 }
 rm -f "$out" "$work"/part-*.kpart
-timed whole "$kp" convert "${inputs[@]}" -o "$out" --quiet "$@"
+timed whole "$kp" convert "${inputs[@]}" -o "$out" --quiet --report "$work/whole-report.json" "$@"
 mv "$out" "$work/whole.pmtiles"
 timed plan "$kp" plan "${inputs[@]}" -o "$out" "$@" --shards "$shards" --plan "$work/plan.json"
 for ((i = 0; i < shards; i++)); do
