@@ -67,6 +67,20 @@ import Testing
         #expect(merged.bytes == expected, "\(shards) shards: \(merged.bytes.count) bytes, expected \(expected.count)")
     }
 
+    /// Cities and countries with `max-points`, coalescing and a feature limit: per-tile point choices and merged
+    /// neighbours at every thinned zoom, the same in every shard.
+    @Test func maxPointsAndCoalescingMergeByteIdentical() throws {
+        let dir = try TemporaryDirectory()
+        let cities = RepositoryPaths.geopandasData.appendingPathComponent(
+            "naturalearth_cities/naturalearth_cities.shp"
+        ).path
+        let options = ["--max-zoom", "6", "--max-points", "2", "--coalesce", "--max-tile-features", "6"]
+        let expected = try Self.whole([cities, Self.world], name: "places.pmtiles", options: options, in: dir)
+        let merged = try Self.sharded(
+            [cities, Self.world], name: "places.pmtiles", options: options, shards: 3, in: dir)
+        #expect(merged.bytes == expected)
+    }
+
     @Test func mbtilesMergesByteIdentical() throws {
         let dir = try TemporaryDirectory()
         let options = ["--max-zoom", "12", "--layer", "roads"]
