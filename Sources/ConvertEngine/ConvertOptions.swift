@@ -126,6 +126,9 @@ package struct ConvertOptions: Sendable {
     /// package's metadata is: one build lists every rejected input, including one rejected while its records
     /// were read, which no probe before the build can foresee (the partial policy, `StagedConversion`).
     package var missingLayersText: (@Sendable ([ConvertReport.Input]) -> String?)?
+    /// Build one shard of a plan: everything is computed as for the whole package, but `output` gets a part file
+    /// with only the shard's tiles (`ShardTarget`, `kartpack merge`); nil builds the package.
+    package var shard: ShardTarget?
 
     /// Creates options with defaults.
     package init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {

@@ -84,8 +84,16 @@ package final class Converter {
         clock.lap("encode")
 
         let metadata = PackageMetadataBuilder(settings: publishing).make(tiled, stats: encoded.stats)
-        let summary = try publisher.publish(
-            encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
+        let summary: ArchiveSummary
+        if let shard = options.shard {
+            // One shard of a plan: its range of the tiles, as a part file for `kartpack merge`.
+            summary = try publisher.publishPart(
+                encoded, zooms: zooms, metadata: metadata, target: shard, format: options.format,
+                path: options.output, checkCancelled: checkCancelled)
+        } else {
+            summary = try publisher.publish(
+                encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
+        }
         clock.lap("write")
         sort.tileScratchBytes = Int(encoded.scratchBytes)
         sort.recordScratchBytes = Int(tiled.recordSpill?.scratchBytes ?? 0)
@@ -158,7 +166,7 @@ package final class Converter {
         }
     }
 
-    func checkCancelled() throws {
+    package func checkCancelled() throws {
         if isCancelled() { throw PipelineError.interrupted(signal: 0) }
     }
 

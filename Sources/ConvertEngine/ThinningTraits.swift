@@ -24,7 +24,7 @@ package struct ThinningTraits: Sendable {
         package var values: [PropertyValue]
 
         /// The identity of `properties` for the attribute `names` (case-insensitive, as DBF field names).
-        init(names: [String], properties: Properties) {
+        package init(names: [String], properties: Properties) {
             self.names = names.map { $0.lowercased() }
             values = self.names.map { n in
                 properties.keys.firstIndex { $0.lowercased() == n }.map { properties.values[$0] } ?? .null

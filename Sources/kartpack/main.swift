@@ -9,7 +9,7 @@ enum Commands {
         [
             ConvertCommand.self, ImportCommand.self, RunCommand.self, InspectCommand.self, ValidateCommand.self,
             StyleCommand.self, PreviewCommand.self, PackageCommand.self, VerifyCommand.self, ExtractCommand.self,
-            QueryCommand.self, ServeCommand.self,
+            QueryCommand.self, ServeCommand.self, PlanCommand.self, MergeCommand.self,
         ]
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct GoldenOutputTests {
     static let commands = [
         "convert", "import", "run", "inspect", "validate", "style", "preview", "package", "verify", "extract", "query",
-        "serve",
+        "serve", "plan", "merge",
     ]
 
     /// Compares with the golden file, machine-specific folders replaced by `<root>` and `<tmp>`.

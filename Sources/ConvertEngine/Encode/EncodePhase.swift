@@ -136,7 +136,8 @@ package struct EncodePhase {
                     // The batch before is gone (its tiles are in `tiles`), unless held: its pages go back before
                     // this one allocates, not only after the zoom.
                     ProcessHeap.giveBackFreePages()
-                    let batch = try prepare.prepare(read, records: records, highest: descent.highest, zoom: z)
+                    let batch = try prepare.prepare(
+                        shardTiles(read, zoom: z), records: records, highest: descent.highest, zoom: z)
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
                     let visited = try visit(batch)
                     if thinnable { held.offer(visited) }

@@ -5,7 +5,7 @@ package struct RunMerger {
     package let store: SortRunStore
 
     /// Every piece of zoom `z` from every run, in order, and the range of each tile's pieces.
-    func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+    package func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
         guard let b = try ZoomStream(store: store, zoom: z).next(maxPieces: .max) else { return ([], []) }
         return (b.pieces, b.runs)
     }

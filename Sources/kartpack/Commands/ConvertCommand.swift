@@ -24,7 +24,13 @@ struct ConvertCommand: Command {
                 help:
                     "output layer name of the n-th input (repeat per input; default: file name); for a .gpkg the "
                     + "feature table to read (default: every one, each a layer named after its table)",
-                valueName: "NAME")
+                valueName: "NAME"),
+            OptionSpec(
+                name: "plan", kind: .value,
+                help: "build one shard of a plan (`kartpack plan`): inputs and options come from the plan, -o is the "
+                    + "shard's part file for `kartpack merge`",
+                valueName: "PLAN.json"),
+            OptionSpec(name: "shard", kind: .value, help: "the shard of --plan to build, 0 <= I < N", valueName: "I/N"),
         ]
     static var help: String {
         helpText(
@@ -43,7 +49,9 @@ struct ConvertCommand: Command {
             footer: "See docs/convert.md for the pipeline, the tile limits strategy and the report format.")
     }
 
-    let convert: ConvertOptions
+    var convert: ConvertOptions
+    /// `--plan`/`--shard`: this run builds one shard of a plan (the other fields are unused).
+    var shardRequest: ShardRequest?
     let reportPath: String?
     let quiet: Bool
     let stylePath: String?
@@ -51,6 +59,12 @@ struct ConvertCommand: Command {
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
+        if p.value("plan") != nil || p.value("shard") != nil {
+            shardRequest = try ShardRequest(p, arguments: arguments)
+            convert = ConvertOptions(inputs: [], output: "", format: .pmtiles)
+            (reportPath, quiet, stylePath, policy) = (nil, false, nil, .fail)
+            return
+        }
         guard !p.positionals.isEmpty else { throw UsageError(message: "convert needs at least one INPUT") }
         let layers = p.values("layer")
         guard layers.count <= p.positionals.count else {
@@ -84,6 +98,7 @@ struct ConvertCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        if let shardRequest { return try shardRequest.run() }
         try PackageOptions.checkSourceCRS(convert.inputs.first?.sourceCRS)
         // A missing input is known before any work: exit 66 and touch nothing.
         let missing = convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }

@@ -1,0 +1,104 @@
+import Checksum
+import Foundation
+import KartpackCore
+import KartpackJSON
+import TileArchive
+
+/// A shard plan (`kartpack plan`): the build it splits (the `convert` command line, run from `directory`), the
+/// inputs' fingerprint when it was made, and each shard's range of the archive's tile order. Shards take their
+/// inputs and options from the plan, so they cannot differ; a part records the plan's digest (`digest`, SHA-256 of
+/// the file), so the merge refuses parts of another plan.
+package struct ShardPlan: Sendable {
+    static let formatVersion: Int64 = 1
+    /// The command the plan splits (`convert`).
+    package var command: String
+    /// The working folder the arguments' relative paths are read from.
+    package var directory: String
+    /// The command's arguments (`kartpack convert` without `--shards`/`--plan`): inputs, options, `-o` the package.
+    package var arguments: [String]
+    /// The package the merge publishes, as `-o` gave it.
+    package var output: String
+    package var format: ArchiveFormat
+    /// The inputs' fingerprint (`ShardPlanner.fingerprint`).
+    package var fingerprint: String
+    package var ranges: [ShardKeyRange]
+    /// The Kartpack version that made the plan; shards and merge of another version refuse it.
+    package var kartpack: String = Kartpack.version
+
+    package init(
+        command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,
+        fingerprint: String, ranges: [ShardKeyRange]
+    ) {
+        self.command = command
+        self.directory = directory
+        self.arguments = arguments
+        self.output = output
+        self.format = format
+        self.fingerprint = fingerprint
+        self.ranges = ranges
+    }
+
+    /// The plan file's text (pretty JSON, stable).
+    package var text: String {
+        let shards = ranges.enumerated().map { i, r -> JSONValue in
+            .object([
+                ("shard", .int(Int64(i))), ("from", .string(String(r.lowerBound))),
+                ("to", r.upperBound.map { .string(String($0)) } ?? .null),
+            ])
+        }
+        return JSONWriter.text(
+            .object([
+                ("kartpackShardPlan", .int(Self.formatVersion)), ("kartpack", .string(kartpack)),
+                ("command", .string(command)), ("directory", .string(directory)),
+                ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
+                ("format", .string(format.rawValue)), ("fingerprint", .string(fingerprint)),
+                ("shards", .array(shards)),
+            ]), format: .pretty)
+    }
+
+    /// Writes the plan (through a temporary file and a rename) and returns its digest.
+    package func write(to path: String) throws -> String {
+        let bytes = Array(text.utf8)
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
+            rename(temporary, path) == 0
+        else {
+            unlink(temporary)
+            throw PipelineError.badOutput(path: path, reason: "cannot write the plan")
+        }
+        return SHA256.hex(of: bytes)
+    }
+
+    /// Reads a plan file and its digest.
+    package static func read(path: String) throws -> (plan: ShardPlan, digest: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ShardError.missing(path: path, reason: "cannot read the shard plan")
+        }
+        let bytes = [UInt8](data)
+        func bad(_ why: String) -> ShardError { .damaged(path: path, reason: why) }
+        guard let j = try? JSONParser.parse(bytes), j["kartpackShardPlan"]?.intValue == formatVersion else {
+            throw bad("not a shard plan (kartpackShardPlan \(formatVersion))")
+        }
+        guard let command = j["command"]?.stringValue, let directory = j["directory"]?.stringValue,
+            let args = j["arguments"]?.arrayValue?.compactMap(\.stringValue), let output = j["output"]?.stringValue,
+            let format = j["format"]?.stringValue.flatMap(ArchiveFormat.init(rawValue:)),
+            let fingerprint = j["fingerprint"]?.stringValue, let shards = j["shards"]?.arrayValue, !shards.isEmpty,
+            let version = j["kartpack"]?.stringValue
+        else { throw bad("a key is missing or has the wrong type") }
+        var ranges: [ShardKeyRange] = []
+        for s in shards {
+            guard let from = s["from"]?.stringValue.flatMap({ UInt64($0) }) else { throw bad("a shard has no range") }
+            let to = s["to"]?.stringValue.flatMap { UInt64($0) }
+            ranges.append(ShardKeyRange(lowerBound: from, upperBound: to))
+        }
+        try ShardSet.checkContiguous(ranges.enumerated().map { (shard: $0.offset, range: $0.element) }) { bad($0) }
+        guard version == Kartpack.version else {
+            throw bad("made by kartpack \(version); this is \(Kartpack.version): make the plan again")
+        }
+        var plan = ShardPlan(
+            command: command, directory: directory, arguments: args, output: output, format: format,
+            fingerprint: fingerprint, ranges: ranges)
+        plan.kartpack = version
+        return (plan, SHA256.hex(of: bytes))
+    }
+}

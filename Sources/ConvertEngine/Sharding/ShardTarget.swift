@@ -1,0 +1,58 @@
+import Foundation
+import KartpackCore
+import TileArchive
+
+/// What makes a conversion one shard of a plan (`ConvertOptions.shard`): everything is read and computed as in the
+/// whole build — the same features, the same per-zoom thinning cut-offs, `max-points`, `--max-zoom auto` and
+/// metadata counts, so every shard decides the same — but the output is a part file (`ShardPart`) holding only the
+/// tiles in `range`, for `kartpack merge`.
+package struct ShardTarget: Sendable {
+    package var planDigest: String
+    package var shard: Int
+    package var shards: Int
+    package var range: ShardKeyRange
+    /// The file name of the package the merge publishes (its metadata is named after it).
+    package var outputName: String
+
+    package init(planDigest: String, shard: Int, shards: Int, range: ShardKeyRange, outputName: String) {
+        self.planDigest = planDigest
+        self.shard = shard
+        self.shards = shards
+        self.range = range
+        self.outputName = outputName
+    }
+}
+
+extension PublishPhase {
+    /// Writes the shard's part instead of a package: the tiles in the shard's range, in archive order, and the
+    /// whole package's metadata. The part goes to the settings' output (the staging name `StagedConversion` chose).
+    func publishPart(
+        _ tiles: EncodedTiles, zooms: ClosedRange<Int>, metadata: ArchiveMetadata, target: ShardTarget,
+        format: ArchiveFormat, path: String, checkCancelled: () throws -> Void
+    ) throws -> ArchiveSummary {
+        let header = ShardPartHeader(
+            planDigest: target.planDigest, shard: target.shard, shards: target.shards, range: target.range,
+            outputName: target.outputName, format: format, metadata: metadata.shardJSON)
+        let order = format.tileOrder
+        var contents = Set<Int>()  // distinct tiles, by hash (the report's count only)
+        var zoomsWritten: [Int] = []
+        let count = try ShardPart.write(path: path, header: header, order: order) { write in
+            for z in zooms {
+                try checkCancelled()
+                try tiles.forEachTile(zoom: z) { tile, bytes in
+                    guard let key = order.sortKey(tile), target.range.contains(key) else { return }
+                    if zoomsWritten.last != z { zoomsWritten.append(z) }
+                    contents.insert(bytes.hashValue)
+                    try write(tile, bytes)
+                }
+            }
+        }
+        var st = stat()
+        let size = stat(path, &st) == 0 ? UInt64(st.st_size) : 0
+        return ArchiveSummary(
+            format: format, path: path, addressedTiles: count, tileEntries: count, tileContents: contents.count,
+            fileBytes: size, minZoom: zoomsWritten.first ?? zooms.lowerBound,
+            maxZoom: zoomsWritten.last ?? zooms.upperBound,
+            bounds: metadata.bounds ?? GeoBounds(west: -180, south: -85, east: 180, north: 85))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import KartpackCore
+import Nightly
+import Reprojection
+import Shapefile
+import TileArchive
+import ConvertEngine
+
+/// Makes a shard plan for a `convert` command line: the inputs' fingerprint (what shards check before building
+/// and what the merge relies on through the plan's digest) and the ranges of the archive's tile order, split by
+/// `ShardSplitter` from the inputs' bounds (each `.shp` header's box, projected as the features will be). Reading a
+/// header and a `.prj` is all the split needs; the fingerprint hashes every record (`ShapefileRecordDigest`), as
+/// the nightly fingerprint does.
+package struct ShardPlanner {
+    /// The conversion (its inputs, clip, zooms and format).
+    package var options: ConvertOptions
+    /// The command line the shards run (without `--shards`/`--plan`).
+    package var arguments: [String]
+    /// Files the build reads besides the inputs and the clip: the stylesheet and its icons.
+    package var otherFiles: [String]
+
+    package init(options: ConvertOptions, arguments: [String], otherFiles: [String]) {
+        self.options = options
+        self.arguments = arguments
+        self.otherFiles = otherFiles
+    }
+
+    /// The plan for `shards` shards, with `directory` as the folder the arguments are read from.
+    package func plan(shards: Int, directory: String) throws -> ShardPlan {
+        let zooms = options.minZoom...max(options.minZoom, options.maxZoom)
+        let ranges = ShardSplitter.split(
+            shards: shards, zooms: zooms, bounds: bounds(), order: options.format.tileOrder)
+        return ShardPlan(
+            command: "convert", directory: directory, arguments: arguments, output: options.output,
+            format: options.format, fingerprint: try fingerprint(), ranges: ranges)
+    }
+
+    /// The fingerprint of what the build reads: the Kartpack version, the command line, the other files' bytes,
+    /// each input's Shapefile sets (records in any order, `.prj`, `.cpg`, memo), the clip file's.
+    package func fingerprint() throws(NightlyError) -> String {
+        var items: [Fingerprint.Item] = [
+            .bytes(tag: "kartpack-shard-plan", Array("1".utf8)), .bytes(tag: "version", Array(Kartpack.version.utf8)),
+            .bytes(tag: "arguments", Array(arguments.joined(separator: "\0").utf8)),
+        ]
+        for path in otherFiles { items.append(.file(tag: "file", path: path)) }
+        for input in options.inputs {
+            items.append(.bytes(tag: "input", Array(input.path.utf8)))
+            guard let layers = try? input.inputLayers() else {
+                items.append(.file(tag: "input-file", path: input.path))
+                continue
+            }
+            for layer in layers {
+                switch layer {
+                case .shapefile(let set): items += PipelineSpec.shapefileItems(set.shp)
+                case .geoPackage(let path, let table):
+                    items += [.file(tag: "gpkg", path: path), .bytes(tag: "table", Array(table.utf8))]
+                }
+            }
+        }
+        if case .polygons(let path, _, _)? = options.clip?.source {
+            items.append(.bytes(tag: "clip", []))
+            items += PipelineSpec.shapefileItems(path)
+        }
+        return try Fingerprint.compute(items).hex
+    }
+
+    /// The inputs' bounds in Web Mercator metres from their headers (nil when none can be projected: the split
+    /// then spreads over the world, which is still correct, only less even).
+    package func bounds() -> Bounds? {
+        var box = Bounds.empty
+        let quiet = DiagnosticSink(sampleLimit: 0)
+        for input in options.inputs {
+            guard let layers = try? input.inputLayers() else { continue }
+            for set in layers {
+                guard
+                    let intake = try? IntakeReader(
+                        set: set, sourceCRS: input.sourceCRS, encoding: input.encoding, diagnostics: quiet),
+                    let native = intake.reader.schema.bounds,
+                    let transformer = try? CoordinateTransformer(from: intake.crs, to: .wgs84),
+                    let degrees = transformer.transformBounds(native)
+                else { continue }
+                box.include(SphericalMercator.project(box: degrees))
+            }
+        }
+        if case .bbox(let b)? = options.clip?.source, !box.isEmpty {
+            let clip = SphericalMercator.project(box: b)
+            box = Bounds(
+                minX: max(box.minX, clip.minX), minY: max(box.minY, clip.minY), maxX: min(box.maxX, clip.maxX),
+                maxY: min(box.maxY, clip.maxY))
+        }
+        return box.isEmpty ? nil : box
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import KartpackCore
+import TileArchive
+import ConvertEngine
+
+/// `kartpack merge`: joins the parts of every shard of a plan into the package the one-machine build makes, byte
+/// for byte: the same archive writer takes the same tiles in the same order (the parts in shard order, each in
+/// archive order) and the same metadata (every part holds it), through the same staging and atomic publish.
+///
+/// Before anything is written the parts are checked as a set (`ShardSet`: one plan, every shard once, contiguous
+/// ranges, one metadata) and against the output (the plan's package name and format); while tiles are copied each
+/// is checked to be in its shard's range and order, and each part's checksum at its end. Any refusal leaves
+/// nothing at the output (a previous package stays as it was).
+package struct ShardMerger {
+    package var parts: [String]
+    package var output: String
+    package var force: Bool
+    package var temporaryDirectory: String?
+
+    package init(parts: [String], output: String, force: Bool, temporaryDirectory: String? = nil) {
+        self.parts = parts
+        self.output = output
+        self.force = force
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// Merges and publishes; returns the package's summary.
+    package func run(checkCancelled: () throws -> Void = {}) throws -> ArchiveSummary {
+        let readers = try parts.map { try ShardPartReader(path: $0) }
+        let ordered = try ShardSet.check(readers)
+        let header = ordered[0].header
+        let name = (output as NSString).lastPathComponent
+        guard name == header.outputName else {
+            throw ShardError.wrongOutput(
+                path: output,
+                reason: "the plan builds \(header.outputName); merge into a file of that name (its metadata names it)")
+        }
+        guard ArchiveFormat.from(path: output) == header.format else {
+            throw ShardError.wrongOutput(path: output, reason: "the parts hold a \(header.format.rawValue) package")
+        }
+        guard let metadata = ArchiveMetadata(shardJSON: header.metadata) else {
+            throw ShardError.damaged(path: ordered[0].path, reason: "its package metadata cannot be read")
+        }
+        try StagedConversion.checkTarget(output, force: force)
+        let staged = try StagedPackage(target: output, staleSidecarSuffixes: header.format.sidecarSuffixes)
+        defer { staged.discard() }
+        let writer: any TileArchiveWriting
+        switch header.format {
+        case .pmtiles:
+            writer = try PMTilesWriter(path: staged.path, overwrite: true, temporaryDirectory: temporaryDirectory)
+        case .mbtiles: writer = try MBTilesWriter(path: staged.path, overwrite: true)
+        }
+        let order = header.format.tileOrder
+        let summary: ArchiveSummary
+        do {
+            var written = 0
+            for part in ordered {
+                let range = part.header.range
+                var previous: UInt64?
+                try part.forEachTile { key, tile, bytes in
+                    guard order.sortKey(tile) == key, range.contains(key), previous.map({ $0 < key }) ?? true else {
+                        throw ShardError.damaged(path: part.path, reason: "tile \(tile) is outside its range or order")
+                    }
+                    previous = key
+                    try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
+                    written += 1
+                    if written % 4096 == 0 { try checkCancelled() }
+                }
+            }
+            try checkCancelled()
+            summary = try writer.finish(metadata: metadata)
+        } catch {
+            writer.abort()
+            throw error
+        }
+        try staged.publish(overwrite: force)
+        var published = summary
+        published.path = output
+        return published
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import KartpackCore
+
+/// `kartpack plan INPUT… -o OUT.pmtiles [convert options] --shards N --plan PLAN.json`: splits a `convert` build
+/// into N shards for a cluster's array job (docs/cluster.md).
+struct PlanCommand: Command {
+    static let name = "plan"
+    static let summary = "split a convert build into shards for a cluster (Slurm, Kubernetes): convert --shard, merge"
+    static let options: [OptionSpec] =
+        ConvertCommand.options.filter { !["plan", "shard"].contains($0.name) } + [
+            OptionSpec(name: "shards", kind: .value, help: "how many shards (1 to 4096)", valueName: "N"),
+            OptionSpec(name: "plan", kind: .value, help: "the plan file to write", valueName: "PLAN.json"),
+        ]
+    static var help: String {
+        helpText(
+            usage: "kartpack plan INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [convert options] --shards N "
+                + "--plan PLAN.json",
+            summary: """
+                Writes a shard plan for the convert command line given (the same inputs and options as convert):
+                the inputs' fingerprint, the options, and N contiguous ranges of the archive's tile order of about
+                equal cost (estimated from the inputs' bounds). Then `kartpack convert --plan PLAN.json --shard I/N
+                -o PART` builds shard I on any machine that sees the same files at the same paths, and `kartpack
+                merge PART... -o OUT` joins the parts into the package `convert` would have written, byte for byte.
+                --threads, --memory-budget, --temp-dir, --scratch, --report, --quiet and --force are not part of
+                the plan: each shard gives its own.
+                """,
+            options: options,
+            footer: "See docs/cluster.md for Slurm and Kubernetes.")
+    }
+
+    let shards: Int
+    let planPath: String
+    let arguments: [String]
+    let command: ConvertCommand
+
+    init(arguments: [String]) throws(UsageError) {
+        let p = try ParsedArguments(arguments, options: Self.options)
+        guard let shards = try p.int("shards", in: 1...4096) else { throw UsageError(message: "plan needs --shards N") }
+        guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
+        self.shards = shards
+        self.planPath = planPath
+        self.arguments =
+            ShardArguments.split(
+                arguments, removing: ShardArguments.runOnly.union(["shards", "plan"]), options: Self.options
+            ).kept
+        command = try ConvertCommand(arguments: self.arguments)
+    }
+
+    func run() throws -> ExitCode {
+        let missing = command.convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
+        if !missing.isEmpty {
+            for m in missing { Console.error("\(m): no such file or folder") }
+            return .noInput
+        }
+        let planner = try ShardArguments.planner(command, arguments: arguments)
+        let plan = try planner.plan(shards: shards, directory: FileManager.default.currentDirectoryPath)
+        let digest = try plan.write(to: planPath)
+        Console.out("\(planPath): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12))")
+        for (i, r) in plan.ranges.enumerated() {
+            let to = r.upperBound.map(String.init) ?? "end"
+            Console.out("  shard \(i)/\(shards): tiles \(r.lowerBound)..<\(to)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import KartpackCore
+import ConvertEngine
+import PipelineFiles
+
+/// `kartpack convert --plan PLAN.json --shard I/N -o PART`: one shard of a plan (`kartpack plan`). The inputs and
+/// every option that changes bytes come from the plan, read in the plan's folder, so shards cannot differ; the
+/// shard's own options are only those that say how this machine runs (`ShardArguments.runOnly`). Before building,
+/// the inputs' fingerprint must still be the plan's (exit 65 otherwise); then the shard converts as the whole
+/// build does, with the same guards, report and exit codes, and publishes its part file atomically at PART.
+struct ShardRequest {
+    var plan: String
+    var shard: Int
+    var shards: Int
+    var part: String
+    /// The shard's run-only options, paths made absolute.
+    var local: [String]
+
+    init(_ p: ParsedArguments, arguments: [String]) throws(UsageError) {
+        guard p.positionals.isEmpty else {
+            throw UsageError(message: "with --plan the inputs come from the plan: give no INPUT")
+        }
+        guard let plan = p.value("plan"), let spec = p.value("shard") else {
+            throw UsageError(message: "--plan PLAN.json and --shard I/N go together")
+        }
+        let numbers = spec.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard numbers.count == 2, let i = numbers[0], let n = numbers[1], n >= 1, (0..<n).contains(i) else {
+            throw UsageError(message: "--shard \(spec): give I/N with 0 <= I < N (the first shard is 0/N)")
+        }
+        guard let part = p.value("output") else { throw UsageError(message: "a shard needs -o PART, its part file") }
+        let allowed = ShardArguments.runOnly.union(["plan", "shard", "output"])
+        let stray = ShardArguments.split(arguments, removing: allowed, options: ConvertCommand.options).kept
+        guard stray.isEmpty else {
+            throw UsageError(
+                message: "with --plan the inputs and options come from the plan; a shard takes only --shard, -o and "
+                    + ShardArguments.runOnly.sorted().map { "--" + $0 }.joined(separator: ", ") + ", not "
+                    + stray.joined(separator: " "))
+        }
+        self.plan = ShardArguments.absolutePath(plan)
+        self.part = ShardArguments.absolutePath(part)
+        shard = i
+        shards = n
+        local =
+            ShardArguments.split(
+                arguments, removing: ShardArguments.runOnly, options: ConvertCommand.options, absolute: true
+            )
+            .removed
+    }
+
+    /// Checks the plan and the inputs, then builds the part.
+    func run() throws -> ExitCode {
+        let (plan, digest) = try ShardPlan.read(path: self.plan)
+        guard plan.command == "convert" else {
+            throw ShardError.damaged(path: self.plan, reason: "a plan for `\(plan.command)`, not `convert`")
+        }
+        guard shards == plan.ranges.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
+        guard FileManager.default.changeCurrentDirectoryPath(plan.directory) else {
+            throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
+        }
+        var command: ConvertCommand
+        do {
+            command = try ConvertCommand(arguments: plan.arguments + local)
+        } catch {
+            throw ShardError.damaged(path: self.plan, reason: "its arguments are not a convert command line: \(error)")
+        }
+        let now = try ShardArguments.planner(command, arguments: plan.arguments).fingerprint()
+        guard now == plan.fingerprint else {
+            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
+        }
+        let outputName = (plan.output as NSString).lastPathComponent
+        command.convert.output = part
+        command.convert.format = plan.format
+        // The package is named after the merged file, not the part.
+        if command.convert.name == nil { command.convert.name = (outputName as NSString).deletingPathExtension }
+        command.convert.shard = ShardTarget(
+            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName)
+        return try command.run()
+    }
+}
+
+extension ShardArguments {
+    /// The planner of a parsed `convert` command line: its options with the stylesheet loaded, so the sheet and its
+    /// icons are fingerprinted too.
+    static func planner(_ command: ConvertCommand, arguments: [String]) throws -> ShardPlanner {
+        var options = command.convert
+        try PackageOptions.loadStyle(command.stylePath, into: &options, quiet: true)
+        let files = (command.stylePath.map { [$0] } ?? []) + (options.style?.referencedFiles ?? [])
+        return ShardPlanner(options: options, arguments: arguments, otherFiles: files)
+    }
+}
