@@ -67,6 +67,15 @@ build_all() {
         return 1
     fi
     tail -1 "$logs/build.log" >&2
+    # A build without warnings stays so: a warning in our own Sources or Tests fails the run (a clean build compiles
+    # every file; an incremental one the files that changed, which is where a new warning comes from).
+    local warnings
+    warnings="$(grep -E "^$PWD/(Sources|Tests|Package.swift).*: warning:" "$logs/build.log" | sort -u || true)"
+    if [[ -n $warnings ]]; then
+        echo "compiler warnings in Sources or Tests (fix them; the build is kept warning-free):" >&2
+        echo "$warnings" >&2
+        return 1
+    fi
 }
 step "build (release + testability, tests included)" build_all
 if [[ -n $format_lint ]]; then wait "$format_lint"; fi

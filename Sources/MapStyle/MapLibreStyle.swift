@@ -2,7 +2,7 @@ import Foundation
 import KartpackCore
 import KartpackJSON
 public import Styling
-public import TileArchive
+import TileArchive
 /// Where the client finds the tiles.
 public enum TileSourceURL: Sendable, Hashable {
     /// A `url` (TileJSON, or `pmtiles://` + the archive's URL for the PMTiles protocol).

@@ -1,5 +1,5 @@
 import KartpackJSON
-public import TileArchive
+import TileArchive
 
 /// Checks a MapLibre GL style (version 8) against the rules of the style specification that can be verified
 /// without MapLibre itself: required root keys, sources, each layer's required keys (unique `id`, `type` from the

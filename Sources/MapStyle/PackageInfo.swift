@@ -1,5 +1,5 @@
 import KartpackCore
-public import Styling
+import Styling
 import KartpackJSON
 public import TileArchive
 

@@ -1,7 +1,7 @@
 import Foundation
 public import KartpackCore
 public import Styling
-public import VectorTile
+import VectorTile
 
 /// Draws a package with a stylesheet as SVG, the way the generated MapLibre style draws it (same `StylePlan`:
 /// layer order, colours, widths, dashes, patterns, zoom ranges, labels).

@@ -1,7 +1,7 @@
 public import KartpackCore
-public import Styling
+import Styling
 public import KartpackJSON
-public import VectorTile
+import VectorTile
 
 /// What area a preview shows.
 public enum PreviewArea: Sendable, Hashable {

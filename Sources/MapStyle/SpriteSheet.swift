@@ -1,7 +1,7 @@
 import Foundation
 import KartpackCore
 import KartpackJSON
-public import TileArchive
+import TileArchive
 
 /// A sprite sheet at one pixel ratio: the images packed in rows (first-use order, rows of at most 8 images) and
 /// the index MapLibre reads (`{name: {x, y, width, height, pixelRatio}}`, names sorted).

@@ -1,5 +1,5 @@
 import KartpackJSON
-public import TileArchive
+import TileArchive
 
 /// Why style JSON could not be parsed: TileArchive's `JSONParseError` (message, byte offset, line, column).
 public typealias StyleJSONParseError = JSONParseError

@@ -34,7 +34,7 @@ public enum IsolatedCRS {
         }
         let request: Request = override.map { .override($0) } ?? .prj(prjText ?? "", file: prjFile)
         let key = exe + "\u{0}" + request.key
-        if let cached = cache.withLock({ $0[key] }) { return try cached.get() }
+        if let cached = cache.withLock({ $0[key] }) { return try cached.mapError { $0.naming(prjFile) }.get() }
         let result = runChild(exe, request: request)
         // Running out of descriptors passes; it is not an answer about the text.
         if case .failure(.tooManyOpenFiles) = result { return try result.get() }

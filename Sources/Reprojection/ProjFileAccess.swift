@@ -12,7 +12,9 @@ enum ProjFileAccess {
     /// callbacks use; the caller frees it (`free`) after destroying the context. Nil when PROJ refused the API.
     static func install(on context: OpaquePointer, allowing directory: String) -> UnsafeMutablePointer<CChar>? {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let real = realpath(directory, &resolved) != nil ? String(cString: resolved) : directory
+        let real =
+            realpath(directory, &resolved) != nil
+            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : directory
         guard let userData = strdup(real) else { return nil }
         var api = PROJ_FILE_API()
         api.version = 1
@@ -79,7 +81,7 @@ enum ProjFileAccess {
     static func allowedPath(_ name: UnsafePointer<CChar>, directory: UnsafeMutableRawPointer) -> String? {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard realpath(name, &resolved) != nil else { return nil }
-        let path = String(cString: resolved)
+        let path = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let allowed = String(cString: directory.assumingMemoryBound(to: CChar.self))
         return isInside(path, directory: allowed) ? path : nil
     }

@@ -28,6 +28,17 @@ public enum ProjectionError: KartpackError, Equatable {
     /// `reason` the limit.
     case tooManyOpenFiles(what: String, reason: String)
 
+    /// The same answer about the same text, naming `file`: answers are cached per `.prj` text, so a second layer
+    /// with the same text must not be told about the first layer's file.
+    func naming(_ file: String?) -> ProjectionError {
+        switch self {
+        case .unparseablePrj(_, let detail): .unparseablePrj(file: file, detail: detail)
+        case .hostilePrj(_, let reason): .hostilePrj(file: file, reason: reason)
+        case .missingPrj: .missingPrj(file: file)
+        default: self
+        }
+    }
+
     /// The exit code a run ends with: bad data 65, bad usage 64, an installation problem 70, no descriptors 74.
     public var exitCode: ExitCode {
         switch self {

@@ -21,7 +21,7 @@ import Testing
             FileManager.default.contents(atPath: path + "/" + name).map { String(decoding: $0, as: UTF8.self) }
         }
         func write(_ text: String, _ name: String) {
-            FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
         }
         var names: [String] { PackageGenerations.list(path) }
     }
@@ -42,10 +42,10 @@ import Testing
         let generations = PackageGenerations(folder: folder.path)
         let staged = try generations.stage(sequence: night.number)
         for f in night.files {
-            FileManager.default.createFile(atPath: staged.path + "/" + f, contents: Data(night.content(f).utf8))
+            _ = FileManager.default.createFile(atPath: staged.path + "/" + f, contents: Data(night.content(f).utf8))
         }
-        FileManager.default.createFile(atPath: staged.path + "/catalog.json", contents: Data(night.catalog.utf8))
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(atPath: staged.path + "/catalog.json", contents: Data(night.catalog.utf8))
+        _ = FileManager.default.createFile(
             atPath: staged.path + "/catalog.json.minisig", contents: Data("signed \(night.catalog)".utf8))
         try generations.publish(
             staged, names: ["catalog.json", "catalog.json.minisig"] + night.files,

@@ -48,6 +48,19 @@ import Testing
         }
     }
 
+    /// Answers are cached per text; an error about a second file with the same text names that file.
+    @Test func aCachedErrorNamesTheFileAskedAbout() throws {
+        let exe = RepositoryPaths.kartpackBinary
+        let text = "GEOGCS[garbage \(UUID())"
+        for file in ["first.prj", "second.prj"] {
+            #expect {
+                _ = try IsolatedCRS.resolve(prjText: text, override: nil, prjFile: file, helper: exe)
+            } throws: { error in
+                "\(error)".contains(file) && !"\(error)".contains(file == "first.prj" ? "second" : "first")
+            }
+        }
+    }
+
     @Test func overridesAreResolvedInTheChildToo() throws {
         let dir = try TemporaryDirectory()
         let hang = try script(dir, "exec sleep 60")

@@ -142,7 +142,7 @@ import Testing
                     m: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]])
             ])
         let r = try readFixture(f)
-        let g = try #require(r.features.first?.geometry)
+        _ = try #require(r.features.first?.geometry)
         #expect(r.stats.repaired["ring_assignment"] == 1 && r.stats.repaired["reoriented_rings"] == nil)
         let pm = try readFixture(
             ShapefileFixture(shapeType: .polygonM, shapes: [.polygon([shell], type: .polygonM, m: [[0, 1, 2, 3, 0]])]))

@@ -99,7 +99,7 @@ struct StyleCommand: Command {
         let result: StyleExportResult
         do {
             result = try StyleExport.write(sheet: sheet, packagePath: package, stylePath: output, options: options)
-        } catch let error as MapStyleError {
+        } catch {
             if case .badRequest(let message) = error, message.contains("MBTiles") {
                 Console.error("error: \(message)")
                 return .usage
