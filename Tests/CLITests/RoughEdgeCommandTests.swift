@@ -11,8 +11,8 @@ import Testing
             + "PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]").utf8)
 
     /// `n` points along a line of latitude `lat` from `lon0` in steps of `step` degrees, with fields `ID` (N),
-    /// `NAME` (C, Latin-1 `Ö` with no .cpg: CP1252 fallback when `latin1`), `VAL` (N, `***` when `stars`) and
-    /// `KIND` (`a` or `b`, alternating).
+    /// `NAME` (C; Swedish `DÖDSÅR` in Latin-1 with no .cpg when `latin1`: Ö with Å reads as CP1252 only),
+    /// `VAL` (N, `***` when `stars`) and `KIND` (`a` or `b`, alternating).
     private func points(
         _ dir: TemporaryDirectory, _ name: String, n: Int, lon0: Double, lat: Double = 0, step: Double = 0.01,
         stars: Bool = false, latin1: Bool = false
@@ -25,7 +25,7 @@ import Testing
         ]
         f.rows = (0..<n).map { i in
             [
-                Array(String(100 + i).utf8), latin1 ? [0x44, 0xD6, 0x44] : Array("p\(i)".utf8),
+                Array(String(100 + i).utf8), latin1 ? [0x44, 0xD6, 0x44, 0x53, 0xC5, 0x52] : Array("p\(i)".utf8),
                 stars ? Array("****".utf8) : Array("\(i % 50)".utf8), Array((i % 2 == 0 ? "a" : "b").utf8),
             ]
         }
