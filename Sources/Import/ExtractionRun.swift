@@ -17,7 +17,7 @@ package struct ExtractionRun: ~Copyable {
         self.file = file
         self.root = root
         self.limits = limits
-        guard let resolved = Self.realPath(root) else {
+        guard let resolved = RegularFile.realPath(root) else {
             throw .io(path: root, reason: "cannot resolve the extraction folder: \(Self.errorText())")
         }
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -31,12 +31,6 @@ package struct ExtractionRun: ~Copyable {
     /// The reason for a failed call; running out of descriptors names the limit, as every other command does.
     static func errorText(_ code: Int32 = errno) -> String {
         OpenFileLimit.isExhausted(code) ? OpenFileLimit.message(errno: code) : String(cString: strerror(code))
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
     }
 
     /// Creates (if needed) and opens the folder `components` below the root, one `O_NOFOLLOW` step at a time.
@@ -91,7 +85,7 @@ package struct ExtractionRun: ~Copyable {
         var closed = false
         defer { if !closed { close(out) } }
         // The file exists now: make sure it really is inside the root.
-        guard let resolved = Self.realPath(target), resolved.hasPrefix(resolvedRoot + "/") else {
+        guard let resolved = RegularFile.realPath(target), resolved.hasPrefix(resolvedRoot + "/") else {
             throw .unsafeEntry(
                 archive: archive, entry: entry.displayName, reason: "it resolves outside the extraction folder")
         }

@@ -45,9 +45,8 @@ package struct ShapefileDiscovery: Sendable {
             throw .sourceUnreadable(path: root, reason: "cannot read the folder: \(String(cString: strerror(errno)))")
         }
         // The root itself was named by the user: a link to a folder is fine here (links below it are not followed).
-        if st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(base, nil) {
-            base = String(cString: resolved)
-            free(resolved)
+        if st.st_mode & S_IFMT == S_IFLNK, let resolved = RegularFile.realPath(base) {
+            base = resolved
             guard lstat(base, &st) == 0 else {
                 throw .sourceUnreadable(
                     path: root, reason: "cannot read the folder: \(String(cString: strerror(errno)))")

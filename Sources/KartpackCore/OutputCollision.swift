@@ -54,11 +54,7 @@ public enum OutputCollision {
     public static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let (folder, name) = RegularFile.split(absolute)
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let base =
-            realpath(folder, &buffer) != nil
-            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : (folder as NSString).standardizingPath
+        let base = RegularFile.realPath(folder) ?? (folder as NSString).standardizingPath
         return (base == "/" ? "" : base) + "/" + name
     }
 }

@@ -143,6 +143,13 @@ public enum RegularFile {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
+    /// `realpath(3)`: the absolute path with every link, `.` and `..` resolved; nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
     static func message(_ e: Int32) -> String { String(cString: strerror(e)) }
 
     /// An open failure: EMFILE/ENFILE are the environment's fault and say so (exit 74).

@@ -1,5 +1,6 @@
 internal import CProj
 import Glibc
+import KartpackCore
 
 /// A PROJ file API (`proj_context_set_fileapi`) that lets PROJ read regular files inside the proj-data directory
 /// and nothing else: no file a CRS text names by path, no FIFO or device (which would block PROJ forever), no
@@ -11,10 +12,7 @@ enum ProjFileAccess {
     /// Installs the API on `context`, allowing `directory` (resolved with `realpath`). Returns the C string the
     /// callbacks use; the caller frees it (`free`) after destroying the context. Nil when PROJ refused the API.
     static func install(on context: OpaquePointer, allowing directory: String) -> UnsafeMutablePointer<CChar>? {
-        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let real =
-            realpath(directory, &resolved) != nil
-            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : directory
+        let real = RegularFile.realPath(directory) ?? directory
         guard let userData = strdup(real) else { return nil }
         var api = PROJ_FILE_API()
         api.version = 1
@@ -79,9 +77,7 @@ enum ProjFileAccess {
 
     /// The real path of `name` when it lies inside `directory` (itself a real path), else nil.
     static func allowedPath(_ name: UnsafePointer<CChar>, directory: UnsafeMutableRawPointer) -> String? {
-        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard realpath(name, &resolved) != nil else { return nil }
-        let path = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = RegularFile.realPath(String(cString: name)) else { return nil }
         let allowed = String(cString: directory.assumingMemoryBound(to: CChar.self))
         return isInside(path, directory: allowed) ? path : nil
     }

@@ -129,7 +129,7 @@ struct ServeCommand: Command {
             sheet: sheet, packagePath: target, stylePath: folder + "/style.json", options: options)
         for w in result.warnings where sheetPath != nil { Console.error("warning: \(w)") }
         var site = ServedSite(root: folder)
-        let real = ServedSite.realPath(target) ?? target
+        let real = RegularFile.realPath(target) ?? target
         site.mounts["/" + name] = real
         site.tilePackage = real
         return site

@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 import MapStyle
 
 /// What `kartpack serve` serves: the files under one root folder, single files mounted at fixed paths (a package
@@ -29,7 +30,7 @@ struct ServedSite: Sendable {
     }
 
     init(root: String) {
-        self.root = Self.realPath(root) ?? root
+        self.root = RegularFile.realPath(root) ?? root
     }
 
     /// The target of a request path (still percent-encoded).
@@ -47,7 +48,8 @@ struct ServedSite: Sendable {
         let joined = root + path
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: joined, isDirectory: &isDir) {
-            guard let real = Self.realPath(joined), real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            guard let real = RegularFile.realPath(joined), real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+            else {
                 return .forbidden
             }
             if isDir.boolValue { return target(rawPath + "/") }
@@ -68,13 +70,6 @@ struct ServedSite: Sendable {
             let y = Int(last.dropLast(4)), (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
         else { return nil }
         return .tile(z: z, x: x, y: y)
-    }
-
-    /// `realpath(3)`, nil when the path does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
     }
 
     /// `%XX` escapes decoded; nil for a bad escape or bytes that are not UTF-8.
