@@ -41,7 +41,7 @@ package struct EncodePhase {
     }
 
     /// What each zoom hands down to the one below it.
-    struct Descent {
+    private struct Descent {
         /// The drop order, made once it is needed (`max-points`, or the first tile over a limit).
         var order: FeatureOrder?
         var cutoff = Int32.max
@@ -66,8 +66,11 @@ package struct EncodePhase {
             ProcessHeap.giveBackFreePages()
             try checkNoMaxPoints(zoom: z)
             if shardRole(zoom: z) == .none {
-                // A shard holding no tile of this zoom (`ShardZooms`) only notes the features' highest zooms.
-                try noteHighestOnly(zoom: z, ordered: ordered, highest: &descent.highest)
+                // A shard holding no tile of this zoom (`ShardZooms`) only notes the features' highest zooms, for
+                // the zooms below that it encodes.
+                if shardEncodes(below: z, from: zooms.lowerBound) {
+                    try noteHighestOnly(zoom: z, ordered: ordered, highest: &descent.highest)
+                }
                 continue
             }
             stats[z] = try encodeZoom(

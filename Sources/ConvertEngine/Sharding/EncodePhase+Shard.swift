@@ -4,6 +4,11 @@ extension EncodePhase {
     /// The shard's part of zoom `z` (`ShardZooms`); a whole build encodes every zoom whole.
     func shardRole(zoom z: Int) -> ShardZooms.Role { settings.shardZooms?.role(zoom: z) ?? .whole }
 
+    /// True when the run encodes some tile of a zoom from `lowest` to below `z`.
+    func shardEncodes(below z: Int, from lowest: Int) -> Bool {
+        (lowest..<max(lowest, z)).contains { shardRole(zoom: $0) != .none }
+    }
+
     /// The tiles of a batch this run encodes: all of them, except at a zoom a shard holds only part of
     /// (`ShardZooms.Role.range`), where only the tiles in the shard's range.
     ///
