@@ -18,16 +18,16 @@ package struct ImportResult: Sendable {
     package var findings: [PublishFinding] = []
     /// Extraction and discovery warnings (skipped entries, renamed layers, orphan sidecars, …).
     package var warnings: [Diagnostic]
-    /// Shapefiles found, with their path inside the export.
+    /// Input layers found (Shapefile sets and GeoPackage tables), with their path inside the export.
     package var found: [(relativePath: String, layer: String)]
     /// 0 when nothing was rejected, 65 when any record or file was, or another code for a run that failed.
     package var exitCode: ExitCode
 }
 
-/// One-off imports of a GIS export (a folder or a `.zip`): every Shapefile set found becomes a layer. A bad file
-/// does not stop the others from being read and reported, but the package is published only when every set could
-/// be read, unless `policy` is `.skip` (`--allow-partial`). Zip files are extracted safely into a private temporary
-/// folder that is removed afterwards; messages name files by their path inside the export.
+/// One-off imports of a GIS export (a folder or a `.zip`): every Shapefile set and GeoPackage table found becomes a
+/// layer. A bad file does not stop the others from being read and reported, but the package is published only when
+/// every layer could be read, unless `policy` is `.skip` (`--allow-partial`). Zip files are extracted safely into a
+/// private temporary folder that is removed afterwards; messages name files by their path inside the export.
 package struct Importer {
     package var export: String
     /// Conversion options; `inputs` are filled from what is found.
@@ -105,7 +105,7 @@ package struct Importer {
             let failure =
                 result.published
                 ? nil
-                : "\(result.missingLayers.count) of \(found.count) Shapefiles rejected; nothing was published (pass "
+                : "\(result.missingLayers.count) of \(found.count) input layers rejected; nothing was published (pass "
                     + "--allow-partial to publish the others)"
             var out = ImportResult(
                 report: result.report, failure: failure, warnings: warnings, found: found,

@@ -82,6 +82,11 @@ import Testing
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(inputs(try json(dir.file("i.json"))).map { $0["layer"] as? String } == ["kommuner", "hansyn"])
+        // A GeoPackage with changes still in its -wal is refused; the summary counts layers, not Shapefiles.
+        try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: export + "/sub/plan.GPKG-wal"))
+        let refused = try runKartpack(["import", export, "-o", dir.file("j.pmtiles"), "--max-zoom", "9"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("1 of 2 input layers rejected; nothing was published"), "\(refused.stderr)")
     }
 
     @Test func pipelineSourcesAndRegionsFromAGeoPackage() throws {

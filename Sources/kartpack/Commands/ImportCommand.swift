@@ -5,22 +5,24 @@ import Import
 import ConvertEngine
 import Publishing
 
-/// `kartpack import`: every Shapefile set in a GIS export (folder or .zip) becomes a layer of one package.
+/// `kartpack import`: every Shapefile set and GeoPackage table in a GIS export (folder or .zip) becomes a layer of
+/// one package.
 struct ImportCommand: Command {
     static let name = "import"
-    static let summary = "package every Shapefile of a GIS export (folder or .zip)"
+    static let summary = "package every Shapefile and GeoPackage layer of a GIS export (folder or .zip)"
     static let options: [OptionSpec] = PackageOptions.specs
     static var help: String {
         helpText(
             usage: "kartpack import EXPORT(folder|.zip) -o OUT.pmtiles|OUT.mbtiles [options]",
             summary: """
-                Finds every Shapefile set in the export (nested folders, any case of the extensions), converts each
-                good one into a layer and prints a table: file, records, written, rejected, CRS, encoding, problems.
-                A bad file does not stop the others from being read, but the package is published only when every
-                set could be read (with --allow-partial, the others are published and kartpack_missing_layers lists
-                the rest). Messages name files by their path inside the export. Zip files are extracted into a
-                private temporary folder with caps on entries, sizes and compression ratio; traversal names, links
-                and nested archives are refused. Exit 0 when nothing was rejected, 65 when any file or record was.
+                Finds every Shapefile set and GeoPackage table in the export (nested folders, any case of the
+                extensions), converts each good one into a layer and prints a table: file, records, written,
+                rejected, CRS, encoding, problems. A bad file does not stop the others from being read, but the
+                package is published only when every layer could be read (with --allow-partial, the others are
+                published and kartpack_missing_layers lists the rest). Messages name files by their path inside the
+                export. Zip files are extracted into a private temporary folder with caps on entries, sizes and
+                compression ratio; traversal names, links and nested archives are refused. Exit 0 when nothing was
+                rejected, 65 when any file or record was.
                 """,
             options: options,
             footer: "See docs/import.md.")
@@ -119,7 +121,7 @@ struct ImportCommand: Command {
         return result.exitCode
     }
 
-    /// One row per Shapefile found: those the run read with their counts, then those it did not read because a
+    /// One row per input layer found: those the run read with their counts, then those it did not read because a
     /// rejected set stopped the build first (`not read`), so every set of the export is listed.
     static func table(_ r: ConvertReport, found: [String] = []) -> String {
         let header = ["file", "records", "written", "rejected", "crs", "encoding", "problems"]
