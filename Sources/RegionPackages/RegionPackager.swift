@@ -148,6 +148,7 @@ package struct RegionPackager {
         let generationPath = generation.path
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
+        let outputNames = LayerRegistry.outputNames(convert)
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -160,7 +161,8 @@ package struct RegionPackager {
                 o.force = true
                 o.name = region.name
                 let sink = DiagnosticSink(sampleLimit: 5)
-                let build = RegionBuild(options: o, clip: clips[i], source: source, routed: routed[i])
+                let build = RegionBuild(
+                    options: o, clip: clips[i], source: source, routed: routed[i], outputNames: outputNames)
                 let converted: ConvertReport
                 do {
                     converted = try build.run(diagnostics: sink, isCancelled: isCancelled)
