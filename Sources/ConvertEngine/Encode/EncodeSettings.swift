@@ -34,8 +34,8 @@ package struct EncodeSettings: Sendable {
     /// Bytes of prepared batches a zoom holds for its next thinning round (`HeldBatches`) rather than merging and
     /// preparing them again (the first batch is held whatever its size).
     var keepBytes = 64 << 20
-    /// A shard's tiles (`ConvertOptions.shard`): at the max zoom only these are prepared and encoded (nil: all).
-    var shardRange: ShardKeyRange?
+    /// A shard's tiles of each zoom (`ConvertOptions.shard`; nil: every tile).
+    var shardZooms: ShardZooms?
 
     /// The prepared batches held for the next round under a memory budget: a quarter of it (64 MiB at the default
     /// 256 MiB). The encode phase holds little else of the budget: the sort's pieces are in runs or are the batch.
@@ -66,6 +66,8 @@ package struct EncodeSettings: Sendable {
         identities = outputs.map(\.traits.identities)
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
-        shardRange = o.shard?.range
+        shardZooms = o.shard.map {
+            ShardZooms(range: $0.range, splitZoom: $0.splitZoom, order: o.format.tileOrder)
+        }
     }
 }
