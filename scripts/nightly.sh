@@ -10,7 +10,9 @@
 #
 # `run` publishes one package, `package` the region packages and their catalog of the pipeline's `regions` section
 # (docs/regions.md). Both publish complete or nothing: a failed night exits non-zero and leaves yesterday's files.
-# The log is JSON lines for `run` (`--log-format json`), text for `package`.
+# The log is JSON lines for `run` (`--log-format json`), text for `package`. Every night leaves its report, failed
+# ones too (a held lock, a refused or failed night, SIGTERM); a published `package` night's report says what a tablet
+# downloads (`night`: regions added, rebuilt, unchanged, removed, and downloadBytes; docs/regions.md).
 #
 # Environment: KARTPACK (binary; default: the release build of this checkout), KARTPACK_LOG_DIR (default: logs/
 # next to the pipeline). PROJ_NETWORK is unset: Kartpack never uses the network, and says so to PROJ too.

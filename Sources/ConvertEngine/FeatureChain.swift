@@ -58,9 +58,10 @@ package final class FeatureChain {
         }
     }
 
-    /// Stages 1–3 only, for a read-once region package (`RegionSource`): the geometry in Web Mercator and the
-    /// repairs so far, or the issue a clipped run would reject the feature with before its clip stage.
-    package func project(_ job: FeatureJob) -> Result<(Geometry, Set<String>), FeatureIssue> {
+    /// Stages 1–3 only, for a read-once region package (`RegionSource`): the geometry in Web Mercator, the
+    /// repairs so far and whether stage 3 had to make it valid, or the issue a clipped run would reject the
+    /// feature with before its clip stage.
+    package func project(_ job: FeatureJob) -> Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue> {
         do throws(FeatureIssue) {
             var repairs = Set<String>()
             var g = job.feature.geometry
@@ -73,7 +74,7 @@ package final class FeatureChain {
                     _ = try repair.apply(part, repairs: &scratch)
                 }
             }
-            return .success((g, repairs))
+            return .success((g, repairs, scratch.contains("make_valid")))
         } catch {
             return .failure(error)
         }

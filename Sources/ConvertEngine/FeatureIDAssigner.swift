@@ -23,6 +23,8 @@ package struct FeatureIDAssigner: Sendable {
 
     package let scheme: FeatureIDScheme
     private var seen = Set<UInt64>()
+    /// For each id several records share: the content key of the record that keeps it (`DuplicateKeepers`).
+    private let keepers: [UInt64: UInt64]
     /// Features without a usable id value.
     package private(set) var missing = 0
     /// Features whose id was already used by an earlier feature of the layer.
@@ -30,14 +32,19 @@ package struct FeatureIDAssigner: Sendable {
     /// Features written with their record number instead (policy `record`).
     package private(set) var fellBack = 0
 
-    /// Creates an assigner.
-    package init(scheme: FeatureIDScheme) { self.scheme = scheme }
+    /// Creates an assigner. `keepers` (id → content key) names, for ids that several records share, the record
+    /// that keeps the id; without an entry, the first record of an id keeps it.
+    package init(scheme: FeatureIDScheme, keepers: [UInt64: UInt64] = [:]) {
+        self.scheme = scheme
+        self.keepers = keepers
+    }
 
-    /// The outcome for the next feature (call in file order).
-    package mutating func assign(_ properties: Properties, record: Int) -> Outcome {
+    /// The outcome for the next feature (call in file order); `content` is its `FeatureKey.content`.
+    package mutating func assign(_ properties: Properties, record: Int, content: UInt64? = nil) -> Outcome {
         let problem: Problem
         if let id = scheme.id(for: properties, record: record) {
-            if seen.insert(id).inserted { return .id(id) }
+            let keeps = keepers[id].map { $0 == content } ?? true
+            if keeps, seen.insert(id).inserted { return .id(id) }
             duplicates += 1
             problem = .duplicateID
         } else {

@@ -26,6 +26,7 @@ package struct FeaturePhase {
             work: { chain, job in chain.process(job) })
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
+        tiled.number(settings.outputNames)
         tiled.inputs = try read.run { layer in
             let start = tiled.checkpoint()
             do {

@@ -38,6 +38,35 @@ package struct LayerRegistry {
         return out
     }
 
+    /// The output layers of a run in a fixed order, numbered before any feature is read (`TiledLayers.number`):
+    /// per input set in input order, its own name, then every `layer:` value of the rules whose subject is that
+    /// layer (by name, any case) or any layer, in sheet order; each followed by its `_labels` layer when the sheet
+    /// declares `label`. A layer no feature reaches stays out of the package. Numbered on first use instead, a
+    /// stylesheet that routes one input to several layers made their order in every tile and in the metadata
+    /// follow the record order (issue 37).
+    package static func outputNames(_ options: ConvertOptions) -> [String] {
+        let sheet = options.style
+        let labels = sheet.map(declaresLabels) ?? false
+        var out: [String] = []
+        var seen = Set<[UInt8]>()
+        func add(_ name: String) {
+            for n in labels ? [name, name + "_labels"] : [name] where seen.insert(Array(n.utf8)).inserted {
+                out.append(n)
+            }
+        }
+        for claim in claims(options) where !claim.isLabels {
+            add(claim.name)
+            let lower = claim.name.lowercased()
+            for rule in sheet?.rules ?? [] {
+                guard let target = rule.value(of: .layer)?.textValue,
+                    rule.selectors.contains(where: { $0.subject.layer.map { $0.lowercased() == lower } ?? true })
+                else { continue }
+                add(target)
+            }
+        }
+        return out
+    }
+
     /// Refuses two claims of one name (exit 64), before anything is read.
     package static func check(_ options: ConvertOptions) throws(PipelineError) {
         var first: [[UInt8]: Claim] = [:]

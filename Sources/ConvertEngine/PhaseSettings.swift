@@ -53,11 +53,14 @@ package struct FeatureSettings: Sendable {
     var tiling: TilingParameters
     package var threads: Int
     var spill: SpillSettings
+    /// The output layers, in their fixed order (`LayerRegistry.outputNames`).
+    var outputNames: [String]
 
     package init(options o: ConvertOptions) {
         tiling = TilingParameters(options: o)
         threads = o.threads
         spill = SpillSettings(options: o)
+        outputNames = LayerRegistry.outputNames(o)
     }
 }
 

@@ -23,7 +23,8 @@ package final class SourceLayer {
 
     package init(
         input: ConvertInput, set: InputLayer, name: String, reader: any LayerReading, context: LayerContext,
-        report: ConvertReport.Input, ids: FeatureIDScheme, diagnostics: DiagnosticSink
+        report: ConvertReport.Input, ids: FeatureIDScheme, keepers: [UInt64: UInt64] = [:],
+        diagnostics: DiagnosticSink
     ) {
         self.input = input
         self.set = set
@@ -31,7 +32,7 @@ package final class SourceLayer {
         self.reader = reader
         self.context = context
         self.report = report
-        self.ids = FeatureIDAssigner(scheme: ids)
+        self.ids = FeatureIDAssigner(scheme: ids, keepers: keepers)
         self.diagnostics = diagnostics
         fields = ReadPhase.outputFields(reader.schema.fields, input: input)
     }
@@ -52,8 +53,10 @@ package final class SourceLayer {
                 continue
             }
             let record = feature.provenance.record
+            let properties = ReadPhase.transformAttributes(feature.properties, input: input)
+            let content = FeatureKey.content(feature.geometry, properties)
             let id: UInt64
-            switch ids.assign(feature.properties, record: record) {
+            switch ids.assign(feature.properties, record: record, content: content) {
             case .id(let value):
                 id = value
             case .fallback(let value, let problem):
@@ -75,8 +78,8 @@ package final class SourceLayer {
                 throw InputRejection(
                     code: problem.rawValue, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
             }
-            feature.properties = ReadPhase.transformAttributes(feature.properties, input: input)
-            batch.append(FeatureJob(context: context, feature: feature, id: id))
+            feature.properties = properties
+            batch.append(FeatureJob(context: context, feature: feature, id: id, content: content))
         }
         return batch.isEmpty ? nil : batch
     }
@@ -225,9 +228,10 @@ package struct ReadPhase {
         let report = ConvertReport.Input(
             path: set.path, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
             written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
+        let keepers = try DuplicateKeepers.find(set, input: input, scheme: ids)
         return SourceLayer(
             input: input, set: set, name: name, reader: reader, context: context, report: report, ids: ids,
-            diagnostics: diagnostics)
+            keepers: keepers, diagnostics: diagnostics)
     }
 
     /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so

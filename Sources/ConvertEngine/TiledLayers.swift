@@ -100,8 +100,14 @@ package struct TiledLayers: Sendable {
         for i in outputs.indices { try outputs[i].records.spillIfOverLimit() }
     }
 
+    /// Creates the output layers `names` (`LayerRegistry.outputNames`), empty, in this order, before any feature:
+    /// their numbers, and so their order in tiles and metadata, do not depend on the record order.
+    package mutating func number(_ names: [String]) {
+        for name in names { _ = output(named: name) }
+    }
+
     /// The index of the output layer `name` (compared byte for byte, as MVT layer names are), created on first
-    /// use (deterministic: feature order).
+    /// use when `number` did not create it.
     package mutating func output(named name: String) -> Int {
         if let i = outputs.firstIndex(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return i }
         outputs.append(OutputLayer(name: name, records: RecordTable(spill: recordSpill)))

@@ -60,6 +60,19 @@ public final class PolygonIndex {
         return false
     }
 
+    /// The indices (ascending) of the polygons that share at least one point with `g` (any geometry; its envelope
+    /// narrows the candidates, prepared geometries decide).
+    public func intersecting(_ g: Geometry) throws(GeometryError) -> [Int] {
+        let handle = try engine.prepare(g)
+        engine.resetMessages()
+        var result: [Int] = []
+        for i in candidates(of: handle.pointer) {
+            guard i >= 0, i < prepared.count, let p = prepared[i] else { continue }
+            if try p.intersects(handle) { result.append(i) }
+        }
+        return result
+    }
+
     /// The indices (ascending) of the polygons containing the point, its boundary included.
     public func containing(x: Double, y: Double) throws(GeometryError) -> [Int] {
         guard abs(x) <= GeometryEngine.coordinateLimit, abs(y) <= GeometryEngine.coordinateLimit else {

@@ -22,6 +22,8 @@ package struct RegionBuild {
     package var source: RegionSource
     /// Per opened layer of `source` (in order), the indexes of the features routed to this region, ascending.
     var routed: [[Int]]
+    /// The output layers in their fixed order (`LayerRegistry.outputNames` of `options`, the same for every region).
+    var outputNames: [String]
 
     /// Builds the package at `options.output`.
     package func run(diagnostics: DiagnosticSink, isCancelled: @escaping @Sendable () -> Bool) throws -> ConvertReport {
@@ -35,6 +37,7 @@ package struct RegionBuild {
     func tiledLayers(diagnostics: DiagnosticSink, isCancelled: () -> Bool) throws -> TiledLayers {
         let chain = FeatureChain(parameters: TilingParameters(options: options))
         var tiled = TiledLayers(options: options)
+        tiled.number(outputNames)
         var layerIndex = 0
         for entry in source.entries {
             switch entry {

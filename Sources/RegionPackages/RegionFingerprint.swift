@@ -6,18 +6,20 @@ import PipelineFiles
 
 /// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
 /// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
-/// (id, name, polygon) and, per input, its layer (name, fields, zooms) and every feature routed to the region in
-/// any order (feature id, attributes, projected geometry, repairs: each feature hashed alone, the digests summed,
-/// so a re-export in another record order keeps the fingerprint). Nothing else of an input counts: a clipped
-/// package's metadata counts only the records inside its clip (`ConvertReport.Input.insideClip`), so adding,
-/// deleting or changing a record changes only the regions it is routed to. Record numbers are left out (a deleted
-/// record renumbers the later ones); they reach the package only as feature ids when the layer has no id field.
+/// (id, name, polygon), per input its layer (name, fields, zooms) and every feature routed to the region
+/// (`RegionRouting`: those touching its polygon) in any order (feature id, attributes, projected geometry,
+/// repairs: each feature hashed alone, the digests summed, so a re-export in another record order keeps the
+/// fingerprint), and the ancestor polygons of descendant selectors that touch the region (they can change its
+/// classes). Nothing else of an input counts: a clipped package's metadata counts only the records inside its
+/// clip (`ConvertReport.Input.insideClip`), so adding, deleting or changing a record changes only the regions
+/// whose polygons it touches. Record numbers are left out (a deleted record renumbers the later ones); they reach
+/// the package only as feature ids when the layer has no id field.
 package struct RegionFingerprint {
     private var hash = SHA256()
 
     /// Starts with the settings shared by every region of a run.
     package init(settings: [String]) {
-        add("kartpack-region-fingerprint 3")
+        add("kartpack-region-fingerprint 4")
         add(Kartpack.version)
         for s in settings { add(s) }
     }
@@ -58,7 +60,8 @@ package struct RegionFingerprint {
 
     /// The fingerprint of one region.
     package static func region(
-        _ region: RegionRecord, routed: [[Int]], source: RegionSource, settings: [String]
+        _ region: RegionRecord, routed: [[Int]], ancestors: [RegionRouting.AncestorPolygon], source: RegionSource,
+        settings: [String]
     ) -> String {
         var f = RegionFingerprint(settings: settings)
         f.add(region.id)
@@ -83,13 +86,30 @@ package struct RegionFingerprint {
                     one.add(p.job.feature.properties)
                     one.add(p.job.feature.geometry)
                     one.add(p.repairs.sorted().joined(separator: ","))
-                    let digest = one.hash.finalize()
-                    for k in 0..<4 { lanes[k] &+= digest[(8 * k)..<(8 * k + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
+                    one.addDigest(to: &lanes)
                 }
                 f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))
                 layer += 1
             }
         }
+        if !ancestors.isEmpty {
+            f.add("ancestors \(ancestors.count)")
+            var lanes = [UInt64](repeating: 0, count: 4)
+            for a in ancestors {
+                guard let g = source.regions.ancestors[a.selector]?.geometries[a.polygon] else { continue }
+                var one = RegionFingerprint(settings: [])
+                one.add(String(a.selector))
+                one.add(g)
+                one.addDigest(to: &lanes)
+            }
+            f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))
+        }
         return f.hash.finalizeHex()
+    }
+
+    /// Adds this hash's digest to `lanes` (four 64-bit sums): a digest of a set, whatever its order.
+    private mutating func addDigest(to lanes: inout [UInt64]) {
+        let digest = hash.finalize()
+        for k in 0..<4 { lanes[k] &+= digest[(8 * k)..<(8 * k + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
     }
 }

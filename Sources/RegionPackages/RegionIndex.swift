@@ -1,8 +1,8 @@
 import KartpackCore
 
 /// A uniform grid over the regions' extents (in Web Mercator metres): which regions a feature's extent may touch.
-/// Candidates are then checked with the same box test the clip stage starts with (`Bounds.intersects`), so a
-/// feature is routed to a region exactly when a clipped run of that region could keep some of it.
+/// Candidates are then checked with the same box test the clip stage starts with (`Bounds.intersects`): the
+/// regions a clipped run could keep some of the feature in, which `RegionRouting` then tests against the polygons.
 package struct RegionIndex: Sendable {
     private let boxes: [Bounds]
     private let extent: Bounds

@@ -60,7 +60,8 @@ package struct RegionPackageReport: Encodable, Sendable {
     package struct Region: Encodable, Sendable {
         package var id: String
         package var name: String
-        /// `built`, `up-to-date`, `empty` (no feature: left out of the catalog); in a dry run `new` (not in the
+        /// `built`, `up-to-date`, `identical` (rebuilt into last night's bytes: last night's file and entry kept),
+        /// `empty` (no feature: left out of the catalog); in a dry run `new` (not in the
         /// catalog), `changed` (in it with another fingerprint, or its file damaged) or `up-to-date`; `refused`
         /// when the night was refused (its previous package, if any, is untouched).
         package var status: String
@@ -89,6 +90,9 @@ package struct RegionPackageReport: Encodable, Sendable {
     package var warnings: [String: Int]
     /// With `--max-zoom auto` only: the max zoom chosen for every region, and why (as `convert`'s report).
     package var maxZoomChosen: MaxZoomChoice?
+    /// What a published night changed for a tablet (regions added, rebuilt, unchanged, removed; bytes to
+    /// download); nil when nothing was published.
+    package var night: Night?
     package var seconds: Double
     package var exitCode: Int32
 }

@@ -13,6 +13,8 @@ extension RegionPackager {
         package var features: Int
         /// Features written per input layer (what the guards judge).
         package var written: [String: Int]
+        /// True when its bytes are last night's and last night's file and entry are kept (`keepIdentical`).
+        package var kept = false
     }
 
     /// Each region's clip polygon (`Regions.clipRegion`, in parallel): the regions that have one, their clips, and
@@ -138,11 +140,11 @@ extension RegionPackager {
     /// written and signed into it, and `PackageGenerations.publish` switches the folder to it in one atomic step. A
     /// signing failure (a wrong password, an unusable key) throws before anything in the folder changed; the staged
     /// generation is discarded. Without a key, the signature of an earlier night is no longer published
-    /// (`signature_removed`).
+    /// (`signature_removed`). Returns the size of the catalog and its signature.
     package func publish(
         _ entries: [Catalog.Region], generation: StagedGeneration, reused: [Catalog.Region], from published: String,
         previous: Catalog?, diagnostics: DiagnosticSink
-    ) throws {
+    ) throws -> UInt64 {
         let folder = options.outputFolder
         for entry in reused {
             try Self.linkOrCopy(published + "/" + entry.file, to: generation.path + "/" + entry.file)
@@ -152,8 +154,9 @@ extension RegionPackager {
             regions: entries, sequence: generation.sequence)
         let catalogPath = generation.path + "/" + Catalog.fileName
         let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
+        let text = Array(catalog.text.utf8)
         do {
-            try file.write(Array(catalog.text.utf8))
+            try file.write(text)
             try file.publish()
         } catch {
             file.discard()
@@ -164,6 +167,7 @@ extension RegionPackager {
                 file: catalogPath, signature: generation.path + "/" + Catalog.signatureName, name: Catalog.fileName,
                 secretKey: key, passwordFile: options.signPasswordFile)
         }
+        let signatureBytes = Self.regularFileSize(generation.path + "/" + Catalog.signatureName) ?? 0
         let wasSigned = FileManager.default.fileExists(atPath: folder + "/" + Catalog.signatureName)
         var names = [Catalog.fileName] + entries.map(\.file)
         if options.signKey != nil { names.append(Catalog.signatureName) }
@@ -177,6 +181,7 @@ extension RegionPackager {
                     "\(folder)/\(Catalog.signatureName) signed the previous catalog and was removed; "
                         + "pass --sign KEY to sign this one"))
         }
+        return UInt64(text.count) + signatureBytes
     }
 
     /// Puts last night's file `source` (a link into the published generation, or a regular file in a folder

@@ -10,8 +10,8 @@ import Publishing
 ///
 /// 1. the regions are read and their ids checked (`RegionSet`); each region's clip polygon is made (the same
 ///    `Regions.clipRegion` a `convert --clip` run uses), in parallel;
-/// 2. the sources are read and projected once (`RegionSource`), and each feature is routed to the regions its
-///    extent touches (`RegionIndex`);
+/// 2. the sources are read and projected once (`RegionSource`), and each feature is routed to the regions whose
+///    polygon it touches (`RegionRouting`);
 /// 3. each region's fingerprint decides whether it is rebuilt; changed regions are built in parallel
 ///    (`RegionBuild`) into staging files;
 /// 4. when all are built into tonight's generation (`PackageGenerations`), the catalog is written and signed into
@@ -66,8 +66,8 @@ package struct RegionPackager {
         let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
         let source = try RegionSource.read(
             options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-        let (routed, boxed) = Self.route(source, clips: clips)
-        let outside = OutsideRegions.count(source, boxed: boxed, clips: clips, threads: options.threads)
+        let routing = RegionRouting.route(source, clips: clips, threads: options.threads)
+        let routed = routing.routed
         let missing = Self.missingLayers(source)
         let rejectedLayers = Set(missing.map(\.layer))
         findings += PublishCheck.rejections(missing, policy: options.policy, partialHint: CatalogCheck.partialHint)
@@ -88,7 +88,8 @@ package struct RegionPackager {
         let fixedSettings = settings
         let fingerprints = parallelRegions(count: regions.count, threads: options.threads) { i in
             defer { shared.step("fingerprinting regions", total: regions.count) }
-            return RegionFingerprint.region(regions[i], routed: routed[i], source: source, settings: fixedSettings)
+            return RegionFingerprint.region(
+                regions[i], routed: routed[i], ancestors: routing.ancestors[i], source: source, settings: fixedSettings)
         }
         shared.finish()
 
@@ -108,7 +109,7 @@ package struct RegionPackager {
             kartpack: Kartpack.version, outputFolder: folder, catalog: folder + "/" + Catalog.fileName,
             signed: options.signKey != nil && !options.dryRun, dryRun: options.dryRun, regions: [], removed: [],
             published: false, findings: [],
-            inputs: Self.inputReports(source, outside: outside), warnings: [:], seconds: 0, exitCode: 0)
+            inputs: Self.inputReports(source, outside: routing.outside), warnings: [:], seconds: 0, exitCode: 0)
         report.maxZoomChosen = chosen
         // Regions that cannot be built tonight are named by their own findings, not as removals.
         let present = Set(regions.map(\.id)).union(set.problems.compactMap(\.region))
@@ -147,6 +148,7 @@ package struct RegionPackager {
         let generationPath = generation.path
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
+        let outputNames = LayerRegistry.outputNames(convert)
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -159,7 +161,8 @@ package struct RegionPackager {
                 o.force = true
                 o.name = region.name
                 let sink = DiagnosticSink(sampleLimit: 5)
-                let build = RegionBuild(options: o, clip: clips[i], source: source, routed: routed[i])
+                let build = RegionBuild(
+                    options: o, clip: clips[i], source: source, routed: routed[i], outputNames: outputNames)
                 let converted: ConvertReport
                 do {
                     converted = try build.run(diagnostics: sink, isCancelled: isCancelled)
@@ -224,6 +227,9 @@ package struct RegionPackager {
             return Self.finished(report, findings: findings, started: started)
         }
 
+        // A region rebuilt into last night's bytes keeps last night's file and entry.
+        try Self.keepIdentical(
+            &staged, regions: regions, previous: old, generation: generationPath, published: published)
         // Publish: the catalog is signed first, then packages, catalog and signature go into place, then the
         // removed regions' files are deleted.
         var entries: [Catalog.Region] = []
@@ -235,9 +241,12 @@ package struct RegionPackager {
             }
         }
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        try publish(
+        let catalogBytes = try publish(
             entries, generation: generation, reused: reuse.compactMap { $0 }, from: published, previous: previous,
             diagnostics: diagnostics)
+        report.night = Self.night(
+            regions: regions, reuse: reuse, staged: staged, previous: old, removed: report.removed.count,
+            catalogBytes: catalogBytes)
 
         report.regions = regions.enumerated().map { i, r in
             if let entry = reuse[i] {
@@ -248,7 +257,8 @@ package struct RegionPackager {
             }
             if let b = staged[i] {
                 return RegionPackageReport.Region(
-                    id: r.id, name: r.name, status: "built", file: b.entry.file, features: b.features,
+                    id: r.id, name: r.name, status: b.kept ? "identical" : "built", file: b.entry.file,
+                    features: b.features,
                     bytes: b.entry.bytes, fingerprint: b.entry.fingerprint)
             }
             return RegionPackageReport.Region(
@@ -293,26 +303,6 @@ package struct RegionPackager {
             Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
         case failed(String, String, any Error)
-    }
-
-    /// Routes every feature of every layer to the regions whose clip box its extent touches; `boxed` lists, per
-    /// opened layer, the features routed to at least one region (the others lie outside every region).
-    static func route(_ source: RegionSource, clips: [SharedPolygons]) -> (routed: [[[Int]]], boxed: [[Int]]) {
-        let index = RegionIndex(clips.map(\.bounds))
-        let layers = source.layers
-        var routed = Array(repeating: Array(repeating: [Int](), count: layers.count), count: clips.count)
-        var boxed = Array(repeating: [Int](), count: layers.count)
-        for (l, layer) in layers.enumerated() {
-            for (i, f) in layer.features.enumerated() {
-                var any = false
-                for r in index.regions(touching: f.bounds) {
-                    routed[r][l].append(i)
-                    any = true
-                }
-                if any { boxed[l].append(i) }
-            }
-        }
-        return (routed, boxed)
     }
 
     /// True when the catalog entry's file is there with its listed size and hash.

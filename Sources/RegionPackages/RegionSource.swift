@@ -4,11 +4,13 @@ import Styling
 import ConvertEngine
 
 /// One feature of a read-once source after stages 1–3 of the feature chain: its geometry in Web Mercator, the
-/// repairs so far, and the extent of its antimeridian copies (what the region index routes by).
+/// repairs so far, the extent of its antimeridian copies (what the region index narrows by), and whether stage 3
+/// had to make it valid (such a feature is routed by its extent: `RegionRouting`).
 package struct ProjectedFeature: Sendable {
     package var job: FeatureJob
     package var repairs: Set<String>
     package var bounds: Bounds
+    package var madeValid = false
 }
 
 /// One opened input of a read-once source: the read phase's layer (its report so far) and every feature that
@@ -70,10 +72,11 @@ package struct RegionSource: Sendable {
                 if isCancelled() { throw PipelineError.interrupted(signal: 0) }
                 for (job, r) in zip(batch, team.process(batch)) {
                     switch r.outcome {
-                    case .success(let (g, repairs)):
+                    case .success(let (g, repairs, madeValid)):
                         var j = job
                         j.feature.geometry = g
-                        features.append(ProjectedFeature(job: j, repairs: repairs, bounds: r.bounds))
+                        features.append(
+                            ProjectedFeature(job: j, repairs: repairs, bounds: r.bounds, madeValid: madeValid))
                     case .failure(let issue):
                         failures[issue.code, default: 0] += 1
                         diagnostics.report(
@@ -104,13 +107,13 @@ package struct RegionSource: Sendable {
 
 /// A worker's answer for one feature of the read: projected (with the extent of its copies) or rejected.
 package struct ProjectResult: Sendable {
-    var outcome: Result<(Geometry, Set<String>), FeatureIssue>
+    var outcome: Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue>
     package var bounds: Bounds
 
-    package init(_ outcome: Result<(Geometry, Set<String>), FeatureIssue>) {
+    package init(_ outcome: Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue>) {
         self.outcome = outcome
         var b = Bounds.empty
-        if case .success(let (g, _)) = outcome {
+        if case .success(let (g, _, _)) = outcome {
             if let gb = g.bounds { b.include(gb) }
             for part in Regions.unwrapped(g) { if let pb = part.bounds { b.include(pb) } }
         }

@@ -9,15 +9,19 @@ import Testing
     let base = PackageCommandTests()
 
     /// Remakes `data/avdelningar.shp` from the sample stands with a stable id `SID` (row + 1): without row
-    /// `delete`, with ALDER + 5 in row `change`, and a copy of row `add` appended as SID 1000 (rows 0-based; -1 for
-    /// none). Every version is written by the same ogr2ogr query, so the field definitions never differ.
-    func writeStands(_ dir: TemporaryDirectory, delete: Int = -1, change: Int = -1, add: Int = -1) throws {
+    /// `delete`, with ALDER + 5 in row `change`, with " (ny)" after FASTIGHET (an attribute the stylesheet does not
+    /// keep) in row `rename`, and a copy of row `add` appended as SID 1000 (rows 0-based; -1 for none). Every
+    /// version is written by the same ogr2ogr query, so the field definitions never differ.
+    func writeStands(
+        _ dir: TemporaryDirectory, delete: Int = -1, change: Int = -1, add: Int = -1, rename: Int = -1
+    ) throws {
         let target = dir.file("data/avdelningar.shp")
         for ext in ["shp", "shx", "dbf", "prj", "cpg"] {
             try? FileManager.default.removeItem(atPath: dir.file("data/avdelningar.\(ext)"))
         }
         let columns =
-            "AVDNR, FASTIGHET, BESTTYP, AREAL, CASE WHEN rowid = \(change) THEN ALDER + 5 ELSE ALDER END AS ALDER, "
+            "AVDNR, CASE WHEN rowid = \(rename) THEN FASTIGHET || ' (ny)' ELSE FASTIGHET END AS FASTIGHET, BESTTYP, "
+            + "AREAL, CASE WHEN rowid = \(change) THEN ALDER + 5 ELSE ALDER END AS ALDER, "
             + "TRADSLAG, INVDATUM, CERTIFIER"
         let sql =
             "SELECT geometry, \(columns), rowid + 1 AS SID FROM avdelningar WHERE rowid != \(delete) "
@@ -150,6 +154,7 @@ import Testing
         #expect(tty.stdout.contains("preparing regions: 9/9 (100%)"), "\(tty.stdout)")
         #expect(tty.stdout.contains("building regions (0 unchanged): 9/9 (100%)"), "\(tty.stdout)")
         #expect(tty.stdout.contains("9 regions (9 built, 0 up to date"), "\(tty.stdout)")
+        #expect(tty.stdout.contains("; tonight 9 added, 0 rebuilt, 0 unchanged, 0 removed: a tablet downloads "))
 
         // One region changed: 8 unchanged, 1 of 1 built (p9 leaves with the user's word, then comes back).
         let again = try runProcess(

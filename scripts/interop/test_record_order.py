@@ -4,7 +4,9 @@ every night in another order, and tablets must not download it all again.
 Each export is written twice, in two fixed pseudo-random record orders (`shapefile_shuffle`): the sample forest
 plan (with the object id a GIS export carries, OBJID), Debian's Natural Earth countries and cities (`name` as id)
 and a generated set of ~20k stands (AVDNR). `convert`, `run` and `package` must give byte-identical packages for
-both orders, with 1 and 2 threads and a tiny memory budget (so the sort runs and the record spill are used)."""
+both orders, with 1 and 2 threads and a tiny memory budget (so the sort runs and the record spill are used). Two
+exports ordered to put another kind of record first check the order of the layers a stylesheet splits one input
+into (`layer:`) and which of the records sharing an id `--id-policy skip` keeps."""
 import hashlib
 import json
 import pathlib
@@ -190,3 +192,51 @@ def test_without_an_id_field_only_the_ids_follow_the_record_order(kartpack, fore
             for zxy, blob in archive.tiles.items()}
     assert tiles["a"].keys() == tiles["b"].keys() and len(tiles["a"]) > 100
     assert tiles["a"] == tiles["b"]
+
+
+def reordered(src: pathlib.Path, dst: pathlib.Path, order: str, extra: str = "") -> pathlib.Path:
+    """`src` rewritten with its records in the order of the SQL `ORDER BY order` (and the columns `extra` added)."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["ogr2ogr", "-q", "-dialect", "sqlite", "-nln", src.stem, str(dst), str(src), "-sql",
+                    f"SELECT *{extra} FROM {src.stem} ORDER BY {order}"], check=True, timeout=120)
+    return dst
+
+
+def test_layers_a_stylesheet_splits_an_input_into_keep_their_order(kartpack, forest, tmp_path):
+    """`layer:` rules route one input to several layers: their order in tiles and metadata is fixed before any
+    record is read (the input's own layer, then the `layer:` values in sheet order, each with its label layer),
+    not by which record comes first. Two exports, one starting with a clearcut, one with a conifer stand."""
+    sheet = tmp_path / "split.kss"
+    sheet.write_text('avdelningar { class: stand; keep: AVDNR, BESTTYP; }\n'
+                     'avdelningar[BESTTYP = "Barrskog"] { layer: barr; }\n'
+                     'avdelningar[BESTTYP = "Hygge"] { layer: hygge; }\n'
+                     'avdelningar[zoom >= 13] { label: AVDNR; }\n')
+    src = forest["a"] / "avdelningar.shp"
+    digests, layers = {}, {}
+    for name, first in (("hygge-first", "Hygge"), ("barr-first", "Barrskog")):
+        shp = reordered(src, tmp_path / name / "src" / "avdelningar.shp", f"BESTTYP = '{first}' DESC, OBJID")
+        digests[name] = convert(kartpack, [shp], tmp_path / name, "--id-field", "OBJID", "--style", str(sheet),
+                                "--min-zoom", "10", "--max-zoom", "14")
+        meta = read_pmtiles(tmp_path / name / "plan.pmtiles").metadata
+        layers[name] = [l["id"] for l in meta["vector_layers"]]
+    assert layers["hygge-first"] == ["avdelningar", "avdelningar_labels", "barr", "barr_labels", "hygge",
+                                     "hygge_labels"]
+    assert layers["barr-first"] == layers["hygge-first"]
+    assert digests["hygge-first"] == digests["barr-first"]
+
+
+def test_id_policy_skip_keeps_the_same_duplicate_in_any_record_order(kartpack, forest, tmp_path):
+    """Under `--id-policy skip` the record that keeps a shared id is the one with the smallest content key, not the
+    first in the file: two exports with every pair of records sharing an id, in opposite orders, give the same
+    bytes."""
+    src = forest["a"] / "avdelningar.shp"
+    digests, reports = {}, {}
+    for name, order in (("up", "OBJID"), ("down", "OBJID DESC")):
+        shp = reordered(src, tmp_path / name / "src" / "avdelningar.shp", order, ", (OBJID + 1) / 2 AS PAIR")
+        out = tmp_path / name
+        digests[name] = convert(kartpack, [shp], out, "--id-field", "PAIR", "--id-policy", "skip", "--max-zoom",
+                                "13", "--report", str(out / "report.json"))
+        reports[name] = json.loads((out / "report.json").read_text())
+    skipped = [r["inputs"][0]["rejected"].get("duplicate_id") for r in reports.values()]
+    assert skipped[0] == skipped[1] and skipped[0] >= 60, skipped
+    assert digests["up"] == digests["down"]

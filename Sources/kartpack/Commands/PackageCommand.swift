@@ -262,11 +262,16 @@ struct PackageCommand: Command {
                 for r in report.regions { Console.out("  \(r.id)\t\(r.status)\t\(r.features) features") }
                 for id in report.removed { Console.out("  \(id)\tremoved") }
             } else {
-                Console.out(
+                var line =
                     "\(report.catalog): \(report.regions.count - count("empty")) regions (\(count("built")) built, "
-                        + "\(count("up-to-date")) up to date, \(count("empty")) empty, \(report.removed.count) "
-                        + "removed)\(report.signed ? ", signed" : "")"
-                )
+                    + "\(count("up-to-date") + count("identical")) up to date, \(count("empty")) empty, "
+                    + "\(report.removed.count) removed)\(report.signed ? ", signed" : "")"
+                if let n = report.night {
+                    line +=
+                        "; tonight \(n.added) added, \(n.rebuilt) rebuilt, \(n.unchanged) unchanged, \(n.removed) "
+                        + "removed: a tablet downloads \(ConvertSummary.bytes(Int(n.downloadBytes)))"
+                }
+                Console.out(line)
             }
         }
         return exit
