@@ -33,11 +33,14 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
     }
 
-    /// Inode and modification time of every file in `folder`, by name.
+    /// Inode and modification time of every published file in `folder`, by name.
     func fileStamps(_ folder: String) throws -> [String: String] {
         var out: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            let a = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix(".") {
+            // Top-level names are links into the current generation: stamp the file they lead to (an unchanged
+            // package is a hard link of last night's file, so its inode and time stay).
+            let real = URL(fileURLWithPath: folder + "/" + name).resolvingSymlinksInPath().path
+            let a = try FileManager.default.attributesOfItem(atPath: real)
             let inode = a[.systemFileNumber] as? Int ?? -1
             let mtime = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             out[name] = "\(inode) \(mtime)"
@@ -112,6 +115,7 @@ import Testing
             #expect(id == b["id"] as? String)
             guard !["p3", "p5", "p9"].contains(id) else {
                 #expect(a["fingerprint"] as? String != b["fingerprint"] as? String, "\(id)")
+                #expect(stampsBefore["\(id).pmtiles"] != stampsAfter["\(id).pmtiles"], "a rebuilt file: \(id)")
                 continue
             }
             // Untouched: the same catalog entry, and the very same file (inode and modification time).
