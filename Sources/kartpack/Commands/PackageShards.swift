@@ -99,13 +99,7 @@ struct PackageShardRequest {
         guard p.positionals.isEmpty else {
             throw UsageError(message: "with --plan the pipeline comes from the plan: give no PIPELINE.json")
         }
-        guard let plan = p.value("plan"), let spec = p.value("shard") else {
-            throw UsageError(message: "--plan PLAN.json and --shard I/N go together")
-        }
-        let numbers = spec.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-        guard numbers.count == 2, let i = numbers[0], let n = numbers[1], n >= 1, (0..<n).contains(i) else {
-            throw UsageError(message: "--shard \(spec): give I/N with 0 <= I < N (the first shard is 0/N)")
-        }
+        let (plan, i, n) = try ShardArguments.planAndShard(p)
         guard let part = p.value("output") else {
             throw UsageError(message: "a shard needs -o PARTDIR, its part folder")
         }
