@@ -71,27 +71,12 @@ package struct RegionShardPlan: Sendable {
     }
 
     /// Writes the plan (through a temporary file and a rename) and returns its digest.
-    package func write(to path: String) throws -> String {
-        let bytes = Array(text.utf8)
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), rename(temporary, path) == 0
-        else {
-            unlink(temporary)
-            throw PipelineError.badOutput(path: path, reason: "cannot write the plan")
-        }
-        return SHA256.hex(of: bytes)
-    }
+    package func write(to path: String) throws -> String { try ShardPlan.write(text: text, to: path) }
 
     /// Reads a package plan and its digest; a plan of `convert`, of another version or damaged is refused (65).
     package static func read(path: String) throws -> (plan: RegionShardPlan, digest: String) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ShardError.missing(path: path, reason: "cannot read the shard plan")
-        }
-        let bytes = [UInt8](data)
+        let (j, bytes) = try ShardPlan.readJSON(path: path)
         func bad(_ why: String) -> ShardError { .damaged(path: path, reason: why) }
-        guard let j = try? JSONParser.parse(bytes), j["kartpackShardPlan"]?.intValue == formatVersion else {
-            throw bad("not a shard plan (kartpackShardPlan \(formatVersion))")
-        }
         guard let command = j["command"]?.stringValue, command == "package" else {
             throw bad("a plan for `\(j["command"]?.stringValue ?? "?")`, not `package`")
         }
