@@ -42,6 +42,11 @@ package struct RegionPackageOptions: Sendable {
     /// Regions of the previous catalog may leave it (`--allow-removals`, `"allowRemovals": true`); otherwise such
     /// a region refuses the night.
     package var allowRemovals = false
+    /// A shard of a plan (`RegionShardPlan`): only these regions are built and listed; nil builds all.
+    package var onlyRegions: Set<String>?
+    /// The merge of a plan's shards: each region's package is taken from its shard's part (region id → part)
+    /// instead of being built; nil builds.
+    package var parts: [String: RegionPackager.Part]?
 
     package init(convert: ConvertOptions, regionsPath: String, idField: String, outputFolder: String) {
         self.convert = convert

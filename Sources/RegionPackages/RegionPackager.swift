@@ -50,8 +50,9 @@ package struct RegionPackager {
         let published = PackageGenerations(folder: folder).currentFolder() ?? folder
         let previous = try Catalog.read(folder: published)
 
-        let set = try RegionSet(
+        var set = try RegionSet(
             path: options.regionsPath, idField: options.idField, nameField: options.nameField, filter: options.filter)
+        if let only = options.onlyRegions { set.regions = set.regions.filter { only.contains($0.id) } }
         var findings = set.problems
         let path = options.regionsPath
         let regionsFile = (path as NSString).lastPathComponent
@@ -150,12 +151,19 @@ package struct RegionPackager {
         let baseOptions = convert
         let outputNames = LayerRegistry.outputNames(convert)
         let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
+        let parts = options.parts
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
             defer { shared.step(stage, total: toBuild.count) }
             let region = regions[i]
             let target = generationPath + "/" + region.id + "." + ext
             do {
+                if let parts {
+                    // A merge: the shard built it (`RegionPackager+Parts`).
+                    guard let p = try Self.takePart(parts, id: region.id, target: target, fingerprint: fingerprints[i])
+                    else { return .empty(counts: []) }
+                    return .built(p.entry, features: p.features, written: p.written, counts: [])
+                }
                 var o = baseOptions
                 o.output = target
                 o.force = true

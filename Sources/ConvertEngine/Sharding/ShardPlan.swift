@@ -60,7 +60,10 @@ package struct ShardPlan: Sendable {
     }
 
     /// Writes the plan (through a temporary file and a rename) and returns its digest.
-    package func write(to path: String) throws -> String {
+    package func write(to path: String) throws -> String { try Self.write(text: text, to: path) }
+
+    /// Writes a plan's text (through a temporary file and a rename) and returns its digest.
+    package static func write(text: String, to path: String) throws -> String {
         let bytes = Array(text.utf8)
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
@@ -74,14 +77,8 @@ package struct ShardPlan: Sendable {
 
     /// Reads a plan file and its digest.
     package static func read(path: String) throws -> (plan: ShardPlan, digest: String) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ShardError.missing(path: path, reason: "cannot read the shard plan")
-        }
-        let bytes = [UInt8](data)
+        let (j, bytes) = try readJSON(path: path)
         func bad(_ why: String) -> ShardError { .damaged(path: path, reason: why) }
-        guard let j = try? JSONParser.parse(bytes), j["kartpackShardPlan"]?.intValue == formatVersion else {
-            throw bad("not a shard plan (kartpackShardPlan \(formatVersion))")
-        }
         guard let command = j["command"]?.stringValue, let directory = j["directory"]?.stringValue,
             let args = j["arguments"]?.arrayValue?.compactMap(\.stringValue), let output = j["output"]?.stringValue,
             let format = j["format"]?.stringValue.flatMap(ArchiveFormat.init(rawValue:)),
@@ -103,5 +100,17 @@ package struct ShardPlan: Sendable {
             fingerprint: fingerprint, ranges: ranges, splitZoom: Int(splitZoom))
         plan.kartpack = version
         return (plan, SHA256.hex(of: bytes))
+    }
+
+    /// A plan file's JSON and bytes; refused unless it is a shard plan of this format.
+    package static func readJSON(path: String) throws -> (json: JSONValue, bytes: [UInt8]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ShardError.missing(path: path, reason: "cannot read the shard plan")
+        }
+        let bytes = [UInt8](data)
+        guard let j = try? JSONParser.parse(bytes), j["kartpackShardPlan"]?.intValue == formatVersion else {
+            throw ShardError.damaged(path: path, reason: "not a shard plan (kartpackShardPlan \(formatVersion))")
+        }
+        return (j, bytes)
     }
 }

@@ -54,6 +54,14 @@ struct PackageCommand: Command {
             help: "read, route and fingerprint; say which regions would be built; write nothing"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
         OptionSpec(name: "quiet", kind: .flag, help: "no progress line and no summary"),
+        OptionSpec(
+            name: "plan", kind: .value,
+            help: "build one shard of a plan (`kartpack plan --package`): the pipeline and options come from the "
+                + "plan, -o is the shard's part folder", valueName: "PLAN.json"),
+        OptionSpec(name: "shard", kind: .value, help: "the shard of --plan to build, 0 <= I < N", valueName: "I/N"),
+        OptionSpec(
+            name: "merge", kind: .flag,
+            help: "with --plan: publish the plan's folder from the shards' part folders given as arguments"),
     ]
     static var help: String {
         helpText(
@@ -109,11 +117,22 @@ struct PackageCommand: Command {
     let dryRun: Bool
     let reportPath: String?
     let quiet: Bool
+    /// `--plan`/`--shard`: this run builds one shard of a plan (the other fields are unused).
+    var shardRequest: PackageShardRequest?
+    /// Set by a shard: only these regions are built, and the part is not signed.
+    var shardRegions: Set<String>?
+    /// Set by a merge: each region's package comes from its shard's part.
+    var partsByRegion: [String: RegionPackager.Part]?
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
-        guard p.positionals.count == 1 else { throw UsageError(message: "package needs exactly one PIPELINE.json") }
-        pipeline = p.positionals[0]
+        if p.value("plan") != nil || p.value("shard") != nil || p.flag("merge") {
+            shardRequest = try PackageShardRequest(p, arguments: arguments)
+        }
+        guard shardRequest != nil || p.positionals.count == 1 else {
+            throw UsageError(message: "package needs exactly one PIPELINE.json")
+        }
+        pipeline = p.positionals.first ?? ""
         regionsFlag = p.value("regions")
         idFieldFlag = p.value("id-field")
         outputFlag = p.value("output")
@@ -134,6 +153,7 @@ struct PackageCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        if let shardRequest { return try shardRequest.run() }
         guard FileManager.default.fileExists(atPath: pipeline) else {
             Console.error("\(pipeline): no such file (pipeline)")
             return .noInput
@@ -204,6 +224,12 @@ struct PackageCommand: Command {
         o.buffer = bufferFlag ?? section?.buffer ?? 0
         o.signKey = sign
         o.signPasswordFile = passwordFile
+        if let shardRegions {
+            o.onlyRegions = shardRegions
+            o.signKey = nil
+            o.signPasswordFile = nil
+        }
+        o.parts = partsByRegion
         o.rebuildAll = force
         o.allowRemovals = allowRemovals || section?.allowRemovals == true
         o.dryRun = dryRun

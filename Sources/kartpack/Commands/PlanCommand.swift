@@ -5,7 +5,7 @@ import KartpackCore
 /// into N shards for a cluster's array job (docs/cluster.md).
 struct PlanCommand: Command {
     static let name = "plan"
-    static let summary = "split a convert build into shards for a cluster (Slurm, Kubernetes): convert --shard, merge"
+    static let summary = "split a convert or package build into shards for a cluster (Slurm, Kubernetes)"
     static let options: [OptionSpec] =
         ConvertCommand.options.filter { !["plan", "shard"].contains($0.name) } + [
             OptionSpec(name: "shards", kind: .value, help: "how many shards (1 to 4096)", valueName: "N"),
@@ -19,6 +19,7 @@ struct PlanCommand: Command {
     static var help: String {
         helpText(
             usage: "kartpack plan INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [convert options] --shards N "
+                + "--plan PLAN.json\n       kartpack plan --package PIPELINE.json [package options] --shards N "
                 + "--plan PLAN.json",
             summary: """
                 Writes a shard plan for the convert command line given (the same inputs and options as convert):
@@ -28,6 +29,9 @@ struct PlanCommand: Command {
                 merge PART... -o OUT` joins the parts into the package `convert` would have written, byte for byte.
                 --threads, --memory-budget, --temp-dir, --scratch, --report, --quiet and --force are not part of
                 the plan: each shard gives its own.
+                With --package, the plan is of a `kartpack package PIPELINE.json [package options]` build: N groups
+                of regions of about equal cost (their bounding boxes' area), and `kartpack package --plan PLAN.json
+                --shard I/N -o PARTDIR` builds group I's packages, unsigned, into the part folder PARTDIR.
                 """,
             options: options,
             footer: "See docs/cluster.md for Slurm and Kubernetes.")
@@ -37,9 +41,22 @@ struct PlanCommand: Command {
     let planPath: String
     let splitZoom: Int?
     let arguments: [String]
-    let command: ConvertCommand
+    let command: ConvertCommand?
+    /// `--package`: the plan of a `package` build instead.
+    let packagePlan: PackagePlanRequest?
 
     init(arguments: [String]) throws(UsageError) {
+        if arguments.contains("--package") {
+            let request = try PackagePlanRequest(arguments: arguments)
+            self.shards = request.shards
+            self.planPath = request.planPath
+            self.splitZoom = nil
+            self.arguments = request.arguments
+            self.command = nil
+            self.packagePlan = request
+            return
+        }
+        packagePlan = nil
         let p = try ParsedArguments(arguments, options: Self.options)
         guard let shards = try p.int("shards", in: 1...4096) else { throw UsageError(message: "plan needs --shards N") }
         guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
@@ -55,6 +72,8 @@ struct PlanCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        if let packagePlan { return try packagePlan.run() }
+        guard let command else { return .software }
         let missing = command.convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
         if !missing.isEmpty {
             for m in missing { Console.error("\(m): no such file or folder") }

@@ -20,13 +20,7 @@ struct ShardRequest {
         guard p.positionals.isEmpty else {
             throw UsageError(message: "with --plan the inputs come from the plan: give no INPUT")
         }
-        guard let plan = p.value("plan"), let spec = p.value("shard") else {
-            throw UsageError(message: "--plan PLAN.json and --shard I/N go together")
-        }
-        let numbers = spec.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-        guard numbers.count == 2, let i = numbers[0], let n = numbers[1], n >= 1, (0..<n).contains(i) else {
-            throw UsageError(message: "--shard \(spec): give I/N with 0 <= I < N (the first shard is 0/N)")
-        }
+        let (plan, i, n) = try ShardArguments.planAndShard(p)
         guard let part = p.value("output") else { throw UsageError(message: "a shard needs -o PART, its part file") }
         let allowed = ShardArguments.runOnly.union(["plan", "shard", "output"])
         let stray = ShardArguments.split(arguments, removing: allowed, options: ConvertCommand.options).kept
@@ -80,6 +74,18 @@ struct ShardRequest {
 }
 
 extension ShardArguments {
+    /// `--plan PLAN.json` and `--shard I/N` (they go together; 0 <= I < N).
+    static func planAndShard(_ p: ParsedArguments) throws(UsageError) -> (plan: String, shard: Int, shards: Int) {
+        guard let plan = p.value("plan"), let spec = p.value("shard") else {
+            throw UsageError(message: "--plan PLAN.json and --shard I/N go together")
+        }
+        let numbers = spec.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard numbers.count == 2, let i = numbers[0], let n = numbers[1], n >= 1, (0..<n).contains(i) else {
+            throw UsageError(message: "--shard \(spec): give I/N with 0 <= I < N (the first shard is 0/N)")
+        }
+        return (plan, i, n)
+    }
+
     /// The planner of a parsed `convert` command line: its options with the stylesheet loaded, so the sheet and its
     /// icons are fingerprinted too.
     static func planner(_ command: ConvertCommand, arguments: [String]) throws -> ShardPlanner {
