@@ -36,6 +36,8 @@ package struct EncodeSettings: Sendable {
     var keepBytes = 64 << 20
     /// A shard's tiles (`ConvertOptions.shard`): at the max zoom only these are prepared and encoded (nil: all).
     var shardRange: ShardKeyRange?
+    /// Tiles copied from the previous package when unchanged, and tonight's tile index (`run`; nil: none).
+    var reuse: TileReuse?
 
     /// The prepared batches held for the next round under a memory budget: a quarter of it (64 MiB at the default
     /// 256 MiB). The encode phase holds little else of the budget: the sort's pieces are in runs or are the batch.
@@ -67,5 +69,6 @@ package struct EncodeSettings: Sendable {
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
         shardRange = o.shard?.range
+        reuse = o.tileReuse
     }
 }
