@@ -78,7 +78,6 @@ class Night:
         assert sha(self.package) == built, "the incremental build differs from the full build"
         assert full["incremental"]["tilesCopied"] == 0
         inc = incremental["incremental"]
-        print(inc)
         assert inc["tilesReencoded"] + inc["tilesCopied"] == full["incremental"]["tilesReencoded"]
         assert inc["tilesReencoded"] + inc["tilesCopied"] == full["conversion"]["tiles"]
         return inc
@@ -243,3 +242,13 @@ def test_twenty_thousand_stands(kartpack, stands_export, tmp_path):
         shutil.copyfile((night.folder / "shuffled" / "stands").with_suffix(ext), (night.folder / "stands").with_suffix(ext))
     shuffled = night.next_night()
     assert shuffled["tilesReencoded"] == 0 and shuffled["tilesRemoved"] == 0
+
+
+def test_the_benchmark_script_compares_with_a_full_build(kartpack, tmp_path):
+    """scripts/bench/incremental-run.py (docs/benchmarks.md, *Incremental run*) on a few hundred stands: one row
+    per case, each saying the incremental package is the full build's."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "incremental-run.py"), "--count", "400",
+                        "--edits", "1,10", "--work", str(tmp_path), "--kartpack", kartpack, "--threads", "1"],
+                       capture_output=True, text=True, check=True, timeout=600)
+    rows = [line for line in p.stdout.splitlines() if line.startswith(("| 1 |", "| 10 |"))]
+    assert len(rows) == 2 and all(row.endswith("| yes |") for row in rows), p.stdout
