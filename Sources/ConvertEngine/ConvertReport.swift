@@ -32,6 +32,9 @@ package struct ConvertReport: Codable, Sendable {
         /// are the counts in the package's metadata, so a region's package depends only on its own features;
         /// records clipped away (`outside_region`) or rejected before the clip are counted above only.
         package var insideClip: InsideClip? = nil
+        /// In a shard of a plan, the records whose features have no piece in the shard's tiles (`ShardFootprint`):
+        /// not tiled here, so `records = written + Σ rejected + outsideShard`.
+        package var outsideShard: Int? = nil
     }
     /// The records of an input inside the clip region: `records = written + Σ rejected`.
     package struct InsideClip: Codable, Sendable, Equatable {

@@ -150,7 +150,7 @@ package final class Converter {
                     run: tiled, stats: [:], summary: nil, options: options, clock: clock, diagnostics: diagnostics))
         }
         for r in tiled.inputs where r.error == nil {
-            let accounted = r.written + r.rejected.values.reduce(0, +)
+            let accounted = r.written + r.rejected.values.reduce(0, +) + (r.outsideShard ?? 0)
             guard accounted == r.records else {
                 throw PipelineError.reconciliationFailed(
                     detail:
@@ -158,7 +158,8 @@ package final class Converter {
                 )
             }
         }
-        guard !tiled.written.isEmpty else {
+        // A shard without the metadata may hold no feature (its tiles are empty); the first shard checks the build.
+        guard !tiled.written.isEmpty || options.shard.map({ !$0.holdsMetadata }) == true else {
             throw PipelineError.nothingToWrite(
                 reasons: ["no feature was written (see the rejected counts)"],
                 report: ConvertReport(

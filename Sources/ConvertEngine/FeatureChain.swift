@@ -35,8 +35,10 @@ package final class FeatureChain {
     private let clip: ClipStage
     private let classify: ClassifyStage
     private let tiles: TileStage
+    private let footprint: ShardFootprint?
 
     package init(parameters: TilingParameters) {
+        footprint = parameters.shardFootprint
         repair = RepairStage(engine: engine)
         clip = ClipStage(engine: engine)
         classify = ClassifyStage(engine: engine)
@@ -95,6 +97,9 @@ package final class FeatureChain {
             tiling.repairs = projected
         } else {
             try reproject.apply(&g, from: ctx.crs, repairs: &tiling.repairs)
+        }
+        if let footprint, !footprint.touches(g.bounds) {
+            throw FeatureIssue(code: ShardFootprint.code, message: "no piece in this shard's tiles")
         }
         let unwrapped = AntimeridianStage.apply(g, repairs: &tiling.repairs)
 

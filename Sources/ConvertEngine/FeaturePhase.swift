@@ -69,6 +69,8 @@ package struct LayerIntake {
     private var classes: [String: Int] = [:]
     /// Rejections after the clip stage of a clipped run (the package's metadata counts them).
     private var rejectedInside: [String: Int] = [:]
+    /// Features left to the other shards (`ShardFootprint`).
+    private var outsideShard = 0
 
     /// True in a clipped run: the report then has `insideClip`.
     package let clipped: Bool
@@ -86,6 +88,9 @@ package struct LayerIntake {
         let record = job.feature.provenance.record
         let tiling: TiledFeature.Tiling
         switch result {
+        case .rejected(let issue) where issue.code == ShardFootprint.code:
+            outsideShard += 1
+            return
         case .rejected(let issue):
             rejected[issue.code, default: 0] += 1
             if issue.insideClip { rejectedInside[issue.code, default: 0] += 1 }
@@ -177,6 +182,7 @@ package struct LayerIntake {
         r.rejected.add(rejected)
         r.repaired.add(repaired)
         r.classes = classes
+        if outsideShard > 0 { r.outsideShard = outsideShard }
         if clipped {
             r.insideClip = ConvertReport.InsideClip(
                 records: written + rejectedInside.values.reduce(0, +), written: written, rejected: rejectedInside,

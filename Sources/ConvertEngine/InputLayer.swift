@@ -86,7 +86,7 @@ package protocol LayerReading: AnyObject {
     /// The next feature, nil at the end (skips are counted, not thrown).
     func next() throws -> Feature?
     /// The reader's counters in the Shapefile reader's shape (records, skips, repairs, coercions, warnings).
-    var readerStats: ShapefileStats { get }
+    var readerStats: ReaderStats { get }
     /// The layer's CRS, resolved as a Shapefile's `.prj` is (untrusted text in the isolated child) unless
     /// `override` (`--source-crs`) is given.
     func resolveCRS(override: String?) throws -> CRSInfo
@@ -95,7 +95,7 @@ package protocol LayerReading: AnyObject {
 }
 
 extension ShapefileReader: LayerReading {
-    package var readerStats: ShapefileStats { stats }
+    package var readerStats: ReaderStats { stats }
 
     package func resolveCRS(override: String?) throws -> CRSInfo {
         try IsolatedCRS.resolve(prjText: prjText, override: override, prjFile: files.prj ?? files.shp)
@@ -103,17 +103,7 @@ extension ShapefileReader: LayerReading {
 }
 
 extension GeoPackageReader: LayerReading {
-    package var readerStats: ShapefileStats {
-        let s = stats
-        var out = ShapefileStats(recordsInFile: s.recordsInFile)
-        out.recordsRead = s.recordsRead
-        out.featuresEmitted = s.featuresEmitted
-        out.skipped = s.skipped
-        out.repaired = s.repaired
-        out.coercedToNull = s.coercedToNull
-        out.warnings = s.warnings
-        return out
-    }
+    package var readerStats: ReaderStats { stats }
 
     /// The SRS of the geometry column: its WKT definition goes to the CRS resolver as a `.prj`'s text does; a row
     /// without one (`undefined`) but with an EPSG code is read as that code; one with neither needs

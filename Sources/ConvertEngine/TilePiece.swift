@@ -22,6 +22,8 @@ package struct TilingParameters: Sendable {
     /// highest zoom are handed on as dust (`SmallFeatureDust`) for small-feature reduction.
     package var smallFeatures = false
     package var smallFeatureSize = 2.0
+    /// A range shard's tiles (`ShardFootprint`): features that touch none are not tiled (nil: every feature).
+    package var shardFootprint: ShardFootprint?
 
     /// The parameters of a conversion: the one place they are taken from its options (the feature phase and the
     /// region builds must tile alike).
@@ -31,6 +33,7 @@ package struct TilingParameters: Sendable {
             simplify: options.simplify, sharedBorders: options.sharedBorders)
         smallFeatures = options.smallFeatures
         smallFeatureSize = options.smallFeatureSize
+        shardFootprint = ShardFootprint(options: options)
     }
 
     package init(minZoom: Int, maxZoom: Int, extent: Int, buffer: Double, simplify: Double, sharedBorders: Bool = false)

@@ -3,7 +3,7 @@ import SQLiteStore
 
 /// Why a GeoPackage, or one of its feature tables, cannot be read at all. Every case names the file (and the
 /// table where there is one) and ends its description with the reason code in brackets (docs/diagnostics.md).
-/// Record-level problems are not errors: they are skipped and counted (`GeoPackageStats`).
+/// Record-level problems are not errors: they are skipped and counted (`ReaderStats`).
 public enum GeoPackageError: KartpackError, Equatable {
     /// The path does not exist.
     case fileNotFound(path: String)

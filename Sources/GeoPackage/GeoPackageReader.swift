@@ -26,7 +26,7 @@ public final class GeoPackageReader: FeatureSource {
     /// The `gpkg_spatial_ref_sys` row of the geometry column.
     public let srs: GeoPackageSRS
     /// Live counters.
-    public private(set) var stats = GeoPackageStats()
+    public private(set) var stats = ReaderStats()
     /// `name.gpkg table NAME`: how diagnostics name the layer.
     public let label: String
     /// The fid column's name.

@@ -98,7 +98,7 @@ package struct Importer {
             let staged = StagedConversion(options: o, policy: policy, names: names)
             let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
             // Null shapes, deleted rows and records the user's filters leave out are counted, not errors.
-            let notErrors = ShapefileStats.informationalSkipCodes.union(Self.userChoiceSkipCodes)
+            let notErrors = ReaderStats.informationalSkipCodes.union(Self.userChoiceSkipCodes)
             let anyRejected = result.report.inputs.contains { i in
                 i.error != nil || i.rejected.contains { $0.value > 0 && !notErrors.contains($0.key) }
             }

@@ -217,7 +217,7 @@ package enum ShapefileInspector {
     }
 
     /// Per record: the sorted codes of its diagnostics, and the records skipped (by their skip code).
-    private static func recordCodes(_ samples: [Diagnostic], stats: ShapefileStats)
+    private static func recordCodes(_ samples: [Diagnostic], stats: ReaderStats)
         -> ([Int: [String]], [SkippedRecordDump])
     {
         var codes: [Int: Set<String>] = [:]

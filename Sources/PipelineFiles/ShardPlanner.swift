@@ -25,14 +25,16 @@ package struct ShardPlanner {
         self.otherFiles = otherFiles
     }
 
-    /// The plan for `shards` shards, with `directory` as the folder the arguments are read from.
-    package func plan(shards: Int, directory: String) throws -> ShardPlan {
+    /// The plan for `shards` shards, with `directory` as the folder the arguments are read from: the zooms below
+    /// `splitZoom` (default: the max zoom) go whole to the first shard, the tiles of the others are split.
+    package func plan(shards: Int, directory: String, splitZoom: Int? = nil) throws -> ShardPlan {
         let zooms = options.minZoom...max(options.minZoom, options.maxZoom)
+        let split = min(max(splitZoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
-            shards: shards, zooms: zooms, bounds: bounds(), order: options.format.tileOrder)
+            shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder)
         return ShardPlan(
             command: "convert", directory: directory, arguments: arguments, output: options.output,
-            format: options.format, fingerprint: try fingerprint(), ranges: ranges)
+            format: options.format, fingerprint: try fingerprint(), ranges: ranges, splitZoom: split)
     }
 
     /// The fingerprint of what the build reads: the Kartpack version, the command line, the other files' bytes,

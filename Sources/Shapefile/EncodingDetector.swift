@@ -25,7 +25,9 @@
 /// (penalties for at most 2 % of its non-ASCII characters), and every reading that differs from it must score
 /// worse: when another scores as well (a lone `Ministère` is French in CP1252 and Czech `Ministčre` in CP1250;
 /// Greek capitals read as Cyrillic ones), the text cannot tell, and the file is refused with both readings, never
-/// guessed: a `.cpg` or `--encoding` declares it.
+/// guessed: a `.cpg` or `--encoding` declares it. One tie is decided: Windows CP1252 against the DOS Latin pages
+/// only (a lone Swedish `DÖD` is Spanish `DÍD` in CP850), when CP1252's letters fit one language: read as CP1252,
+/// with a warning (`windowsOverDOS`).
 enum EncodingDetector {
     /// The code pages tried, in order of preference, with their script.
     static let candidates: [(name: String, script: String)] = [
@@ -40,6 +42,10 @@ enum EncodingDetector {
         /// Values that are not UTF-8 are in `name`; `language` is the CLDR language whose letters they fit best
         /// (nil when none fits all).
         case legacy(name: String, legacyValues: Int, utf8Values: Int, language: String?)
+        /// Values that are not UTF-8 read as well in Windows CP1252 as in a DOS Latin page (CP850, CP437 or
+        /// CP852) and no better in any other page: read as CP1252, what ArcGIS and GDAL assume for a table that
+        /// declares nothing, with a warning naming both readings (`readings`; code `encoding_tie`).
+        case windowsOverDOS(legacyValues: Int, utf8Values: Int, language: String?, readings: String)
         /// No reading is clean, or two readings are equally good: why, with examples.
         case undecided(String)
     }
@@ -88,11 +94,22 @@ enum EncodingDetector {
         func reading(_ r: Reading) -> String {
             "\(r.name) (\"\(r.values[k].prefix(40))\"" + (r.language.map { ", letters of language \($0)" } ?? "") + ")"
         }
+        let rivals = others.filter { $0.score <= best.score }
+        if best.name == "CP1252", best.language != nil, rivals.allSatisfy({ dosLatin.contains($0.name) }) {
+            return .windowsOverDOS(
+                legacyValues: legacy.count, utf8Values: utf8, language: best.language,
+                readings: reading(best) + " as in " + rivals.map(reading).joined(separator: " and "))
+        }
         return .undecided(
             "the text reads as well in \(reading(best)) as in \(reading(rival)), so it cannot tell its code page; "
                 + "declare it with a .cpg file next to the .dbf holding the code page's number (e.g. "
                 + "\(best.name.dropFirst(2)))")
     }
+
+    /// The DOS Latin code pages a tie with CP1252 is decided against: their writers (dBASE and FoxPro for DOS) are
+    /// decades old and mostly set the language-driver byte, while a table that declares nothing today comes from a
+    /// Windows program.
+    static let dosLatin: Set<String> = ["CP850", "CP437", "CP852"]
 
     /// How many of the distinct non-ASCII letters of `values` (lower-cased) lie outside the exemplar letters of the
     /// language written in `codePage` that they fit best, and that language (nil when no language of that code page

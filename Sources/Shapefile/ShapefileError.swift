@@ -2,7 +2,7 @@ import KartpackCore
 
 /// Why a Shapefile (or one of its companion files) cannot be read at all.
 ///
-/// Record-level problems are not errors: they are skipped or repaired, counted in `ShapefileStats` and reported to
+/// Record-level problems are not errors: they are skipped or repaired, counted in `ReaderStats` and reported to
 /// the `DiagnosticSink`. Every case names the file (the last path component, or the path given when nothing was
 /// found) and says why.
 public enum ShapefileError: KartpackError, Equatable {

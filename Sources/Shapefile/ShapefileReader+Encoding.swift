@@ -74,6 +74,20 @@ extension ShapefileReader {
             detail += (language.map { " (letters of language \($0))" } ?? "") + scope
             if utf8 > 0 { detail += "; \(utf8) value(s) are valid UTF-8 and read as UTF-8" }
             return (dec, EncodingInfo(name: name, origin: "detected", detail: detail, confidence: "high"))
+        case .windowsOverDOS(let legacy, let utf8, let language, let readings):
+            if let untabled { throw .unknownEncoding(file: dbfName, detail: why, reason: untabledReason(untabled)) }
+            guard let dec = TextDecoder(utf8Else: "CP1252") else {
+                throw .unknownEncoding(file: dbfName, detail: why, reason: "iconv has no CP1252")
+            }
+            warn(
+                "encoding_tie",
+                "\(why): the text reads as well in \(readings); read as CP1252, what ArcGIS and GDAL assume for a "
+                    + "table that declares nothing. If the text is wrong, add a .cpg file next to the .dbf holding the "
+                    + "code page's number (e.g. 850)", dbfName)
+            var detail = "\(why): \(legacy) value(s) are not UTF-8 and read as well in \(readings); CP1252 chosen"
+            detail += (language.map { " (letters of language \($0))" } ?? "") + scope
+            if utf8 > 0 { detail += "; \(utf8) value(s) are valid UTF-8 and read as UTF-8" }
+            return (dec, EncodingInfo(name: "CP1252", origin: "detected", detail: detail, confidence: "tie"))
         case .undecided(let reason):
             throw .unknownEncoding(file: dbfName, detail: why, reason: untabled.map(untabledReason) ?? reason)
         }

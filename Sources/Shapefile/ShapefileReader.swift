@@ -49,7 +49,7 @@ public final class ShapefileReader: FeatureSource {
     /// The files this reader uses.
     public let files: ShapefileSet
     /// Live counters.
-    public internal(set) var stats: ShapefileStats
+    public internal(set) var stats: ReaderStats
 
     /// `.prj` files larger than this are ignored (with a `prj_too_large` warning).
     public static let maxPRJBytes = 64 * 1024
@@ -240,144 +240,26 @@ public final class ShapefileReader: FeatureSource {
         }
 
         // .dbf
-        var fields: [FieldReader] = []
-        var schemaFields: [FieldDefinition] = []
-        var encodingInfo: EncodingInfo?
-        var decoder: TextDecoder?
-        var dbfRows = 0
-        var dbfOwner: DBFHandleOwner?
-        var dbfInput: InputFile?
-        var dbfName = ""
-        var memo: MemoFile?
-        var memoMissing = false
-        var recordLength = 0
+        let table: AttributeTable
         if let dbfPath = files.dbf {
-            let dbfFile = try InputFile(path: dbfPath)
-            dbfInput = dbfFile
-            dbfName = dbfFile.name
-            let dbfHeader = try DBFHeader(file: dbfFile)
-            for w in dbfHeader.warnings { warn(w.code, w.message, file: dbfName) }
-            // A .dbf with no field and no record (record length 0) is not handed to shapelib: nothing to read.
-            let hasRows = dbfHeader.recordLength > 0
-            ShapelibIO.register(base + ".dbf", dbfHeader.shapelibSource(fd: dbfFile.fd, size: dbfFile.size))
-            let dbfHandle = hasRows ? DBFOpenLL(base + ".dbf", "rb", &hooks) : nil
-            ShapelibIO.unregister(base + ".dbf")
-            let messages = ShapelibIO.drainMessages()
-            if let dbfHandle {
-                dbfOwner = DBFHandleOwner(dbfHandle)
-                guard Int(DBFGetFieldCount(dbfHandle)) >= dbfHeader.fields.count,
-                    Int(dbfHandle.pointee.nRecordLength) == dbfHeader.recordLength,
-                    Int(dbfHandle.pointee.nHeaderLength) == dbfHeader.shapelibHeaderLength
-                else {
-                    throw .badDBFHeader(
-                        file: dbfName, reason: "shapelib reads the header differently from its descriptors")
-                }
-            } else if hasRows {
-                if let e = OpenFileLimit.exhaustedNow(), let exhausted = ShapefileError.exhausted(dbfPath, errno: e) {
-                    throw exhausted
-                }
-                throw .badDBFHeader(
-                    file: dbfName,
-                    reason: "shapelib could not open it"
-                        + (messages.isEmpty ? "" : ": " + messages.joined(separator: "; ")))
-            }
-            dbfRows = dbfHeader.recordCount
-            recordLength = dbfHeader.recordLength
-
-            // Encoding.
-            let (dec, info) = try Self.resolveEncoding(
-                options: options, cpgPath: files.cpg, ldid: dbfHeader.languageDriver, dbfName: dbfName,
-                sample: { () throws(ShapefileError) in try DBFTextSample(file: dbfFile, header: dbfHeader) },
-                warn: { warn($0, $1, file: $2) })
-            decoder = dec
-            encodingInfo = info
-
-            // Fields.
-            var used: Set<String> = []
-            for raw in dbfHeader.fields {
-                var (name, _) = dec.decode(raw.nameBytes)
-                name = name.trimmingWhitespace
-                if name.isEmpty { name = "field_\(raw.index + 1)" }
-                let kind: DBFFieldKind
-                let type: FieldType
-                let decimals: Int
-                switch DBFFieldPlan.plan(raw, name: name) {
-                case .drop(let why):
-                    warn("dropped_field", why, file: dbfName)
-                    continue
-                case .read(let k, let t, let d, let warning):
-                    (kind, type, decimals) = (k, t, d)
-                    if let warning { warn(warning.code, warning.message, file: dbfName) }
-                }
-                if used.contains(name) {
-                    var n = 1
-                    while used.contains("\(name)_\(n)") { n += 1 }
-                    warn(
-                        "duplicate_field_name", "field name \(name) appears twice; renamed to \(name)_\(n)",
-                        file: dbfName)
-                    name = "\(name)_\(n)"
-                }
-                used.insert(name)
-                fields.append(
-                    FieldReader(
-                        name: name, index: Int32(raw.index), type: type, decimals: decimals, offset: raw.offset,
-                        width: raw.width, kind: kind))
-                schemaFields.append(
-                    FieldDefinition(
-                        name: name, type: type, width: raw.width, decimals: type == .double ? decimals : 0,
-                        nativeType: String(decoding: [raw.type], as: UTF8.self)))
-            }
-            if fields.contains(where: { if case .memo = $0.kind { true } else { false } }) {
-                if let memoPath = files.memo {
-                    memo = try MemoFile(file: InputFile(path: memoPath))
-                } else {
-                    memoMissing = true
-                    let names = fields.filter { if case .memo = $0.kind { true } else { false } }.map(\.name)
-                    warn(
-                        "memo_file_missing",
-                        "memo field(s) \(names.joined(separator: ", ")) need a .dbt or .fpt file next to \(dbfName), "
-                            + "and there is none; their values are null", file: dbfName)
-                }
-            }
-            if dbfRows < index.count {
-                warn(
-                    "missing_attributes",
-                    "\(shpName) has \(index.count) records but \(dbfName) has \(dbfRows) rows; "
-                        + "\(index.count - dbfRows) shape(s) get null attributes", file: dbfName)
-            } else if dbfRows > index.count {
-                warn(
-                    "orphan_dbf_rows",
-                    "\(dbfName) has \(dbfRows) rows but \(shpName) has \(index.count) records; "
-                        + "\(dbfRows - index.count) row(s) have no shape", file: dbfName)
-            }
+            table = try AttributeTable(
+                path: dbfPath, files: files, options: options, virtualBase: base, hooks: &hooks,
+                shapeRecords: index.count, shpName: shpName, warn: { warn($0, $1, file: $2) })
         } else {
+            table = AttributeTable()
             warn("no_attributes", "no .dbf file; features have no attributes", file: shpName)
         }
-        self.dbf = dbfOwner
-        self.dbfFile = dbfInput
-        self.fields = fields
-        self.decoder = decoder
-        self.dbfRows = dbfRows
-        self.dbfName = dbfName
-        self.memo = memo
-        self.memoMissing = memoMissing
-        self.dbfRecordLength = recordLength
+        self.dbf = table.handle
+        self.dbfFile = table.file
+        self.fields = table.fields
+        self.decoder = table.decoder
+        self.dbfRows = table.rows
+        self.dbfName = table.name
+        self.memo = table.memo
+        self.memoMissing = table.memoMissing
+        self.dbfRecordLength = table.recordLength
 
-        // .prj
-        var prj: String?
-        if let prjPath = files.prj {
-            let prjFile = try InputFile(path: prjPath)
-            if prjFile.size > Self.maxPRJBytes {
-                warn("prj_too_large", "\(prjFile.size) bytes (limit \(Self.maxPRJBytes)); ignored", file: prjFile.name)
-            } else {
-                var bytes = try prjFile.bytes(at: 0, count: prjFile.size)
-                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-                prj =
-                    String(validating: bytes, as: UTF8.self)
-                    ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-            }
-        }
-        prjText = prj
+        prjText = try Self.readPRJ(files.prj) { warn($0, $1, file: $2) }
 
         var bounds: Bounds?
         let box = Bounds(
@@ -385,9 +267,9 @@ public final class ShapefileReader: FeatureSource {
         if !box.isEmpty, box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite { bounds = box }
         schema = LayerSchema(
             name: files.baseName, geometryKind: description.flatMap { ShapeType.layerKind($0.family) },
-            sourceShapeType: ShapeType.name(fileType), fields: schemaFields, crs: nil, bounds: bounds,
-            recordCount: index.count, encoding: encodingInfo)
-        stats = ShapefileStats(recordsInFile: index.count, dbfRecordCount: files.dbf == nil ? nil : dbfRows)
+            sourceShapeType: ShapeType.name(fileType), fields: table.schemaFields, crs: nil, bounds: bounds,
+            recordCount: index.count, encoding: table.encoding)
+        stats = ReaderStats(recordsInFile: index.count, dbfRecordCount: files.dbf == nil ? nil : table.rows)
 
         if let rebuildReason {
             stats.repaired["rebuilt_index", default: 0] += 1

@@ -14,8 +14,9 @@ struct StyleParser {
     private var position = 0
     private(set) var diagnostics: [StyleDiagnostic]
     private(set) var rules: [StyleRule] = []
-    private(set) var examples: [StyleExample] = []
-    private(set) var map = MapSettings()
+    /// Set by the at-rules (`StyleParser+AtRules.swift`).
+    var examples: [StyleExample] = []
+    var map = MapSettings()
 
     init(text: String, file: String) {
         var lexer = StyleLexer(text: text, file: file)
@@ -57,7 +58,7 @@ struct StyleParser {
     }
 
     /// Skips a broken rule: up to a `;` or `}` (consumed), or over a `{ … }` block.
-    private mutating func recover() {
+    mutating func recover() {
         while true {
             switch current.kind {
             case .eof:
@@ -116,169 +117,6 @@ struct StyleParser {
             if let d = checkDeclaration(r) { declarations.append(d) }
         }
         rules.append(StyleRule(selectors: selectors, declarations: declarations, index: rules.count, location: start))
-    }
-
-    // MARK: Selectors
-
-    private mutating func parseSelector() -> StyleSelector? {
-        guard let first = parseCompound() else { return nil }
-        var compounds = [first]
-        while true {
-            let t = current
-            switch t.kind {
-            case .comma, .leftBrace:
-                for a in compounds.dropLast() where a.layer == nil {
-                    error(
-                        "bad_selector", at: a.location,
-                        "the ancestor in a descendant selector must name a layer, not '*'")
-                    return nil
-                }
-                return StyleSelector(compounds: compounds)
-            case .op(.greater):
-                error(
-                    "bad_selector", at: t.location,
-                    "the child combinator '>' is not supported; use a space for a descendant selector")
-                return nil
-            case .word where t.spaceBefore, .star where t.spaceBefore:
-                guard let c = parseCompound() else { return nil }
-                compounds.append(c)
-            case .leftBracket where t.spaceBefore:
-                error(
-                    "bad_selector", at: t.location,
-                    "a filter must follow a layer name or '*' directly, without a space (write `layer[...]`)")
-                return nil
-            default:
-                error("bad_selector", at: t.location, "unexpected \(t.display) in a selector")
-                return nil
-            }
-        }
-    }
-
-    private mutating func parseCompound() -> CompoundSelector? {
-        let t = current
-        let layer: String?
-        switch t.kind {
-        case .word: layer = t.text
-        case .star: layer = nil
-        default:
-            error("bad_selector", at: t.location, "expected a layer name or '*', found \(t.display)")
-            return nil
-        }
-        advance()
-        var compound = CompoundSelector(layer: layer, filters: [], zoomFilters: [], location: t.location)
-        while current.kind == .leftBracket && !current.spaceBefore {
-            guard parseFilter(into: &compound) else { return nil }
-        }
-        return compound
-    }
-
-    private static let operatorList = "=, !=, <, <=, >, >=, ^=, $=, *=, =~"
-
-    /// Parses `[ … ]` into the compound; false after an error.
-    private mutating func parseFilter(into compound: inout CompoundSelector) -> Bool {
-        let open = current.location
-        advance()
-        let nameToken = current
-        guard nameToken.kind == .word || nameToken.kind == .string, !nameToken.text.isEmpty else {
-            error(
-                "bad_filter", at: nameToken.location,
-                "expected an attribute name or 'zoom' after '[', found \(nameToken.display)")
-            return false
-        }
-        let isZoom = nameToken.kind == .word && nameToken.text.lowercased() == "zoom"
-        advance()
-        if current.kind == .rightBracket {
-            advance()
-            if isZoom {
-                error("bad_zoom_value", at: open, "a zoom filter needs an operator and a number, e.g. [zoom >= 10]")
-                return false
-            }
-            compound.filters.append(AttributeFilter(attribute: nameToken.text, test: .present, location: open))
-            return true
-        }
-        let opToken = current
-        let op: FilterOperator
-        switch opToken.kind {
-        case .op(let o): op = o
-        case .badOperator:
-            error(
-                "bad_operator", at: opToken.location,
-                "unknown operator \(opToken.display); use one of \(Self.operatorList)")
-            return false
-        default:
-            error(
-                "bad_filter", at: opToken.location,
-                "expected an operator or ']' after the attribute name, found \(opToken.display)")
-            return false
-        }
-        advance()
-        let value = current
-        guard value.kind == .number || value.kind == .string || value.kind == .word else {
-            error("bad_filter", at: value.location, "expected a value after '\(op.rawValue)', found \(value.display)")
-            return false
-        }
-        advance()
-        guard current.kind == .rightBracket else {
-            error("bad_filter", at: current.location, "expected ']' to close the filter, found \(current.display)")
-            return false
-        }
-        advance()
-
-        if isZoom {
-            guard let cmp = op.comparison else {
-                error("bad_operator", at: opToken.location, "operator '\(op.rawValue)' cannot be used with zoom")
-                return false
-            }
-            guard value.kind == .number, let n = Double(value.text), n.isFinite else {
-                error(
-                    "bad_zoom_value", at: value.location, "a zoom filter compares with a number, found \(value.display)"
-                )
-                return false
-            }
-            compound.zoomFilters.append(ZoomFilter(op: cmp, value: n, location: open))
-            return true
-        }
-
-        let bare = value.kind == .word ? value.text : nil
-        let test: AttributeFilter.Test
-        if let cmp = op.comparison {
-            if bare == "null" {
-                guard !cmp.isOrdering else {
-                    error("bad_filter", at: value.location, "null can only be compared with '=' or '!='")
-                    return false
-                }
-                test = cmp == .equal ? .null : .present
-            } else if bare == "true" || bare == "false" {
-                guard !cmp.isOrdering else {
-                    error("bad_filter", at: value.location, "true and false can only be compared with '=' or '!='")
-                    return false
-                }
-                test = .compare(cmp, .bool(bare == "true"))
-            } else if value.kind == .number, let n = NumberLiteral(text: value.text) {
-                test = .compare(cmp, .number(n))
-            } else {
-                test = .compare(cmp, .text(value.text))
-            }
-        } else {
-            if bare == "null" {
-                error("bad_filter", at: value.location, "'\(op.rawValue)' needs text, not null")
-                return false
-            }
-            switch op {
-            case .prefix: test = .prefix(value.text)
-            case .suffix: test = .suffix(value.text)
-            case .contains: test = .contains(value.text)
-            default:
-                do {
-                    test = .regex(try StyleRegex(value.text))
-                } catch {
-                    self.error("bad_regex", at: value.location, "invalid regular expression: \(error)")
-                    return false
-                }
-            }
-        }
-        compound.filters.append(AttributeFilter(attribute: nameToken.text, test: test, location: open))
-        return true
     }
 
     // MARK: Blocks
@@ -373,122 +211,6 @@ struct StyleParser {
             default:
                 advance()
             }
-        }
-    }
-
-    // MARK: At-rules
-
-    private mutating func parseAtRule() {
-        let at = current
-        advance()
-        if at.text == "map" {
-            parseMapRule(at)
-            return
-        }
-        guard at.text == "example" else {
-            error("unknown_at_rule", at: at.location, "unknown at-rule \(at.display); '@example' and '@map' are known")
-            recover()
-            return
-        }
-        let layerToken = current
-        guard layerToken.kind == .word || layerToken.kind == .string else {
-            error(
-                "bad_example", at: layerToken.location,
-                "expected a layer name after '@example', found \(layerToken.display)")
-            recover()
-            return
-        }
-        advance()
-        guard current.kind == .leftBrace else {
-            error(
-                "expected_brace", at: current.location,
-                "expected '{' after '@example \(layerToken.text)', found \(current.display)")
-            recover()
-            return
-        }
-        let raw = parseBlock()
-        var example = StyleExample(
-            layer: layerToken.text, properties: Properties(), zoom: 14, expectedClass: nil, location: at.location)
-        for r in raw { checkExampleDeclaration(r, into: &example) }
-        examples.append(example)
-    }
-
-    /// `@map { background: COLOR; }`: settings of the whole map; a later `@map` overrides an earlier one.
-    private mutating func parseMapRule(_ at: StyleToken) {
-        guard current.kind == .leftBrace else {
-            error("expected_brace", at: current.location, "expected '{' after '@map', found \(current.display)")
-            recover()
-            return
-        }
-        map.location = at.location
-        for r in parseBlock() {
-            switch r.name.text.lowercased() {
-            case "background":
-                guard let t = single(r) else { continue }
-                if t.kind == .word, t.text == "none" {
-                    map.background = nil
-                } else if t.kind == .word, let c = StyleColor(named: t.text) {
-                    map.background = c
-                } else if t.kind == .hash, let c = StyleColor(hex: t.text) {
-                    map.background = c
-                } else {
-                    error("bad_color", at: t.location, "invalid background colour \(t.display)")
-                }
-            default:
-                warning(
-                    "unknown_property", at: r.name.location, "unknown @map property '\(r.name.text)'; known: background"
-                )
-            }
-        }
-    }
-
-    private mutating func checkExampleDeclaration(_ r: RawDeclaration, into example: inout StyleExample) {
-        let name = r.name.text
-        switch name.lowercased() {
-        case "zoom":
-            guard let z = singleInteger(r, range: 0...30, code: "bad_zoom_value") else { return }
-            example.zoom = z
-        case "expect-class":
-            guard let t = single(r) else { return }
-            if t.kind == .word && t.text == "none" {
-                example.expectedClass = .noClass
-            } else if let c = className(t) {
-                example.expectedClass = .className(c)
-            }
-        case "inside":
-            guard let names = nameList(r) else { return }
-            example.inside += names
-        default:
-            guard let t = single(r) else { return }
-            let value: PropertyValue
-            switch t.kind {
-            case .number:
-                let plain = !t.text.contains(".") && !t.text.lowercased().contains("e")
-                if plain, let i = Int64(t.text) {
-                    value = .int(i)
-                } else if let d = Double(t.text) {
-                    value = .double(d)
-                } else {
-                    error("bad_value", at: t.location, "bad number \(t.display)")
-                    return
-                }
-            case .string: value = .string(t.text)
-            case .word:
-                switch t.text {
-                case "null": value = .null
-                case "true": value = .bool(true)
-                case "false": value = .bool(false)
-                default: value = .string(t.text)
-                }
-            default:
-                error(
-                    "bad_value", at: t.location,
-                    "expected a number, a string or a word for '\(name)', found \(t.display)")
-                return
-            }
-            var props = example.properties
-            props[name] = value
-            example.properties = props
         }
     }
 }

@@ -57,6 +57,27 @@ import Testing
         #expect(forced.status == 0, "\(forced.stderr)")
     }
 
+    /// A forester's old export: a lone `DÖD` (CP1252) without .cpg or LDID reads as `DÍD` in DOS CP850 too. It is
+    /// converted as CP1252 with an `encoding_tie` warning that names the other reading, and `inspect` says "tie".
+    @Test func aWindowsOrDOSTieIsReadAsCP1252AndWarned() throws {
+        let dir = try TemporaryDirectory()
+        let shp = try layer([Array("D".utf8) + [0xD6, 0x44]], in: dir)
+        let convert = try runKartpack(["convert", shp, "-o", dir.file("out.pmtiles"), "--max-zoom", "4"])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(
+            convert.stderr.contains("reads as well in CP1252 (\"DÖD\"") && convert.stderr.contains("CP850 (\"DÍD\"")
+                && convert.stderr.contains(".cpg"), "\(convert.stderr)")
+        let report = try runKartpack([
+            "convert", shp, "-o", dir.file("out.pmtiles"), "--max-zoom", "4", "--force", "--report",
+            dir.file("report.json"),
+        ])
+        let json = try String(contentsOfFile: dir.file("report.json"), encoding: .utf8)
+        #expect(report.status == 0 && json.contains("encoding_tie"), "\(json)")
+        let text = try runKartpack(["inspect", shp])
+        #expect(text.stdout.contains("encoding:   CP1252 from detected") && text.stdout.contains("confidence tie"))
+        #expect(text.stdout.contains("DÍD"), "\(text.stdout)")
+    }
+
     /// Czech place names in CP1250 without a .cpg: read as Czech, not as CP1252 letters (`øeka`).
     @Test func czechTextIsDetected() throws {
         let dir = try TemporaryDirectory()

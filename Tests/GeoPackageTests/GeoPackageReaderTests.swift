@@ -16,7 +16,7 @@ import Testing
     }
 
     func readAll(_ path: String, table: String) throws -> (
-        features: [Feature], stats: GeoPackageStats, sink: DiagnosticSink
+        features: [Feature], stats: ReaderStats, sink: DiagnosticSink
     ) {
         let file = try GeoPackageFile(path: path)
         let sink = DiagnosticSink(sampleLimit: 100)

@@ -112,6 +112,28 @@ import Testing
         #expect(name(try readFixture(declared)) == .string("Ministère"))
     }
 
+    /// A lone Swedish `DÖD` in CP1252 is Spanish `DÍD` in DOS CP850: the one tie that is decided, for CP1252 (what
+    /// ArcGIS and GDAL assume when nothing is declared), with an `encoding_tie` warning naming both readings. The same
+    /// tie with CP1250 (`Ministère`) stays refused (above).
+    @Test func aTieOfWindowsAndDOSLatinReadsCP1252WithAWarning() throws {
+        let f = fixture(value: ShapefileFixture.latin1("DÖD"))
+        let r = try readFixture(f)
+        #expect(name(r) == .string("DÖD"))
+        #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.confidence == "tie")
+        let tie = r.diagnostics("encoding_tie").first?.message ?? ""
+        #expect(r.sink.count("encoding_tie") == 1 && tie.contains("DÍD") && tie.contains(".cpg"), "\(tie)")
+        guard case .windowsOverDOS = EncodingDetector.detect([ShapefileFixture.latin1("DÖD")]) else {
+            Issue.record("a CP1252/CP850 tie should be decided for CP1252")
+            return
+        }
+        // CP850's own letters still win where CP1252 reads them as symbols (`™` for 0x99 `Ö`).
+        guard case .legacy(let page, _, _, _) = EncodingDetector.detect([Array("D".utf8) + [0x99, 0x44]]) else {
+            Issue.record("CP850 Ö should be detected")
+            return
+        }
+        #expect(page == "CP850")
+    }
+
     /// Czech CP1250 text reads as letters in CP1252 too (`řeka` → `øeka`, `Plzeň` → `Plzeò`), but no language
     /// writes those letters together: CP1250, sure. (Before, it was read as CP1252 with only a warning.)
     @Test func czechCP1250IsDetectedByItsLetters() throws {

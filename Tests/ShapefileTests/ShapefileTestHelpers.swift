@@ -8,7 +8,7 @@ import Testing
 /// The result of reading a whole fixture.
 struct ReadResult {
     var features: [Feature]
-    var stats: ShapefileStats
+    var stats: ReaderStats
     var schema: LayerSchema
     var prjText: String?
     var sink: DiagnosticSink

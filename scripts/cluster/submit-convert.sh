@@ -7,7 +7,8 @@
 # WORKDIR is a folder every node sees (the plan, the parts, the reports and the job logs go there); the inputs and
 # OUT must be at the same paths on every node too. Environment: KARTPACK (the binary, default `kartpack` on PATH),
 # SBATCH_EXTRA (more sbatch options for every job, e.g. "--partition=batch --account=maps"),
-# SHARD_CPUS (CPUs per shard, default 2). See docs/cluster.md.
+# SHARD_CPUS (CPUs per shard, default 2), SPLIT_ZOOM (the plan's --split-zoom; default the max zoom). See
+# docs/cluster.md.
 set -eu
 if [ $# -lt 4 ]; then
     echo "usage: $0 WORKDIR SHARDS INPUT.shp... -o OUT.pmtiles [convert options]" >&2

@@ -65,6 +65,15 @@ package struct EncodePhase {
             // The zoom before freed its batches (its tiles are in `tiles`), the first zoom the sort's pieces: this
             // one starts from a trimmed heap, before the drop order and `max-points` allocate.
             ProcessHeap.giveBackFreePages()
+            try checkNoMaxPoints(zoom: z)
+            if shardRole(zoom: z) == .none {
+                // A shard holding no tile of this zoom (`ShardZooms`) only notes the features' highest zooms, for
+                // the zooms below that it encodes.
+                if shardEncodes(below: z, from: zooms.lowerBound) {
+                    try noteHighestOnly(zoom: z, ordered: ordered, highest: &descent.highest)
+                }
+                continue
+            }
             stats[z] = try encodeZoom(
                 z, ordered: ordered, records: records, zooms: zooms, descent: &descent, into: tiles)
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
@@ -152,6 +161,7 @@ package struct EncodePhase {
                 if settings.reuse == nil { held.streamEnded() }
             }
             guard thinnable, tally.over > 0 else { break }
+            try checkNotThinned(zoom: z, overLimit: tally.over)
             if descent.reason == nil {
                 descent.reason = tally.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit"
             }

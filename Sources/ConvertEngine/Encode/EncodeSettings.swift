@@ -34,8 +34,8 @@ package struct EncodeSettings: Sendable {
     /// Bytes of prepared batches a zoom holds for its next thinning round (`HeldBatches`) rather than merging and
     /// preparing them again (the first batch is held whatever its size).
     var keepBytes = 64 << 20
-    /// A shard's tiles (`ConvertOptions.shard`): at the max zoom only these are prepared and encoded (nil: all).
-    var shardRange: ShardKeyRange?
+    /// A shard's tiles of each zoom (`ConvertOptions.shard`; nil: every tile).
+    var shardZooms: ShardZooms?
     /// Tiles copied from the previous package when unchanged, and tonight's tile index (`run`; nil: none).
     var reuse: TileReuse?
 
@@ -68,7 +68,9 @@ package struct EncodeSettings: Sendable {
         identities = outputs.map(\.traits.identities)
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
-        shardRange = o.shard?.range
+        shardZooms = o.shard.map {
+            ShardZooms(range: $0.range, splitZoom: $0.splitZoom, order: o.format.tileOrder)
+        }
         reuse = o.tileReuse
     }
 }

@@ -1,17 +1,58 @@
+import KartpackCore
+
 extension EncodePhase {
-    /// The tiles of a batch this run encodes: all of them, except at the max zoom of a shard, where only the
-    /// shard's range (`EncodeSettings.shardRange`).
+    /// The shard's part of zoom `z` (`ShardZooms`); a whole build encodes every zoom whole.
+    func shardRole(zoom z: Int) -> ShardZooms.Role { settings.shardZooms?.role(zoom: z) ?? .whole }
+
+    /// True when the run encodes some tile of a zoom from `lowest` to below `z`.
+    func shardEncodes(below z: Int, from lowest: Int) -> Bool {
+        (lowest..<max(lowest, z)).contains { shardRole(zoom: $0) != .none }
+    }
+
+    /// The tiles of a batch this run encodes: all of them, except at a zoom a shard holds only part of
+    /// (`ShardZooms.Role.range`), where only the tiles in the shard's range.
     ///
-    /// Only the max zoom may be cut down: nothing there is thinned (no cut-off, no drop counted, `ZoomSelection`
-    /// keeps every feature at its highest zoom), so no decision of the build depends on another tile of it, and the
-    /// features' highest zooms are still noted from the whole batch. Below it a zoom's cut-off can be lowered by any
-    /// of its tiles and its dropped counts reach the metadata, so every shard encodes those zooms whole. The max
-    /// zoom holds about three quarters of the tiles, so a shard skips most of the encode phase's work.
+    /// Only zooms where nothing is thinned may be cut down (the split zoom and above: `ShardZooms`): there no
+    /// decision of the build depends on another tile of the zoom, and the features' highest zooms are still noted
+    /// from the whole batch.
     func shardTiles(_ read: ZoomStream.Batch, zoom z: Int) -> ZoomStream.Batch {
-        guard z == settings.maxZoom, let range = settings.shardRange else { return read }
+        guard let shard = settings.shardZooms, shard.role(zoom: z) == .range else { return read }
+        let range = shard.range
         var kept = read
         // Runs are one tile each, in key order; the range is an interval, so the kept runs are adjacent.
         kept.runs = read.runs.filter { !$0.isEmpty && range.contains(read.pieces[$0.lowerBound].key) }
         return kept
+    }
+
+    /// A zoom the shard holds no tile of: only each feature's highest zoom is noted (the zooms below need it), from
+    /// the zoom's pieces as merged; nothing is prepared or encoded.
+    func noteHighestOnly(zoom z: Int, ordered: TileRuns, highest: inout [[Int8]]) throws {
+        try ordered.forEachBatch(zoom: z, maxPieces: settings.batchPieces, skipping: nil) { read in
+            if CancellationFlag.process.isCancelled { throw PipelineError.interrupted(signal: 0) }
+            PreparePass.noteHighest(read, zoom: z, in: &highest)
+        }
+    }
+
+    /// Refuses a shard with a tile over a limit at a split zoom below the max zoom: that zoom's cut-off depends on
+    /// every tile of it, and the first shard's zooms inherit it, but no shard sees them all (the plan must split at
+    /// a higher zoom).
+    func checkNotThinned(zoom z: Int, overLimit: Int) throws {
+        guard overLimit > 0, isSplit(zoom: z), let shard = settings.shardZooms else { return }
+        throw ShardError.thinnedAtSplitZoom(
+            zoom: z, splitZoom: shard.splitZoom, why: "a tile at zoom \(z) is over the tile limits")
+    }
+
+    /// Refuses a shard of a build with `max-points` at a split zoom below the max zoom: what it leaves out there is
+    /// counted in the package metadata, which the first shard writes without seeing those zooms.
+    func checkNoMaxPoints(zoom z: Int) throws {
+        guard thin.hasMaxPoints, isSplit(zoom: z), let shard = settings.shardZooms else { return }
+        throw ShardError.thinnedAtSplitZoom(
+            zoom: z, splitZoom: shard.splitZoom, why: "max-points limits the points of zoom \(z)")
+    }
+
+    /// A zoom below the max zoom that the plan splits between shards (nothing may be thinned there).
+    private func isSplit(zoom z: Int) -> Bool {
+        guard z != settings.maxZoom, let shard = settings.shardZooms, !shard.coversAll else { return false }
+        return z >= shard.splitZoom
     }
 }

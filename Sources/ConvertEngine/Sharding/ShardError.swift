@@ -15,11 +15,14 @@ package enum ShardError: KartpackError, Equatable {
     case noSuchShard(index: Int, count: Int)
     /// The merge output does not match the plan (its name, its format).
     case wrongOutput(path: String, reason: String)
+    /// A tile of a zoom split between shards is over a limit: that zoom would be thinned, which needs all its
+    /// tiles in one shard.
+    case thinnedAtSplitZoom(zoom: Int, splitZoom: Int, why: String)
 
     package var exitCode: ExitCode {
         switch self {
         case .missing: .noInput
-        case .damaged, .inputsChanged, .partsDoNotFit: .dataError
+        case .damaged, .inputsChanged, .partsDoNotFit, .thinnedAtSplitZoom: .dataError
         case .noSuchShard, .wrongOutput: .usage
         }
     }
@@ -34,6 +37,10 @@ package enum ShardError: KartpackError, Equatable {
         case .partsDoNotFit(let r): "the parts do not make one package: \(r); nothing was published"
         case .noSuchShard(let i, let n): "shard \(i)/\(n) is not in the plan"
         case .wrongOutput(let p, let r): "\(p): \(r)"
+        case .thinnedAtSplitZoom(let z, let split, let why):
+            "\(why), so zoom \(z) is thinned, but the plan splits the zooms from "
+                + "\(split) up between shards (a thinned zoom needs all its tiles in one shard): make the plan again "
+                + "with --split-zoom \(z + 1) or higher; nothing was written"
         }
     }
 }

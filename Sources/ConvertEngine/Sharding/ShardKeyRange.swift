@@ -55,6 +55,24 @@ package enum ShardSplitter {
         }
     }
 
+    /// The ranges for `shards` shards when the zooms below `splitZoom` (thinned, so each needs all its tiles in one
+    /// shard: `ShardZooms`) go whole to the first shard and the tiles of `splitZoom` up to the top of `zooms` are
+    /// split among the others; one shard takes everything.
+    package static func split(
+        shards: Int, zooms: ClosedRange<Int>, splitZoom: Int, bounds: Bounds?, order: TileOrder
+    ) -> [ShardKeyRange] {
+        precondition(shards >= 1)
+        guard shards > 1 else { return [ShardKeyRange(lowerBound: 0, upperBound: nil)] }
+        let at = min(max(splitZoom, zooms.lowerBound), zooms.upperBound)
+        var lowers = [0, ShardZooms.firstKey(zoom: at, order: order)]
+        lowers += split(shards: shards - 1, zooms: at...zooms.upperBound, bounds: bounds, order: order)
+            .dropFirst().map(\.lowerBound)
+        for i in 1..<lowers.count where lowers[i] <= lowers[i - 1] { lowers[i] = lowers[i - 1] + 1 }
+        return lowers.indices.map { i in
+            ShardKeyRange(lowerBound: lowers[i], upperBound: i + 1 < lowers.count ? lowers[i + 1] : nil)
+        }
+    }
+
     /// The cells of every zoom in key order: the key of their first tile and how many tiles they stand for.
     package static func cells(
         zooms: ClosedRange<Int>, bounds: Bounds?, order: TileOrder

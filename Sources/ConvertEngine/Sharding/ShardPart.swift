@@ -5,8 +5,8 @@ import KartpackJSON
 import TileArchive
 
 /// What a shard part says about itself: which plan and shard it was built for, the key range of its tiles in the
-/// archive's tile order, the final package's file name and format, and the metadata the package gets (every shard
-/// computes it from the whole input, so all parts of a plan hold the same).
+/// archive's tile order, the final package's file name and format, and, in the first shard's part, the metadata the
+/// package gets (`ShardTarget.holdsMetadata`; null in the others).
 package struct ShardPartHeader: Sendable {
     /// SHA-256 of the plan file the part was built from.
     package var planDigest: String
@@ -16,7 +16,7 @@ package struct ShardPartHeader: Sendable {
     /// The final package's file name (`ShardPlan.output`'s last component).
     package var outputName: String
     package var format: ArchiveFormat
-    /// The package metadata, as `ArchiveMetadata.shardJSON`.
+    /// The package metadata, as `ArchiveMetadata.shardJSON` (null in a part that does not hold it).
     package var metadata: JSONValue
 
     package var json: JSONValue {

@@ -22,13 +22,16 @@ package struct ShardPlan: Sendable {
     /// The inputs' fingerprint (`ShardPlanner.fingerprint`).
     package var fingerprint: String
     package var ranges: [ShardKeyRange]
+    /// The lowest zoom split into ranges (`ShardZooms`): the zooms below are the first shard's, whole.
+    package var splitZoom: Int
     /// The Kartpack version that made the plan; shards and merge of another version refuse it.
     package var kartpack: String = Kartpack.version
 
     package init(
         command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,
-        fingerprint: String, ranges: [ShardKeyRange]
+        fingerprint: String, ranges: [ShardKeyRange], splitZoom: Int
     ) {
+        self.splitZoom = splitZoom
         self.command = command
         self.directory = directory
         self.arguments = arguments
@@ -52,7 +55,7 @@ package struct ShardPlan: Sendable {
                 ("command", .string(command)), ("directory", .string(directory)),
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
                 ("format", .string(format.rawValue)), ("fingerprint", .string(fingerprint)),
-                ("shards", .array(shards)),
+                ("splitZoom", .int(Int64(splitZoom))), ("shards", .array(shards)),
             ]), format: .pretty)
     }
 
@@ -83,7 +86,7 @@ package struct ShardPlan: Sendable {
             let args = j["arguments"]?.arrayValue?.compactMap(\.stringValue), let output = j["output"]?.stringValue,
             let format = j["format"]?.stringValue.flatMap(ArchiveFormat.init(rawValue:)),
             let fingerprint = j["fingerprint"]?.stringValue, let shards = j["shards"]?.arrayValue, !shards.isEmpty,
-            let version = j["kartpack"]?.stringValue
+            let version = j["kartpack"]?.stringValue, let splitZoom = j["splitZoom"]?.intValue
         else { throw bad("a key is missing or has the wrong type") }
         var ranges: [ShardKeyRange] = []
         for s in shards {
@@ -97,7 +100,7 @@ package struct ShardPlan: Sendable {
         }
         var plan = ShardPlan(
             command: command, directory: directory, arguments: args, output: output, format: format,
-            fingerprint: fingerprint, ranges: ranges)
+            fingerprint: fingerprint, ranges: ranges, splitZoom: Int(splitZoom))
         plan.kartpack = version
         return (plan, SHA256.hex(of: bytes))
     }

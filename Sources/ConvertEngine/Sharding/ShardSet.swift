@@ -22,7 +22,7 @@ package enum ShardSet {
             {
                 throw fail("\(name(p)) and \(name(first)) disagree on the shard count, format or package name")
             }
-            if p.header.metadata != first.header.metadata {
+            if p.header.metadata != .null, first.header.metadata != .null, p.header.metadata != first.header.metadata {
                 throw fail(
                     "\(name(p)) and \(name(first)) hold different package metadata: they were built from different "
                         + "inputs or by different Kartpack versions")
@@ -45,6 +45,9 @@ package enum ShardSet {
         }
         let ordered = (0..<count).compactMap { byShard[$0] }
         try checkContiguous(ordered.map { (shard: $0.header.shard, range: $0.header.range) }, fail: fail)
+        guard ordered[0].header.metadata != .null else {
+            throw fail("\(name(ordered[0])) holds no package metadata (the first shard's part holds it)")
+        }
         return ordered
     }
 

@@ -2,10 +2,10 @@ import Foundation
 import KartpackCore
 import TileArchive
 
-/// What makes a conversion one shard of a plan (`ConvertOptions.shard`): everything is read and computed as in the
-/// whole build — the same features, the same per-zoom thinning cut-offs, `max-points`, `--max-zoom auto` and
-/// metadata counts, so every shard decides the same — but the output is a part file (`ShardPart`) holding only the
-/// tiles in `range`, for `kartpack merge`.
+/// What makes a conversion one shard of a plan (`ConvertOptions.shard`): the features are read as in the whole
+/// build, but only the tiles in `range` are encoded (`ShardZooms`: the first shard holds the thinned zooms below
+/// `splitZoom` whole, the others ranges of the zooms above), and the output is a part file (`ShardPart`) holding
+/// them, for `kartpack merge`. The first shard's part also holds the package metadata.
 package struct ShardTarget: Sendable {
     package var planDigest: String
     package var shard: Int
@@ -13,8 +13,16 @@ package struct ShardTarget: Sendable {
     package var range: ShardKeyRange
     /// The file name of the package the merge publishes (its metadata is named after it).
     package var outputName: String
+    /// The plan's split zoom (`ShardZooms`): the zooms below it are the first shard's, whole.
+    package var splitZoom: Int
 
-    package init(planDigest: String, shard: Int, shards: Int, range: ShardKeyRange, outputName: String) {
+    /// True for the part that holds the package metadata: the first shard's, which encodes every thinned zoom.
+    package var holdsMetadata: Bool { range.lowerBound == 0 }
+
+    package init(
+        planDigest: String, shard: Int, shards: Int, range: ShardKeyRange, outputName: String, splitZoom: Int
+    ) {
+        self.splitZoom = splitZoom
         self.planDigest = planDigest
         self.shard = shard
         self.shards = shards
@@ -32,7 +40,7 @@ extension PublishPhase {
     ) throws -> ArchiveSummary {
         let header = ShardPartHeader(
             planDigest: target.planDigest, shard: target.shard, shards: target.shards, range: target.range,
-            outputName: target.outputName, format: format, metadata: metadata.shardJSON)
+            outputName: target.outputName, format: format, metadata: target.holdsMetadata ? metadata.shardJSON : .null)
         let order = format.tileOrder
         var contents = Set<Int>()  // distinct tiles, by hash (the report's count only)
         var zoomsWritten: [Int] = []

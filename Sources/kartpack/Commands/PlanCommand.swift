@@ -10,6 +10,11 @@ struct PlanCommand: Command {
         ConvertCommand.options.filter { !["plan", "shard"].contains($0.name) } + [
             OptionSpec(name: "shards", kind: .value, help: "how many shards (1 to 4096)", valueName: "N"),
             OptionSpec(name: "plan", kind: .value, help: "the plan file to write", valueName: "PLAN.json"),
+            OptionSpec(
+                name: "split-zoom", kind: .value,
+                help: "the zooms below Z go whole to shard 0, the tiles of Z and up are split among the other shards "
+                    + "(default: the max zoom); a shard refuses a Z that is thinned (docs/cluster.md)",
+                valueName: "Z"),
         ]
     static var help: String {
         helpText(
@@ -30,6 +35,7 @@ struct PlanCommand: Command {
 
     let shards: Int
     let planPath: String
+    let splitZoom: Int?
     let arguments: [String]
     let command: ConvertCommand
 
@@ -39,9 +45,11 @@ struct PlanCommand: Command {
         guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
         self.shards = shards
         self.planPath = planPath
+        splitZoom = try p.int("split-zoom", in: 0...30)
         self.arguments =
             ShardArguments.split(
-                arguments, removing: ShardArguments.runOnly.union(["shards", "plan"]), options: Self.options
+                arguments, removing: ShardArguments.runOnly.union(["shards", "plan", "split-zoom"]),
+                options: Self.options
             ).kept
         command = try ConvertCommand(arguments: self.arguments)
     }
@@ -53,9 +61,11 @@ struct PlanCommand: Command {
             return .noInput
         }
         let planner = try ShardArguments.planner(command, arguments: arguments)
-        let plan = try planner.plan(shards: shards, directory: FileManager.default.currentDirectoryPath)
+        let plan = try planner.plan(
+            shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom)
         let digest = try plan.write(to: planPath)
-        Console.out("\(planPath): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12))")
+        let split = "split at zoom \(plan.splitZoom)"
+        Console.out("\(planPath): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
         for (i, r) in plan.ranges.enumerated() {
             let to = r.upperBound.map(String.init) ?? "end"
             Console.out("  shard \(i)/\(shards): tiles \(r.lowerBound)..<\(to)")

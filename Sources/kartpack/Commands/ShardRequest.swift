@@ -73,7 +73,8 @@ struct ShardRequest {
         // The package is named after the merged file, not the part.
         if command.convert.name == nil { command.convert.name = (outputName as NSString).deletingPathExtension }
         command.convert.shard = ShardTarget(
-            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName)
+            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName,
+            splitZoom: plan.splitZoom)
         return try command.run()
     }
 }

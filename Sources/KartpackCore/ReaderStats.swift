@@ -1,16 +1,16 @@
-/// Live counters of a `ShapefileReader`.
+/// Live counters of an input reader (`ShapefileReader`, `GeoPackageReader`): what every record read became.
 ///
 /// Once the reader is exhausted, `recordsInFile == recordsRead == featuresEmitted + skipped.values.sum()`.
-public struct ShapefileStats: Sendable, Hashable, Codable {
-    /// Index entries (`.shx` entries, or entries of the rebuilt index) visited so far.
+public struct ReaderStats: Sendable, Hashable, Codable {
+    /// Records visited so far: `.shx` entries (or entries of the rebuilt index), GeoPackage rows.
     public var recordsRead: Int
-    /// Total index entries.
+    /// Records of the file: index entries, rows of the table.
     public var recordsInFile: Int
     /// Features returned by `next()`.
     public var featuresEmitted: Int
     /// Skipped records per reason code (`null_geometry`, `deleted_in_source`, `corrupt_record`, `type_mismatch`,
     /// `unknown_shape_type`, `bad_index_entry`, `bad_part_layout`, `empty_geometry`, `non_finite_coordinate`,
-    /// `unsupported_multipatch`, `too_complex`).
+    /// `too_complex`; GeoPackage `bad_geometry_blob`, `bad_wkb`, …).
     public var skipped: [String: Int]
     /// Repairs per code (`reoriented_rings`, `ring_assignment`, `closed_ring`, `dropped_ring`, `dropped_part`,
     /// `rebuilt_index`): counted once per record (once per file for `rebuilt_index`).
@@ -20,7 +20,7 @@ public struct ShapefileStats: Sendable, Hashable, Codable {
     public var coercedToNull: [String: Int]
     /// Warnings per code (`length_mismatch`, `encoding_fallback`, `undecodable_bytes`, …), counted per occurrence.
     public var warnings: [String: Int]
-    /// Rows the `.dbf` holds (after capping a lying header count); nil without a `.dbf`.
+    /// Rows the `.dbf` holds (after capping a lying header count); nil without a `.dbf` and for a GeoPackage.
     public var dbfRecordCount: Int?
     /// `.dbf` rows flagged as deleted that were visited (each also counted as skipped `deleted_in_source`).
     public var deletedRecords: Int

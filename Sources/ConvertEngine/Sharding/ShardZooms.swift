@@ -1,0 +1,49 @@
+import KartpackCore
+import TileArchive
+
+/// Which tiles of each zoom one shard encodes (`EncodeSettings.shardZooms`), from its range of the archive's tile
+/// order and the plan's split zoom.
+///
+/// A plan gives the zooms below the split zoom (the thinned zooms, whose cut-offs depend on every tile of the zoom)
+/// whole to the first shard, and splits the tiles of the split zoom and above, which are not thinned, into ranges
+/// for the others. So a zoom is, for one shard:
+/// - `whole`: every tile is in the shard's range: encoded as the one-machine build does, thinning included;
+/// - `range`: some tiles are: only those are prepared and encoded. Nothing may be thinned there (the cut-off of a
+///   zoom depends on all its tiles): a tile over a limit below the max zoom refuses the shard
+///   (`ShardError.thinnedAtSplitZoom`), so a merge is the one-machine package or nothing;
+/// - `none`: no tile is: nothing is encoded, only each feature's highest zoom is noted.
+/// The first shard encodes its zooms as if the split zooms kept every feature, which the other shards check.
+package struct ShardZooms: Sendable, Hashable {
+    /// What a shard does at one zoom.
+    package enum Role: Sendable, Hashable {
+        case whole, range, none
+    }
+
+    package var range: ShardKeyRange
+    /// The lowest zoom split into ranges (the zooms below belong to the first shard whole).
+    package var splitZoom: Int
+    package var order: TileOrder
+
+    package init(range: ShardKeyRange, splitZoom: Int, order: TileOrder) {
+        self.range = range
+        self.splitZoom = splitZoom
+        self.order = order
+    }
+
+    /// The order key of the first tile of zoom `z` (both tile orders are zoom-major, tile 0/0 first).
+    package static func firstKey(zoom z: Int, order: TileOrder) -> UInt64 {
+        order.sortKey(TileCoordinate(z: z, x: 0, y: 0)) ?? UInt64.max
+    }
+
+    /// True for the one shard of a one-shard plan: every tile of every zoom.
+    package var coversAll: Bool { range.lowerBound == 0 && range.upperBound == nil }
+
+    /// The shard's part of zoom `z`.
+    package func role(zoom z: Int) -> Role {
+        let first = Self.firstKey(zoom: z, order: order)
+        let end = Self.firstKey(zoom: z + 1, order: order)  // past the last tile of z
+        if range.lowerBound <= first && (range.upperBound.map { $0 >= end } ?? true) { return .whole }
+        if range.lowerBound >= end || (range.upperBound.map { $0 <= first } ?? false) { return .none }
+        return .range
+    }
+}
