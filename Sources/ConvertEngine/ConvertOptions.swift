@@ -129,6 +129,9 @@ package struct ConvertOptions: Sendable {
     /// Build one shard of a plan: everything is computed as for the whole package, but `output` gets a part file
     /// with only the shard's tiles (`ShardTarget`, `kartpack merge`); nil builds the package.
     package var shard: ShardTarget?
+    /// `run`'s incremental build: tiles whose signature is unchanged are copied from the previous package, and the
+    /// build's tile index is recorded (`TileReuse`); nil encodes every tile and records nothing.
+    package var tileReuse: TileReuse?
 
     /// Creates options with defaults.
     package init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {

@@ -21,28 +21,7 @@ package enum FeatureKey {
         for s in geometry.partStarts { h.add(UInt64(UInt32(bitPattern: s))) }
         h.add(UInt64(geometry.polygonStarts.count))
         for s in geometry.polygonStarts { h.add(UInt64(UInt32(bitPattern: s))) }
-        h.add(UInt64(properties.count))
-        for (key, value) in properties {
-            h.add(key)
-            switch value {
-            case .string(let s):
-                h.add(1)
-                h.add(s)
-            case .int(let v):
-                h.add(2)
-                h.add(UInt64(bitPattern: v))
-            case .uint(let v):
-                h.add(3)
-                h.add(v)
-            case .double(let v):
-                h.add(4)
-                h.add(v.bitPattern)
-            case .bool(let b):
-                h.add(b ? 5 : 6)
-            case .null:
-                h.add(7)
-            }
-        }
+        h.add(properties)
         return h.value
     }
 

@@ -29,6 +29,9 @@ package struct PipelineRunReport: Encodable, Sendable {
     package var missingLayers: [MissingLayer] = []
     /// Why the build was or was not published: rejected inputs, empty layers, record-count guards.
     package var findings: [PublishFinding] = []
+    /// Tiles re-encoded, copied and removed, and whether (and why) the build was full (absent when nothing was
+    /// built).
+    package var incremental: IncrementalReport?
     /// Wall time per stage in seconds (`validate`, `fingerprint`, `convert`).
     package var timings: [String: Double]
     package var exitCode: Int32
@@ -59,7 +62,7 @@ package enum PipelineRunner {
     package static func run(
         spec: PipelineSpec, force: Bool, dryRun: Bool, diagnostics: DiagnosticSink, progress: ProgressReporter?,
         isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
-        memoryBudget: Int? = nil, scratch: String? = nil
+        memoryBudget: Int? = nil, scratch: String? = nil, full: Bool = false
     ) throws -> PipelineRunReport {
         var timings: [String: Double] = [:]
         var clock = Date()
@@ -84,7 +87,7 @@ package enum PipelineRunner {
 
         let fingerprint = try spec.fingerprint()
         lap("fingerprint")
-        let upToDate = !force && storedFingerprint(of: spec.output.path) == fingerprint.hex
+        let upToDate = !force && !full && storedFingerprint(of: spec.output.path) == fingerprint.hex
         var report = PipelineRunReport(
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: fingerprint.hex,
             upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timings,
@@ -101,11 +104,16 @@ package enum PipelineRunner {
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         options.memoryBudget = memoryBudget ?? spec.memoryBudget ?? MemoryBudget.defaultBytes
         options.scratchDirectory = scratch
+        let reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
+        options.tileReuse = reuse
         let names = displayNames(spec)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
             names: names)
         let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+        report.incremental = IncrementalRun.finish(
+            reuse, output: spec.output.path, featuresWritten: result.report.featuresWritten,
+            published: result.published)
         lap("convert")
         report.conversion = result.report
         report.published = result.published

@@ -8,6 +8,8 @@ package struct EncodeBatch: Sendable {
     /// Per tile (in `runs` order), the pieces small-feature reduction may replace (empty when it is off).
     var small: [[SmallFeatureReduction.Candidate]] = []
     var sharedBorderFallbacks = 0
+    /// Per tile (in `runs` order), its pieces that kept their unsimplified rings (empty without shared borders).
+    var tileFallbacks: [Int] = []
     /// Per tile (in `runs` order), the neighbours coalescing merges into (empty until something may be dropped).
     var neighbours: [Coalescing.TileNeighbours] = []
     /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.

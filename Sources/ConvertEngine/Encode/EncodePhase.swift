@@ -60,6 +60,7 @@ package struct EncodePhase {
     ) throws -> EncodedTiles {
         var stats: [Int: ZoomStats] = [:]
         var descent = Descent(highest: records.map { [Int8](repeating: -1, count: $0.count) })
+        settings.reuse?.begin(settings)
         for z in zooms.reversed() {
             // The zoom before freed its batches (its tiles are in `tiles`), the first zoom the sort's pieces: this
             // one starts from a trimmed heap, before the drop order and `max-points` allocate.
@@ -123,14 +124,15 @@ package struct EncodePhase {
             // they need, so the round that found it also says how far to thin (no round to find them).
             let fit = thinnable && rounds + 1 < 40
             tally = ZoomTally()
+            settings.reuse?.beginRound(zoom: z)
             // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
-            func visit(_ batch: EncodeBatch) throws -> EncodeBatch {
+            func visit(_ batch: EncodeBatch, reused: ReusedTiles = ReusedTiles()) throws -> EncodeBatch {
                 var batch = batch
                 try thin.findNeighbours(&batch, selection: selection)
                 let made = try encodeRound(
                     batch, records: records, selection: &selection, fit: fit, into: &tally
                 ) { try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
-                try tiles.add(made, zoom: z)
+                try tiles.add(reused.merged(with: made, tally: &tally, selection: selection), zoom: z)
                 return batch
             }
             for i in held.batches.indices { held.batches[i] = try visit(held.batches[i]) }
@@ -145,13 +147,18 @@ package struct EncodePhase {
                     // The batch before is gone (its tiles are in `tiles`), unless held: its pages go back before
                     // this one allocates, not only after the zoom.
                     ProcessHeap.giveBackFreePages()
-                    let batch = try prepare.prepare(
-                        shardTiles(read, zoom: z), records: records, highest: descent.highest, zoom: z)
+                    // Tiles unchanged since the last build are copied, not prepared (`TileReuse`).
+                    let (fresh, reused) = try reusing(
+                        shardTiles(read, zoom: z), selection: selection, records: records, highest: descent.highest,
+                        thinnable: thinnable)
+                    let batch = try prepare.prepare(fresh, records: records, highest: descent.highest, zoom: z)
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
-                    let visited = try visit(batch)
-                    if thinnable { held.offer(visited) }
+                    let visited = try visit(batch, reused: reused)
+                    // A held batch lacks its copied tiles, which another cut-off may change: with reuse, none is held.
+                    if thinnable, settings.reuse == nil { held.offer(visited) }
                 }
-                held.streamEnded()
+                // With reuse nothing is held, and every round reads the zoom again.
+                if settings.reuse == nil { held.streamEnded() }
             }
             guard thinnable, tally.over > 0 else { break }
             try checkNotThinned(zoom: z, overLimit: tally.over)
@@ -205,12 +212,15 @@ package struct EncodePhase {
         tally.count(batch, selection: selection)
         tally.countCoalesced(outcomes.flatMap(\.coalesced), in: batch)
         tally.stats.sharedBorderFallbacks += batch.sharedBorderFallbacks
+        var smallCounts: [[Int32: SmallFeatureReduction.Counts]] = []
         if let small = settings.smallFeatures {
             let perTile = try workers.map(batch.small.count) { i in
                 small.decide(batch.small[i]) { l, f in current.keeps(layer: Int(l), feature: Int(f)) }.counts
             }
             for t in perTile { tally.add(t) }
+            smallCounts = perTile
         }
+        settings.reuse?.noteEncoded(batch, tiles: encoded, small: smallCounts)
         let made = encoded.filter { $0.features > 0 }
         for t in made { tally.add(t) }
         return made

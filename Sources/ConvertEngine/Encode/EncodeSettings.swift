@@ -36,6 +36,8 @@ package struct EncodeSettings: Sendable {
     var keepBytes = 64 << 20
     /// A shard's tiles of each zoom (`ConvertOptions.shard`; nil: every tile).
     var shardZooms: ShardZooms?
+    /// Tiles copied from the previous package when unchanged, and tonight's tile index (`run`; nil: none).
+    var reuse: TileReuse?
 
     /// The prepared batches held for the next round under a memory budget: a quarter of it (64 MiB at the default
     /// 256 MiB). The encode phase holds little else of the budget: the sort's pieces are in runs or are the batch.
@@ -69,5 +71,6 @@ package struct EncodeSettings: Sendable {
         shardZooms = o.shard.map {
             ShardZooms(range: $0.range, splitZoom: $0.splitZoom, order: o.format.tileOrder)
         }
+        reuse = o.tileReuse
     }
 }

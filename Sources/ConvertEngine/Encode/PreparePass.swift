@@ -45,6 +45,7 @@ package struct PreparePass: Sendable {
                 for (i, c) in r.commands { batch.pieces[i].piece.commands = c }
                 batch.sharedBorderFallbacks += r.fallbacks
             }
+            batch.tileFallbacks = results.map(\.fallbacks)
         }
         if let small = smallFeatures {
             let current = batch.pieces

@@ -16,6 +16,9 @@ struct RunCommand: Command {
             name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
         OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
         OptionSpec(
+            name: "full", kind: .flag,
+            help: "encode every tile (rebuild even when up to date), not only those changed since the tile index"),
+        OptionSpec(
             name: "allow-partial", kind: .flag,
             help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
         OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
@@ -38,7 +41,7 @@ struct RunCommand: Command {
     static var help: String {
         helpText(
             usage:
-                "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--report FILE.json] "
+                "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--full] [--report FILE.json] "
                 + "[--log-format text|json]",
             summary: """
                 Validates the pipeline, takes a lock next to the output (a second run of the same pipeline exits 75 at
@@ -49,7 +52,10 @@ struct RunCommand: Command {
                 layer breaks its minFeatures/maxShrink/requireFeatures guard, nothing is published and the run exits
                 65, the report and log saying which input or layer and why. With --allow-partial (or "onInputError":
                 "skip") the other layers are published and the metadata key kartpack_missing_layers lists the
-                missing ones (still exit 65).
+                missing ones (still exit 65). A build re-encodes only the tiles whose features changed since the last
+                one and copies the others from the previous package, byte-identical to a full build, using the tile
+                index it keeps next to the package (PACKAGE.tileindex); without a usable index, or with --full, every
+                tile is encoded, and the report says why.
                 """,
             options: options,
             footer: "The pipeline format is documented in Pipelines/README.md; exit codes in the README.")
@@ -59,6 +65,7 @@ struct RunCommand: Command {
     let overrides: [String]
     let dryRun: Bool
     let force: Bool
+    let full: Bool
     let reportPath: String?
     let json: Bool
     let threads: Int?
@@ -74,6 +81,7 @@ struct RunCommand: Command {
         overrides = p.values("set")
         dryRun = p.flag("dry-run")
         force = p.flag("force")
+        full = p.flag("full")
         reportPath = p.value("report")
         json = try p.choice("log-format", ["text", "json"], default: "text") == "json"
         threads = try p.int("threads", in: 1...256)
@@ -138,7 +146,8 @@ struct RunCommand: Command {
                     spec: spec, force: force, dryRun: dryRun, diagnostics: sink,
                     progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
                     isCancelled: { signals.cancelled },
-                    threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch)
+                    threads: threads, allowPartial: allowPartial, memoryBudget: memoryBudget, scratch: scratch,
+                    full: full)
             }
         } catch  where signals.cancelled || PipelineError.isInterruption(error) {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
@@ -183,6 +192,7 @@ struct RunCommand: Command {
             } else if !quiet {
                 Console.out(ConvertSummary.text(c), terminator: "")
             }
+            if let incremental = report.incremental { log(incremental.summary) }
         }
         if let c = report.conversion, let failure = PackageOptions.environmentFailure(in: c) { return failure }
         return ExitCode(rawValue: report.exitCode) ?? .software

@@ -1,0 +1,241 @@
+import Foundation
+import KartpackCore
+import TileArchive
+
+/// Tile-level incremental encoding (`kartpack run`): last night's tile index (`TileIndex`) and package, and the
+/// index tonight's build makes.
+///
+/// The read, feature and order phases run on every feature, so every decision that spans tiles (the drop order,
+/// each zoom's cut-off, `max-points`, `--max-zoom auto`, the metadata's counts) is made as in a full build. Before
+/// a batch of tiles is prepared, each tile's signature (`TileSignature`) is compared with last night's: a tile whose
+/// signature is unchanged is not prepared or encoded, its stored bytes are copied from the previous package (checked
+/// against the index's digest) and its share of the zoom's statistics taken from the index; the other tiles go
+/// through the encode passes as always. So the package is byte-identical to a full build.
+///
+/// Every tile is encoded (the build is full, `fullReason`) when there is no usable index or package, when the
+/// build's settings differ (`settingsDigest`), and per tile when copying could differ from encoding: a tile over a
+/// limit at a zoom that may still be thinned (its fitting cut-off needs its encoding), and every tile of a zoom that
+/// coalesces left-out pieces (what a feature merged into counts once per zoom).
+package final class TileReuse: @unchecked Sendable {
+    /// Why every tile is encoded; nil while unchanged tiles are copied.
+    package private(set) var fullReason: String?
+    private var previous: [TileCoordinate: TileIndexEntry] = [:]
+    private var previousSettings: TileDigest?
+    private var package: (any TileArchiveReading)?
+    /// The digest of tonight's settings (set by `begin`).
+    package private(set) var settings = TileDigest(high: 0, low: 0)
+    /// Tonight's entries of each zoom's current round, and whether each was copied.
+    private var entries: [Int: [(entry: TileIndexEntry, copied: Bool)]] = [:]
+    /// Signatures of the tiles of the current batch that go to the encode passes.
+    private var pending: [TileCoordinate: TileDigest] = [:]
+
+    /// A full build that records tonight's index (`--full`, or no usable index: `reason`).
+    package init(fullBecause reason: String) { fullReason = reason }
+
+    /// A build that copies the tiles of `package` whose signature `index` holds.
+    package init(index: TileIndex, package: any TileArchiveReading) {
+        self.package = package
+        previousSettings = index.settings
+        for e in index.entries { previous[e.tile] = e }
+    }
+
+    /// Whether unchanged tiles are copied.
+    var isActive: Bool { fullReason == nil }
+
+    /// Compares tonight's settings with the index's; other settings make the build full.
+    func begin(_ s: EncodeSettings) {
+        settings = Self.settingsDigest(s)
+        if isActive, previousSettings != settings {
+            fullReason = "the options, output layers or Kartpack binary differ from the last build's"
+        }
+        if !isActive { package = nil }
+    }
+
+    /// Everything of the encode settings that reaches a tile's bytes, with the Kartpack version and the binary (a
+    /// rebuilt binary may encode differently under the same version).
+    static func settingsDigest(_ s: EncodeSettings) -> TileDigest {
+        var h = TileHasher()
+        h.add(Int(TileIndex.version))
+        h.add(text: Kartpack.version)
+        h.add(text: Self.binaryIdentity)
+        h.add(s.layerNames.count)
+        for name in s.layerNames { h.add(text: name) }
+        for v in [s.extent, s.maxTileBytes, s.maxTileFeatures, s.maxZoom] { h.add(v) }
+        h.add(text: String(describing: s.compression))
+        h.add(text: String(describing: s.sharedBorders))
+        h.add(text: String(describing: s.thinning))
+        h.add(text: String(describing: s.maxPoints))
+        h.add(text: String(describing: s.coalesce))
+        h.add(text: String(describing: s.smallFeatures))
+        return h.finish()
+    }
+
+    /// The running binary's size and modification time.
+    static let binaryIdentity: String = {
+        var st = stat()
+        guard stat("/proc/self/exe", &st) == 0 else { return "unknown" }
+        return "\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+    }()
+
+    /// A new round of zoom `z` (the first, or another after thinning): forgets what the round before recorded.
+    func beginRound(zoom z: Int) { entries[z] = [] }
+
+    /// Splits a merged batch of zoom `z` into the tiles to encode (returned as a batch) and the tiles copied from
+    /// the previous package (`ReusedTiles`), recording the copied tiles' entries.
+    func split(
+        _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
+        identities: [[Int32]], thinnable: Bool, coalescing: Bool, workers: ParallelTiles,
+        limits: (bytes: Int, features: Int)
+    ) throws -> (ZoomStream.Batch, ReusedTiles) {
+        let (pieces, runs) = (read.pieces, read.runs)
+        let signatures = try workers.map(runs.count) { i throws(PipelineError) -> TileDigest? in
+            guard !runs[i].isEmpty else { return nil }
+            return try TileSignature.of(
+                runs[i], pieces: pieces, records: records, selection: selection, highest: highest,
+                identities: identities)
+        }
+        var dirty = read
+        dirty.runs = []
+        var reused = ReusedTiles(pieces: pieces)
+        pending = [:]
+        for (i, run) in runs.enumerated() {
+            guard let signature = signatures[i] else {
+                dirty.runs.append(run)
+                continue
+            }
+            let tile = pieces[run.lowerBound].piece.tile
+            if isActive, !(coalescing && selection.order != nil), let e = previous[tile], e.signature == signature,
+                !(thinnable && (e.length > limits.bytes || e.features > limits.features))
+            {
+                reused.add(try copy(e), entry: e, position: i, run: run)
+                // Over a limit where nothing more can be dropped (the max zoom): counted as an encoded tile is.
+                if e.length > limits.bytes || e.features > limits.features {
+                    reused.over += 1
+                    reused.overBytes = reused.overBytes || e.length > limits.bytes
+                }
+                entries[tile.z, default: []].append((e, true))
+            } else {
+                reused.positions[tile] = i
+                pending[tile] = signature
+                dirty.runs.append(run)
+            }
+        }
+        return (dirty, reused)
+    }
+
+    /// The tile of `e` as the previous package stores it, checked against the index.
+    private func copy(_ e: TileIndexEntry) throws -> EncodedTile {
+        guard e.features > 0 else { return EncodedTile(tile: e.tile, bytes: [], features: 0) }
+        let bytes = try package?.storedTile(e.tile) ?? []
+        guard bytes.count == e.length, TileDigest.of(bytes) == e.bytes else {
+            throw TileReuseError.packageChanged(tile: e.tile.description)
+        }
+        return EncodedTile(tile: e.tile, bytes: bytes, features: e.features)
+    }
+
+    /// Records the tiles the encode passes made of `batch` (`tiles` in its runs' order) with their small-feature
+    /// counts (empty when off).
+    func noteEncoded(
+        _ batch: EncodeBatch, tiles: [EncodedTile], small: [[Int32: SmallFeatureReduction.Counts]]
+    ) {
+        for (i, t) in tiles.enumerated() {
+            guard let signature = pending.removeValue(forKey: t.tile) else { continue }
+            let counts =
+                i < small.count ? small[i].sorted { $0.key < $1.key }.map { (layer: $0.key, counts: $0.value) } : []
+            let entry = TileIndexEntry(
+                tile: t.tile, signature: signature, features: t.features, length: t.features > 0 ? t.bytes.count : 0,
+                bytes: t.features > 0 ? TileDigest.of(t.bytes) : TileDigest(high: 0, low: 0),
+                sharedBorderFallbacks: i < batch.tileFallbacks.count ? batch.tileFallbacks[i] : 0, small: counts)
+            entries[t.tile.z, default: []].append((entry, false))
+        }
+    }
+
+    /// What tonight's build did with its tiles.
+    package struct Counts: Sendable, Equatable {
+        /// Tiles with features written from the encode passes, copied from the previous package, and tiles the
+        /// previous package had that tonight's has not.
+        package var reencoded = 0
+        package var copied = 0
+        package var removed = 0
+    }
+
+    /// Tonight's counts (after the encode phase).
+    package var counts: Counts {
+        var c = Counts()
+        var written = Set<TileCoordinate>()
+        for (_, zoom) in entries {
+            for (e, copied) in zoom where e.features > 0 {
+                written.insert(e.tile)
+                if copied { c.copied += 1 } else { c.reencoded += 1 }
+            }
+        }
+        c.removed = previous.values.filter { $0.features > 0 && !written.contains($0.tile) }.count
+        return c
+    }
+
+    /// Tonight's index, for a package of `features` written features.
+    package func index(features: Int) -> TileIndex {
+        let all = entries.keys.sorted().flatMap { z in
+            (entries[z] ?? []).map(\.entry).sorted { ($0.tile.x, $0.tile.y) < ($1.tile.x, $1.tile.y) }
+        }
+        return TileIndex(settings: settings, features: features, entries: all)
+    }
+}
+
+/// The tiles of a batch copied from the previous package, with their index entries, and where the batch's other
+/// tiles were (to put the encoded ones between them, in tile order).
+struct ReusedTiles {
+    var pieces: [PlacedPiece]
+    var tiles: [(position: Int, tile: EncodedTile, entry: TileIndexEntry)] = []
+    /// The copied tiles' pieces (their features are counted as an encoded tile's are).
+    var runs: [Range<Int>] = []
+    /// The position in the batch of each tile sent to the encode passes.
+    var positions: [TileCoordinate: Int] = [:]
+    /// Copied tiles over a limit (only where nothing more can be dropped), and whether one is over the byte limit.
+    var over = 0
+    var overBytes = false
+
+    init(pieces: [PlacedPiece] = []) { self.pieces = pieces }
+
+    mutating func add(_ tile: EncodedTile, entry: TileIndexEntry, position: Int, run: Range<Int>) {
+        runs.append(run)
+        tiles.append((position, tile, entry))
+    }
+
+    /// The batch's tiles with features in tile order: the encode passes' (`made`) and the copied ones, whose share
+    /// of the zoom's statistics `tally` takes from their entries (features present and left out are counted from
+    /// their pieces at `selection`, as for an encoded tile).
+    func merged(with made: [EncodedTile], tally: inout ZoomTally, selection: ZoomSelection) -> [EncodedTile] {
+        guard !tiles.isEmpty else { return made }
+        tally.count(EncodeBatch(pieces: pieces, runs: runs), selection: selection)
+        tally.over += over
+        tally.overBytes = tally.overBytes || overBytes
+        var out: [(Int, EncodedTile)] = made.map { (positions[$0.tile] ?? 0, $0) }
+        for (position, tile, entry) in tiles {
+            tally.stats.sharedBorderFallbacks += entry.sharedBorderFallbacks
+            if !entry.small.isEmpty {
+                tally.add(Dictionary(entry.small.map { ($0.layer, $0.counts) }, uniquingKeysWith: { a, _ in a }))
+            }
+            guard tile.features > 0 else { continue }
+            tally.add(tile)
+            out.append((position, tile))
+        }
+        out.sort { $0.0 < $1.0 }
+        return out.map(\.1)
+    }
+}
+
+/// A tile to copy no longer has the bytes the index says: the package changed after its index was written.
+package enum TileReuseError: KartpackError {
+    case packageChanged(tile: String)
+
+    package var exitCode: ExitCode { .ioError }
+
+    package var description: String {
+        switch self {
+        case .packageChanged(let tile):
+            "tile \(tile) of the previous package is not the one its tile index describes (the package changed "
+                + "during the build); nothing was published: run again"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ConvertEngine
+import Foundation
+import KartpackCore
+import TileArchive
+
+/// What a `run` did with its tiles (`PipelineRunReport.incremental`, docs/run.md's *Incremental builds*).
+package struct IncrementalReport: Encodable, Sendable, Equatable {
+    /// True when every tile was encoded (`reason` says why); false when unchanged tiles were copied.
+    package var full: Bool
+    /// Why the build was full: `--full`, no previous package or tile index, a damaged or other-version index, a
+    /// package that is not the one the index describes, other options, output layers or Kartpack binary.
+    package var reason: String?
+    /// Tiles with features encoded tonight, copied from the previous package, and gone since it.
+    package var tilesReencoded: Int
+    package var tilesCopied: Int
+    package var tilesRemoved: Int
+    /// The tile index written next to the package (`PACKAGE.tileindex`): its size, and its size per feature
+    /// written (0 when nothing was published).
+    package var indexBytes: Int
+    package var indexBytesPerFeature: Double
+
+    /// The one line `run` prints about it.
+    package var summary: String {
+        let tiles = "\(tilesReencoded) tiles re-encoded, \(tilesCopied) copied, \(tilesRemoved) removed"
+        return full ? "full build (\(reason ?? "")): \(tiles)" : "incremental build: \(tiles)"
+    }
+}
+
+/// `run`'s incremental builds: the tile index next to the package is read before the build (`reuse`) and
+/// replaced after it is published (`finish`).
+package enum IncrementalRun {
+    /// The reuse of a run into `output`: last night's index and package, unless `full` or they cannot be used
+    /// (then every tile is encoded and the reason is reported).
+    package static func reuse(output: String, full: Bool) -> TileReuse {
+        if full { return TileReuse(fullBecause: "--full was given") }
+        guard RegularFile.kind(at: output) != nil else { return TileReuse(fullBecause: "there is no previous package") }
+        let index: TileIndex
+        do { index = try TileIndex.read(path: TileIndex.path(forPackage: output)) } catch {
+            return TileReuse(fullBecause: error.description)
+        }
+        guard let file = TileDigest.ofFile(output), file.digest == index.packageDigest,
+            file.length == index.packageLength
+        else {
+            return TileReuse(fullBecause: "the package is not the one its tile index describes")
+        }
+        do { return TileReuse(index: index, package: try openTileArchive(path: output)) } catch {
+            return TileReuse(fullBecause: "the previous package cannot be read: \(error)")
+        }
+    }
+
+    /// Says what the build did and, when it was published, writes its index next to the package (atomically; an
+    /// index that cannot be written is removed, so the next night builds in full rather than trust it).
+    package static func finish(
+        _ reuse: TileReuse, output: String, featuresWritten: Int, published: Bool
+    ) -> IncrementalReport {
+        let counts = reuse.counts
+        var report = IncrementalReport(
+            full: reuse.fullReason != nil, reason: reuse.fullReason, tilesReencoded: counts.reencoded,
+            tilesCopied: counts.copied, tilesRemoved: counts.removed, indexBytes: 0, indexBytesPerFeature: 0)
+        guard published else { return report }
+        let path = TileIndex.path(forPackage: output)
+        var index = reuse.index(features: featuresWritten)
+        guard let file = TileDigest.ofFile(output) else {
+            _ = unlink(path)
+            return report
+        }
+        index.packageDigest = file.digest
+        index.packageLength = file.length
+        let bytes = index.encoded()
+        do { try index.write(to: path) } catch {
+            _ = unlink(path)
+            return report
+        }
+        report.indexBytes = bytes.count
+        report.indexBytesPerFeature = (Double(bytes.count) / Double(max(1, featuresWritten)) * 100).rounded() / 100
+        return report
+    }
+}
