@@ -56,9 +56,11 @@ struct TopologyRepair {
     private var previous: Int32 { Int32(rounds - 1) }
 
     mutating func run() {
+        // One buffer for every round's segments: no fresh (mmapped, page-faulted) array per round.
+        var segments: [Segment] = []
         while true {
             rounds += 1
-            let segments = currentSegments()
+            currentSegments(into: &segments)
             var flagged = ringFailures()
             flagged += crossings(segments)
             flagged += jumps(segments)
@@ -132,8 +134,9 @@ struct TopologyRepair {
         arcRound[graph.arc(containing: i)] = stamp
     }
 
-    private func currentSegments() -> [Segment] {
-        var out: [Segment] = []
+    private func currentSegments(into out: inout [Segment]) {
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(graph.points.count)
         let pts = graph.points
         let previous = previous
         for a in 0..<graph.arcCount {
@@ -145,7 +148,6 @@ struct TopologyRepair {
                 i = j
             }
         }
-        return out
     }
 
     private struct Flag {
