@@ -6,8 +6,9 @@ internal import CDeflate
 /// level 6, 0.08 % fewer bytes). Reading stays with zlib (`Gzip`), whose streaming inflater bounds its output.
 ///
 /// Output is deterministic for a given libdeflate version and level: libdeflate writes no file name and a gzip
-/// mtime of 0. Each call allocates its own compressor and frees it before returning, so calls may run on any
-/// thread at once. `Gzip` (zlib) stays the compressor of `KartpackKit`, which ships with zlib only.
+/// mtime of 0. Each call has a compressor of its own for its duration (`CompressorPool` keeps them for reuse), so
+/// calls may run on any thread at once. `Gzip` (zlib) stays the compressor of `KartpackKit`, which ships with zlib
+/// only.
 public enum Deflate {
     /// The framing around the deflate data.
     public enum Framing: Sendable {
@@ -30,31 +31,36 @@ public enum Deflate {
         _ bytes: [UInt8], level: Int32 = defaultLevel, framing: Framing = .gzip
     ) throws(DeflateError) -> [UInt8] {
         guard levels.contains(level) else { throw .invalidLevel(level) }
-        guard let compressor = libdeflate_alloc_compressor(level) else { throw .outOfMemory }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound =
-            switch framing {
-            case .gzip: libdeflate_gzip_compress_bound(compressor, bytes.count)
-            case .zlib: libdeflate_zlib_compress_bound(compressor, bytes.count)
-            case .raw: libdeflate_deflate_compress_bound(compressor, bytes.count)
-            }
-        var out = [UInt8](repeating: 0, count: bound)
-        // libdeflate reads no input byte when there are none, but wants a real pointer.
-        let placeholder: [UInt8] = [0]
-        let input = bytes.isEmpty ? placeholder : bytes
-        let written = input.withUnsafeBytes { i in
-            out.withUnsafeMutableBytes { o -> Int in
+        let made = CompressorPool.with(level: level) { compressor -> (written: Int, out: [UInt8]) in
+            let bound =
                 switch framing {
-                case .gzip: libdeflate_gzip_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
-                case .zlib: libdeflate_zlib_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
-                case .raw: libdeflate_deflate_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
+                case .gzip: libdeflate_gzip_compress_bound(compressor, bytes.count)
+                case .zlib: libdeflate_zlib_compress_bound(compressor, bytes.count)
+                case .raw: libdeflate_deflate_compress_bound(compressor, bytes.count)
+                }
+            var out = [UInt8](repeating: 0, count: bound)
+            // libdeflate reads no input byte when there are none, but wants a real pointer.
+            let placeholder: [UInt8] = [0]
+            let input = bytes.isEmpty ? placeholder : bytes
+            let written = input.withUnsafeBytes { i in
+                out.withUnsafeMutableBytes { o -> Int in
+                    switch framing {
+                    case .gzip:
+                        libdeflate_gzip_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
+                    case .zlib:
+                        libdeflate_zlib_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
+                    case .raw:
+                        libdeflate_deflate_compress(compressor, i.baseAddress, bytes.count, o.baseAddress, o.count)
+                    }
                 }
             }
+            return (written, out)
         }
+        guard var made else { throw .outOfMemory }
         // The bound is libdeflate's own worst case: 0 (no room) would be a libdeflate bug, not bad input.
-        guard written > 0 else { throw .noRoom(bound: bound) }
-        out.removeSubrange(written...)
-        return out
+        guard made.written > 0 else { throw .noRoom(bound: made.out.count) }
+        made.out.removeSubrange(made.written...)
+        return made.out
     }
 }
 

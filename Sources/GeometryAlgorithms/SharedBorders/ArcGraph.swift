@@ -40,6 +40,16 @@ struct ArcGraph {
 
     func range(ofArc a: Int) -> Range<Int> { starts[a]..<starts[a + 1] }
 
+    /// The arc whose points hold index `k` of `points`.
+    func arc(containing k: Int) -> Int {
+        var lo = 0, hi = arcCount - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= k { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
     /// Neighbour summary of one vertex: up to two distinct neighbours, or "more".
     private struct Neighbours {
         var a = TilePoint(0, 0)

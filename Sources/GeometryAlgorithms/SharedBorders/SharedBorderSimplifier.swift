@@ -113,6 +113,10 @@ public struct SharedBorderSimplifier: Sendable {
 
     /// `ring` without consecutive duplicates and without a closing duplicate.
     private static func cleaned(_ ring: [TilePoint]) -> [TilePoint] {
+        // Most rings come clean: shared, not copied.
+        if ring.count < 2 || (ring.last != ring.first && !zip(ring, ring.dropFirst()).contains { $0 == $1 }) {
+            return ring
+        }
         var out: [TilePoint] = []
         out.reserveCapacity(ring.count)
         for p in ring where out.last != p { out.append(p) }

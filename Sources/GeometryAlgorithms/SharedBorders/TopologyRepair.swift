@@ -24,6 +24,12 @@ struct TopologyRepair {
     var rounds = 0
     /// Rounds that restore one vertex per span before whole spans are restored.
     static let singleVertexRounds = 24
+    /// Per point of `graph.points`, the round that put it back (0: kept from the start, or not kept).
+    private var pointRound: [Int32]
+    /// Per arc, the last round that put a vertex back into it (0: none).
+    private var arcRound: [Int32]
+    /// The points put back in the last round.
+    private var restoredLast: [Int] = []
 
     /// A simplified segment: kept points `i` and `j` (indices into `graph.points`) of one arc.
     private struct Segment {
@@ -32,23 +38,35 @@ struct TopologyRepair {
         var i: Int
         var j: Int
         var box: GridBox
+        /// Made by the last round (an end point put back then), or round 1: checked again.
+        var fresh: Bool
         var refinable: Bool { j > i + 1 }
     }
 
     init(graph: ArcGraph, kept: [Bool]) {
         self.graph = graph
         self.kept = kept
+        pointRound = [Int32](repeating: 0, count: graph.points.count)
+        arcRound = [Int32](repeating: 0, count: graph.arcCount)
     }
 
+    /// The round before the current one: what it changed is all a later round has to check again (round 1, whose
+    /// "previous" round is 0, checks everything). A segment, span or ring the last round left as it was passed
+    /// every check then (else it was refined), so it can only fail now against something that changed.
+    private var previous: Int32 { Int32(rounds - 1) }
+
     mutating func run() {
+        // One buffer for every round's segments: no fresh (mmapped, page-faulted) array per round.
+        var segments: [Segment] = []
         while true {
             rounds += 1
-            let segments = currentSegments()
+            currentSegments(into: &segments)
             var flagged = ringFailures()
             flagged += crossings(segments)
             flagged += jumps(segments)
             guard !flagged.isEmpty else { return }
             flagged.sort { $0.i < $1.i }
+            restoredLast.removeAll(keepingCapacity: true)
             var last = -1
             for s in flagged where s.i != last {
                 last = s.i
@@ -98,29 +116,38 @@ struct TopologyRepair {
     }
 
     private mutating func refine(i: Int, j: Int, whole: Bool) {
+        let stamp = Int32(rounds)
         if whole {
             for k in (i + 1)..<j where !kept[k] {
                 kept[k] = true
+                pointRound[k] = stamp
+                restoredLast.append(k)
                 restored += 1
             }
         } else {
-            kept[ArcDouglasPeucker.farthest(graph.points, i, j).index] = true
+            let k = ArcDouglasPeucker.farthest(graph.points, i, j).index
+            kept[k] = true
+            pointRound[k] = stamp
+            restoredLast.append(k)
             restored += 1
         }
+        arcRound[graph.arc(containing: i)] = stamp
     }
 
-    private func currentSegments() -> [Segment] {
-        var out: [Segment] = []
+    private func currentSegments(into out: inout [Segment]) {
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(graph.points.count)
         let pts = graph.points
+        let previous = previous
         for a in 0..<graph.arcCount {
             let r = graph.range(ofArc: a)
             var i = r.lowerBound
             for j in (r.lowerBound + 1)..<r.upperBound where kept[j] {
-                out.append(Segment(a: pts[i], b: pts[j], i: i, j: j, box: GridBox(pts[i], pts[j])))
+                let fresh = pointRound[i] == previous || pointRound[j] == previous
+                out.append(Segment(a: pts[i], b: pts[j], i: i, j: j, box: GridBox(pts[i], pts[j]), fresh: fresh))
                 i = j
             }
         }
-        return out
     }
 
     private struct Flag {
@@ -142,11 +169,14 @@ struct TopologyRepair {
         return out
     }
 
-    /// Check 1: rings that collapsed or flipped.
+    /// Check 1: rings that collapsed or flipped (among those with an arc the last round changed).
     private func ringFailures() -> [Flag] {
         var out: [Flag] = []
+        let previous = previous
         for r in 0..<graph.ringCount {
-            guard let uses = graph.uses(ofRing: r), graph.ringAreas[r] != 0 else { continue }
+            guard let uses = graph.uses(ofRing: r), graph.ringAreas[r] != 0,
+                uses.contains(where: { arcRound[Int($0.arc)] == previous })
+            else { continue }
             let (count, area) = outlineArea(uses)
             guard count < 3 || area == 0 || (area > 0) != (graph.ringAreas[r] > 0) else { continue }
             var best: (flag: Flag, d2: Double, p: TilePoint)?
@@ -161,16 +191,19 @@ struct TopologyRepair {
         return out
     }
 
-    /// Check 2: simplified segments that meet other than at a shared end point.
+    /// Check 2: simplified segments that meet other than at a shared end point (pairs with a fresh segment).
     private func crossings(_ segs: [Segment]) -> [Flag] {
         var out: [Flag] = []
+        guard segs.contains(where: \.fresh) else { return out }
         let grid = CellGrid(boxes: segs.map(\.box))
-        for s in segs.indices {
+        for s in segs.indices where segs[s].fresh {
             let bs = segs[s].box
             grid.forEachCell(in: bs) { cell, items in
                 for t32 in items {
                     let t = Int(t32)
-                    guard t > s else { continue }
+                    // Each pair once: a fresh segment meets an older one from its own side, another fresh one
+                    // from the lower index.
+                    guard t > s || (t != s && !segs[t].fresh) else { continue }
                     guard segs[s].refinable || segs[t].refinable else { continue }
                     let bt = segs[t].box
                     guard bs.intersects(bt) else { continue }
@@ -209,32 +242,55 @@ struct TopologyRepair {
         return dot > 0
     }
 
-    /// Check 3: kept points strictly inside the region a span's chord cuts off.
+    /// Check 3: kept points strictly inside the region a span's chord cuts off: fresh spans against every kept
+    /// point, the others against the points the last round put back.
     private func jumps(_ segs: [Segment]) -> [Flag] {
         let pts = graph.points
-        var spanBoxes: [GridBox] = []
-        var spanIndex: [Int] = []
+        var fresh: (boxes: [GridBox], segments: [Int]) = ([], [])
+        var older: (boxes: [GridBox], segments: [Int]) = ([], [])
         for (k, s) in segs.enumerated() where s.refinable {
             var box = s.box
             for m in (s.i + 1)..<s.j { box.add(pts[m]) }
-            spanBoxes.append(box)
-            spanIndex.append(k)
+            if s.fresh {
+                fresh.boxes.append(box)
+                fresh.segments.append(k)
+            } else {
+                older.boxes.append(box)
+                older.segments.append(k)
+            }
         }
-        guard !spanBoxes.isEmpty else { return [] }
-        var seen = PointTable(capacity: segs.count)
-        var keptPoints: [TilePoint] = []
-        for (m, p) in pts.enumerated() where kept[m] && seen.insert(PointTable.key(p)).inserted { keptPoints.append(p) }
-        let grid = CellGrid(boxes: keptPoints.map { GridBox(point: $0) }, queries: spanBoxes)
         var out: [Flag] = []
-        for (n, box) in spanBoxes.enumerated() {
-            let s = segs[spanIndex[n]]
+        if !fresh.boxes.isEmpty {
+            var seen = PointTable(capacity: segs.count)
+            var keptPoints: [TilePoint] = []
+            for (m, p) in pts.enumerated() where kept[m] && seen.insert(PointTable.key(p)).inserted {
+                keptPoints.append(p)
+            }
+            jumps(fresh, segs, points: keptPoints, into: &out)
+        }
+        if !older.boxes.isEmpty, !restoredLast.isEmpty {
+            jumps(older, segs, points: restoredLast.map { pts[$0] }, into: &out)
+        }
+        return out
+    }
+
+    /// The spans (`spans.boxes[n]`: the box of span `segs[spans.segments[n]]`) with a point of `points` strictly
+    /// inside the region their chord cuts off.
+    private func jumps(
+        _ spans: (boxes: [GridBox], segments: [Int]), _ segs: [Segment], points: [TilePoint],
+        into out: inout [Flag]
+    ) {
+        let pts = graph.points
+        let grid = CellGrid(boxes: points.map { GridBox(point: $0) }, queries: spans.boxes)
+        for (n, box) in spans.boxes.enumerated() {
+            let s = segs[spans.segments[n]]
             var maxD2 = 0.0
             for m in (s.i + 1)..<s.j { maxD2 = max(maxD2, ArcDouglasPeucker.distance2(pts[m], s.a, s.b)) }
             var hit = false
             grid.forEachCell(in: box) { _, items in
                 guard !hit else { return }
                 for v in items {
-                    let p = keptPoints[Int(v)]
+                    let p = points[Int(v)]
                     guard p != s.a, p != s.b, box.contains(p) else { continue }
                     // The region lies within maxD2 of the chord (it is inside the hull of the span).
                     guard ArcDouglasPeucker.distance2(p, s.a, s.b) <= maxD2 else { continue }
@@ -246,7 +302,6 @@ struct TopologyRepair {
             }
             if hit { out.append(Flag(i: s.i, j: s.j)) }
         }
-        return out
     }
 
     /// True when `p` lies strictly inside the ring `pts[i...j]` closed by the chord (even–odd rule, exact).
