@@ -115,6 +115,21 @@ def test_kartpack_converts_the_generated_inputs_without_rejections(kartpack, sta
         assert not report["rejected"]
 
 
+def test_geopackage_benchmark_runs_and_finds_the_same_tiles(kartpack, tmp_path):
+    """scripts/benchmark-geopackage.sh on tiny inputs: both formats convert, the table has a row per format and
+    input, and the GeoPackage written by ogr2ogr gives the same tiles as the Shapefile."""
+    proc = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "benchmark-geopackage.sh"), "--stands", "400", "--points", "2000", "--runs",
+         "1", "--kartpack", kartpack, "--workdir", str(tmp_path / "w"), "--out", str(tmp_path / "r.md")],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("|")[1:-1] for line in (tmp_path / "r.md").read_text().splitlines()
+            if line.startswith("| stands") or line.startswith("| points")]
+    assert [(r[0].strip(), r[3].strip()) for r in rows] == [
+        ("stands", "shp"), ("stands", "gpkg"), ("points", "shp"), ("points", "gpkg")]
+    assert all(r[-1].strip() == "yes" for r in rows), rows
+
+
 def fake_results(tmp_path, runs):
     """Writes results.tsv/datasets.tsv from {(dataset, tool): (wall, rss_mib, cpu, bytes)} and one info row each."""
     res = ["dataset\ttool\trun\twall\trss_kb\tuser\tsys\tbytes\ttiles\trc\tload1"]
