@@ -72,24 +72,26 @@ struct PackageCommand: Command {
                        kartpack package PIPELINE.json [OPTIONS]   (with a "regions" section in the pipeline)
                 """,
             summary: """
-                Reads the pipeline's sources once, routes each feature to the regions it touches and writes one
-                package per region into OUTDIR/<id>.pmtiles (or .mbtiles, as the pipeline's output): the features
-                inside the region polygon plus buffer, clipped at full precision before tiling, exactly the package
-                a `convert --clip REGIONS.shp:[FIELD=ID]` run writes. Regions are built in parallel; a region whose
-                fingerprint (its features, the pipeline, stylesheet and Kartpack version) did not change is not
-                rebuilt. When every package is in place, OUTDIR/catalog.json lists them with size, SHA-256, bounds,
-                zooms and layers (docs/catalog.md), published atomically; --sign adds catalog.json.minisig. Regions
-                that left REGIONS (with --allow-removals) lose their file only after the new catalog is published. A
-                region id that is not a safe file name, or is used twice, is refused (exit 65) naming the record; a
-                new region without any feature is left out of the catalog with a warning. A catalog is complete or
-                not published: a rejected source, a region whose polygon is null, non-finite, without area or not
-                valid, a region of the previous catalog that is gone or empty (unless --allow-removals), or a
-                source's guard (minFeatures, maxShrink, requireFeatures) stops the night with exit 65, naming every
-                cause on stderr and in the report; the previous catalog and packages stay byte-identical. If any
-                region fails, nothing is published. The pipeline's "regions" section (Pipelines/README.md) gives the
-                same values as --regions, --id-field, --name-field, --where, --buffer, --max-zoom, -o, --sign,
-                --sign-password-file and --allow-removals; a flag overrides the section. --dry-run lists each region
-                as new, changed, up-to-date or removed.
+                Reads the pipeline's sources once, routes each feature to the regions whose polygon it touches (not
+                just their bounding box) and writes one package per region into OUTDIR/<id>.pmtiles (or .mbtiles, as
+                the pipeline's output): the features inside the region polygon plus buffer, clipped at full
+                precision before tiling, exactly the package a `convert --clip REGIONS.shp:[FIELD=ID]` run writes.
+                Regions are built in parallel; a region whose fingerprint (its features, the pipeline, stylesheet
+                and Kartpack version) did not change is not rebuilt, and one rebuilt into last night's bytes keeps
+                its file and catalog entry, `built` included (status identical). The summary and the report's
+                "night" say what a tablet downloads. When every package is in place, OUTDIR/catalog.json lists them
+                with size, SHA-256, bounds, zooms and layers (docs/catalog.md), published atomically; --sign adds
+                catalog.json.minisig. Regions that left REGIONS (with --allow-removals) lose their file only after
+                the new catalog is published. A region id that is not a safe file name, or is used twice, is refused
+                (exit 65) naming the record; a new region without any feature is left out of the catalog with a
+                warning. A catalog is complete or not published: a rejected source, a region whose polygon is null,
+                non-finite, without area or not valid, a region of the previous catalog that is gone or empty
+                (unless --allow-removals), or a source's guard (minFeatures, maxShrink, requireFeatures) stops the
+                night with exit 65, naming every cause on stderr and in the report; the previous catalog and
+                packages stay byte-identical. If any region fails, nothing is published. The pipeline's "regions"
+                section (Pipelines/README.md) gives the same values as --regions, --id-field, --name-field, --where,
+                --buffer, --max-zoom, -o, --sign, --sign-password-file and --allow-removals; a flag overrides the
+                section. --dry-run lists each region as new, changed, up-to-date or removed.
                 With --max-zoom auto (or "maxZoom": "auto" in the pipeline's tiles or regions section)
                 one max zoom is chosen for all regions from all the sources, as `convert --max-zoom auto` chooses it
                 (so each package is still the one a `convert --clip --max-zoom auto` run writes); the log and the
