@@ -38,6 +38,9 @@ package struct TileExtractor {
         /// Tiles that were stored uncompressed and are gzip-compressed in the part (an MBTiles part, whose MVT
         /// tiles are gzip; or plain tiles in a source that declares gzip). Their MVT bytes are unchanged.
         package var gzipped: Int
+        /// What reading the `--region` polygons found: region records that cannot be projected to Web Mercator
+        /// (`polygons_not_projected`), left out of the area.
+        package var warnings: [Diagnostic] = []
     }
 
     /// Copies the tiles and publishes the part atomically.
@@ -52,7 +55,8 @@ package struct TileExtractor {
         let meta: (String) -> JSONValue? = { k in metadata[k] ?? header.first { $0.key == k }?.value }
         try Self.checkVectorTiles(source, metadata: metadata, path: input)
         let compression = try Self.partCompression(source.tileCompression, format: format, input: input)
-        let test = try TileTest(area)
+        let diagnostics = DiagnosticSink()
+        let test = try TileTest(area, diagnostics: diagnostics)
         let top = maxZoom ?? Int.max
         var picked: [(TileCoordinate, [UInt8])] = []
         var gzipped = 0
@@ -106,7 +110,8 @@ package struct TileExtractor {
             }
             let summary = try writer.finish(metadata: part)
             return Summary(
-                tiles: picked.count, bytes: summary.fileBytes, compression: Self.name(compression), gzipped: gzipped)
+                tiles: picked.count, bytes: summary.fileBytes, compression: Self.name(compression), gzipped: gzipped,
+                warnings: diagnostics.samples.filter { $0.severity == .warning })
         } catch {
             writer.abort()
             throw error
@@ -194,19 +199,24 @@ package struct TileExtractor {
         package let region: EngineGeometry?
         let geographicBounds: Bounds
 
-        package init(_ area: Area) throws {
+        /// The test for `area`; problems reading its polygons (records that cannot be projected) go to
+        /// `diagnostics`, and name the cause when no polygon is left.
+        package init(_ area: Area, diagnostics: DiagnosticSink = DiagnosticSink()) throws {
             switch area {
             case .bbox(let b):
                 box = SphericalMercator.project(box: b)
                 engine = nil
                 region = nil
             case .polygons(let path, let field, let value):
-                let polys = try Regions.readPolygons(path: path, sourceCRS: nil, encoding: nil, diagnostics: nil) {
-                    p, _ in
+                let polys = try Regions.readPolygons(
+                    path: path, sourceCRS: nil, encoding: nil, diagnostics: diagnostics
+                ) { p, _ in
                     RegionSet.value(p, field).map(RegionSet.text) == value
                 }
                 guard !polys.isEmpty else {
-                    throw RegionError.emptyRegion("no polygon in \(path) has \(field)=\(value)")
+                    let why = diagnostics.samples.filter { $0.code == "polygons_not_projected" }.map(\.message)
+                    throw RegionError.emptyRegion(
+                        "no polygon in \(path) has \(field)=\(value)" + why.map { "; \($0)" }.joined())
                 }
                 let clip = try Regions.clipRegion(polygons: polys, buffer: 0, what: path)
                 let e = GeometryEngine()

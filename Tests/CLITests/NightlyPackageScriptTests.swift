@@ -62,6 +62,7 @@ import Testing
         #expect(failReport["exitCode"] as? Int == Int(failed.status), "\(failReport)")
         let findings = (failReport["findings"] as? [[String: Any]]) ?? []
         #expect(findings.map { $0["code"] as? String } == ["run_failed"], "\(findings)")
-        #expect(((findings.first?["message"] as? String) ?? "").contains("NOPE"), "\(findings)")
+        let message = findings.first?["message"] as? String ?? ""
+        #expect(message.contains("NOPE"), "\(findings)")
     }
 }

@@ -78,5 +78,16 @@ import Testing
         #expect(text.contains("\"polygons_not_projected\""), "\(text.prefix(2000))")
         #expect(
             r.stderr.contains("2 polygon records cannot be projected to Web Mercator and are left out"), "\(r.stderr)")
+
+        // `extract --region` reads the same file: the records it leaves out are warned, and when the asked region
+        // is one of them the refusal says why.
+        let regions = night.dir.file("regions.shp")
+        let part = night.dir.file("part.pmtiles")
+        let x = try runKartpack(["extract", out, "--region", regions + ":RID=r1", "-o", part])
+        #expect(x.status == 0, "\(x.stderr)")
+        #expect(x.stderr.contains("cannot be projected") && x.stderr.contains("[polygons_not_projected]"))
+        let gone = try runKartpack(["extract", out, "--region", regions + ":RID=r3", "-o", part, "--force"])
+        #expect(gone.status != 0 && gone.stderr.contains("no polygon in"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("2 polygon records cannot be projected"), "\(gone.stderr)")
     }
 }

@@ -101,6 +101,7 @@ struct ExtractCommand: Command {
         x.force = force
         do {
             let s = try x.run()
+            for w in s.warnings { Console.error("warning: \(w.message) [\(w.code)]") }
             if !quiet {
                 let note = s.gzipped > 0 ? " (\(s.gzipped) uncompressed tiles gzip-compressed)" : ""
                 Console.out("\(output): \(s.tiles) tiles, \(s.bytes) bytes, \(s.compression) tiles\(note)")
