@@ -129,6 +129,26 @@ public enum RegularFile {
             _ = unlink(temporary)
             throw FileAccessError(path: path, reason: "cannot write it: \(message(failure))", exitCode: .ioError)
         }
+        // The rename is durable once the folder is synced; the file is already in place, so a folder that cannot
+        // be synced does not undo the write.
+        syncFolder(folder)
+    }
+
+    /// Fsyncs a folder so that a rename or link made inside it survives a crash: the one place that does it for
+    /// every atomic publish. `EINTR` is retried; `EINVAL` (a file system that cannot sync folders) counts as
+    /// synced. Returns what failed (`open directory` or `fsync directory`, and errno), nil when synced.
+    @discardableResult
+    public static func syncFolder(_ folder: String) -> (operation: String, errno: Int32)? {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return ("open directory", errno) }
+        var failure: Int32 = 0
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            if errno != EINVAL { failure = errno }
+            break
+        }
+        if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
+        return failure == 0 ? nil : ("fsync directory", failure)
     }
 
     /// Writes text (UTF-8); see `write(_:to:)`.

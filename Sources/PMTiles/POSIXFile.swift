@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import KartpackCore
 
 /// Checked POSIX file calls shared by the writers and readers. Every result is checked; failures become
 /// `TileArchiveError.io` (exit code 74) carrying errno.
@@ -59,19 +60,12 @@ package enum POSIXFile {
         }
     }
 
-    /// Opens a directory and fsyncs it, so that a rename inside it is durable. `EINVAL` (file systems that
-    /// cannot sync directories) is accepted.
+    /// Fsyncs a directory, so that a rename inside it is durable (`RegularFile.syncFolder`; `EINVAL`, from file
+    /// systems that cannot sync directories, is accepted).
     static func syncDirectory(_ directory: String) throws(TileArchiveError) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(operation: "open directory", path: directory, errno: errno) }
-        var failure: Int32 = 0
-        while fsync(fd) != 0 {
-            if errno == EINTR { continue }
-            if errno != EINVAL { failure = errno }
-            break
+        if let failed = RegularFile.syncFolder(directory) {
+            throw .io(operation: failed.operation, path: directory, errno: failed.errno)
         }
-        if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
-        if failure != 0 { throw .io(operation: "fsync directory", path: directory, errno: failure) }
     }
 
     /// Closes a descriptor, reporting errors (`close` can report a delayed `EIO`/`ENOSPC`). `EINTR` is not retried:

@@ -79,11 +79,7 @@ package final class StagedPackage {
             _ = unlink(path)
         }
         done = true
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
+        RegularFile.syncFolder(folder)
     }
 
     /// Removes the staged file; the target is not touched. Safe to call more than once.

@@ -95,7 +95,7 @@ package struct PackageGenerations {
         guard mkdir(store, 0o755) == 0 || errno == EEXIST else {
             throw .cannotStage(path: folder, reason: "cannot create \(store): \(Self.message(errno))")
         }
-        Self.syncFolder(folder)
+        RegularFile.syncFolder(folder)
     }
 
     // MARK: Publishing
@@ -143,7 +143,7 @@ package struct PackageGenerations {
         let generation = try staged.finish(name: "0")
         try switchCurrent(to: generation)
         for name in present { try replaceWithLink(name) }
-        Self.syncFolder(folder)
+        RegularFile.syncFolder(folder)
     }
 
     /// Makes the top-level link of each name that has none; a regular file of that name is replaced (the caller
@@ -155,7 +155,7 @@ package struct PackageGenerations {
             if Self.readLink(path) == Self.linkTarget(name) { continue }
             try replaceWithLink(name)
         }
-        Self.syncFolder(folder)
+        RegularFile.syncFolder(folder)
     }
 
     /// Removes SQLite's `-wal`, `-shm` and `-journal` regular files beside the top-level name of an MBTiles
@@ -197,7 +197,7 @@ package struct PackageGenerations {
             unlink(temporary)
             throw .cannotPublish(path: store, reason: "cannot switch to generation \(generation): \(Self.message(e))")
         }
-        Self.syncFolder(store)
+        RegularFile.syncFolder(store)
     }
 
     /// Removes the top-level links (ours only) whose exact name is not in `names`.
@@ -205,7 +205,7 @@ package struct PackageGenerations {
         for name in Self.list(folder) where !names.contains(name) && TemporaryName.parse(name) == nil {
             if Self.isOurLink(folder + "/" + name) { unlink(folder + "/" + name) }
         }
-        Self.syncFolder(folder)
+        RegularFile.syncFolder(folder)
     }
 
     /// Deletes every generation but `generation` and the newest one before it.
@@ -248,13 +248,6 @@ package struct PackageGenerations {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    static func syncFolder(_ folder: String) {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
-
     package static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
@@ -278,14 +271,14 @@ package final class StagedGeneration {
     /// A complete generation of that name left by a killed run is replaced.
     package func finish(name: String? = nil) throws(PublishError) -> String {
         let final = name ?? String(sequence)
-        PackageGenerations.syncFolder(path)
+        RegularFile.syncFolder(path)
         let target = store + "/" + final
         if FileManager.default.fileExists(atPath: target) { PackageGenerations.removeTree(target) }
         guard rename(path, target) == 0 else {
             throw .cannotPublish(path: target, reason: PackageGenerations.message(errno))
         }
         done = true
-        PackageGenerations.syncFolder(store)
+        RegularFile.syncFolder(store)
         return final
     }
 
