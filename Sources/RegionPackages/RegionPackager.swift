@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import Nightly
 import TileArchive
 import ConvertEngine
@@ -96,7 +97,7 @@ package struct RegionPackager {
 
         let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ext = options.fileExtension
-        var reuse: [Catalog.Region?] = []
+        var reuse: [CatalogRegion?] = []
         for (i, r) in regions.enumerated() {
             guard !options.rebuildAll, let entry = old[r.id], entry.fingerprint == fingerprints[i],
                 entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: published)
@@ -125,7 +126,7 @@ package struct RegionPackager {
                     id: r.id, name: r.name,
                     status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
                     file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count },
-                    bytes: reuse[i]?.bytes ?? 0,
+                    bytes: UInt64(reuse[i]?.bytes ?? 0),
                     fingerprint: fingerprints[i])
             }
             return Self.finished(report, findings: findings, started: started)
@@ -150,7 +151,7 @@ package struct RegionPackager {
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let outputNames = LayerRegistry.outputNames(convert)
-        let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
+        let built0 = Date(timeIntervalSince1970: UTCTimestamp.now().rounded(.down))
         let parts = options.parts
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -177,7 +178,7 @@ package struct RegionPackager {
                 } catch PipelineError.nothingToWrite {
                     return .empty(counts: sink.counts)
                 }
-                let entry = try Catalog.Region.describe(
+                let entry = try CatalogRegion.describe(
                     id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: built0,
                     fingerprint: fingerprints[i])
                 var written: [String: Int] = [:]
@@ -240,7 +241,7 @@ package struct RegionPackager {
             &staged, regions: regions, previous: old, generation: generationPath, published: published)
         // Publish: the catalog is signed first, then packages, catalog and signature go into place, then the
         // removed regions' files are deleted.
-        var entries: [Catalog.Region] = []
+        var entries: [CatalogRegion] = []
         for i in regions.indices {
             if let r = reuse[i] {
                 entries.append(r)
@@ -260,14 +261,14 @@ package struct RegionPackager {
             if let entry = reuse[i] {
                 return RegionPackageReport.Region(
                     id: r.id, name: r.name, status: "up-to-date", file: entry.file,
-                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: entry.bytes,
+                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: UInt64(entry.bytes),
                     fingerprint: entry.fingerprint)
             }
             if let b = staged[i] {
                 return RegionPackageReport.Region(
                     id: r.id, name: r.name, status: b.kept ? "identical" : "built", file: b.entry.file,
                     features: b.features,
-                    bytes: b.entry.bytes, fingerprint: b.entry.fingerprint)
+                    bytes: UInt64(b.entry.bytes), fingerprint: b.entry.fingerprint)
             }
             return RegionPackageReport.Region(
                 id: r.id, name: r.name, status: "empty", file: nil, features: 0, bytes: 0, fingerprint: fingerprints[i])
@@ -308,17 +309,17 @@ package struct RegionPackager {
 
     private enum BuildOutcome: @unchecked Sendable {
         case built(
-            Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
+            CatalogRegion, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
         case empty(counts: [(code: String, count: Int)])
         case failed(String, String, any Error)
     }
 
     /// True when the catalog entry's file is there with its listed size and hash.
-    static func intact(_ entry: Catalog.Region, folder: String) -> Bool {
+    static func intact(_ entry: CatalogRegion, folder: String) -> Bool {
         guard isPackageFileName(entry.file), let d = try? FileDigest.sha256(path: folder + "/" + entry.file) else {
             return false
         }
-        return d.bytes == entry.bytes && d.sha256 == entry.sha256
+        return Int64(d.bytes) == entry.bytes && d.sha256 == entry.sha256
     }
 
     /// `<id>.pmtiles` or `<id>.mbtiles` with a valid id: the only names the packager writes or deletes.
