@@ -19,15 +19,18 @@ package final class Converter {
     package let classifier: StyleClassifier?
     /// Checked between batches and tiles; a true value stops the run (nothing is published).
     package let isCancelled: @Sendable () -> Bool
+    /// The input layers the probe opened for this run (`InputProbe`), read instead of opened again.
+    package let opened: OpenedLayers?
 
-    /// Creates a converter.
+    /// Creates a converter; `opened` holds what the input probe opened of `options.inputs`.
     package init(
         options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
-        isCancelled: @escaping @Sendable () -> Bool = { false }
+        opened: OpenedLayers? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
         self.options = options
         self.diagnostics = diagnostics
         self.progress = progress
+        self.opened = opened
         self.isCancelled = isCancelled
         classifier = options.style.map(StyleClassifier.init(sheet:))
     }
@@ -39,7 +42,7 @@ package final class Converter {
             let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
             let read = ReadPhase(
                 settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
-                regions: regions)
+                regions: regions, opened: opened)
             return try FeaturePhase(
                 settings: FeatureSettings(options: options), diagnostics: diagnostics, progress: progress,
                 isCancelled: isCancelled

@@ -115,12 +115,18 @@ package struct ReadPhase {
     package let diagnostics: DiagnosticSink
     package let classifier: StyleClassifier?
     package let regions: Regions
+    /// What the input probe opened for this run (`OpenedLayers`): taken instead of opening a layer again.
+    package let opened: OpenedLayers?
 
-    package init(settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions) {
+    package init(
+        settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions,
+        opened: OpenedLayers? = nil
+    ) {
         self.settings = settings
         self.diagnostics = diagnostics
         self.classifier = classifier
         self.regions = regions
+        self.opened = opened
     }
 
     /// The read phase of a conversion's options.
@@ -136,7 +142,7 @@ package struct ReadPhase {
     package func run(_ body: (SourceLayer) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
         var reports: [ConvertReport.Input] = []
         var opened = 0
-        for input in settings.inputs {
+        for (k, input) in settings.inputs.enumerated() {
             let sets: [InputLayer]
             do {
                 sets = try input.inputLayers()
@@ -161,7 +167,8 @@ package struct ReadPhase {
                 let name = input.layerName(for: set, setCount: sets.count)
                 var recordsInFile = 0
                 do {
-                    let layer = try open(set, name: name, input: input, index: opened, records: &recordsInFile)
+                    let layer = try open(
+                        set, name: name, input: input, inputIndex: k, index: opened, records: &recordsInFile)
                     reports.append(try body(layer))
                     opened += 1
                 } catch let e as PipelineError {
@@ -185,16 +192,28 @@ package struct ReadPhase {
         return reports
     }
 
-    /// Opens one set: reader, CRS, zoom range, the style compiled for its layer, id-field checks.
+    /// Opens one set (or takes what the probe opened: `OpenedLayers`): reader, CRS, zoom range, the style compiled
+    /// for its layer, id-field checks.
     private func open(
-        _ set: InputLayer, name: String, input: ConvertInput, index: Int, records: inout Int
+        _ set: InputLayer, name: String, input: ConvertInput, inputIndex: Int, index: Int, records: inout Int
     ) throws -> SourceLayer {
-        let reader = try set.open(encoding: input.encoding, diagnostics: diagnostics)
+        let reader: any LayerReading
+        let crs: CRSInfo
+        switch opened?.take(set, input: inputIndex) {
+        case .opened(let r, let c):
+            (reader, crs) = (r, c)
+        case .failed(let error, let recordsInFile):
+            records = recordsInFile
+            throw error
+        case nil:
+            reader = try set.open(encoding: input.encoding, diagnostics: diagnostics)
+            records = reader.readerStats.recordsInFile
+            crs = try reader.resolveCRS(override: input.sourceCRS)
+        }
         // A file without records is read as a layer without features: the reader warns (`empty_layer`), the report
         // counts it, and a pipeline's `requireFeatures` decides whether that stops the publish (issue 36; before,
         // one empty layer of a GIS export stopped every other layer).
         records = reader.readerStats.recordsInFile
-        let crs = try reader.resolveCRS(override: input.sourceCRS)
         let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)
         let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
         guard lo <= hi else {

@@ -71,7 +71,9 @@ package struct StagedConversion {
         diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: target)
 
-        let predicted = try InputProbe.rejections(options)
+        // The probe is the run's one opening of its inputs: the converter reads the readers it opened.
+        let opened = OpenedLayers()
+        let predicted = try InputProbe.rejections(options, opening: opened, diagnostics: diagnostics)
         var missing = predicted.map(missingLayer)
         if policy == .fail, !predicted.isEmpty {
             // Nothing will be published: say why at once instead of converting the other inputs first.
@@ -101,8 +103,9 @@ package struct StagedConversion {
         }
         let report: ConvertReport
         do {
-            report = try Converter(options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-                .run()
+            report = try Converter(
+                options: o, diagnostics: diagnostics, progress: progress, opened: opened, isCancelled: isCancelled
+            ).run()
         } catch PipelineError.nothingToWrite(let reasons, let failed) {
             throw PipelineError.nothingToWrite(
                 reasons: reasons.map(names.rewrite), report: shown(failed, target: target, published: false))
