@@ -274,11 +274,11 @@ package struct FeatureMeasure: Sendable {
         for p in pieces {
             let (l, f) = (Int(p.layer), Int(p.feature))
             let t = p.piece.tile
-            if t.z > Int(topZoom[l][f]), p.piece.commands.count >= 3 {
+            if t.z > Int(topZoom[l][f]), let first = p.piece.geometry.firstPoint {
                 if topZoom[l][f] < 0 { unseen -= 1 }
                 topZoom[l][f] = Int8(t.z)
-                let gx = Int64(t.x) << extentBits + Int64(ZigZag.decode(p.piece.commands[1]))
-                let gy = Int64(t.y) << extentBits + Int64(ZigZag.decode(p.piece.commands[2]))
+                let gx = Int64(t.x) << extentBits + Int64(first.x)
+                let gy = Int64(t.y) << extentBits + Int64(first.y)
                 let shift = FeatureAnchor.bits - (t.z + extentBits)
                 func scaled(_ v: Int64) -> UInt32 {
                     let s = shift >= 0 ? v << shift : v >> -shift
@@ -295,9 +295,9 @@ package struct FeatureMeasure: Sendable {
             let scale = Double(sign: .plus, exponent: -t.z, significand: 1)
             switch p.piece.type {
             case .polygon:
-                sizes?[l][f] += PieceSize.polygonArea(p.piece.commands, extent: extent) * scale * scale
+                sizes?[l][f] += PieceSize.polygonArea(p.piece.geometry, extent: extent) * scale * scale
             case .lineString:
-                sizes?[l][f] += PieceSize.lineLength(p.piece.commands, extent: extent) * scale
+                sizes?[l][f] += PieceSize.lineLength(p.piece.geometry, extent: extent) * scale
             default:
                 break
             }

@@ -1,10 +1,17 @@
 import VectorTile
 
-/// One feature's geometry in one tile: an encoded MVT command stream.
+/// One feature's geometry in one tile, in tile units (`PieceGeometry`).
 package struct TilePiece: Sendable {
     package var tile: TileCoordinate
-    package var type: MVTGeometryType
-    var commands: [UInt32]
+    package var geometry: PieceGeometry
+
+    package init(tile: TileCoordinate, geometry: PieceGeometry) {
+        self.tile = tile
+        self.geometry = geometry
+    }
+
+    /// The MVT geometry type (`unknown` for small-feature dust).
+    package var type: MVTGeometryType { geometry.type }
 }
 
 /// The zoom levels and grid a conversion tiles to.

@@ -13,23 +13,19 @@ import VectorTile
         let ring = [TilePoint(x, y), TilePoint(x + side, y), TilePoint(x + side, y + side), TilePoint(x, y + side)]
         return PlacedPiece(
             layer: layer, feature: feature,
-            piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]])))
+            piece: TilePiece(tile: tile, geometry: PieceGeometry(polygons: [[ring]])))
     }
 
     private func line(_ points: [(Int32, Int32)], feature: Int32) -> PlacedPiece {
         PlacedPiece(
             layer: 0, feature: feature,
-            piece: TilePiece(
-                tile: tile, type: .lineString,
-                commands: MVTGeometryEncoder.lines([points.map { TilePoint($0.0, $0.1) }])))
+            piece: TilePiece(tile: tile, geometry: PieceGeometry(lines: [points.map { TilePoint($0.0, $0.1) }])))
     }
 
     private func polygon(_ ring: [(Int32, Int32)], layer: Int32 = 0, feature: Int32) -> PlacedPiece {
         PlacedPiece(
             layer: layer, feature: feature,
-            piece: TilePiece(
-                tile: tile, type: .polygon,
-                commands: MVTGeometryEncoder.polygons([[ring.map { TilePoint($0.0, $0.1) }]])))
+            piece: TilePiece(tile: tile, geometry: PieceGeometry(polygons: [[ring.map { TilePoint($0.0, $0.1) }]])))
     }
 
     @Test func neighboursAreWeightedBySharedEdgesAndStayInTheirLayer() {
@@ -102,7 +98,7 @@ import VectorTile
         let beside = square(10, 0, 10, feature: 1).piece
         let merged = try #require(Coalescing.merged(kept, with: [beside]))
         #expect(merged.taken == [0])
-        let polygons = PolygonCommands.decode(merged.commands)
+        let polygons = merged.geometry.polygons
         #expect(polygons.count == 1 && polygons[0].count == 1)
         #expect(doubledSignedArea(polygons[0][0]) == 2 * 200)
         // An overlapping piece cannot be merged; the one beside still is.
@@ -116,7 +112,7 @@ import VectorTile
         let first = line([(0, 0), (10, 0)], feature: 0).piece
         let merged = try #require(Coalescing.merged(first, with: [line([(10, 0), (20, 5)], feature: 1).piece]))
         #expect(
-            LineCommands.decode(merged.commands) == [
+            merged.geometry.lines == [
                 [TilePoint(0, 0), TilePoint(10, 0)], [TilePoint(10, 0), TilePoint(20, 5)],
             ])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeometryAlgorithms
 import KartpackCore
 import KartpackTestSupport
 import Testing
@@ -20,15 +21,28 @@ import VectorTile
         return (0..<n).map { i in
             let z = 3 + next(3)
             let tile = TileCoordinate(z: z, x: next(1 << z), y: next(1 << z))
-            let commands = (0..<(1 + next(40))).map { _ in UInt32(next(i % 5 == 0 ? 1 << 31 : 300)) }
-            let type = MVTGeometryType(rawValue: UInt32(1 + next(3)))!
+            // Coordinates far apart now and then (long varints), parts of one or more rings, dust now and then.
+            func coordinate() -> Int32 { Int32(next(i % 5 == 0 ? 1 << 31 : 300)) - (i % 5 == 0 ? 1 << 30 : 0) }
+            let points = (0..<(1 + next(40))).map { _ in TilePoint(coordinate(), coordinate()) }
+            let split = next(points.count)
+            let counts: [UInt32] = split == 0 ? [] : [UInt32(split) | 1 << 31, UInt32(points.count - split)]
+            let geometry: PieceGeometry
+            switch next(4) {
+            case 0: geometry = .points(points)
+            case 1: geometry = .lines(PieceParts(points: points, counts: counts))
+            case 2: geometry = .polygons(PieceParts(points: points, counts: counts))
+            default:
+                geometry = .dust(
+                    SmallFeatureDust(
+                        x: points[0].x, y: points[0].y, measure: Double(next(1000)) / 7, polygon: next(2) == 0,
+                        angle: Double(next(6)) / 1.3))
+            }
             return PlacedPiece(
-                layer: Int32(next(3)), feature: Int32(next(50)),
-                piece: TilePiece(tile: tile, type: type, commands: commands))
+                layer: Int32(next(3)), feature: Int32(next(50)), piece: TilePiece(tile: tile, geometry: geometry))
         }
     }
 
-    /// What one sort of everything in memory gives, as comparable tuples (with the commands, which tell ties apart).
+    /// What one sort of everything in memory gives, as comparable tuples (with the geometry, which tells ties apart).
     private func expected(_ all: [PlacedPiece], order: TileOrder) -> [String] {
         var copy = all
         let sorted = PieceSpool.sortedIndices(&copy, order: order)
@@ -36,7 +50,7 @@ import VectorTile
     }
 
     private func describe(_ p: PlacedPiece) -> String {
-        "\(p.piece.tile) \(p.key) \(p.layer) \(p.feature) \(p.piece.type) \(p.piece.commands)"
+        "\(p.piece.tile) \(p.key) \(p.layer) \(p.feature) \(p.piece.type) \(p.piece.geometry)"
     }
 
     private func merged(_ runs: TileRuns, zooms: ClosedRange<Int>) throws -> [String] {

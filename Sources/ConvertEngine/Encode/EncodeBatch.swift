@@ -15,7 +15,7 @@ package struct EncodeBatch: Sendable {
     /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
     var absent: [(layer: Int32, feature: Int32)] = []
 
-    /// About the bytes the batch holds: its pieces with their commands (as the spool counts them against the
+    /// About the bytes the batch holds: its pieces with their geometry (as the spool counts them against the
     /// budget), small-feature candidates, neighbours.
     var heldBytes: Int {
         var n = absent.count * 8

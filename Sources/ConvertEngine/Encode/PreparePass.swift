@@ -42,7 +42,7 @@ package struct PreparePass: Sendable {
             let current = pieces
             let results = try workers.map(runs.count) { i in pass.simplify(runs[i], pieces: current) }
             for r in results {
-                for (i, c) in r.commands { batch.pieces[i].piece.commands = c }
+                for (i, g) in r.geometries { batch.pieces[i].piece.geometry = g }
                 batch.sharedBorderFallbacks += r.fallbacks
             }
             batch.tileFallbacks = results.map(\.fallbacks)

@@ -108,7 +108,7 @@ package struct ThinPass: Sendable {
         guard let order = selection.order else { return 0 }
         var kept: [(position: Int32, geometry: Int)] = []
         for p in batch.pieces[batch.runs[tile]] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
-            kept.append((order.position[Int(p.layer)][Int(p.feature)], ProtobufWriter.packedSize(p.piece.commands)))
+            kept.append((order.position[Int(p.layer)][Int(p.feature)], p.piece.geometry.packedCommandSize))
         }
         guard !kept.isEmpty else { return 0 }
         kept.sort { $0.position < $1.position }
@@ -199,7 +199,7 @@ package struct ThinPass: Sendable {
         for (k, o) in owners { members[o, default: []].append(k) }
         for (o, group) in members.sorted(by: { $0.key < $1.key }) {
             guard let m = Coalescing.merged(piece(o).piece, with: group.map { piece($0).piece }) else { continue }
-            plan.merged[run.lowerBound + o] = m.commands
+            plan.merged[run.lowerBound + o] = m.geometry
             plan.coalesced += m.taken.map { run.lowerBound + group[$0] }
         }
         return plan

@@ -41,14 +41,17 @@ package struct TileEncodePass: Sendable {
         // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
         // feature) order, so each reader loads a spilled chunk once.
         let stored = try Self.records(of: batch.pieces, run, records: records)
+        // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
+        var commands: [UInt32] = []
         for i in run {
             let p = batch.pieces[i]
-            guard let (type, commands) = plan.geometry(i, p) else { continue }
+            guard let geometry = plan.geometry(i, p) else { continue }
+            geometry.writeCommands(into: &commands)
             let l = Int(p.layer)
             let rec = stored[i - run.lowerBound]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
             let props = rec.properties(atZoom: p.piece.tile.z)
-            if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {
+            if builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands, properties: props) == true {
                 count += 1
             }
         }

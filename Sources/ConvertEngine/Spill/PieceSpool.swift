@@ -60,10 +60,10 @@ package struct PieceSpool: Sendable {
         try writing?.wait()
     }
 
-    /// Roughly what a piece costs on the heap: the struct in the array, the command array's header and elements,
-    /// and malloc's own word.
+    /// Roughly what a piece costs on the heap: the struct in the array and its geometry's arrays (headers,
+    /// elements and malloc's own word).
     package static func bytes(of p: PlacedPiece) -> Int {
-        MemoryLayout<PlacedPiece>.stride + 48 + 4 * p.piece.commands.capacity
+        MemoryLayout<PlacedPiece>.stride + p.piece.geometry.heapBytes
     }
 
     /// Writes the held pieces as a sort run when they are over the budget.
