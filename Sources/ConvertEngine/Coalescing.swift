@@ -33,7 +33,7 @@ package enum Coalescing {
 
     /// Finds the neighbours among the polygon and line pieces of one tile, layer by layer, in the layers marked in
     /// `layers` (all when empty).
-    static func neighbours(_ run: Range<Int>, pieces: [PlacedPiece], layers: [Bool] = []) -> TileNeighbours {
+    static func neighbours(_ run: Range<Int>, pieces: [TilePiece], layers: [Bool] = []) -> TileNeighbours {
         var weights: [Int64: Int32] = [:]
         func link(_ i: Int, _ j: Int) {
             guard i != j else { return }
@@ -52,16 +52,16 @@ package enum Coalescing {
             var polygonEdges: [(piece: Int, edges: [Edge])] = []
             var ends: [TilePoint: [Int]] = [:]
             for i in start..<end {
-                switch pieces[i].piece.type {
+                switch pieces[i].type {
                 case .polygon:
                     var edges: [Edge] = []
-                    forEachEdge(pieces[i].piece.geometry) { e in
+                    forEachEdge(pieces[i].geometry) { e in
                         edges.append(e)
                         if edgeOwner[e] == nil { edgeOwner[e] = i }
                     }
                     polygonEdges.append((i, edges))
                 case .lineString:
-                    guard case .lines(let parts) = pieces[i].piece.geometry else { break }
+                    guard case .lines(let parts) = pieces[i].geometry else { break }
                     parts.forEach { part, _ in
                         guard let a = part.first, let b = part.last else { return }
                         for p in a == b ? [a] : [a, b] where ends[p, default: []].count < maxLinesPerEnd {

@@ -38,13 +38,13 @@ package struct SharedBorderPass: Sendable {
     }
 
     /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer.
-    package func simplify(_ run: Range<Int>, pieces: [PlacedPiece]) -> TileResult {
+    package func simplify(_ run: Range<Int>, pieces: [TilePiece]) -> TileResult {
         var result = TileResult()
         var start = run.lowerBound
         while start < run.upperBound {
             var end = start + 1
             while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
-            let indices = (start..<end).filter { pieces[$0].piece.type == .polygon }
+            let indices = (start..<end).filter { pieces[$0].type == .polygon }
             if !indices.isEmpty {
                 simplifyLayer(indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
             }
@@ -54,19 +54,19 @@ package struct SharedBorderPass: Sendable {
     }
 
     /// Where the small polygons among `pieces[range]` may be drawn as squares (centred on them; a unit of margin).
-    private func squares(_ range: Range<Int>, pieces: [PlacedPiece]) -> [TileRect] {
+    private func squares(_ range: Range<Int>, pieces: [TilePiece]) -> [TileRect] {
         let half = Int32(clamping: Int((smallFeatureSize / 2).rounded(.up)) + 1)
         return range.compactMap { i in
-            guard case .dust(let d) = pieces[i].piece.geometry, d.polygon else { return nil }
+            guard case .dust(let d) = pieces[i].geometry, d.polygon else { return nil }
             return TileRect(
                 minX: d.x &- half, minY: d.y &- half, maxX: d.x &+ half, maxY: d.y &+ half)
         }
     }
 
     private func simplifyLayer(
-        _ indices: [Int], pieces: [PlacedPiece], keepClear: [TileRect], into result: inout TileResult
+        _ indices: [Int], pieces: [TilePiece], keepClear: [TileRect], into result: inout TileResult
     ) {
-        let input = indices.map { pieces[$0].piece.geometry.polygons }
+        let input = indices.map { pieces[$0].geometry.polygons }
         let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input, keepClear: keepClear)
         result.verticesIn += out.statistics.inputVertices
         // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back

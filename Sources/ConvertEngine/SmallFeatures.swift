@@ -53,12 +53,12 @@ package struct SmallFeatureReduction: Sendable {
     /// The candidates among one tile's pieces (`pieces[run]`): its dust pieces; `isTop(layer, feature)` is true at
     /// the feature's highest zoom, where nothing is reduced (`TileStage` makes no dust there; a guard).
     package func candidates(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], isTop: (Int32, Int32) -> Bool
+        _ run: Range<Int>, pieces: [TilePiece], records: [RecordTable], isTop: (Int32, Int32) -> Bool
     ) -> [Candidate] {
         var out: [Candidate] = []
         for i in run {
             let p = pieces[i]
-            guard case .dust(let d) = p.piece.geometry, !isTop(p.layer, p.feature) else { continue }
+            guard case .dust(let d) = p.geometry, !isTop(p.layer, p.feature) else { continue }
             // u in (0, 1) from the rank's second hash; the key is an exponential variate over the weight.
             let rank = records[Int(p.layer)].rank(Int(p.feature))
             let u = (Double(FeatureRank.mix(rank) >> 11) + 0.5) / Double(UInt64(1) << 53)

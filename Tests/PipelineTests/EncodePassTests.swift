@@ -28,8 +28,8 @@ import VectorTile
         return PieceGeometry(polygons: [[ring]])
     }
 
-    private func piece(_ feature: Int32, _ geometry: PieceGeometry) -> PlacedPiece {
-        PlacedPiece(layer: 0, feature: feature, piece: TilePiece(tile: tile, geometry: geometry))
+    private func piece(_ feature: Int32, _ geometry: PieceGeometry) -> TilePiece {
+        TilePiece(layer: 0, feature: feature, tile: tile, geometry: geometry)
     }
 
     private func records(_ n: Int) -> [RecordTable] {
@@ -37,7 +37,7 @@ import VectorTile
     }
 
     /// A drop order of the batch's features measured at the batch's zoom (10), so a selection at zoom 9 can drop.
-    private func order(_ pieces: [PlacedPiece], records: [RecordTable]) throws -> FeatureOrder {
+    private func order(_ pieces: [TilePiece], records: [RecordTable]) throws -> FeatureOrder {
         var measure = FeatureMeasure(records: records, extent: 4096, withSizes: false)
         measure.observe(pieces)
         return try FeatureOrder(measure: measure, records: records, options: ThinningOptions())
@@ -46,22 +46,22 @@ import VectorTile
     // MARK: PreparePass
 
     @Test func prepareSimplifiesSharedBordersAndKeepsOnlyTheBatchesPieces() throws {
-        let outside = PlacedPiece(
+        let outside = TilePiece(
             layer: 0, feature: 0,
-            piece: TilePiece(tile: TileCoordinate(z: 9, x: 1, y: 2), geometry: .polygons(PieceParts()))
+            tile: TileCoordinate(z: 9, x: 1, y: 2), geometry: .polygons(PieceParts())
         )
         let pieces = [outside, piece(0, noisySquare(100, 100, 200)), piece(1, square(300, 100, 200))]
         let read = ZoomStream.Batch(pieces: pieces, runs: [1..<3], skipped: [(layer: 0, feature: 2)])
         let plain = PreparePass(sharedBorders: nil, smallFeatures: nil, workers: workers)
         let same = try plain.prepare(read, records: records(3), highest: [[-1, -1, -1]], zoom: 10)
         #expect(same.runs == [0..<2], "runs shifted to the batch's own pieces")
-        #expect(same.pieces.map(\.piece.geometry) == [pieces[1].piece.geometry, pieces[2].piece.geometry])
+        #expect(same.pieces.map(\.geometry) == [pieces[1].geometry, pieces[2].geometry])
         #expect(same.absent.map { $0.feature } == [2])
         let shared = PreparePass(
             sharedBorders: SharedBorderPass(tolerance: 4, extent: 4096, buffer: 80), smallFeatures: nil,
             workers: workers)
         let simplified = try shared.prepare(read, records: records(3), highest: [[-1, -1, -1]], zoom: 10)
-        #expect(simplified.pieces[0].piece.geometry.commandCount < pieces[1].piece.geometry.commandCount)
+        #expect(simplified.pieces[0].geometry.commandCount < pieces[1].geometry.commandCount)
         #expect(simplified.sharedBorderFallbacks == 0)
         #expect(simplified.small.isEmpty)
     }

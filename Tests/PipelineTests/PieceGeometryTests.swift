@@ -55,12 +55,12 @@ import VectorTile
             PieceGeometry(polygons: [[[p(0, 0), p(9, 0), p(9, 9)], [p(1, 1), p(1, 2), p(2, 2)]]]),
             .points([p(Int32.min, Int32.max)]),
         ].enumerated().map { i, g in
-            PlacedPiece(key: 1, layer: 0, feature: Int32(i), piece: TilePiece(tile: tile, geometry: g))
+            TilePiece(key: 1, layer: 0, feature: Int32(i), tile: tile, geometry: g)
         }
         for piece in pieces { encoder.append(piece) }
         var decoder = PieceDecoder(bytes: encoder.bytes, zoom: 7)
         for piece in pieces {
-            #expect(try decoder.next()?.piece.geometry == piece.piece.geometry)
+            #expect(try decoder.next()?.geometry == piece.geometry)
         }
         #expect(try decoder.next() == nil)
     }

@@ -108,9 +108,9 @@ import VectorTile
         func oriented(_ r: [TilePoint]) -> [TilePoint] { doubledSignedArea(r) > 0 ? r : r.reversed() }
         let tile = TileCoordinate(z: 10, x: 1, y: 1)
         let pieces = [left, right].enumerated().map { i, r in
-            PlacedPiece(
+            TilePiece(
                 layer: 0, feature: Int32(i),
-                piece: TilePiece(tile: tile, geometry: PieceGeometry(polygons: [[oriented(r)]])))
+                tile: tile, geometry: PieceGeometry(polygons: [[oriented(r)]]))
         }
         let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
         #expect(result.fallbacks == 0)
@@ -138,9 +138,9 @@ import VectorTile
         let tile = TileCoordinate(z: 10, x: 1, y: 1)
         let polygons = [[[oriented(left)]], [[oriented(right)]], touching.map { [oriented($0[0])] }]
         let pieces = polygons.enumerated().map { i, p in
-            PlacedPiece(
+            TilePiece(
                 layer: 0, feature: Int32(i),
-                piece: TilePiece(tile: tile, geometry: PieceGeometry(polygons: p)))
+                tile: tile, geometry: PieceGeometry(polygons: p))
         }
         let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<3, pieces: pieces)
         #expect(result.fallbacks == 0)
@@ -166,12 +166,12 @@ import VectorTile
                 ]
             ])
         }
-        func piece(_ l: Int32, _ f: Int32, z: Int, x: Int, _ geometry: PieceGeometry) -> PlacedPiece {
-            PlacedPiece(
-                layer: l, feature: f, piece: TilePiece(tile: TileCoordinate(z: z, x: x, y: 1), geometry: geometry))
+        func piece(_ l: Int32, _ f: Int32, z: Int, x: Int, _ geometry: PieceGeometry) -> TilePiece {
+            TilePiece(
+                layer: l, feature: f, tile: TileCoordinate(z: z, x: x, y: 1), geometry: geometry)
         }
         // Feature (0, 2) has only an empty piece at zoom 5: it is seen at zoom 4.
-        let byZoom: [Int: [PlacedPiece]] = [
+        let byZoom: [Int: [TilePiece]] = [
             5: [
                 piece(0, 0, z: 5, x: 2, square(10, 10, 100)), piece(0, 1, z: 5, x: 3, square(50, 60, 7)),
                 piece(0, 2, z: 5, x: 3, .polygons(PieceParts())), piece(1, 0, z: 5, x: 2, square(0, 0, 300)),

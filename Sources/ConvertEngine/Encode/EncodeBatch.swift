@@ -2,7 +2,7 @@
 /// simplified with shared borders and small-feature candidates found (`PreparePass`), the neighbours coalescing
 /// merges into (`ThinPass`), then encoded (`TileEncodePass`).
 package struct EncodeBatch: Sendable {
-    var pieces: [PlacedPiece]
+    var pieces: [TilePiece]
     /// Each tile's pieces in `pieces`, in tile order.
     package var runs: [Range<Int>]
     /// Per tile (in `runs` order), the pieces small-feature reduction may replace (empty when it is off).

@@ -50,12 +50,12 @@ package struct TileEncodePass: Sendable {
             let l = Int(p.layer)
             let rec = stored[i - run.lowerBound]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
-            let props = rec.properties(atZoom: p.piece.tile.z)
+            let props = rec.properties(atZoom: p.tile.z)
             if builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands, properties: props) == true {
                 count += 1
             }
         }
-        let tile = batch.pieces[run.lowerBound].piece.tile
+        let tile = batch.pieces[run.lowerBound].tile
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
         guard !layers.isEmpty else { return Outcome(tile: EncodedTile(tile: tile, bytes: [], features: 0)) }
         do throws(any Error) {
@@ -77,7 +77,7 @@ package struct TileEncodePass: Sendable {
 
     /// The records of `pieces[run]`, by piece, read in (layer, feature) order.
     package static func records(
-        of pieces: [PlacedPiece], _ run: Range<Int>, records: [RecordTable]
+        of pieces: [TilePiece], _ run: Range<Int>, records: [RecordTable]
     ) throws(PipelineError) -> [StoredRecord] {
         var readers = records.map { $0.reader() }
         let byFeature = run.sorted { (pieces[$0].layer, pieces[$0].feature) < (pieces[$1].layer, pieces[$1].feature) }

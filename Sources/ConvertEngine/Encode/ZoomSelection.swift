@@ -36,9 +36,9 @@ package struct TilePlan: Sendable {
 
     /// The geometry piece `i` (`p`) of the batch is written with, or nil when the tile leaves it out. Dust (a small
     /// piece that is not drawn as a square) is never written as such.
-    package func geometry(_ i: Int, _ p: PlacedPiece) -> PieceGeometry? {
+    package func geometry(_ i: Int, _ p: TilePiece) -> PieceGeometry? {
         guard selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) else { return nil }
-        var geometry = merged[i] ?? p.piece.geometry
+        var geometry = merged[i] ?? p.geometry
         if let r = replaced[i] {
             guard let r else { return nil }
             geometry = r

@@ -15,11 +15,11 @@ enum TileSignature {
     /// The signature of `pieces[run]` (one tile, merged in (layer, feature) order) at `selection`; `highest` holds
     /// per layer and feature the highest zoom it had pieces at above this one (-1: none).
     static func of(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], selection: ZoomSelection, highest: [[Int8]],
+        _ run: Range<Int>, pieces: [TilePiece], records: [RecordTable], selection: ZoomSelection, highest: [[Int8]],
         identities: [[Int32]]
     ) throws(PipelineError) -> TileDigest {
         var h = TileHasher()
-        let tile = pieces[run.lowerBound].piece.tile
+        let tile = pieces[run.lowerBound].tile
         h.add(tile.z)
         h.add(tile.x)
         h.add(tile.y)
@@ -49,11 +49,11 @@ enum TileSignature {
                 h.add(-1)
             }
             h.add(record.properties(atZoom: z))
-            h.add(Int(p.piece.type.rawValue))
+            h.add(Int(p.type.rawValue))
             // The piece's MVT command words, two to a value, as when pieces were held as commands (same digests).
-            h.add(p.piece.geometry.commandCount)
+            h.add(p.geometry.commandCount)
             var pending: UInt64?
-            p.piece.geometry.forEachCommand { w in
+            p.geometry.forEachCommand { w in
                 if let low = pending {
                     h.add(low | UInt64(w) << 32)
                     pending = nil

@@ -22,17 +22,17 @@ package struct PieceEncoder {
 
     package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    package mutating func append(_ p: PlacedPiece) {
+    package mutating func append(_ p: TilePiece) {
         let newTile = !started || p.key != key
         let newLayer = newTile || p.layer != layer
-        var flags = UInt8(truncatingIfNeeded: p.piece.type.rawValue & 3) << 1
+        var flags = UInt8(truncatingIfNeeded: p.type.rawValue & 3) << 1
         if newTile { flags |= 1 }
         if newLayer && !newTile { flags |= 8 }
         bytes.append(flags)
         if newTile {
             Self.varint(p.key &- key, into: &bytes)
-            Self.varint(UInt64(p.piece.tile.x), into: &bytes)
-            Self.varint(UInt64(p.piece.tile.y), into: &bytes)
+            Self.varint(UInt64(p.tile.x), into: &bytes)
+            Self.varint(UInt64(p.tile.y), into: &bytes)
         }
         if newLayer {
             Self.varint(UInt64(UInt32(bitPattern: p.layer)), into: &bytes)
@@ -40,7 +40,7 @@ package struct PieceEncoder {
         } else {
             Self.varint(UInt64(UInt32(bitPattern: p.feature &- feature)), into: &bytes)
         }
-        appendGeometry(p.piece.geometry)
+        appendGeometry(p.geometry)
         key = p.key
         layer = p.layer
         feature = p.feature
@@ -106,14 +106,14 @@ package struct PieceDecoder {
 
     /// The next piece, or nil at the end of the block.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
-    package mutating func next() throws(SpillError) -> PlacedPiece? {
+    package mutating func next() throws(SpillError) -> TilePiece? {
         guard let entry = try next(skipping: { _, _ in false }), case .piece(let p) = entry else { return nil }
         return p
     }
 
     /// One entry of a block: a whole piece, or only the layer and feature of a piece `skipping` passed over.
     package enum Entry {
-        case piece(PlacedPiece)
+        case piece(TilePiece)
         case skipped(layer: Int32, feature: Int32)
     }
 
@@ -142,8 +142,8 @@ package struct PieceDecoder {
         }
         let tile = TileCoordinate(z: zoom, x: x, y: y)
         return .piece(
-            PlacedPiece(
-                key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, geometry: try geometry(type))))
+            TilePiece(
+                key: key, layer: layer, feature: feature, tile: tile, geometry: try geometry(type)))
     }
 
     /// Reads a piece's geometry of MVT type `type` (dust: `unknown`).

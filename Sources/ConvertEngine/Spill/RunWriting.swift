@@ -13,10 +13,10 @@ package final class RunWriting: @unchecked Sendable {
     /// Set by the writer before `done` leaves; read after `wait`.
     private var failure: SpillError?
     /// The pieces of the run, only touched by the writer (held here so nothing else keeps a reference to them).
-    private var pieces: [PlacedPiece]
+    private var pieces: [TilePiece]
 
     /// Starts writing `pieces` as the next run of `store`, in `order`.
-    package init(pieces: consuming [PlacedPiece], order: TileOrder, store: SortRunStore) {
+    package init(pieces: consuming [TilePiece], order: TileOrder, store: SortRunStore) {
         self.pieces = pieces
         done.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -37,13 +37,13 @@ package final class RunWriting: @unchecked Sendable {
 
     /// Sorts `pieces` and writes them as one run, freeing their geometry as they go (and `pieces` after): held by
     /// nothing else, each geometry's arrays are gone once written. The freed pages go back to the system after.
-    package static func write(_ pieces: inout [PlacedPiece], order: TileOrder, to store: SortRunStore)
+    package static func write(_ pieces: inout [TilePiece], order: TileOrder, to store: SortRunStore)
         throws(SpillError)
     {
         let sorted = PieceSpool.sortedIndices(&pieces, order: order)
         try store.write(count: sorted.count) { i in
             let p = pieces[sorted[i]]
-            pieces[sorted[i]].piece.geometry = .points([])
+            pieces[sorted[i]].geometry = .points([])
             return p
         }
         pieces = []
