@@ -103,7 +103,7 @@ package final class TileReuse: @unchecked Sendable {
                 dirty.runs.append(run)
                 continue
             }
-            let tile = pieces[run.lowerBound].piece.tile
+            let tile = pieces[run.lowerBound].tile
             if isActive, !(coalescing && selection.order != nil), let e = previous[tile], e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
@@ -185,7 +185,7 @@ package final class TileReuse: @unchecked Sendable {
 /// The tiles of a batch copied from the previous package, with their index entries, and where the batch's other
 /// tiles were (to put the encoded ones between them, in tile order).
 struct ReusedTiles {
-    var pieces: [PlacedPiece]
+    var pieces: [TilePiece]
     var tiles: [(position: Int, tile: EncodedTile, entry: TileIndexEntry)] = []
     /// The copied tiles' pieces (their features are counted as an encoded tile's are).
     var runs: [Range<Int>] = []
@@ -195,7 +195,7 @@ struct ReusedTiles {
     var over = 0
     var overBytes = false
 
-    init(pieces: [PlacedPiece] = []) { self.pieces = pieces }
+    init(pieces: [TilePiece] = []) { self.pieces = pieces }
 
     mutating func add(_ tile: EncodedTile, entry: TileIndexEntry, position: Int, run: Range<Int>) {
         runs.append(run)
