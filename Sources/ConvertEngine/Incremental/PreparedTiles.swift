@@ -12,7 +12,7 @@ struct PreparedTiles {
     /// One prepared tile: its pieces, its small-feature candidates (indices from its first piece) and its
     /// shared-border fallbacks.
     struct Tile {
-        var pieces: [PlacedPiece]
+        var pieces: [TilePiece]
         var small: [SmallFeatureReduction.Candidate]
         var fallbacks: Int
     }
@@ -34,7 +34,7 @@ struct PreparedTiles {
         var positions: [Int] = []
         var kept: [(position: Int, tile: Tile)] = []
         for (i, run) in read.runs.enumerated() {
-            if !run.isEmpty, let t = tiles[read.pieces[run.lowerBound].piece.tile] {
+            if !run.isEmpty, let t = tiles[read.pieces[run.lowerBound].tile] {
                 kept.append((i, t))
             } else {
                 rest.runs.append(run)
@@ -47,7 +47,7 @@ struct PreparedTiles {
     /// Keeps the tiles of `batch` (prepared this round) while they fit.
     mutating func keep(_ batch: EncodeBatch) {
         for (i, run) in batch.runs.enumerated() where !run.isEmpty && !full {
-            let tile = batch.pieces[run.lowerBound].piece.tile
+            let tile = batch.pieces[run.lowerBound].tile
             guard tiles[tile] == nil else { continue }
             let small = i < batch.small.count ? batch.small[i].map { c in rebased(c, by: -run.lowerBound) } : []
             var size = small.count * MemoryLayout<SmallFeatureReduction.Candidate>.stride + 64

@@ -34,7 +34,7 @@ enum RoundZero {
 
     /// The distinct drop positions of the features `selection` keeps among `pieces` (one tile), ascending.
     static func keptPositions(
-        _ pieces: ArraySlice<PlacedPiece>, selection: ZoomSelection, order: FeatureOrder
+        _ pieces: ArraySlice<TilePiece>, selection: ZoomSelection, order: FeatureOrder
     ) -> [Int32] {
         var positions: [Int32] = []
         positions.reserveCapacity(pieces.count)
@@ -52,7 +52,7 @@ enum RoundZero {
     /// not kept) and whether the zoom is its highest in the order (where no cut-off drops it), sorted, so the merge
     /// order of the pieces does not matter.
     static func orderDigest(
-        _ pieces: ArraySlice<PlacedPiece>, records: [RecordTable], selection: ZoomSelection, order: FeatureOrder
+        _ pieces: ArraySlice<TilePiece>, records: [RecordTable], selection: ZoomSelection, order: FeatureOrder
     ) -> TileDigest {
         let distinct = keptPositions(pieces, selection: selection, order: order)
         var keyed: [(layer: Int32, key: UInt64, rank: Int)] = []

@@ -40,7 +40,7 @@ extension TileReuse {
             let signature = try TileSignature.of(
                 runs[i], pieces: pieces, records: records, selection: selection, highest: highest,
                 identities: identities)
-            guard let e = previous[pieces[runs[i].lowerBound].piece.tile], e.isOver else { return (signature, nil) }
+            guard let e = previous[pieces[runs[i].lowerBound].tile], e.isOver else { return (signature, nil) }
             let digest = RoundZero.orderDigest(pieces[runs[i]], records: records, selection: withOrder, order: order)
             return (signature, RoundZero.combined(signature, digest))
         }
@@ -54,7 +54,7 @@ extension TileReuse {
                 continue
             }
             let (signature, combined) = found
-            let tile = pieces[run.lowerBound].piece.tile
+            let tile = pieces[run.lowerBound].tile
             if let e = previous[tile], e.flags & RoundZero.unreplayable == 0,
                 let answer = replay(e, signature: signature, combined: combined, run: run, pieces: pieces, withOrder)
             {
@@ -71,7 +71,7 @@ extension TileReuse {
 
     /// Last night's answer `e` for a tile, when its signature tonight is the one `e` was kept under.
     private func replay(
-        _ e: RoundZeroEntry, signature: TileDigest, combined: TileDigest?, run: Range<Int>, pieces: [PlacedPiece],
+        _ e: RoundZeroEntry, signature: TileDigest, combined: TileDigest?, run: Range<Int>, pieces: [TilePiece],
         _ selection: ZoomSelection
     ) -> ReplayedTile? {
         guard e.isOver else { return e.signature == signature ? ReplayedTile(over: false, overBytes: false) : nil }
