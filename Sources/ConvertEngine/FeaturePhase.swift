@@ -185,7 +185,7 @@ package struct LayerIntake {
         r.rejected.add(rejected)
         r.repaired.add(repaired)
         r.classes = classes
-        if outsideShard > 0 { r.outsideShard = outsideShard }
+        if outsideShard > 0 { r.outsideShard = (r.outsideShard ?? 0) + outsideShard }
         if clipped {
             r.insideClip = ConvertReport.InsideClip(
                 records: written + rejectedInside.values.reduce(0, +), written: written, rejected: rejectedInside,
