@@ -106,6 +106,13 @@ def table(work, datasets):
                 ("CPU/wall ≥ 1.8 (threads 2)", kp["cpu_wall"] if kp else None, 1.8, False)]:
             shown = "–" if value is None else f"{value:.3f}"
             out.append(f"| {label} | {shown} | {verdict(value, limit, below)} |")
+        # Not targets, but what survives the load: CPU seconds, and the bytes target's first half.
+        cpu_tip = ratio(by, "kp-t2", "tippecanoe+fgb", "cpu")
+        tip = row_stats(good_runs(by, "tippecanoe"))
+        size = int(kp["bytes"]) / int(tip["bytes"]) if kp and tip and kp["bytes"].isdigit() else None
+        for label, value in (("(info) CPU ÷ tippecanoe + shp→fgb CPU", cpu_tip),
+                             ("(info) output bytes ÷ tippecanoe's", size)):
+            out.append(f"| {label} | {'–' if value is None else f'{value:.3f}'} | – |")
         out.append("")
     return "\n".join(out)
 
