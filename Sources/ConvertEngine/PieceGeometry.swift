@@ -129,9 +129,6 @@ package struct PieceParts: Sendable, Equatable {
         self.counts = counts
     }
 
-    /// Number of parts (rings or lines).
-    package var partCount: Int { counts.isEmpty ? (points.isEmpty ? 0 : 1) : counts.count }
-
     mutating func append(_ part: [TilePoint], exterior: Bool) {
         points += part
         counts.append(UInt32(part.count) | (exterior ? Self.exteriorBit : 0))
