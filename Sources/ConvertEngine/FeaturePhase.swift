@@ -65,11 +65,11 @@ package struct LayerIntake {
     package let layer: SourceLayer
     package let diagnostics: DiagnosticSink
     private var written = 0
-    private var rejected: [String: Int] = [:]
-    private var repaired: [String: Int] = [:]
+    private var rejected: [ReasonCode: Int] = [:]
+    private var repaired: [ReasonCode: Int] = [:]
     private var classes: [String: Int] = [:]
     /// Rejections after the clip stage of a clipped run (the package's metadata counts them).
-    private var rejectedInside: [String: Int] = [:]
+    private var rejectedInside: [ReasonCode: Int] = [:]
     /// Features left to the other shards (`ShardFootprint`).
     private var outsideShard = 0
 
@@ -105,11 +105,11 @@ package struct LayerIntake {
         }
         let top = tiling.zooms.upperBound
         guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
-            rejected["collapsed_at_max_zoom", default: 0] += 1
-            if clipped { rejectedInside["collapsed_at_max_zoom", default: 0] += 1 }
+            rejected[.collapsedAtMaxZoom, default: 0] += 1
+            if clipped { rejectedInside[.collapsedAtMaxZoom, default: 0] += 1 }
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "collapsed_at_max_zoom", "geometry has nothing left at zoom \(top)", file: file,
+                    .warning, code: .collapsedAtMaxZoom, "geometry has nothing left at zoom \(top)", file: file,
                     record: record))
             return
         }

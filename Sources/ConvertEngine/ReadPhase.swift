@@ -49,7 +49,7 @@ package final class SourceLayer {
         batch.reserveCapacity(size)
         while batch.count < size, var feature = try reader.next() {
             if let filter = input.filter, !filter.matches(feature.properties) {
-                report.rejected["filtered_out", default: 0] += 1
+                report.rejected[.filteredOut, default: 0] += 1
                 continue
             }
             let record = feature.provenance.record
@@ -63,20 +63,20 @@ package final class SourceLayer {
                 id = value
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: problem.rawValue,
+                        .warning, code: problem.code,
                         "\(Self.problemText(problem, field: ids.scheme.field)); written with its record number as id",
                         file: fileName, record: record))
             case .skip(let problem):
-                report.rejected[problem.rawValue, default: 0] += 1
+                report.rejected[problem.code, default: 0] += 1
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: problem.rawValue,
+                        .warning, code: problem.code,
                         "\(Self.problemText(problem, field: ids.scheme.field)); skipped",
                         file: fileName, record: record))
                 continue
             case .rejectFile(let problem):
                 throw InputRejection(
-                    code: problem.rawValue, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
+                    code: problem.code, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
             }
             feature.properties = properties
             batch.append(FeatureJob(context: context, feature: feature, id: id, content: content))
@@ -152,7 +152,7 @@ package struct ReadPhase {
                 if error.inputErrorCode == OpenFileLimit.code { throw error }
                 // The error's text names the file.
                 let message = (error as? any KartpackError)?.description ?? "\(error)"
-                diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
                 reports.append(
                     Self.rejected(
                         path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
@@ -182,7 +182,7 @@ package struct ReadPhase {
                     throw error
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
-                    diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                    diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
                     reports.append(
                         Self.rejected(
                             path: set.path, layer: name, records: Self.recordCount(set, counted: recordsInFile),
@@ -219,7 +219,7 @@ package struct ReadPhase {
         let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
         guard lo <= hi else {
             throw InputRejection(
-                code: "empty_zoom_range",
+                code: .emptyZoomRange,
                 message:
                     "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
                     + "the package's \(settings.minZoom)-\(settings.maxZoom) [empty_zoom_range]")
@@ -258,11 +258,11 @@ package struct ReadPhase {
     /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so
     /// files balance one level up; `records.source` says where the count comes from.
     package static func rejected(
-        path: String, layer: String, records: (count: Int, source: String), error: String, code: String
+        path: String, layer: String, records: (count: Int, source: String), error: String, code: ReasonCode
     ) -> ConvertReport.Input {
         ConvertReport.Input(
             path: path, layer: layer, crs: nil, encoding: nil, records: records.count, written: 0,
-            rejected: records.count > 0 ? ["file_rejected": records.count] : [:], repaired: [:], coercedToNull: [:],
+            rejected: records.count > 0 ? [.fileRejected: records.count] : [:], repaired: [:], coercedToNull: [:],
             classes: [:], error: error, errorCode: code, recordsSource: records.source)
     }
 

@@ -105,7 +105,7 @@ package final class TileStage {
             var root = try Cut(handle, family: family, engine: engine)
             if let thinned = try thinnedGiantRing(root.geometry, maxZoom: zooms.upperBound) {
                 root = Cut(polygons: thinned)
-                tiling.repairs.insert("giant_ring_thinned")
+                tiling.repairs.insert(.giantRingThinned)
             }
             for t in Array(range).reversed() { stack.append((t, root, bounds)) }
             var copied = CopiedPiece()
@@ -145,7 +145,7 @@ package final class TileStage {
             }
             if !producedAtMax, let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound) {
                 pieces.append(fallback)
-                tiling.repairs.insert("tiny_feature_kept")
+                tiling.repairs.insert(.tinyFeatureKept)
                 collapsed.remove(zooms.upperBound)
             }
             // Collapsed means no piece at all at that zoom (a small-feature dust piece counts as one).
@@ -227,7 +227,7 @@ package final class TileStage {
 
     /// Simplifies, quantizes and re-validates one clipped piece; nil when nothing is left.
     private func quantized(
-        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<String>
+        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> TilePiece? {
         guard let full else { return nil }
         // With shared borders, polygons are simplified per tile and layer in the encode phase (SharedBorderPass).

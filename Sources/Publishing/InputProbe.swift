@@ -19,7 +19,7 @@ package enum InputProbe {
         package var layer: String
         /// The `.shp` (or the input path when no set was found), as the converter names it in its report.
         package var path: String
-        package var code: String
+        package var code: ReasonCode
         package var message: String
         /// Records in the rejected file, as far as they can be counted, and where the count comes from
         /// (`ConvertReport.Input.recordsSource`).
@@ -65,7 +65,7 @@ package enum InputProbe {
                     let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
                     guard lo <= hi else {
                         throw InputRejection(
-                            code: "empty_zoom_range",
+                            code: .emptyZoomRange,
                             message:
                                 "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) "
                                 + "lies "

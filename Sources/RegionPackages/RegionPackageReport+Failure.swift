@@ -8,7 +8,7 @@ extension RegionPackageReport {
     /// another run, an unreadable regions file, an interruption, …): nothing published, the cause as the one
     /// error finding (`code`), and the exit code. `package --report` writes it on every exit path.
     package static func failure(
-        _ options: RegionPackageOptions, code: String, message: String, exitCode: ExitCode, started: Date
+        _ options: RegionPackageOptions, code: ReasonCode, message: String, exitCode: ExitCode, started: Date
     ) -> RegionPackageReport {
         let folder = options.outputFolder
         var r = RegionPackageReport(

@@ -38,7 +38,7 @@ extension RegionPackager {
                 clips.append(clip)
             case .failure(let error):
                 let why = (error as? any KartpackError)?.description ?? "\(error)"
-                let problem = RegionShapeProblem(code: "region_no_area", reason: "it has no usable polygon: \(why)")
+                let problem = RegionShapeProblem(code: .regionNoArea, reason: "it has no usable polygon: \(why)")
                 problems.append(problem.finding(file: file, record: all[i].record, id: all[i].id))
             }
         }
@@ -56,7 +56,7 @@ extension RegionPackager {
             case .layer(let layer):
                 var r = layer.layer.finish()
                 r.rejected.add(layer.failures)
-                if outside[l] > 0 { r.rejected["outside_regions", default: 0] += outside[l] }
+                if outside[l] > 0 { r.rejected[.outsideRegions, default: 0] += outside[l] }
                 l += 1
                 out.append(r)
             }
@@ -68,7 +68,7 @@ extension RegionPackager {
     package static func missingLayers(_ source: RegionSource) -> [MissingLayer] {
         source.entries.compactMap { e in
             guard case .rejected(let i) = e, let error = i.error else { return nil }
-            return MissingLayer(layer: i.layer, file: i.path, code: i.errorCode ?? "file_rejected", reason: error)
+            return MissingLayer(layer: i.layer, file: i.path, code: i.errorCode ?? .fileRejected, reason: error)
         }
     }
 
@@ -178,7 +178,7 @@ extension RegionPackager {
             // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "signature_removed",
+                    .warning, code: .signatureRemoved,
                     "\(folder)/\(Catalog.signatureName) signed the previous catalog and was removed; "
                         + "pass --sign KEY to sign this one"))
         }

@@ -194,7 +194,7 @@ package struct RegionPackager {
         shared.finish()
         var staged: [Int: Built] = [:]
         var empty = Set<Int>()
-        var warnings: [String: Int] = [:]
+        var warnings: [ReasonCode: Int] = [:]
         var failed: [(finding: PublishFinding, exitCode: ExitCode)] = []
         for (c, n) in diagnostics.counts { warnings[c, default: 0] += n }
         for (k, outcome) in outcomes.enumerated() {
@@ -202,7 +202,7 @@ package struct RegionPackager {
             case .failed(let id, let message, let error):
                 if case PipelineError.interrupted = error { throw error }
                 let finding = PublishFinding(
-                    .error, code: "region_build_failed", layer: "", file: nil,
+                    .error, code: .regionBuildFailed, layer: "", file: nil,
                     message: "region \(id): \(message) [region_build_failed]", region: id)
                 failed.append((finding, (error as? any KartpackError)?.exitCode ?? .software))
             case .empty(let counts):
@@ -278,12 +278,12 @@ package struct RegionPackager {
             let ids = empty.sorted().map { regions[$0].id }
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "region_empty",
+                    .warning, code: .regionEmpty,
                     "\(ids.count) regions hold no feature and are not in the catalog: "
                         + "\(ids.prefix(20).joined(separator: ", "))"
                         + (ids.count > 20 ? ", …and \(ids.count - 20) more" : "")
                 ))
-            report.warnings["region_empty", default: 0] += 1
+            report.warnings[.regionEmpty, default: 0] += 1
         }
         report.published = true
         return Self.finished(report, findings: findings, started: started)
@@ -304,14 +304,14 @@ package struct RegionPackager {
         convert.maxZoomChoice = choice
         diagnostics.report(
             Diagnostic(
-                .note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
+                .note, code: .maxZoomChosen, "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
         return choice
     }
 
     private enum BuildOutcome: @unchecked Sendable {
         case built(
-            CatalogRegion, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
-        case empty(counts: [(code: String, count: Int)])
+            CatalogRegion, features: Int, written: [String: Int], counts: [(code: ReasonCode, count: Int)])
+        case empty(counts: [(code: ReasonCode, count: Int)])
         case failed(String, String, any Error)
     }
 

@@ -168,8 +168,8 @@ import VectorTile
         tally.count(batch, selection: selection)
         tally.count(batch, selection: selection)
         #expect(tally.present == 3 && tally.byLimit == 1 && tally.byMaxPoints == 1)
-        let stats = tally.finished(reason: "dropped_by_feature_limit", hasOrder: true)
-        #expect(stats.dropped == ["dropped_by_feature_limit": 1, "dropped_by_max_points": 1])
+        let stats = tally.finished(reason: .droppedByFeatureLimit, hasOrder: true)
+        #expect(stats.dropped == [.droppedByFeatureLimit: 1, .droppedByMaxPoints: 1])
         #expect(abs(stats.keptFraction - 1.0 / 3) < 1e-12)
     }
 

@@ -64,8 +64,8 @@ import VectorTile
             Issue.record("rejected")
             return
         }
-        #expect(o.repairs.contains("giant_ring_thinned"))
-        #expect(!o.repairs.contains("grid_repair_dropped"))
+        #expect(o.repairs.contains(.giantRingThinned))
+        #expect(!o.repairs.contains(.gridRepairDropped))
         #expect(o.pieces.count >= 4)
         for piece in o.pieces where piece.type == .polygon { try Self.expectValid(piece) }
     }

@@ -49,7 +49,7 @@ package struct EncodePhase {
         var made: FeatureOrder?
         var cutoff = Int32.max
         /// The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
-        var reason: String?
+        var reason: ReasonCode?
         /// The highest zoom each feature had a piece at so far (-1: none yet): a feature not seen above the
         /// current zoom is at its highest zoom there.
         var highest: [[Int8]]
@@ -205,7 +205,7 @@ package struct EncodePhase {
             }
             try checkNotThinned(zoom: z, overLimit: tally.over)
             if descent.reason == nil {
-                descent.reason = tally.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit"
+                descent.reason = tally.overBytes ? .droppedBySizeLimit : .droppedByFeatureLimit
             }
             // The round asked for fitting cut-offs (a zoom's first round always does), so its first over-limit
             // tile made the drop order.
