@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
     pkg-config libshp-dev libgeos-dev libproj-dev proj-data proj-bin libsqlite3-dev sqlite3 zlib1g-dev libdeflate-dev
-    gdal-bin python3-geopandas python3-venv python3-pip unzip zip librsvg2-bin strace
+    gdal-bin python3-geopandas python3-yaml python3-venv python3-pip unzip zip librsvg2-bin strace
     libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core chromium nodejs minisign
 )
 missing=()

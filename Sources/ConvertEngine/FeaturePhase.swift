@@ -152,8 +152,9 @@ package struct LayerIntake {
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
             zooms: tiling.zooms)
-        for p in tiling.pieces {
-            tiled.pieces.append(PlacedPiece(layer: Int32(out), feature: Int32(featureIndex), piece: p))
+        for var p in tiling.pieces {
+            (p.layer, p.feature) = (Int32(out), Int32(featureIndex))
+            tiled.pieces.append(p)
         }
         guard !tiling.labelPieces.isEmpty else { return }
         // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
@@ -171,8 +172,9 @@ package struct LayerIntake {
             family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
             flagKeys: tiled.outputs[out].flagKeys,
             zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
-        for p in tiling.labelPieces {
-            tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
+        for var p in tiling.labelPieces {
+            (p.layer, p.feature) = (Int32(labels), Int32(labelIndex))
+            tiled.pieces.append(p)
         }
     }
 
@@ -183,7 +185,7 @@ package struct LayerIntake {
         r.rejected.add(rejected)
         r.repaired.add(repaired)
         r.classes = classes
-        if outsideShard > 0 { r.outsideShard = outsideShard }
+        if outsideShard > 0 { r.outsideShard = (r.outsideShard ?? 0) + outsideShard }
         if clipped {
             r.insideClip = ConvertReport.InsideClip(
                 records: written + rejectedInside.values.reduce(0, +), written: written, rejected: rejectedInside,

@@ -17,8 +17,11 @@ package struct ReadSettings: Sendable {
     /// What a missing or repeated id does, unless an input says otherwise.
     package var idPolicy: FeatureIDScheme.Policy
     package var style: Stylesheet?
+    /// A shard's records are tested before they are decoded (`RecordBoxFilter`): a range shard's by its tiles.
+    package var recordBoxes: RecordBoxFilter?
 
     package init(options o: ConvertOptions) {
+        recordBoxes = ShardFootprint(options: o)?.recordBoxFilter
         inputs = o.inputs
         minZoom = o.minZoom
         maxZoom = o.maxZoom

@@ -99,6 +99,7 @@ package final class SourceLayer {
         r.rejected.add(stats.skipped)
         r.repaired.add(stats.repaired)
         r.coercedToNull = stats.coercedToNull
+        if let left = (reader as? ShapefileReader)?.recordsLeftByBox, left > 0 { r.outsideShard = left }
         return r
     }
 }
@@ -232,6 +233,7 @@ package struct ReadPhase {
                 throw PipelineError.badIDField(layer: name, field: field, reason: error.reason)
             }
         }
+        settings.recordBoxes?.install(on: reader, crs: crs, ids: ids)
         var cascade: ClientCascade?
         if let sheet = settings.style {
             let kinds = Dictionary(

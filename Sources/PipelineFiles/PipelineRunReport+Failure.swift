@@ -14,7 +14,7 @@ extension PipelineRunReport {
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: "",
             upToDate: false, dryRun: dryRun, inputs: [], conversion: conversion, timings: [:],
             exitCode: exitCode.rawValue)
-        r.findings = [PublishFinding(.error, code: code, layer: "", file: nil, message: "\(message) [\(code)]")]
+        r.findings = [.endedRun(code: code, message: message)]
         return r
     }
 }

@@ -33,6 +33,13 @@ package struct PublishFinding: Codable, Sendable, Hashable, CustomStringConverti
         self.region = region
     }
 
+    /// The one error finding of a job that ended by an error or a signal before it could judge its build (a held
+    /// lock, a missing input, an interruption): no layer, no file, the message ending in `[code]`. `run` and
+    /// `package` report it on every exit path.
+    package static func endedRun(code: String, message: String) -> PublishFinding {
+        PublishFinding(.error, code: code, layer: "", file: nil, message: "\(message) [\(code)]")
+    }
+
     /// `file: record N: message`, `file: message`, or just the message.
     package var description: String {
         guard let file else { return message }

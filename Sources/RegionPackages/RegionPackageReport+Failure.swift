@@ -15,7 +15,7 @@ extension RegionPackageReport {
             kartpack: Kartpack.version, outputFolder: folder, catalog: folder + "/" + Catalog.fileName,
             signed: options.signKey != nil && !options.dryRun, dryRun: options.dryRun, regions: [], removed: [],
             published: false,
-            findings: [PublishFinding(.error, code: code, layer: "", file: nil, message: "\(message) [\(code)]")],
+            findings: [.endedRun(code: code, message: message)],
             inputs: [], warnings: [:], seconds: 0, exitCode: exitCode.rawValue)
         r.seconds = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
         return r

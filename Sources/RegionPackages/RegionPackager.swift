@@ -67,7 +67,8 @@ package struct RegionPackager {
         convert.clip = nil
         let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
         let source = try RegionSource.read(
-            options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+            options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled,
+            recordBoxes: Self.shardRecordBoxes(options, clips: clips))
         let routing = RegionRouting.route(source, clips: clips, threads: options.threads)
         let routed = routing.routed
         let missing = Self.missingLayers(source)

@@ -48,16 +48,19 @@ package struct RegionSource: Sendable {
     }
 
     /// Reads every input of `options` (whose `clip` is ignored) through the read phase and stages 1–3 of the
-    /// feature chain on `options.threads` workers.
+    /// feature chain on `options.threads` workers. With `recordBoxes` (a package shard: `RegionShardBoxes`), the
+    /// records it leaves are not read.
     package static func read(
         options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter?,
-        isCancelled: @escaping @Sendable () -> Bool
+        isCancelled: @escaping @Sendable () -> Bool, recordBoxes: RecordBoxFilter? = nil
     ) throws -> RegionSource {
         var unclipped = options
         unclipped.clip = nil
         let classifier = options.style.map(StyleClassifier.init(sheet:))
         let regions = try Regions(options: unclipped, classifier: classifier, diagnostics: diagnostics)
-        let read = ReadPhase(options: unclipped, diagnostics: diagnostics, classifier: classifier, regions: regions)
+        var settings = ReadSettings(options: unclipped)
+        settings.recordBoxes = recordBoxes
+        let read = ReadPhase(settings: settings, diagnostics: diagnostics, classifier: classifier, regions: regions)
         let parameters = TilingParameters(options: options)
         let team = WorkerTeam<FeatureChain, FeatureJob, ProjectResult>(
             threads: options.threads, makeState: { FeatureChain(parameters: parameters) },

@@ -36,6 +36,10 @@ extension ShapefileReader {
             skip("bad_index_entry", why, record: record, offset: offset)
             return nil
         }
+        if let keeps = keepsRecordBox, let box = try storedBox(offset: offset, length: length), !keeps(box) {
+            recordsLeftByBox += 1
+            return nil
+        }
         let head = try shpFile.bytes(at: offset, count: 8)
         guard head.count == 8 else { throw .ioError(file: shpName, offset: offset, reason: "short read") }
         let number = head.int32BE(0)

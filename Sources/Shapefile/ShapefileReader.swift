@@ -95,6 +95,11 @@ public final class ShapefileReader: FeatureSource {
     let declaredSHPLength: Int
     let maxVertices: Int
     var cursor = 0
+    /// Decides from a record's stored box, before the record is decoded, whether `next()` reads it
+    /// (`ShapefileReader+RecordBoxes.swift`); nil reads every record.
+    public var keepsRecordBox: ((Bounds) -> Bool)?
+    /// Records `keepsRecordBox` left unread: not counted in `stats` (the caller counts them as its own).
+    public internal(set) var recordsLeftByBox = 0
     /// Per-file warnings in first-occurrence order (an array: output must be deterministic).
     var pending: [PendingWarning] = []
     var finished = false

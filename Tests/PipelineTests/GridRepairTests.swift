@@ -26,14 +26,13 @@ import VectorTile
 
     /// `expectValid` of polygons encoded as one piece of a z14 tile.
     static func expectValid(polygons: [[[TilePoint]]]) throws {
-        let commands = MVTGeometryEncoder.polygons(polygons)
-        try expectValid(TilePiece(tile: TileCoordinate(z: 14, x: 0, y: 0), type: .polygon, commands: commands))
+        try expectValid(TilePiece(tile: TileCoordinate(z: 14, x: 0, y: 0), geometry: PieceGeometry(polygons: polygons)))
     }
 
     /// The rings of a polygon piece as written: no two edges of any rings meet, exteriors have positive area.
     static func expectValid(_ piece: TilePiece) throws {
         var layer = MVTLayerBuilder(name: "t")
-        layer.addFeature(id: 1, type: piece.type, geometry: piece.commands, properties: Properties())
+        layer.addFeature(id: 1, type: piece.type, geometry: piece.geometry.commands, properties: Properties())
         let tile = try MVTDecoder().decode(try encodeTile([layer]))
         let rings = tile.layers[0].features[0].geometry.parts
         #expect(rings.contains { doubledSignedArea($0) > 0 }, "\(piece.tile)")

@@ -55,7 +55,7 @@ import VectorTile
         var area = 0.0
         for p in o.pieces {
             var layer = MVTLayerBuilder(name: "t")
-            layer.addFeature(id: 1, type: p.type, geometry: p.commands, properties: Properties())
+            layer.addFeature(id: 1, type: p.type, geometry: p.geometry.commands, properties: Properties())
             let tile = try MVTDecoder().decode(try encodeTile([layer]))
             let f = tile.layers[0].features[0]
             for ring in f.geometry.parts {

@@ -11,34 +11,12 @@
 # KARTPACK (the binary, default `kartpack` on PATH), SBATCH_EXTRA (more sbatch options for every job),
 # SHARD_CPUS (CPUs per shard, default 2). See docs/cluster.md.
 set -eu
-if [ $# -lt 3 ]; then
-    echo "usage: $0 WORKDIR SHARDS PIPELINE.json [package options]" >&2
-    exit 64
-fi
-workdir=$1
-shards=$2
-shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-kartpack=${KARTPACK:-$(command -v kartpack || echo kartpack)}
-cpus=${SHARD_CPUS:-2}
-mkdir -p "$workdir"
-workdir=$(cd "$workdir" && pwd)
-for a in "$@"; do
-    case $a in *'
-'*) echo "$0: an argument holds a newline: $a" >&2; exit 64 ;; esac
-done
-printf '%s\n' "$@" > "$workdir/package-args"
+usage="WORKDIR SHARDS PIPELINE.json [package options]"
+min_args=3
+args_file=package-args
+. "$here/submit-common.sh"
 # Last night's parts belong to another plan: the merge would refuse them, so they go now.
 rm -rf "$workdir"/package-part-* "$workdir"/package-report-*.json "$workdir/package-plan.json"
 export KARTPACK="$kartpack" WORKDIR="$workdir" SHARDS="$shards" SUBMIT_DIR="$(pwd)"
-# shellcheck disable=SC2086
-plan=$(sbatch --parsable ${SBATCH_EXTRA:-} --export=ALL --job-name=kartpack-package-plan \
-    --output="$workdir/package-plan-%j.log" "$here/package-plan.sbatch")
-# shellcheck disable=SC2086
-array=$(sbatch --parsable ${SBATCH_EXTRA:-} --export=ALL --job-name=kartpack-package-shard --requeue \
-    --array="0-$((shards - 1))" --cpus-per-task="$cpus" --dependency="afterok:$plan" \
-    --output="$workdir/package-shard-%a-%j.log" "$here/package-shard.sbatch")
-# shellcheck disable=SC2086
-merge=$(sbatch --parsable ${SBATCH_EXTRA:-} --export=ALL --job-name=kartpack-package-merge \
-    --dependency="afterok:$array" --output="$workdir/package-merge-%j.log" "$here/package-merge.sbatch")
-echo "plan $plan shards $array merge $merge"
+submit_jobs "package-"

@@ -1,9 +1,13 @@
-"""A sharded convert on a real one-node Slurm (Debian 12 slurm-wlm + munge, started by
-scripts/cluster/slurm-one-node.sh as root and stopped at the end whatever happens): submit-convert.sh's plan job,
-requeueable shard array and afterok merge give the one-machine package byte for byte; a shard killed and requeued
-by Slurm mid-run still gives it; a merge job started with a shard missing fails with exit 65 and publishes nothing.
-Skipped when Slurm is not installed, not root, or it cannot start here (docs/cluster.md)."""
+"""A sharded convert and a sharded package on a real one-node Slurm (Debian 12 slurm-wlm + munge, started by
+scripts/cluster/slurm-one-node.sh as root and stopped at the end whatever happens): submit-convert.sh's and
+submit-package.sh's plan job, requeueable shard array and afterok merge give the one-machine package (for
+`package`: every region's package and the catalog) byte for byte; a shard killed mid-run and requeued still gives
+it; a merge job started with a shard missing fails with exit 65 and publishes nothing. Skipped when Slurm is not
+installed, not root, or it cannot start here (docs/cluster.md)."""
+import hashlib
+import json
 import os
+import re
 import pathlib
 import shutil
 import subprocess
@@ -55,12 +59,40 @@ def wait_done(env, job: str, timeout=120) -> dict:
 
 
 def submit(env, kartpack, workdir, shards, inputs, out):
-    r = subprocess.run([str(CLUSTER / "submit-convert.sh"), str(workdir), str(shards), *inputs, "-o", str(out),
-                        *OPTIONS], env=dict(env, KARTPACK=kartpack, SHARD_CPUS="1"), capture_output=True, text=True,
+    return submit_script(env, kartpack, "submit-convert.sh", workdir, shards, [*inputs, "-o", str(out), *OPTIONS])
+
+
+def submit_script(env, kartpack, script, workdir, shards, args):
+    """Runs scripts/cluster/SCRIPT from WORKDIR's parent; returns the plan, array and merge job ids it prints."""
+    r = subprocess.run([str(CLUSTER / script), str(workdir), str(shards), *args],
+                       env=dict(env, KARTPACK=kartpack, SHARD_CPUS="1"), capture_output=True, text=True,
                        cwd=workdir.parent)
     assert r.returncode == 0, r.stderr
     words = r.stdout.split()
     return words[1], words[3], words[5]
+
+
+def wait_running(env, job: str, timeout=60):
+    deadline = time.time() + timeout
+    while job_state(env, job).get("JobState") != "RUNNING":
+        assert time.time() < deadline, job_state(env, job)
+        time.sleep(0.05)
+
+
+def release(env, job: str):
+    """Slurm holds a requeued job for a while (Reason=BeginTime) before it may start again; release it now."""
+    deadline = time.time() + 30
+    while job_state(env, job).get("JobState") != "PENDING":
+        assert time.time() < deadline, job_state(env, job)
+        time.sleep(0.1)
+    subprocess.run(["scontrol", "update", f"JobId={job}", "StartTime=now"], env=env, check=True)
+
+
+def merge_alone(env, script: str, log: pathlib.Path, **variables) -> dict:
+    """Submits the merge job SCRIPT by itself (no dependency) with these environment variables; its final state."""
+    r = subprocess.run(["sbatch", "--parsable", "--export=ALL", f"--output={log}", str(CLUSTER / script)],
+                       env=dict(env, **variables), capture_output=True, text=True, check=True)
+    return wait_done(env, r.stdout.strip())
 
 
 def one_machine(kartpack, inputs, out) -> bytes:
@@ -86,17 +118,9 @@ def test_three_shards_on_slurm_merge_byte_identical_also_after_a_requeue(slurm, 
     # again from the start, and the merge that waited for the array still gives the same bytes.
     plan, array, merge = submit(slurm, kartpack, tmp_path / "work", 3, inputs, out)
     task = f"{array}_1"
-    deadline = time.time() + 60
-    while job_state(slurm, task).get("JobState") != "RUNNING":
-        assert time.time() < deadline, job_state(slurm, task)
-        time.sleep(0.05)
+    wait_running(slurm, task)
     subprocess.run(["scontrol", "requeue", task], env=slurm, check=True)
-    # Slurm holds a requeued job for a while (Reason=BeginTime) before it may start again; release it now.
-    deadline = time.time() + 30
-    while job_state(slurm, task).get("JobState") != "PENDING":
-        assert time.time() < deadline, job_state(slurm, task)
-        time.sleep(0.1)
-    subprocess.run(["scontrol", "update", f"JobId={task}", "StartTime=now"], env=slurm, check=True)
+    release(slurm, task)
     assert wait_done(slurm, merge)["JobState"] == "COMPLETED"
     assert int(job_state(slurm, task).get("Restarts", "0")) >= 1
     assert out.read_bytes() == expected
@@ -104,11 +128,99 @@ def test_three_shards_on_slurm_merge_byte_identical_also_after_a_requeue(slurm, 
     # A merge job started with a shard's part missing fails with exit 65 and publishes nothing.
     out.unlink()
     (tmp_path / "work" / "part-2.kpart").unlink()
-    r = subprocess.run(["sbatch", "--parsable", "--export=ALL", f"--output={tmp_path}/work/merge-missing.log",
-                        str(CLUSTER / "merge.sbatch")],
-                       env=dict(slurm, KARTPACK=kartpack, WORKDIR=str(tmp_path / "work"), OUT=str(out),
-                                SUBMIT_DIR=str(tmp_path)), capture_output=True, text=True, check=True)
-    s = wait_done(slurm, r.stdout.strip())
+    s = merge_alone(slurm, "merge.sbatch", tmp_path / "work" / "merge-missing.log", KARTPACK=kartpack,
+                    WORKDIR=str(tmp_path / "work"), OUT=str(out), SUBMIT_DIR=str(tmp_path))
     assert s["JobState"] == "FAILED" and s["ExitCode"] == "65:0", s
     assert "shard 2/3 is missing" in (tmp_path / "work" / "merge-missing.log").read_text()
     assert not out.exists()
+
+
+def package_setup(natural_earth, folder: pathlib.Path) -> list:
+    """Real regions: the countries of South America (Natural Earth, id iso_a3), packaged from the countries and the
+    cities; returns package's command line without -o, run from FOLDER."""
+    folder.mkdir()
+    subprocess.run(["ogr2ogr", "-q", "-where", "continent = 'South America'", str(folder / "regions.shp"),
+                    str(natural_earth["naturalearth_lowres"])], check=True)
+    sources = [{"path": str(natural_earth[n]), "layer": n.split("_")[1]}
+               for n in ("naturalearth_lowres", "naturalearth_cities")]
+    (folder / "pipeline.json").write_text(json.dumps({
+        "version": 1, "sources": sources, "tiles": {"minZoom": 0, "maxZoom": PACKAGE_MAX_ZOOM},
+        "output": {"path": "nowhere/countries.pmtiles", "name": "Countries", "attribution": "Natural Earth"}}))
+    return ["pipeline.json", "--regions", "regions.shp", "--id-field", "iso_a3", "--buffer", "1000"]
+
+
+# High enough that a shard builds for seconds: the test kills one while it builds.
+PACKAGE_MAX_ZOOM = 10
+
+
+def packages(folder: pathlib.Path) -> dict:
+    """Every region's package of FOLDER's catalog: id -> (file, SHA-256 of its bytes)."""
+    catalog = json.loads((folder / "catalog.json").read_text())
+    return {r["id"]: (r["file"], hashlib.sha256((folder / r["file"]).read_bytes()).hexdigest())
+            for r in catalog["regions"]}
+
+
+def catalog_text(folder: pathlib.Path) -> str:
+    """FOLDER's catalog.json with its times masked (the merge's and the shards' clocks), as PackageShardTests."""
+    return re.sub(r'"(created|built)": "[^"]*"', "TIME", (folder / "catalog.json").read_text())
+
+
+def test_four_package_shards_on_slurm_merge_byte_identical_also_after_a_kill(slurm, kartpack, natural_earth,
+                                                                              tmp_path):
+    command = package_setup(natural_earth, tmp_path / "night")
+    night = tmp_path / "night"
+    r = subprocess.run([kartpack, "package", *command, "-o", "whole", "--quiet"], cwd=night, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    expected = packages(night / "whole")
+    assert len(expected) > 8, expected
+    work = night / "work"
+    out = night / "merged"
+
+    plan, array, merge = submit_script(slurm, kartpack, "submit-package.sh", work, 4, [*command, "-o", "merged"])
+    assert wait_done(slurm, merge)["JobState"] == "COMPLETED", sorted(work.glob("*.log"))
+    assert packages(out) == expected
+    assert catalog_text(out) == catalog_text(night / "whole")
+    shards = [json.loads((work / f"package-part-{i}" / "shard.json").read_text())["shard"] for i in range(4)]
+    assert shards == [0, 1, 2, 3]
+    shutil.rmtree(out)
+
+    # Again, and shard 2 is killed (SIGKILL, as the OOM killer would) while it builds its regions: Slurm does not
+    # requeue it, and the merge waits. The operator's rerun-shard.sh (docs/cluster.md) requeues it and re-arms the
+    # merge; the shard builds its part again over what the killed attempt left, and the merge still gives the same
+    # bytes.
+    plan, array, merge = submit_script(slurm, kartpack, "submit-package.sh", work, 4, [*command, "-o", "merged"])
+    task = f"{array}_2"
+    part = work / "package-part-2"
+    wait_running(slurm, task)
+    deadline = time.time() + 60
+    # Killed once it has built a region into tonight's staging generation, before it published any.
+    while not any(part.glob(".generations/*.tmp-*/*.pmtiles")):
+        assert time.time() < deadline and not (part / "shard.json").exists(), job_state(slurm, task)
+        time.sleep(0.02)
+    subprocess.run(["scancel", "--signal=KILL", task], env=slurm, check=True)
+    killed = wait_done(slurm, task)
+    # Slurm names a task it signalled itself CANCELLED (FAILED after a kill -9 from elsewhere): not requeued.
+    assert killed["JobState"] in ("CANCELLED", "FAILED"), killed
+    assert not (part / "shard.json").exists()
+    deadline = time.time() + 30
+    while job_state(slurm, merge).get("Reason") != "DependencyNeverSatisfied":
+        assert time.time() < deadline and job_state(slurm, merge).get("JobState") == "PENDING", job_state(slurm, merge)
+        time.sleep(0.1)
+    subprocess.run([str(CLUSTER / "rerun-shard.sh"), array, merge, "2"], env=slurm, check=True)
+    release(slurm, task)
+    assert wait_done(slurm, merge)["JobState"] == "COMPLETED", job_state(slurm, merge)
+    assert int(job_state(slurm, task).get("Restarts", "0")) >= 1
+    assert not list(part.glob(".generations/*.tmp-*")), "the killed attempt's staging generation is still there"
+    assert packages(out) == expected
+    assert catalog_text(out) == catalog_text(night / "whole")
+
+    # A merge job started with a shard's part missing fails with exit 65 and publishes nothing: the folder keeps
+    # the catalog it had.
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    shutil.rmtree(work / "package-part-3")
+    s = merge_alone(slurm, "package-merge.sbatch", work / "merge-missing.log", KARTPACK=kartpack,
+                    WORKDIR=str(work), SUBMIT_DIR=str(night))
+    assert s["JobState"] == "FAILED" and s["ExitCode"] == "65:0", s
+    assert "shard 3/4 is missing" in (work / "merge-missing.log").read_text()
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
