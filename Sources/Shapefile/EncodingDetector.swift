@@ -27,7 +27,7 @@
 /// Greek capitals read as Cyrillic ones), the text cannot tell, and the file is refused with both readings, never
 /// guessed: a `.cpg` or `--encoding` declares it. One tie is decided: Windows CP1252 against the DOS Latin pages
 /// only (a lone Swedish `DÖD` is Spanish `DÍD` in CP850), when CP1252's letters fit one language: read as CP1252,
-/// with a warning (`windowsOverDOS`).
+/// with a warning (`Tie`).
 enum EncodingDetector {
     /// The code pages tried, in order of preference, with their script.
     static let candidates: [(name: String, script: String)] = [
@@ -40,14 +40,20 @@ enum EncodingDetector {
         /// Every value is ASCII or valid UTF-8 (`utf8Values` of them hold non-ASCII bytes).
         case utf8(utf8Values: Int)
         /// Values that are not UTF-8 are in `name`; `language` is the CLDR language whose letters they fit best
-        /// (nil when none fits all).
-        case legacy(name: String, legacyValues: Int, utf8Values: Int, language: String?)
-        /// Values that are not UTF-8 read as well in Windows CP1252 as in a DOS Latin page (CP850, CP437 or
-        /// CP852) and no better in any other page: read as CP1252, what ArcGIS and GDAL assume for a table that
-        /// declares nothing, with a warning naming both readings (`readings`; code `encoding_tie`).
-        case windowsOverDOS(legacyValues: Int, utf8Values: Int, language: String?, readings: String)
+        /// (nil when none fits all). `tie` is set when they read as well in a DOS Latin page (CP850, CP437 or
+        /// CP852) and no better in any other page: `name` is then CP1252, what ArcGIS and GDAL assume for a table
+        /// that declares nothing, and the reader warns with both readings (code `encoding_tie`).
+        case legacy(name: String, legacyValues: Int, utf8Values: Int, language: String?, tie: Tie? = nil)
         /// No reading is clean, or two readings are equally good: why, with examples.
         case undecided(String)
+    }
+
+    /// A CP1252 reading that a DOS Latin page ties with.
+    struct Tie: Equatable {
+        /// Both readings with an example value, e.g. `CP1252 ("DÖD") as in CP850 ("DÍD")`.
+        var readings: String
+        /// The rival pages' numbers (`850`), what a `.cpg` would hold to read the table in one of them.
+        var rivalPages: [String]
     }
 
     private struct Reading {
@@ -96,9 +102,11 @@ enum EncodingDetector {
         }
         let rivals = others.filter { $0.score <= best.score }
         if best.name == "CP1252", best.language != nil, rivals.allSatisfy({ dosLatin.contains($0.name) }) {
-            return .windowsOverDOS(
-                legacyValues: legacy.count, utf8Values: utf8, language: best.language,
-                readings: reading(best) + " as in " + rivals.map(reading).joined(separator: " and "))
+            let tie = Tie(
+                readings: reading(best) + " as in " + rivals.map(reading).joined(separator: " and "),
+                rivalPages: rivals.map { String($0.name.dropFirst(2)) })
+            return .legacy(
+                name: best.name, legacyValues: legacy.count, utf8Values: utf8, language: best.language, tie: tie)
         }
         return .undecided(
             "the text reads as well in \(reading(best)) as in \(reading(rival)), so it cannot tell its code page; "

@@ -65,29 +65,28 @@ extension ShapefileReader {
                     name: "UTF-8", origin: "detected", detail: "\(why): \(what)\(scope)",
                     confidence: n == 0 ? "ascii" : "high")
             )
-        case .legacy(let name, let legacy, let utf8, let language):
+        case .legacy(let name, let legacy, let utf8, let language, let tie):
             if let untabled { throw .unknownEncoding(file: dbfName, detail: why, reason: untabledReason(untabled)) }
             guard let dec = TextDecoder(utf8Else: name) else {
                 throw .unknownEncoding(file: dbfName, detail: why, reason: "iconv has no \(name)")
             }
-            var detail = "\(why): \(legacy) value(s) are not UTF-8 and read cleanly as \(name)"
-            detail += (language.map { " (letters of language \($0))" } ?? "") + scope
-            if utf8 > 0 { detail += "; \(utf8) value(s) are valid UTF-8 and read as UTF-8" }
-            return (dec, EncodingInfo(name: name, origin: "detected", detail: detail, confidence: "high"))
-        case .windowsOverDOS(let legacy, let utf8, let language, let readings):
-            if let untabled { throw .unknownEncoding(file: dbfName, detail: why, reason: untabledReason(untabled)) }
-            guard let dec = TextDecoder(utf8Else: "CP1252") else {
-                throw .unknownEncoding(file: dbfName, detail: why, reason: "iconv has no CP1252")
+            var detail = "\(why): \(legacy) value(s) are not UTF-8 and "
+            if let tie {
+                warn(
+                    .encodingTie,
+                    "\(why): the text reads as well in \(tie.readings); read as \(name), what ArcGIS and GDAL assume "
+                        + "for a table that declares nothing. If the text is wrong, add a .cpg file next to the .dbf "
+                        + "holding the code page's number (e.g. \(tie.rivalPages.first ?? "850"))", dbfName)
+                detail += "read as well in \(tie.readings); \(name) chosen"
+            } else {
+                detail += "read cleanly as \(name)"
             }
-            warn(
-                .encodingTie,
-                "\(why): the text reads as well in \(readings); read as CP1252, what ArcGIS and GDAL assume for a "
-                    + "table that declares nothing. If the text is wrong, add a .cpg file next to the .dbf holding the "
-                    + "code page's number (e.g. 850)", dbfName)
-            var detail = "\(why): \(legacy) value(s) are not UTF-8 and read as well in \(readings); CP1252 chosen"
             detail += (language.map { " (letters of language \($0))" } ?? "") + scope
             if utf8 > 0 { detail += "; \(utf8) value(s) are valid UTF-8 and read as UTF-8" }
-            return (dec, EncodingInfo(name: "CP1252", origin: "detected", detail: detail, confidence: "tie"))
+            return (
+                dec,
+                EncodingInfo(name: name, origin: "detected", detail: detail, confidence: tie == nil ? "high" : "tie")
+            )
         case .undecided(let reason):
             throw .unknownEncoding(file: dbfName, detail: why, reason: untabled.map(untabledReason) ?? reason)
         }
