@@ -17,7 +17,7 @@ package final class ClassifyStage {
     /// The style decisions. `pointOnSurface` is asked at most once, only when a descendant selector needs it.
     /// Failed inside-tests count as "not inside" and are added to `warnings` (`ancestor_lookup_failed`).
     package func apply(
-        _ feature: Feature, context ctx: LayerContext, matcher: LayerStyleMatcher,
+        _ feature: Feature, context ctx: SetContext, matcher: LayerStyleMatcher,
         pointOnSurface: @escaping () throws(GeometryError) -> (x: Double, y: Double)?, warnings: inout [FeatureIssue]
     ) throws(FeatureIssue) -> StyledFeature {
         var point: (x: Double, y: Double)??
@@ -99,7 +99,7 @@ package final class ClassifyStage {
             thinning: top.thinning, identity: top.identity)
     }
 
-    private func index(_ id: Int, context: LayerContext) -> Result<PolygonIndex, GeometryError>? {
+    private func index(_ id: Int, context: SetContext) -> Result<PolygonIndex, GeometryError>? {
         if let i = indexes[id] { return i }
         guard let polys = context.ancestors[id] else { return nil }
         let built = Result { () throws(GeometryError) -> PolygonIndex in

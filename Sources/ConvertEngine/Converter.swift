@@ -19,13 +19,13 @@ package final class Converter {
     package let classifier: StyleClassifier?
     /// Checked between batches and tiles; a true value stops the run (nothing is published).
     package let isCancelled: @Sendable () -> Bool
-    /// The input layers the probe opened for this run (`InputProbe`), read instead of opened again.
-    package let opened: OpenedLayers?
+    /// The input sets the probe opened for this run (`InputProbe`), read instead of opened again.
+    package let opened: ProbedSets?
 
     /// Creates a converter; `opened` holds what the input probe opened of `options.inputs`.
     package init(
         options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
-        opened: OpenedLayers? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }
+        opened: ProbedSets? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
         self.options = options
         self.diagnostics = diagnostics

@@ -10,7 +10,7 @@ import KartpackCore
 /// with an id field; `reject` needs none (a shared id rejects the file whatever the order).
 enum DuplicateKeepers {
     /// Per id that several records passing the input's filter share, the smallest content key among them.
-    static func find(_ set: InputLayer, input: ConvertInput, scheme: FeatureIDScheme) throws -> [UInt64: UInt64] {
+    static func find(_ set: InputSet, input: ConvertInput, scheme: FeatureIDScheme) throws -> [UInt64: UInt64] {
         guard scheme.kind != .recordNumber, scheme.policy != .reject else { return [:] }
         let reader = try set.open(encoding: input.encoding, diagnostics: DiagnosticSink())
         var smallest: [UInt64: UInt64] = [:]

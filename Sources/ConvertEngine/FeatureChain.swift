@@ -2,7 +2,7 @@ import GeometryOps
 import KartpackCore
 /// One feature handed to a worker.
 package struct FeatureJob: Sendable {
-    package var context: LayerContext
+    package var context: SetContext
     package var feature: Feature
     /// The feature's MVT id (`FeatureIDScheme`), given in file order by the read phase.
     package var id: UInt64
@@ -10,7 +10,7 @@ package struct FeatureJob: Sendable {
     /// keep it, so their keys — and bytes — are those of the `convert --clip` build.
     package var content: UInt64
 
-    package init(context: LayerContext, feature: Feature, id: UInt64, content: UInt64? = nil) {
+    package init(context: SetContext, feature: Feature, id: UInt64, content: UInt64? = nil) {
         self.context = context
         self.feature = feature
         self.id = id

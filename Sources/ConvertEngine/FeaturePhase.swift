@@ -62,7 +62,7 @@ package struct FeaturePhase {
 /// Adds one layer's results to the `TiledLayers`: counts, diagnostics, feature records, pieces. The bookkeeping
 /// of one input file, from its first result to its report.
 package struct LayerIntake {
-    package let layer: SourceLayer
+    package let layer: OpenedSet
     package let diagnostics: DiagnosticSink
     private var written = 0
     private var rejected: [ReasonCode: Int] = [:]
@@ -77,7 +77,7 @@ package struct LayerIntake {
     package let clipped: Bool
 
     /// `clipped` defaults to whether the layer's context has a clip region (a region build clips each job).
-    package init(layer: SourceLayer, diagnostics: DiagnosticSink, clipped: Bool? = nil) {
+    package init(layer: OpenedSet, diagnostics: DiagnosticSink, clipped: Bool? = nil) {
         self.layer = layer
         self.diagnostics = diagnostics
         self.clipped = clipped ?? (layer.context.clip != nil)

@@ -3,18 +3,19 @@ import KartpackCore
 import Reprojection
 import Shapefile
 
-/// One layer of an input: a Shapefile set, or a feature table of a GeoPackage. The one rule for what an input
-/// path holds (`layers(at:table:)`), shared by the read phase, `IntakeReader` (clip regions, ancestor sets, region
+/// One set of an input: a Shapefile set, or a feature table of a GeoPackage (what GDAL calls a layer; on the
+/// convert path "layer" always means an output layer, `OutputLayer`). The one rule for what an input path holds
+/// (`sets(at:table:)`), shared by the read phase, `IntakeReader` (clip regions, ancestor sets, region
 /// sets, `--max-zoom auto`), the input probe, the layer registry and `inspect`.
-package enum InputLayer: Sendable, Hashable {
+package enum InputSet: Sendable, Hashable {
     /// A Shapefile set.
     case shapefile(ShapefileSet)
     /// Feature table `table` of the GeoPackage at `path`.
     case geoPackage(path: String, table: String)
 
-    /// The layers at `path`: a `.gpkg`'s feature tables in `gpkg_contents` order (only `table` when given, which
+    /// The sets at `path`: a `.gpkg`'s feature tables in `gpkg_contents` order (only `table` when given, which
     /// must name one), else every Shapefile set at the path (one file or a folder).
-    package static func layers(at path: String, table: String? = nil) throws -> [InputLayer] {
+    package static func sets(at path: String, table: String? = nil) throws -> [InputSet] {
         guard GeoPackageFile.isGeoPackagePath(path) else {
             return try ShapefileLocator.shapefiles(at: path).map { .shapefile($0) }
         }

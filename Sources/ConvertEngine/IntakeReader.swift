@@ -1,7 +1,7 @@
 import KartpackCore
 import Reprojection
 
-/// One input layer (a Shapefile set or a GeoPackage table) read into Web Mercator metres the way the features of
+/// One input set (a Shapefile set or a GeoPackage table) read into Web Mercator metres the way the features of
 /// a run are: its reader, its CRS resolved as the read phase resolves it (the `.prj` or GeoPackage SRS text in a
 /// child process, or the override), and `ReprojectStage` (the
 /// 0–360° wrap, the polar clamp, `reprojection_failed` and `outside_web_mercator` as reasons). The one intake rule
@@ -15,7 +15,7 @@ package struct IntakeReader {
         package var projected: Result<Geometry, FeatureIssue>
     }
 
-    package let set: InputLayer
+    package let set: InputSet
     package let reader: any LayerReading
     package let crs: CRSInfo
     private let stage = ReprojectStage()
@@ -23,7 +23,7 @@ package struct IntakeReader {
     private(set) var rejected: [ReasonCode: Int] = [:]
 
     /// Opens the set; the reader's own skips and repairs go to `diagnostics`.
-    package init(set: InputLayer, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink) throws {
+    package init(set: InputSet, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink) throws {
         self.set = set
         reader = try set.open(encoding: encoding, diagnostics: diagnostics)
         crs = try reader.resolveCRS(override: sourceCRS)

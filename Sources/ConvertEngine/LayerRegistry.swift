@@ -25,7 +25,7 @@ package struct LayerRegistry {
         let labels = options.style.map(declaresLabels) ?? false
         var out: [Claim] = []
         for input in options.inputs {
-            guard let sets = try? input.inputLayers() else { continue }
+            guard let sets = try? input.inputSets() else { continue }
             for set in sets {
                 let name = input.layerName(for: set, setCount: sets.count)
                 let path = set.table.map { "\(set.path) table \($0)" } ?? set.path
@@ -94,7 +94,7 @@ package struct LayerRegistry {
 
     /// True when the layer holds polygons: a GeoPackage table whose column is `POLYGON`, `MULTIPOLYGON` or a
     /// generic type (`GEOMETRY`: it may), or a Shapefile by `isPolygonFile`.
-    static func isPolygonLayer(_ layer: InputLayer) -> Bool {
+    static func isPolygonLayer(_ layer: InputSet) -> Bool {
         guard case .geoPackage(let path, let table) = layer else { return isPolygonFile(layer.path) }
         guard let file = try? GeoPackageFile(path: path), let t = try? file.layer(named: table) else { return false }
         return t.geometryKind?.family ?? .polygon == .polygon

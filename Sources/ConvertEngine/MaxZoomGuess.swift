@@ -51,7 +51,7 @@ package struct MaxZoomGuess {
         let quiet = DiagnosticSink(sampleLimit: 0)
         for input in options.inputs {
             // An input that cannot be opened or projected is left to the read phase, which rejects it with its reason.
-            guard let sets = try? input.inputLayers() else { continue }
+            guard let sets = try? input.inputSets() else { continue }
             for set in sets {
                 // Read as the features will be (`IntakeReader`); what cannot be projected is the read phase's to count.
                 guard

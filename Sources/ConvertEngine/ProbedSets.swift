@@ -1,9 +1,9 @@
 import KartpackCore
 import Reprojection
 
-/// The input layers a run has opened already: the input probe opens each layer once — reader, header checks,
+/// The input sets a run has opened already: the input probe opens each set once — reader, header checks,
 /// CRS — and hands the outcome to the read phase, which reads the records of that very reader instead of opening
-/// the files again (issue 33: each input opened once per run). A layer the probe could not open keeps its error,
+/// the files again (issue 33: each input opened once per run). A set the probe could not open keeps its error,
 /// so the read phase rejects it without a second attempt (and without repeating its warnings).
 ///
 /// Readers are kept open only while the descriptor limit leaves room (issue 15: many inputs must not need more
@@ -11,12 +11,12 @@ import Reprojection
 /// `RLIMIT_NOFILE` at `descriptorsPerReader` each (up to 32 at the usual 1,024; none under a limit of 24). The read
 /// phase opens the others itself, as it does without a probe. Each outcome is handed out once. Used on one
 /// thread: the probe fills it, then the read phase empties it in input order.
-package final class OpenedLayers {
-    /// What opening one layer gave.
+package final class ProbedSets {
+    /// What opening one set gave.
     package enum Outcome {
-        /// The reader, before its first record, and the layer's CRS.
+        /// The reader, before its first record, and the set's CRS.
         case opened(any LayerReading, CRSInfo)
-        /// Why the layer is rejected, and the records counted before it failed (0 when unknown).
+        /// Why the set is rejected, and the records counted before it failed (0 when unknown).
         case failed(any Error, recordsInFile: Int)
     }
 
@@ -28,7 +28,7 @@ package final class OpenedLayers {
     package let capacity: Int
     private struct Key: Hashable {
         var input: Int
-        var layer: InputLayer
+        var set: InputSet
     }
     private var outcomes: [Key: Outcome] = [:]
     private var keptOpen = 0
@@ -42,20 +42,20 @@ package final class OpenedLayers {
     /// True while another opened reader may be kept.
     package var hasRoom: Bool { keptOpen < capacity }
 
-    /// Keeps what opening `layer` of input `input` (its index in the options) gave (an opened reader only while
+    /// Keeps what opening `set` of input `input` (its index in the options) gave (an opened reader only while
     /// `hasRoom`); returns whether it was kept.
     @discardableResult
-    package func keep(_ outcome: Outcome, for layer: InputLayer, input: Int) -> Bool {
+    package func keep(_ outcome: Outcome, for set: InputSet, input: Int) -> Bool {
         if case .opened = outcome {
             guard hasRoom else { return false }
             keptOpen += 1
         }
-        outcomes[Key(input: input, layer: layer)] = outcome
+        outcomes[Key(input: input, set: set)] = outcome
         return true
     }
 
-    /// What opening `layer` of input `input` gave, once; nil when it was not kept.
-    package func take(_ layer: InputLayer, input: Int) -> Outcome? {
-        outcomes.removeValue(forKey: Key(input: input, layer: layer))
+    /// What opening `set` of input `input` gave, once; nil when it was not kept.
+    package func take(_ set: InputSet, input: Int) -> Outcome? {
+        outcomes.removeValue(forKey: Key(input: input, set: set))
     }
 }

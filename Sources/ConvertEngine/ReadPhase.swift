@@ -5,14 +5,14 @@ import Reprojection
 import Shapefile
 import Styling
 
-/// One input layer (a Shapefile set or a GeoPackage table) opened by the read phase: its reader, the layer name,
-/// what the workers need to know about it (`LayerContext`), and the counts of its report so far.
-package final class SourceLayer {
+/// One input set (a Shapefile set or a GeoPackage table) opened by the read phase: its reader, the layer name,
+/// what the workers need to know about it (`SetContext`), and the counts of its report so far.
+package final class OpenedSet {
     package let input: ConvertInput
-    package let set: InputLayer
+    package let set: InputSet
     package let name: String
     package let reader: any LayerReading
-    package let context: LayerContext
+    package let context: SetContext
     /// The output layer's fields from this input (after `keep` and `rename`).
     package let fields: [FieldDefinition]
     /// The counts so far (records, filtered, read-time skips and repairs come in `finish`).
@@ -22,7 +22,7 @@ package final class SourceLayer {
     private let diagnostics: DiagnosticSink
 
     package init(
-        input: ConvertInput, set: InputLayer, name: String, reader: any LayerReading, context: LayerContext,
+        input: ConvertInput, set: InputSet, name: String, reader: any LayerReading, context: SetContext,
         report: ConvertReport.Input, ids: FeatureIDScheme, keepers: [UInt64: UInt64] = [:],
         diagnostics: DiagnosticSink
     ) {
@@ -110,18 +110,18 @@ package final class SourceLayer {
 /// run goes on with the others.
 ///
 /// Input: `ReadSettings` (the inputs, zoom range, default ids, stylesheet), the compiled style and the clip
-/// regions. Output: one `SourceLayer` per opened set, handed to `run`'s body, and every input's report.
+/// regions. Output: one `OpenedSet` per opened set, handed to `run`'s body, and every input's report.
 package struct ReadPhase {
     package let settings: ReadSettings
     package let diagnostics: DiagnosticSink
     package let classifier: StyleClassifier?
     package let regions: Regions
-    /// What the input probe opened for this run (`OpenedLayers`): taken instead of opening a layer again.
-    package let opened: OpenedLayers?
+    /// What the input probe opened for this run (`ProbedSets`): taken instead of opening a layer again.
+    package let opened: ProbedSets?
 
     package init(
         settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions,
-        opened: OpenedLayers? = nil
+        opened: ProbedSets? = nil
     ) {
         self.settings = settings
         self.diagnostics = diagnostics
@@ -140,13 +140,13 @@ package struct ReadPhase {
     /// Calls `body` for every set that opens (in order) and returns every input's report in command-line order,
     /// rejected ones included. `body` returns the finished report of its layer; an error it throws (other than
     /// a `PipelineError`, which ends the run) rejects that input.
-    package func run(_ body: (SourceLayer) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
+    package func run(_ body: (OpenedSet) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
         var reports: [ConvertReport.Input] = []
         var opened = 0
         for (k, input) in settings.inputs.enumerated() {
-            let sets: [InputLayer]
+            let sets: [InputSet]
             do {
-                sets = try input.inputLayers()
+                sets = try input.inputSets()
             } catch {
                 // Out of descriptors is the machine's fault: the run stops (exit 74), nothing is published.
                 if error.inputErrorCode == OpenFileLimit.code { throw error }
@@ -193,11 +193,11 @@ package struct ReadPhase {
         return reports
     }
 
-    /// Opens one set (or takes what the probe opened: `OpenedLayers`): reader, CRS, zoom range, the style compiled
+    /// Opens one set (or takes what the probe opened: `ProbedSets`): reader, CRS, zoom range, the style compiled
     /// for its layer, id-field checks.
     private func open(
-        _ set: InputLayer, name: String, input: ConvertInput, inputIndex: Int, index: Int, records: inout Int
-    ) throws -> SourceLayer {
+        _ set: InputSet, name: String, input: ConvertInput, inputIndex: Int, index: Int, records: inout Int
+    ) throws -> OpenedSet {
         let reader: any LayerReading
         let crs: CRSInfo
         switch opened?.take(set, input: inputIndex) {
@@ -242,7 +242,7 @@ package struct ReadPhase {
             let c = ClientCascade(sheet: sheet, layer: name, fieldKinds: kinds)
             if !c.flagKeys.isEmpty { cascade = c }
         }
-        let context = LayerContext(
+        let context = SetContext(
             index: index, name: name, crs: crs, zooms: lo...hi,
             matcher: classifier?.matcher(layer: name, fields: reader.schema.fields), clientCascade: cascade,
             ancestors: regions.ancestors, clip: regions.clip)
@@ -250,7 +250,7 @@ package struct ReadPhase {
             path: set.path, layer: name, crs: crs.label, encoding: reader.schema.encoding?.name, records: 0,
             written: 0, rejected: [:], repaired: [:], coercedToNull: [:], classes: [:], error: nil, errorCode: nil)
         let keepers = try DuplicateKeepers.find(set, input: input, scheme: ids)
-        return SourceLayer(
+        return OpenedSet(
             input: input, set: set, name: name, reader: reader, context: context, report: report, ids: ids,
             keepers: keepers, diagnostics: diagnostics)
     }
@@ -268,7 +268,7 @@ package struct ReadPhase {
 
     /// The records of a rejected set: what the reader counted before it failed (`counted` > 0), else what the
     /// `.shx`, `.shp` or `.dbf` can still tell, else 0 and `unknown`.
-    package static func recordCount(_ set: InputLayer, counted: Int) -> (count: Int, source: String) {
+    package static func recordCount(_ set: InputSet, counted: Int) -> (count: Int, source: String) {
         if counted > 0 { return (counted, "reader") }
         return set.probeRecordCount() ?? (0, "unknown")
     }
@@ -311,11 +311,11 @@ package struct ReadPhase {
 }
 
 extension ConvertInput {
-    /// The layers this input names: its explicit `files`, else every layer at `path` (a `.gpkg`'s feature
+    /// The sets this input names: its explicit `files`, else every set at `path` (a `.gpkg`'s feature
     /// tables — only the one `layerName` names, when given —, one Shapefile or a folder of them).
-    package func inputLayers() throws -> [InputLayer] {
+    package func inputSets() throws -> [InputSet] {
         if let files { return [.shapefile(files)] }
-        return try InputLayer.layers(at: path, table: isGeoPackage ? layerName : nil)
+        return try InputSet.sets(at: path, table: isGeoPackage ? layerName : nil)
     }
 
     /// True when the input is a GeoPackage (its `layerName` then names a table).
@@ -323,7 +323,7 @@ extension ConvertInput {
 
     /// The layer name of one of this input's layers: a GeoPackage table's name; `layerName` when the input is one
     /// Shapefile set, else the file's base name. The one rule the read phase and the style's ancestor sets share.
-    package func layerName(for set: InputLayer, setCount: Int) -> String {
+    package func layerName(for set: InputSet, setCount: Int) -> String {
         if case .geoPackage = set { return set.baseName }
         return setCount == 1 ? (layerName ?? set.baseName) : set.baseName
     }

@@ -63,7 +63,7 @@ package struct Regions: Sendable {
         path: String, table: String? = nil, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink?,
         _ body: (Feature, Geometry) throws -> Void
     ) throws {
-        for set in try InputLayer.layers(at: path, table: table) {
+        for set in try InputSet.sets(at: path, table: table) {
             var intake = try IntakeReader(
                 set: set, sourceCRS: sourceCRS, encoding: encoding, diagnostics: DiagnosticSink())
             var left: [ReasonCode: Int] = [:]
@@ -179,7 +179,7 @@ package struct Regions: Sendable {
             var failed = 0
             for input in inputs {
                 // An input that cannot be listed is rejected by the read phase, with its reason.
-                guard let found = try? input.inputLayers() else { continue }
+                guard let found = try? input.inputSets() else { continue }
                 for set in found where selector.isLayer(input.layerName(for: set, setCount: found.count)) {
                     polys += try readPolygons(
                         path: set.path, table: set.table, sourceCRS: input.sourceCRS, encoding: input.encoding,

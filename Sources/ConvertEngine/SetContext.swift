@@ -7,11 +7,11 @@ package struct SharedPolygons: Sendable {
     package var bounds: Bounds
 }
 
-/// What every worker needs to know about one input layer. Immutable and shared across threads.
-package final class LayerContext: Sendable {
-    /// Index of the input layer (for diagnostics).
+/// What every worker needs to know about one input set. Immutable and shared across threads.
+package final class SetContext: Sendable {
+    /// Index of the input set (for diagnostics).
     package let index: Int
-    /// The input layer's name (what style selectors match).
+    /// The input set's name (what style selectors match).
     package let name: String
     package let crs: CRSInfo
     /// Zoom range of the layer.

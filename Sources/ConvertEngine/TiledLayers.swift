@@ -62,7 +62,7 @@ package struct TiledLayers: Sendable {
     var dataBounds = Bounds.empty
     /// The longitudes the written features occupy (a centre for data that crosses the antimeridian).
     var longitudes = LongitudeCoverage()
-    /// How each read input layer numbered its features, in input order (`kartpack_ids`).
+    /// How each read input set numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
 
     /// Where the layers' feature records go past their share of the budget (nil: they stay in memory).

@@ -74,7 +74,7 @@ package struct Importer {
         var found = discovery.shapefiles.map { ($0.relativePath, $0.layerName) }
         for g in discovery.geoPackages {
             // A GeoPackage that cannot be listed is rejected by the read phase, with its reason.
-            let tables = (try? InputLayer.layers(at: g.path))?.map(\.baseName) ?? [""]
+            let tables = (try? InputSet.sets(at: g.path))?.map(\.baseName) ?? [""]
             found += tables.map { ($0.isEmpty ? g.relativePath : "\(g.relativePath) table \($0)", $0) }
         }
         guard !discovery.shapefiles.isEmpty || !discovery.geoPackages.isEmpty else {

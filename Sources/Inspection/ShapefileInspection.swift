@@ -109,7 +109,7 @@ package enum ShapefileInspector {
     /// Inspects a `.shp`, every Shapefile in a folder, or every feature table of a `.gpkg`. Throws only when
     /// `path` itself is unusable.
     package static func inspect(path: String, options: InspectOptions) throws -> InspectionReport {
-        let sets = try InputLayer.layers(at: path)
+        let sets = try InputSet.sets(at: path)
         var layers: [LayerInspection] = []
         for set in sets {
             layers.append(inspect(layer: set, options: options))
@@ -118,7 +118,7 @@ package enum ShapefileInspector {
     }
 
     /// Inspects one layer (a Shapefile set or a GeoPackage table); every problem ends up in the result.
-    package static func inspect(layer set: InputLayer, options: InspectOptions) -> LayerInspection {
+    package static func inspect(layer set: InputSet, options: InspectOptions) -> LayerInspection {
         // The feature dump needs every diagnostic to tell each record's codes.
         let sink = DiagnosticSink(sampleLimit: options.features ? Int.max : 5)
         var result = LayerInspection(

@@ -127,7 +127,7 @@ extension PipelineRunner {
                         PipelineSpecIssue(
                             path: at.appending("path"), message: names.rewrite("\(names.name(r.path)): \(r.message)"))))
             }
-            guard let layer = try? input.inputLayers().first,
+            guard let layer = try? input.inputSets().first,
                 let reader = try? layer.open(encoding: s.encoding, diagnostics: DiagnosticSink())
             else { continue }
             var schema = reader.schema

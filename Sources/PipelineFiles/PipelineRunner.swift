@@ -132,7 +132,7 @@ package enum PipelineRunner {
         if let clip = spec.clip, case .file(let p, _) = clip.area { paths.append(p) }
         for path in paths {
             names.add(path: path, shownAs: spec.relativePath(path))
-            guard let set = try? InputLayer.layers(at: path).first else { continue }
+            guard let set = try? InputSet.sets(at: path).first else { continue }
             for file in set.files {
                 names.add(path: file, shownAs: spec.relativePath(file))
             }

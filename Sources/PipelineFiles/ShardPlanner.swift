@@ -47,7 +47,7 @@ package struct ShardPlanner {
         for path in otherFiles { items.append(.file(tag: "file", path: path)) }
         for input in options.inputs {
             items.append(.bytes(tag: "input", Array(input.path.utf8)))
-            guard let layers = try? input.inputLayers() else {
+            guard let layers = try? input.inputSets() else {
                 items.append(.file(tag: "input-file", path: input.path))
                 continue
             }
@@ -72,7 +72,7 @@ package struct ShardPlanner {
         var box = Bounds.empty
         let quiet = DiagnosticSink(sampleLimit: 0)
         for input in options.inputs {
-            guard let layers = try? input.inputLayers() else { continue }
+            guard let layers = try? input.inputSets() else { continue }
             for set in layers {
                 guard
                     let intake = try? IntakeReader(

@@ -72,7 +72,7 @@ package enum StyleLoader {
         var schemas: [LayerSchema] = []
         for input in inputs {
             do {
-                for set in try InputLayer.layers(at: input) {
+                for set in try InputSet.sets(at: input) {
                     schemas.append(try set.open(encoding: nil, diagnostics: DiagnosticSink()).schema)
                 }
             } catch {

@@ -32,16 +32,16 @@ package enum InputProbe {
     ///
     /// With `opening`, the probe is the run's one opening of its inputs: readers are opened with `diagnostics`
     /// (their warnings are the run's) and kept, with their CRS or their error, for the read phase
-    /// (`OpenedLayers`); past `OpenedLayers.limit` open readers, a layer is probed with a throwaway sink and the
+    /// (`ProbedSets`); past `ProbedSets.limit` open readers, a layer is probed with a throwaway sink and the
     /// read phase opens it again. Without `opening`, nothing is kept and nothing is reported (`validate`).
     package static func rejections(
-        _ options: ConvertOptions, opening: OpenedLayers? = nil, diagnostics: DiagnosticSink? = nil
+        _ options: ConvertOptions, opening: ProbedSets? = nil, diagnostics: DiagnosticSink? = nil
     ) throws -> [Rejection] {
         var out: [Rejection] = []
         for (k, input) in options.inputs.enumerated() {
-            let sets: [InputLayer]
+            let sets: [InputSet]
             do {
-                sets = try input.inputLayers()
+                sets = try input.inputSets()
             } catch {
                 if error.inputErrorCode == OpenFileLimit.code { throw error }
                 out.append(

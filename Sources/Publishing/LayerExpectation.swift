@@ -1,4 +1,4 @@
-/// What one input layer must deliver before a build is published (pipeline sources' `minFeatures`,
+/// What one input set must deliver before a build is published (pipeline sources' `minFeatures`,
 /// `maxShrink`, `requireFeatures`). Checked by `PublishCheck` against the conversion and the previous package.
 package struct LayerExpectation: Sendable, Hashable {
     /// The input's layer name.

@@ -6,7 +6,7 @@ import ConvertEngine
 /// fingerprint, read from its metadata with `openTileArchive`. The record-count guard compares a new build
 /// against it.
 package struct PackageSummary: Sendable, Equatable {
-    /// Features written per input layer (`kartpack` metadata, `inputs.<layer>.written`).
+    /// Features written per input set (`kartpack` metadata, `inputs.<layer>.written`).
     package var writtenByInput: [String: Int]
     /// Features per output layer (`kartpack` metadata, `layers.<layer>.features`).
     package var featuresByLayer: [String: Int]

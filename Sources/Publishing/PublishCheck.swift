@@ -25,7 +25,7 @@ package enum PublishCheck {
     /// Findings of the record-count guards.
     ///
     /// - Parameters:
-    ///   - written: features written per input layer in the new build.
+    ///   - written: features written per input set in the new build.
     ///   - rejected: layers whose input was rejected (exempt from `maxShrink`: they are listed as missing).
     ///   - previous: the package being replaced, when there is one with a Kartpack summary.
     package static func guards(

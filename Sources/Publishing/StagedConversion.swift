@@ -51,7 +51,7 @@ package struct StagedConversion {
     package static func namesAsGiven(_ inputs: [ConvertInput]) -> FileDisplayNames {
         var names = FileDisplayNames()
         for input in inputs {
-            let sets = (try? input.inputLayers()) ?? []
+            let sets = (try? input.inputSets()) ?? []
             for set in sets {
                 for path in set.files {
                     names.add(path: path, shownAs: path)
@@ -72,7 +72,7 @@ package struct StagedConversion {
         let previous = PackageSummary.read(path: target)
 
         // The probe is the run's one opening of its inputs: the converter reads the readers it opened.
-        let opened = OpenedLayers()
+        let opened = ProbedSets()
         let predicted = try InputProbe.rejections(options, opening: opened, diagnostics: diagnostics)
         var missing = predicted.map(missingLayer)
         if policy == .fail, !predicted.isEmpty {

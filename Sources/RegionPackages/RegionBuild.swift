@@ -2,10 +2,10 @@ import Foundation
 import KartpackCore
 import ConvertEngine
 
-extension LayerContext {
+extension SetContext {
     /// The same layer, clipped to `region`.
-    package func clipped(to region: SharedPolygons) -> LayerContext {
-        LayerContext(
+    package func clipped(to region: SharedPolygons) -> SetContext {
+        SetContext(
             index: index, name: name, crs: crs, zooms: zooms, matcher: matcher, clientCascade: clientCascade,
             ancestors: ancestors, clip: region)
     }

@@ -17,12 +17,12 @@ package struct ProjectedFeature: Sendable {
 /// passed its filter, projected, in record order. Features a clipped run would reject before its clip stage are
 /// only counted (`failures`), with their diagnostics reported once.
 package final class PreReadLayer: @unchecked Sendable {
-    // Read-only once the read is done; shared by the region builds (SourceLayer.finish only reads).
-    package let layer: SourceLayer
+    // Read-only once the read is done; shared by the region builds (OpenedSet.finish only reads).
+    package let layer: OpenedSet
     package let features: [ProjectedFeature]
     package let failures: [ReasonCode: Int]
 
-    package init(layer: SourceLayer, features: [ProjectedFeature], failures: [ReasonCode: Int]) {
+    package init(layer: OpenedSet, features: [ProjectedFeature], failures: [ReasonCode: Int]) {
         self.layer = layer
         self.features = features
         self.failures = failures

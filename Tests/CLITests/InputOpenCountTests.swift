@@ -3,7 +3,7 @@ import KartpackTestSupport
 import Testing
 
 /// Each input is opened once per run (issue 33): the input probe's readers are the ones the read phase reads
-/// (`OpenedLayers`). Counted with `strace` on the real binary: every `openat` of each `.shp` and `.dbf`. A data pass
+/// (`ProbedSets`). Counted with `strace` on the real binary: every `openat` of each `.shp` and `.dbf`. A data pass
 /// that needs every record before the read (`--id-policy skip` with an id field, `--max-zoom auto`) opens its own
 /// reader: one more each, and no more.
 @Suite struct InputOpenCountTests {

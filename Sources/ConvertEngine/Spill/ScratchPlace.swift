@@ -90,7 +90,7 @@ package struct ScratchPlace: Sendable {
         for input in inputs {
             // A GeoPackage counts once, however many of its tables the input reads.
             let paths =
-                input.files.map { [$0.shp] } ?? Array(Set(((try? input.inputLayers()) ?? []).map(\.path))).sorted()
+                input.files.map { [$0.shp] } ?? Array(Set(((try? input.inputSets()) ?? []).map(\.path))).sorted()
             for path in paths {
                 var st = stat()
                 if stat(path, &st) == 0 { total += UInt64(max(0, st.st_size)) }

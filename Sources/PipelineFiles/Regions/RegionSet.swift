@@ -131,7 +131,7 @@ package struct RegionSet: Sendable {
     package static func records(path: String) throws -> [Entry] {
         var out: [Entry] = []
         let engine = GeometryEngine()
-        for set in try InputLayer.layers(at: path) {
+        for set in try InputSet.sets(at: path) {
             let sink = DiagnosticSink(sampleLimit: .max)
             // Read as features are (`IntakeReader`): a region given in 0–360° longitudes lies where they do.
             var intake = try IntakeReader(set: set, sourceCRS: nil, encoding: nil, diagnostics: sink)

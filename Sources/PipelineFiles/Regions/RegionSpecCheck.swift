@@ -36,7 +36,7 @@ extension PipelineRunner {
         let name = SpecPaths.fileName(r.path)
         let reader: any LayerReading
         do {
-            let layers = try InputLayer.layers(at: r.path)
+            let layers = try InputSet.sets(at: r.path)
             guard layers.count == 1 else {
                 throw InputRejection(
                     code: .regionsNotOneLayer,
