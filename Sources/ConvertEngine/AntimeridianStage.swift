@@ -12,9 +12,9 @@ package enum AntimeridianStage {
 
     /// The copies to tile: `[g]` when it does not cross; the unwrapped geometry and its shifted copy (with
     /// `antimeridian_split` in `repairs`) when it does.
-    package static func apply(_ g: Geometry, repairs: inout Set<String>) -> [Geometry] {
+    package static func apply(_ g: Geometry, repairs: inout Set<ReasonCode>) -> [Geometry] {
         guard let copies = unwrap(g) else { return [g] }
-        repairs.insert("antimeridian_split")
+        repairs.insert(.antimeridianSplit)
         return copies
     }
 

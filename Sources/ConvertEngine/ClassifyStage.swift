@@ -64,10 +64,10 @@ package final class ClassifyStage {
         }
         guard let lo = visible.first, let hi = visible.last else {
             if styles.allSatisfy(\.exclude) {
-                throw FeatureIssue(code: "excluded_by_style", message: "excluded by the stylesheet")
+                throw FeatureIssue(code: .excludedByStyle, message: "excluded by the stylesheet")
             }
             throw FeatureIssue(
-                code: "outside_style_zoom_range",
+                code: .outsideStyleZoomRange,
                 message:
                     "the stylesheet's min-zoom/max-zoom leave no zoom in "
                     + "\(ctx.zooms.lowerBound)-\(ctx.zooms.upperBound)"
@@ -90,7 +90,7 @@ package final class ClassifyStage {
         if !failures.isEmpty {
             warnings.append(
                 FeatureIssue(
-                    code: "ancestor_lookup_failed",
+                    code: .ancestorLookupFailed,
                     message: "descendant selectors treated as not inside: " + failures.joined(separator: "; ")))
         }
         return StyledFeature(

@@ -33,7 +33,7 @@ package enum Coalescing {
 
     /// Finds the neighbours among the polygon and line pieces of one tile, layer by layer, in the layers marked in
     /// `layers` (all when empty).
-    static func neighbours(_ run: Range<Int>, pieces: [PlacedPiece], layers: [Bool] = []) -> TileNeighbours {
+    static func neighbours(_ run: Range<Int>, pieces: [TilePiece], layers: [Bool] = []) -> TileNeighbours {
         var weights: [Int64: Int32] = [:]
         func link(_ i: Int, _ j: Int) {
             guard i != j else { return }
@@ -48,21 +48,22 @@ package enum Coalescing {
             let l = Int(pieces[start].layer)
             guard layers.isEmpty || (l < layers.count && layers[l]) else { continue }
             var edgeOwner: [Edge: Int] = [:]
-            // Each polygon piece's edges, decoded once for both passes.
+            // Each polygon piece's edges, listed once for both passes.
             var polygonEdges: [(piece: Int, edges: [Edge])] = []
             var ends: [TilePoint: [Int]] = [:]
             for i in start..<end {
-                switch pieces[i].piece.type {
+                switch pieces[i].type {
                 case .polygon:
                     var edges: [Edge] = []
-                    forEachEdge(pieces[i].piece.commands) { e in
+                    forEachEdge(pieces[i].geometry) { e in
                         edges.append(e)
                         if edgeOwner[e] == nil { edgeOwner[e] = i }
                     }
                     polygonEdges.append((i, edges))
                 case .lineString:
-                    for part in LineCommands.decode(pieces[i].piece.commands) {
-                        guard let a = part.first, let b = part.last else { continue }
+                    guard case .lines(let parts) = pieces[i].geometry else { break }
+                    parts.forEach { part, _ in
+                        guard let a = part.first, let b = part.last else { return }
                         for p in a == b ? [a] : [a, b] where ends[p, default: []].count < maxLinesPerEnd {
                             if ends[p]?.last != i { ends[p, default: []].append(i) }
                         }
@@ -137,24 +138,24 @@ package enum Coalescing {
         return result
     }
 
-    /// The commands of a kept piece with left-out pieces of its type merged into it (`leftOut` nearest first), and
+    /// The geometry of a kept piece with left-out pieces of its type merged into it (`leftOut` nearest first), and
     /// which of them (indices into `leftOut`) were merged; nil when none could be.
     ///
     /// Polygons are merged all at once when their union is valid on the grid; otherwise one at a time in the
     /// given order, each kept only when the union so far stays valid (a piece that would pinch the outline at a
     /// vertex, or whose border is not shared exactly, stays out).
-    static func merged(_ kept: TilePiece, with leftOut: [TilePiece]) -> (commands: [UInt32], taken: [Int])? {
+    static func merged(_ kept: TilePiece, with leftOut: [TilePiece]) -> (geometry: PieceGeometry, taken: [Int])? {
         switch kept.type {
         case .polygon:
-            let own = PolygonCommands.decode(kept.commands)
-            let others = leftOut.map { PolygonCommands.decode($0.commands) }
+            let own = kept.geometry.polygons
+            let others = leftOut.map { $0.geometry.polygons }
             func validUnion(_ polygons: [[[TilePoint]]]) -> [[[TilePoint]]]? {
                 guard let union = CoverageUnion.union(polygons), Quantizer.isValidOnGrid(union) else { return nil }
                 return union
             }
             if let union = validUnion(own + others.flatMap { $0 }) {
-                let commands = MVTGeometryEncoder.polygons(union)
-                return commands.isEmpty ? nil : (commands, Array(leftOut.indices))
+                let geometry = PieceGeometry(polygons: union)
+                return geometry.isEmpty ? nil : (geometry, Array(leftOut.indices))
             }
             var current = own
             var taken: [Int] = []
@@ -163,13 +164,13 @@ package enum Coalescing {
                 current = union
                 taken.append(k)
             }
-            let commands = MVTGeometryEncoder.polygons(current)
-            return taken.isEmpty || commands.isEmpty ? nil : (commands, taken)
+            let geometry = PieceGeometry(polygons: current)
+            return taken.isEmpty || geometry.isEmpty ? nil : (geometry, taken)
         case .lineString:
-            var parts = LineCommands.decode(kept.commands)
-            for p in leftOut { parts += LineCommands.decode(p.commands) }
-            let commands = MVTGeometryEncoder.lines(parts)
-            return commands.isEmpty ? nil : (commands, Array(leftOut.indices))
+            var parts = kept.geometry.lines
+            for p in leftOut { parts += p.geometry.lines }
+            let geometry = PieceGeometry(lines: parts)
+            return geometry.isEmpty ? nil : (geometry, Array(leftOut.indices))
         default:
             return nil
         }
@@ -181,14 +182,14 @@ package enum Coalescing {
         var b: TilePoint
     }
 
-    /// Calls `body` with every edge of every ring of polygon `commands` (rings closed, repeated points skipped).
-    private static func forEachEdge(_ commands: [UInt32], _ body: (Edge) -> Void) {
-        for polygon in PolygonCommands.decode(commands) {
-            for ring in polygon where ring.count >= 2 {
-                for (k, a) in ring.enumerated() {
-                    let b = ring[k + 1 == ring.count ? 0 : k + 1]
-                    if a != b { body(Edge(a: a, b: b)) }
-                }
+    /// Calls `body` with every edge of every ring of a polygon piece (rings closed, repeated points skipped).
+    private static func forEachEdge(_ geometry: PieceGeometry, _ body: (Edge) -> Void) {
+        guard case .polygons(let parts) = geometry else { return }
+        parts.forEach { ring, _ in
+            guard ring.count >= 2 else { return }
+            for k in ring.indices {
+                let (a, b) = (ring[k], ring[k + 1 == ring.endIndex ? ring.startIndex : k + 1])
+                if a != b { body(Edge(a: a, b: b)) }
             }
         }
     }

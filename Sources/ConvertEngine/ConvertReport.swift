@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// The outcome of `kartpack convert`: what `--report FILE.json` holds and the end-of-run summary shows.
 /// Keys are documented in `docs/convert.md`.
 package struct ConvertReport: Codable, Sendable {
@@ -12,17 +14,17 @@ package struct ConvertReport: Codable, Sendable {
         /// Features present in the package at the layer's max zoom.
         package var written: Int
         /// Records not written, by reason code: `records = written + Σ rejected`.
-        package var rejected: [String: Int]
+        package var rejected: [ReasonCode: Int]
         /// Features repaired, by kind.
-        package var repaired: [String: Int]
+        package var repaired: [ReasonCode: Int]
         /// Attribute values stored as null, by reason.
-        package var coercedToNull: [String: Int]
+        package var coercedToNull: [ReasonCode: Int]
         /// Features written per style class (the class at the feature's highest zoom; `""` for none).
         package var classes: [String: Int]
         /// Set when the whole file was rejected.
         package var error: String?
         /// The stable reason code of `error` (`missing_prj`, `empty_layer`, `bad_dbf_header`, …).
-        package var errorCode: String?
+        package var errorCode: ReasonCode?
         /// For a rejected file, where `records` comes from: `reader` (the file opened, then failed), `shx`, `shp`
         /// (a scan of its record headers) or `dbf` (its header), or `unknown` when no count could be read and
         /// `records` is 0. Absent for a file that was read.
@@ -40,9 +42,9 @@ package struct ConvertReport: Codable, Sendable {
     package struct InsideClip: Codable, Sendable, Equatable {
         package var records: Int
         package var written: Int
-        package var rejected: [String: Int]
+        package var rejected: [ReasonCode: Int]
         /// Repairs made by the pipeline to the features written (read-time repairs are counted per file above).
-        package var repaired: [String: Int]
+        package var repaired: [ReasonCode: Int]
     }
     /// Tiles and drops at one zoom level.
     package struct Zoom: Codable, Sendable {
@@ -51,9 +53,9 @@ package struct ConvertReport: Codable, Sendable {
         package var bytes: Int
         package var largestTileBytes: Int
         package var features: Int
-        /// Features left out of this zoom, by reason (`collapsed`, `dropped_by_size_limit`,
-        /// `dropped_by_feature_limit`).
-        package var dropped: [String: Int]
+        /// Features left out of this zoom, by reason (`dropped_by_size_limit`, `dropped_by_feature_limit`,
+        /// `dropped_by_max_points`).
+        package var dropped: [ReasonCode: Int]
         /// Fraction of features kept by the tile-limit thinning at this zoom (1 = all).
         package var keptFraction: Double
         /// Tiles written above the size or feature limit (where nothing is dropped: the max zoom, or features at their
@@ -87,8 +89,8 @@ package struct ConvertReport: Codable, Sendable {
     package var inputs: [Input]
     package var featuresRead: Int
     package var featuresWritten: Int
-    package var rejected: [String: Int]
-    package var repaired: [String: Int]
+    package var rejected: [ReasonCode: Int]
+    package var repaired: [ReasonCode: Int]
     package var zooms: [Zoom]
     package var tiles: Int
     package var tileContents: Int
@@ -97,7 +99,7 @@ package struct ConvertReport: Codable, Sendable {
     /// Wall time per stage in seconds: `features` (read, reproject, tile), `sort`, `encode`, `write`.
     package var timings: [String: Double]
     /// Every warning code with its count.
-    package var warnings: [String: Int]
+    package var warnings: [ReasonCode: Int]
     package var exitCode: Int32
     /// False when nothing was written (every input rejected or no feature left).
     package var published: Bool
@@ -132,15 +134,15 @@ package struct ConvertReport: Codable, Sendable {
         inputs: [Input],
         featuresRead: Int,
         featuresWritten: Int,
-        rejected: [String: Int],
-        repaired: [String: Int],
+        rejected: [ReasonCode: Int],
+        repaired: [ReasonCode: Int],
         zooms: [Zoom],
         tiles: Int,
         tileContents: Int,
         bytes: Int,
         seconds: Double,
         timings: [String: Double],
-        warnings: [String: Int],
+        warnings: [ReasonCode: Int],
         exitCode: Int32,
         published: Bool,
         sort: Sort? = nil,
@@ -170,9 +172,9 @@ package struct ConvertReport: Codable, Sendable {
     }
 }
 
-extension Dictionary where Key == String, Value == Int {
+extension Dictionary where Value == Int {
     /// Adds another count table into this one.
-    package mutating func add(_ other: [String: Int]) {
+    package mutating func add(_ other: [Key: Int]) {
         for (k, v) in other { self[k, default: 0] += v }
     }
 }

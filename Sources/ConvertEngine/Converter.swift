@@ -19,15 +19,18 @@ package final class Converter {
     package let classifier: StyleClassifier?
     /// Checked between batches and tiles; a true value stops the run (nothing is published).
     package let isCancelled: @Sendable () -> Bool
+    /// The input layers the probe opened for this run (`InputProbe`), read instead of opened again.
+    package let opened: OpenedLayers?
 
-    /// Creates a converter.
+    /// Creates a converter; `opened` holds what the input probe opened of `options.inputs`.
     package init(
         options: ConvertOptions, diagnostics: DiagnosticSink, progress: ProgressReporter? = nil,
-        isCancelled: @escaping @Sendable () -> Bool = { false }
+        opened: OpenedLayers? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
         self.options = options
         self.diagnostics = diagnostics
         self.progress = progress
+        self.opened = opened
         self.isCancelled = isCancelled
         classifier = options.style.map(StyleClassifier.init(sheet:))
     }
@@ -39,7 +42,7 @@ package final class Converter {
             let regions = try Regions(options: options, classifier: classifier, diagnostics: diagnostics)
             let read = ReadPhase(
                 settings: ReadSettings(options: options), diagnostics: diagnostics, classifier: classifier,
-                regions: regions)
+                regions: regions, opened: opened)
             return try FeaturePhase(
                 settings: FeatureSettings(options: options), diagnostics: diagnostics, progress: progress,
                 isCancelled: isCancelled
@@ -115,7 +118,7 @@ package final class Converter {
         options.maxZoom = choice.zoom
         options.maxZoomChoice = choice
         diagnostics.report(
-            Diagnostic(.note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen: \(choice.reason)"))
+            Diagnostic(.note, code: .maxZoomChosen, "max zoom \(choice.zoom) chosen: \(choice.reason)"))
     }
 
     /// Per output layer: whether thinned pieces merge into neighbours (`--coalesce` for all, else the sheet's).
@@ -209,8 +212,8 @@ extension ConvertReport {
         clock: StageClock, diagnostics: DiagnosticSink
     ) {
         let inputs = tiled.inputs
-        var rejected: [String: Int] = [:]
-        var repaired: [String: Int] = [:]
+        var rejected: [ReasonCode: Int] = [:]
+        var repaired: [ReasonCode: Int] = [:]
         for i in inputs {
             rejected.add(i.rejected)
             repaired.add(i.repaired)
@@ -234,7 +237,7 @@ extension ConvertReport {
         for z in zooms where z.tilesOverLimit > 0 {
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "tile_over_limit",
+                    .warning, code: .tileOverLimit,
                     "\(z.tilesOverLimit) tiles at zoom \(z.zoom) exceed the tile limits; written whole, since nothing "
                         + "is dropped at a feature's highest zoom"
                 ))
@@ -243,11 +246,11 @@ extension ConvertReport {
             guard let n = z.protectedDropped else { continue }
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "protected_thinned",
+                    .warning, code: .protectedThinned,
                     "\(n) protected features (thinning: never) left out at zoom \(z.zoom): the protected features of "
                         + "a tile alone exceed the tile limits, so every unprotected feature of the zoom went first"))
         }
-        var warnings: [String: Int] = [:]
+        var warnings: [ReasonCode: Int] = [:]
         for (code, n) in diagnostics.counts { warnings[code] = n }
         let anyRejected = inputs.contains { $0.error != nil }
         let exit: ExitCode = !anyRejected && summary != nil ? .success : .dataError

@@ -47,7 +47,7 @@ package final class FeatureChain {
 
     /// Runs one feature through every stage. With `projected` (the repairs of an earlier `project`), the
     /// feature's geometry is already in Web Mercator and stage 1 is skipped.
-    package func process(_ job: FeatureJob, projected: Set<String>? = nil) -> TiledFeature {
+    package func process(_ job: FeatureJob, projected: Set<ReasonCode>? = nil) -> TiledFeature {
         var inside = false
         do throws(FeatureIssue) {
             return .tiled(try run(job, projected: projected, inside: &inside))
@@ -61,9 +61,9 @@ package final class FeatureChain {
     /// Stages 1–3 only, for a read-once region package (`RegionSource`): the geometry in Web Mercator, the
     /// repairs so far and whether stage 3 had to make it valid, or the issue a clipped run would reject the
     /// feature with before its clip stage.
-    package func project(_ job: FeatureJob) -> Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue> {
+    package func project(_ job: FeatureJob) -> Result<(Geometry, Set<ReasonCode>, madeValid: Bool), FeatureIssue> {
         do throws(FeatureIssue) {
-            var repairs = Set<String>()
+            var repairs = Set<ReasonCode>()
             var g = job.feature.geometry
             try reproject.apply(&g, from: job.context.crs, repairs: &repairs)
             var scratch = repairs
@@ -74,7 +74,7 @@ package final class FeatureChain {
                     _ = try repair.apply(part, repairs: &scratch)
                 }
             }
-            return .success((g, repairs, scratch.contains("make_valid")))
+            return .success((g, repairs, scratch.contains(.makeValid)))
         } catch {
             return .failure(error)
         }
@@ -88,7 +88,7 @@ package final class FeatureChain {
 
     /// `inside` becomes true once the clip stage of a clipped run left something of the feature.
     private func run(
-        _ job: FeatureJob, projected: Set<String>?, inside: inout Bool
+        _ job: FeatureJob, projected: Set<ReasonCode>?, inside: inout Bool
     ) throws(FeatureIssue) -> TiledFeature.Tiling {
         let ctx = job.context
         let family = job.feature.geometry.kind.family
@@ -112,7 +112,7 @@ package final class FeatureChain {
                     let (clipped, _) = try clip.apply(
                         repair.apply(g, repairs: &tiling.repairs), bounds: b, family: .point, region: region),
                     let kept = try swiftGeometry(clipped, family: .point)
-                else { throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region") }
+                else { throw FeatureIssue(code: .outsideRegion, message: "feature lies outside the clip region") }
                 points = kept
                 inside = true
             }
@@ -147,9 +147,9 @@ package final class FeatureChain {
         }
         guard let first = copies.first else {
             if ctx.clip != nil {
-                throw FeatureIssue(code: "outside_region", message: "feature lies outside the clip region")
+                throw FeatureIssue(code: .outsideRegion, message: "feature lies outside the clip region")
             }
-            throw FeatureIssue(code: "empty_geometry", message: "geometry has no coordinates")
+            throw FeatureIssue(code: .emptyGeometry, message: "geometry has no coordinates")
         }
         inside = ctx.clip != nil
         for c in copies { tiling.bounds.include(c.bounds) }

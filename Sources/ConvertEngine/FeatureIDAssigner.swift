@@ -9,16 +9,19 @@ package struct FeatureIDAssigner: Sendable {
         case id(UInt64)
         /// Write it with its record number, because of `problem` (policy `record`).
         case fallback(UInt64, problem: Problem)
-        /// Skip it, counted in `rejected` under `problem.rawValue` (policy `skip`).
+        /// Skip it, counted in `rejected` under `problem.code` (policy `skip`).
         case skip(Problem)
         /// Reject the file (policy `reject`).
         case rejectFile(Problem)
     }
 
     /// Why a feature has no id of its own. The raw values are reason codes (docs/diagnostics.md).
-    package enum Problem: String, Sendable, Equatable {
-        case missingID = "missing_id"
-        case duplicateID = "duplicate_id"
+    package enum Problem: Sendable, Equatable {
+        case missingID
+        case duplicateID
+
+        /// The reason code of the problem.
+        package var code: ReasonCode { self == .missingID ? .missingId : .duplicateId }
     }
 
     package let scheme: FeatureIDScheme

@@ -65,11 +65,11 @@ package struct LayerIntake {
     package let layer: SourceLayer
     package let diagnostics: DiagnosticSink
     private var written = 0
-    private var rejected: [String: Int] = [:]
-    private var repaired: [String: Int] = [:]
+    private var rejected: [ReasonCode: Int] = [:]
+    private var repaired: [ReasonCode: Int] = [:]
     private var classes: [String: Int] = [:]
     /// Rejections after the clip stage of a clipped run (the package's metadata counts them).
-    private var rejectedInside: [String: Int] = [:]
+    private var rejectedInside: [ReasonCode: Int] = [:]
     /// Features left to the other shards (`ShardFootprint`).
     private var outsideShard = 0
 
@@ -105,11 +105,11 @@ package struct LayerIntake {
         }
         let top = tiling.zooms.upperBound
         guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
-            rejected["collapsed_at_max_zoom", default: 0] += 1
-            if clipped { rejectedInside["collapsed_at_max_zoom", default: 0] += 1 }
+            rejected[.collapsedAtMaxZoom, default: 0] += 1
+            if clipped { rejectedInside[.collapsedAtMaxZoom, default: 0] += 1 }
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "collapsed_at_max_zoom", "geometry has nothing left at zoom \(top)", file: file,
+                    .warning, code: .collapsedAtMaxZoom, "geometry has nothing left at zoom \(top)", file: file,
                     record: record))
             return
         }
@@ -152,8 +152,9 @@ package struct LayerIntake {
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
             zooms: tiling.zooms)
-        for p in tiling.pieces {
-            tiled.pieces.append(PlacedPiece(layer: Int32(out), feature: Int32(featureIndex), piece: p))
+        for var p in tiling.pieces {
+            (p.layer, p.feature) = (Int32(out), Int32(featureIndex))
+            tiled.pieces.append(p)
         }
         guard !tiling.labelPieces.isEmpty else { return }
         // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
@@ -171,8 +172,9 @@ package struct LayerIntake {
             family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
             flagKeys: tiled.outputs[out].flagKeys,
             zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
-        for p in tiling.labelPieces {
-            tiled.pieces.append(PlacedPiece(layer: Int32(labels), feature: Int32(labelIndex), piece: p))
+        for var p in tiling.labelPieces {
+            (p.layer, p.feature) = (Int32(labels), Int32(labelIndex))
+            tiled.pieces.append(p)
         }
     }
 

@@ -38,7 +38,7 @@ extension TileStage {
     /// repair; `unit` is one grid unit in the piece's coordinates. Nil when nothing is left.
     func repairPolygons(
         _ q: QuantizedPolygons, full: Geometry, tolerance: Double, unit: Double, quantizer: Quantizer,
-        repairs: inout Set<String>
+        repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> QuantizedPolygons? {
         var current = q
         var tol = tolerance
@@ -49,7 +49,7 @@ extension TileStage {
             let cleaned = Self.cleaned(current.polygons)
             guard !cleaned.isEmpty else { return nil }
             if try Self.isValidExactly(cleaned) {
-                repairs.insert("grid_repair")
+                repairs.insert(.gridRepair)
                 return Self.replacing(current, with: cleaned)
             }
             let size = Self.vertexCount(cleaned)
@@ -58,20 +58,20 @@ extension TileStage {
                 && Self.hasFewCrossings(cleaned, size: size)
             {
                 guard let repaired = try repairOnGrid(cleaned) else { return nil }
-                repairs.insert("grid_repair")
+                repairs.insert(.gridRepair)
                 return Quantizer().quantizePolygons(repaired)
             }
             if rounds == Self.maxCoarsening || size > previousSize - previousSize / 8 {
                 // Coarsening no longer helps: its detail is in long, overlapping parts.
                 if Self.hasOnlySmallParts(cleaned) {
                     guard let repaired = try repairOnGrid(cleaned) else { return nil }
-                    repairs.insert("grid_repair")
+                    repairs.insert(.gridRepair)
                     return Quantizer().quantizePolygons(repaired)
                 }
                 return try blockCoverage(full, quantizer: quantizer, template: current, repairs: &repairs)
             }
             // Too broken and too big for an exact repair: coarser, then again.
-            repairs.insert("coarse_grid_repair")
+            repairs.insert(.coarseGridRepair)
             previousSize = size
             rounds += 1
             tol = max(4 * tol, unit)
@@ -85,7 +85,7 @@ extension TileStage {
     /// (`block_grid_repair`); nil when no block is half covered. The result is checked once more (it is valid by
     /// construction); should that ever fail, the piece is left out of this tile (`grid_repair_dropped`).
     func blockCoverage(
-        _ full: Geometry, quantizer: Quantizer, template: QuantizedPolygons, repairs: inout Set<String>
+        _ full: Geometry, quantizer: Quantizer, template: QuantizedPolygons, repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> QuantizedPolygons? {
         var rings: [[Double]] = []
         rings.reserveCapacity(full.partCount)
@@ -104,12 +104,12 @@ extension TileStage {
         }
         let block = BlockCoverage.blockSize(for: rings)
         guard let polygons = BlockCoverage.polygons(rings, block: block) else { throw .interrupted }
-        repairs.insert("block_grid_repair")
+        repairs.insert(.blockGridRepair)
         guard !polygons.isEmpty else { return nil }
         let vertices = polygons.map { $0.map { $0.map { SegmentSweep.Vertex(x: Int64($0.x), y: Int64($0.y)) } } }
         guard let disjoint = SegmentSweep.edgesAreDisjoint(vertices.flatMap { $0 }) else { throw .interrupted }
         guard disjoint else {
-            repairs.insert("grid_repair_dropped")
+            repairs.insert(.gridRepairDropped)
             return nil
         }
         return Self.replacing(template, with: polygons)

@@ -118,7 +118,7 @@ extension GeoPackageReader: LayerReading {
             crs = try IsolatedCRS.resolve(prjText: nil, override: epsg, prjFile: where_)
         } else {
             throw GeoPackageError.badTable(
-                file: file.name, table: layer.table, code: "gpkg_undefined_srs",
+                file: file.name, table: layer.table, code: .gpkgUndefinedSrs,
                 reason:
                     "srs_id \(srs.srsID) (\(srs.name.isEmpty ? "no name" : srs.name)) defines no coordinate "
                     + "reference system; pass --source-crs (for example --source-crs EPSG:4326)")

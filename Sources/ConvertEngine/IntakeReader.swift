@@ -20,7 +20,7 @@ package struct IntakeReader {
     package let crs: CRSInfo
     private let stage = ReprojectStage()
     /// Records that could not be projected, per reason code.
-    private(set) var rejected: [String: Int] = [:]
+    private(set) var rejected: [ReasonCode: Int] = [:]
 
     /// Opens the set; the reader's own skips and repairs go to `diagnostics`.
     package init(set: InputLayer, sourceCRS: String?, encoding: String?, diagnostics: DiagnosticSink) throws {
@@ -33,7 +33,7 @@ package struct IntakeReader {
     package mutating func next() throws -> Record? {
         guard let f = try reader.next() else { return nil }
         var g = f.geometry
-        var repairs = Set<String>()
+        var repairs = Set<ReasonCode>()
         do throws(FeatureIssue) {
             try stage.apply(&g, from: crs, repairs: &repairs)
         } catch {

@@ -1,3 +1,4 @@
+import KartpackCore
 import KartpackJSON
 
 /// A layer left out of a package because its input was rejected, published only under the partial policy
@@ -10,12 +11,12 @@ package struct MissingLayer: Codable, Sendable, Hashable {
     /// inside the zip).
     package var file: String
     /// The rejection's reason code (`bad_dbf_header`, `missing_prj`, …; docs/diagnostics.md).
-    package var code: String
+    package var code: ReasonCode
     /// The rejection message.
     package var reason: String
 
     /// Creates an entry.
-    package init(layer: String, file: String, code: String, reason: String) {
+    package init(layer: String, file: String, code: ReasonCode, reason: String) {
         self.layer = layer
         self.file = file
         self.code = code
@@ -31,7 +32,7 @@ package struct MissingLayer: Codable, Sendable, Hashable {
         JSONValue.array(
             layers.map { m in
                 .object([
-                    ("code", .string(m.code)), ("file", .string(m.file)), ("layer", .string(m.layer)),
+                    ("code", .string(m.code.rawValue)), ("file", .string(m.file)), ("layer", .string(m.layer)),
                     ("reason", .string(m.reason)),
                 ])
             }
@@ -46,8 +47,9 @@ package struct MissingLayer: Codable, Sendable, Hashable {
             guard let layer = v["layer"]?.stringValue, let file = v["file"]?.stringValue else { return nil }
             out.append(
                 MissingLayer(
-                    layer: layer, file: file, code: v["code"]?.stringValue ?? "", reason: v["reason"]?.stringValue ?? ""
-                ))
+                    layer: layer, file: file,
+                    code: v["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) ?? .fileRejected,
+                    reason: v["reason"]?.stringValue ?? ""))
         }
         return out
     }

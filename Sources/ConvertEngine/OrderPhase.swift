@@ -4,12 +4,12 @@ import TileArchive
 /// memory when they fit the memory budget, else k-way merged from the sort runs in the scratch file.
 package final class TileRuns: @unchecked Sendable {
     /// Sorted by (tile key, output layer, feature), when nothing was spilled.
-    private let held: [PlacedPiece]
+    private let held: [TilePiece]
     /// Per zoom, the range of `held` of each tile, in archive order.
     private let heldByZoom: [Int: [Range<Int>]]
     private let store: SortRunStore?
 
-    package init(held: [PlacedPiece], byZoom: [Int: [Range<Int>]]) {
+    package init(held: [TilePiece], byZoom: [Int: [Range<Int>]]) {
         self.held = held
         heldByZoom = byZoom
         store = nil
@@ -28,7 +28,7 @@ package final class TileRuns: @unchecked Sendable {
 
     /// The pieces of zoom `z` in archive order and the range of each tile's pieces in them (in tile order). With
     /// sort runs, each call merges that zoom anew and only its pieces are in memory.
-    package func zoom(_ z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+    package func zoom(_ z: Int) throws(SpillError) -> (pieces: [TilePiece], runs: [Range<Int>]) {
         guard let store else { return (held, heldByZoom[z] ?? []) }
         return try RunMerger(store: store).merge(zoom: z)
     }
@@ -37,7 +37,7 @@ package final class TileRuns: @unchecked Sendable {
     /// caller that needs one tile at a time: with sort runs only one batch is in memory. Held pieces come as one
     /// batch. Batches joined are what `zoom(z)` gives.
     func forEachBatch(
-        zoom z: Int, maxPieces: Int, _ body: (_ pieces: [PlacedPiece], _ runs: [Range<Int>]) throws -> Void
+        zoom z: Int, maxPieces: Int, _ body: (_ pieces: [TilePiece], _ runs: [Range<Int>]) throws -> Void
     ) throws {
         try forEachBatch(zoom: z, maxPieces: maxPieces, skipping: nil) { b in
             if !b.runs.isEmpty { try body(b.pieces, b.runs) }
@@ -88,7 +88,7 @@ package struct OrderPhase {
     package let order: TileOrder
 
     package func run(_ spool: inout PieceSpool) throws(SpillError) -> TileRuns {
-        var held: [PlacedPiece]
+        var held: [TilePiece]
         let store: SortRunStore?
         (held, store) = try spool.finish()
         if let store { return TileRuns(store: store) }
@@ -96,7 +96,7 @@ package struct OrderPhase {
     }
 
     /// Sorts pieces held in memory (consumed: `pieces` is left empty).
-    package func run(_ pieces: inout [PlacedPiece]) -> TileRuns {
+    package func run(_ pieces: inout [TilePiece]) -> TileRuns {
         let sorted = PieceSpool.sortedIndices(&pieces, order: order)
         let unsorted = pieces
         pieces = []
@@ -106,7 +106,7 @@ package struct OrderPhase {
         while start < pieces.count {
             var end = start + 1
             while end < pieces.count && pieces[end].key == pieces[start].key { end += 1 }
-            byZoom[pieces[start].piece.tile.z, default: []].append(start..<end)
+            byZoom[pieces[start].tile.z, default: []].append(start..<end)
             start = end
         }
         return TileRuns(held: pieces, byZoom: byZoom)

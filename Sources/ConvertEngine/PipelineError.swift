@@ -62,13 +62,13 @@ extension PipelineError {
 
 /// A whole input file that cannot be used; the run goes on with the others.
 package struct InputRejection: KartpackError {
-    package var code: String
+    package var code: ReasonCode
     package var message: String
     package var exitCode: ExitCode { .dataError }
     package var description: String { message }
 
     /// Creates a value from each of its stored properties.
-    package init(code: String, message: String) {
+    package init(code: ReasonCode, message: String) {
         self.code = code
         self.message = message
     }
@@ -76,16 +76,16 @@ package struct InputRejection: KartpackError {
 
 extension Error {
     /// The stable reason code of an input-level error.
-    package var inputErrorCode: String {
+    package var inputErrorCode: ReasonCode {
         switch self {
         case let e as InputRejection: e.code
-        default: (self as? any CodedError)?.code ?? "file_rejected"
+        default: (self as? any CodedError)?.code ?? .fileRejected
         }
     }
 }
 
 /// Errors with a stable reason code.
-package protocol CodedError { var code: String { get } }
+package protocol CodedError { var code: ReasonCode { get } }
 
 import Reprojection
 import Shapefile

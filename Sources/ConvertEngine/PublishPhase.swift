@@ -172,7 +172,7 @@ package struct PackageMetadataBuilder {
         return [(FeatureIDScheme.metadataKey, .string(FeatureIDScheme.metadataText(unique)))]
     }
 
-    package static func counts(_ d: [String: Int]) -> JSONValue {
-        .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
+    package static func counts<Key: Comparable & CustomStringConvertible>(_ d: [Key: Int]) -> JSONValue {
+        .object(d.sorted { $0.key < $1.key }.map { ($0.key.description, .int(Int64($0.value))) })
     }
 }

@@ -49,7 +49,7 @@ package final class SourceLayer {
         batch.reserveCapacity(size)
         while batch.count < size, var feature = try reader.next() {
             if let filter = input.filter, !filter.matches(feature.properties) {
-                report.rejected["filtered_out", default: 0] += 1
+                report.rejected[.filteredOut, default: 0] += 1
                 continue
             }
             let record = feature.provenance.record
@@ -63,20 +63,20 @@ package final class SourceLayer {
                 id = value
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: problem.rawValue,
+                        .warning, code: problem.code,
                         "\(Self.problemText(problem, field: ids.scheme.field)); written with its record number as id",
                         file: fileName, record: record))
             case .skip(let problem):
-                report.rejected[problem.rawValue, default: 0] += 1
+                report.rejected[problem.code, default: 0] += 1
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: problem.rawValue,
+                        .warning, code: problem.code,
                         "\(Self.problemText(problem, field: ids.scheme.field)); skipped",
                         file: fileName, record: record))
                 continue
             case .rejectFile(let problem):
                 throw InputRejection(
-                    code: problem.rawValue, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
+                    code: problem.code, message: "\(set.path): \(ids.rejectionMessage(problem, record: record))")
             }
             feature.properties = properties
             batch.append(FeatureJob(context: context, feature: feature, id: id, content: content))
@@ -116,12 +116,18 @@ package struct ReadPhase {
     package let diagnostics: DiagnosticSink
     package let classifier: StyleClassifier?
     package let regions: Regions
+    /// What the input probe opened for this run (`OpenedLayers`): taken instead of opening a layer again.
+    package let opened: OpenedLayers?
 
-    package init(settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions) {
+    package init(
+        settings: ReadSettings, diagnostics: DiagnosticSink, classifier: StyleClassifier?, regions: Regions,
+        opened: OpenedLayers? = nil
+    ) {
         self.settings = settings
         self.diagnostics = diagnostics
         self.classifier = classifier
         self.regions = regions
+        self.opened = opened
     }
 
     /// The read phase of a conversion's options.
@@ -137,7 +143,7 @@ package struct ReadPhase {
     package func run(_ body: (SourceLayer) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
         var reports: [ConvertReport.Input] = []
         var opened = 0
-        for input in settings.inputs {
+        for (k, input) in settings.inputs.enumerated() {
             let sets: [InputLayer]
             do {
                 sets = try input.inputLayers()
@@ -146,7 +152,7 @@ package struct ReadPhase {
                 if error.inputErrorCode == OpenFileLimit.code { throw error }
                 // The error's text names the file.
                 let message = (error as? any KartpackError)?.description ?? "\(error)"
-                diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
                 reports.append(
                     Self.rejected(
                         path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
@@ -162,7 +168,8 @@ package struct ReadPhase {
                 let name = input.layerName(for: set, setCount: sets.count)
                 var recordsInFile = 0
                 do {
-                    let layer = try open(set, name: name, input: input, index: opened, records: &recordsInFile)
+                    let layer = try open(
+                        set, name: name, input: input, inputIndex: k, index: opened, records: &recordsInFile)
                     reports.append(try body(layer))
                     opened += 1
                 } catch let e as PipelineError {
@@ -175,7 +182,7 @@ package struct ReadPhase {
                     throw error
                 } catch {
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
-                    diagnostics.report(Diagnostic(.error, code: "file_rejected", message))
+                    diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
                     reports.append(
                         Self.rejected(
                             path: set.path, layer: name, records: Self.recordCount(set, counted: recordsInFile),
@@ -186,21 +193,33 @@ package struct ReadPhase {
         return reports
     }
 
-    /// Opens one set: reader, CRS, zoom range, the style compiled for its layer, id-field checks.
+    /// Opens one set (or takes what the probe opened: `OpenedLayers`): reader, CRS, zoom range, the style compiled
+    /// for its layer, id-field checks.
     private func open(
-        _ set: InputLayer, name: String, input: ConvertInput, index: Int, records: inout Int
+        _ set: InputLayer, name: String, input: ConvertInput, inputIndex: Int, index: Int, records: inout Int
     ) throws -> SourceLayer {
-        let reader = try set.open(encoding: input.encoding, diagnostics: diagnostics)
+        let reader: any LayerReading
+        let crs: CRSInfo
+        switch opened?.take(set, input: inputIndex) {
+        case .opened(let r, let c):
+            (reader, crs) = (r, c)
+        case .failed(let error, let recordsInFile):
+            records = recordsInFile
+            throw error
+        case nil:
+            reader = try set.open(encoding: input.encoding, diagnostics: diagnostics)
+            records = reader.readerStats.recordsInFile
+            crs = try reader.resolveCRS(override: input.sourceCRS)
+        }
         // A file without records is read as a layer without features: the reader warns (`empty_layer`), the report
         // counts it, and a pipeline's `requireFeatures` decides whether that stops the publish (issue 36; before,
         // one empty layer of a GIS export stopped every other layer).
         records = reader.readerStats.recordsInFile
-        let crs = try reader.resolveCRS(override: input.sourceCRS)
         let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)
         let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
         guard lo <= hi else {
             throw InputRejection(
-                code: "empty_zoom_range",
+                code: .emptyZoomRange,
                 message:
                     "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
                     + "the package's \(settings.minZoom)-\(settings.maxZoom) [empty_zoom_range]")
@@ -239,11 +258,11 @@ package struct ReadPhase {
     /// The report of a rejected file: its records (when they could be counted) all count as `file_rejected`, so
     /// files balance one level up; `records.source` says where the count comes from.
     package static func rejected(
-        path: String, layer: String, records: (count: Int, source: String), error: String, code: String
+        path: String, layer: String, records: (count: Int, source: String), error: String, code: ReasonCode
     ) -> ConvertReport.Input {
         ConvertReport.Input(
             path: path, layer: layer, crs: nil, encoding: nil, records: records.count, written: 0,
-            rejected: records.count > 0 ? ["file_rejected": records.count] : [:], repaired: [:], coercedToNull: [:],
+            rejected: records.count > 0 ? [.fileRejected: records.count] : [:], repaired: [:], coercedToNull: [:],
             classes: [:], error: error, errorCode: code, recordsSource: records.source)
     }
 

@@ -66,7 +66,7 @@ package struct Regions: Sendable {
         for set in try InputLayer.layers(at: path, table: table) {
             var intake = try IntakeReader(
                 set: set, sourceCRS: sourceCRS, encoding: encoding, diagnostics: DiagnosticSink())
-            var left: [String: Int] = [:]
+            var left: [ReasonCode: Int] = [:]
             while let r = try intake.next() {
                 guard r.feature.geometry.kind.family == .polygon else { continue }
                 switch r.projected {
@@ -79,7 +79,7 @@ package struct Regions: Sendable {
             let reasons = left.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "polygons_not_projected",
+                    .warning, code: .polygonsNotProjected,
                     "\(set.path): \(count) polygon records cannot be projected to Web Mercator and are left out "
                         + "(\(reasons))"))
         }
@@ -87,7 +87,7 @@ package struct Regions: Sendable {
 
     /// A polygon in metres as its copies on each side of the antimeridian.
     package static func unwrapped(_ g: Geometry) -> [Geometry] {
-        var ignored = Set<String>()
+        var ignored = Set<ReasonCode>()
         return AntimeridianStage.apply(g, repairs: &ignored)
     }
 
@@ -201,7 +201,7 @@ package struct Regions: Sendable {
             if failed > 0 {
                 diagnostics.report(
                     Diagnostic(
-                        .warning, code: "ancestor_lookup_failed",
+                        .warning, code: .ancestorLookupFailed,
                         "\(failed) polygons could not be tested against the parent of selector "
                             + "\(selector.id.rawValue); left out of its set"
                     ))

@@ -7,7 +7,7 @@ package struct RepairStage {
     package let engine: GeometryEngine
 
     /// `g` as a GEOS geometry, valid for polygons (`make_valid` in `repairs` when it had to be repaired).
-    package func apply(_ g: Geometry, repairs: inout Set<String>) throws(FeatureIssue) -> EngineGeometry {
+    package func apply(_ g: Geometry, repairs: inout Set<ReasonCode>) throws(FeatureIssue) -> EngineGeometry {
         let handle: EngineGeometry
         let fixed: EngineGeometry?
         do throws(GeometryError) {
@@ -19,9 +19,9 @@ package struct RepairStage {
         }
         guard let fixed else {
             let reason = (try? engine.validityReason(handle)) ?? "invalid"
-            throw FeatureIssue(code: "empty_geometry", message: "polygon has no area left after repair (\(reason))")
+            throw FeatureIssue(code: .emptyGeometry, message: "polygon has no area left after repair (\(reason))")
         }
-        repairs.insert("make_valid")
+        repairs.insert(.makeValid)
         return fixed
     }
 }

@@ -44,7 +44,7 @@ package final class ReprojectStage {
     /// Reprojects `g`. Records `wrapped_longitudes` when 0–360° longitudes were wrapped,  `clipped_polar` in `repairs`
     /// when latitudes beyond ±85.0511°
     /// were clamped to the Web Mercator edge; rejects a feature that cannot be transformed or lies wholly beyond.
-    package func apply(_ g: inout Geometry, from crs: CRSInfo, repairs: inout Set<String>) throws(FeatureIssue) {
+    package func apply(_ g: inout Geometry, from crs: CRSInfo, repairs: inout Set<ReasonCode>) throws(FeatureIssue) {
         let transformer: CoordinateTransformer
         if let t = transformers[crs] {
             transformer = t
@@ -52,26 +52,26 @@ package final class ReprojectStage {
             do {
                 transformer = try CoordinateTransformer(from: crs, to: .webMercator)
             } catch {
-                throw FeatureIssue(code: "reprojection_failed", message: error.description)
+                throw FeatureIssue(code: .reprojectionFailed, message: error.description)
             }
             transformers[crs] = transformer
         }
-        if crs.isGeographic, Self.wrapZeroTo360(&g.xy) { repairs.insert("wrapped_longitudes") }
+        if crs.isGeographic, Self.wrapZeroTo360(&g.xy) { repairs.insert(.wrappedLongitudes) }
         let failed = transformer.transform(&g.xy)
         if failed > 0 {
             throw FeatureIssue(
-                code: "reprojection_failed",
+                code: .reprojectionFailed,
                 message: "\(failed) of \(g.pointCount) coordinates could not be transformed to Web Mercator "
                     + "(outside the CRS's domain)")
         }
         guard let b = g.bounds else {
-            throw FeatureIssue(code: "empty_geometry", message: "geometry has no coordinates")
+            throw FeatureIssue(code: .emptyGeometry, message: "geometry has no coordinates")
         }
         let h = SphericalMercator.halfWorld
         if b.minY >= h || b.maxY <= -h {
             throw FeatureIssue(
-                code: "outside_web_mercator", message: "geometry lies beyond ±85.0511° latitude, outside Web Mercator")
+                code: .outsideWebMercator, message: "geometry lies beyond ±85.0511° latitude, outside Web Mercator")
         }
-        if b.maxY >= h || b.minY <= -h { repairs.insert("clipped_polar") }
+        if b.maxY >= h || b.minY <= -h { repairs.insert(.clippedPolar) }
     }
 }

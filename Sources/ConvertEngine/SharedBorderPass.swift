@@ -5,10 +5,10 @@ import VectorTile
 /// output layer in one tile are simplified together with `SharedBorderSimplifier`, so neighbours that share a
 /// border in the source share the identical simplified border, and polygons that did not overlap do not overlap.
 ///
-/// `TileStage` leaves polygon pieces clipped and quantized but unsimplified when this pass is on; this pass decodes
-/// their commands back into rings, simplifies every polygon piece of a layer at once with the tile's buffered clip
-/// rectangle (where borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and encodes
-/// them again. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
+/// `TileStage` leaves polygon pieces clipped and quantized but unsimplified when this pass is on; this pass
+/// simplifies the rings of every polygon piece of a layer at once with the tile's buffered clip rectangle (where
+/// borders meet it, vertices stay fixed, so neighbouring tiles agree on their seams), and gives each piece its
+/// simplified rings. When a result fails `Quantizer.isValidOnGrid` (the simplifier keeps valid input valid, so this is
 /// only a guard), every piece of that layer in that tile keeps its unsimplified rings (counted in `fallbacks`).
 /// A piece whose input failed that strict check already (parts touching at a point where the clip rectangle cut
 /// them, valid in OGC) passes when no more of its edges meet than before (`meetsNoMore`): before, one such piece
@@ -29,22 +29,22 @@ package struct SharedBorderPass: Sendable {
         self.smallFeatureSize = smallFeatureSize
     }
 
-    /// What the pass did in one tile: new commands per piece index, and the pieces that kept their input.
+    /// What the pass did in one tile: the new geometry per piece index, and the pieces that kept their input.
     package struct TileResult: Sendable {
-        var commands: [(index: Int, commands: [UInt32])] = []
+        var geometries: [(index: Int, geometry: PieceGeometry)] = []
         var fallbacks = 0
         var verticesIn = 0
         var verticesOut = 0
     }
 
     /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer.
-    package func simplify(_ run: Range<Int>, pieces: [PlacedPiece]) -> TileResult {
+    package func simplify(_ run: Range<Int>, pieces: [TilePiece]) -> TileResult {
         var result = TileResult()
         var start = run.lowerBound
         while start < run.upperBound {
             var end = start + 1
             while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
-            let indices = (start..<end).filter { pieces[$0].piece.type == .polygon }
+            let indices = (start..<end).filter { pieces[$0].type == .polygon }
             if !indices.isEmpty {
                 simplifyLayer(indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
             }
@@ -54,20 +54,19 @@ package struct SharedBorderPass: Sendable {
     }
 
     /// Where the small polygons among `pieces[range]` may be drawn as squares (centred on them; a unit of margin).
-    private func squares(_ range: Range<Int>, pieces: [PlacedPiece]) -> [TileRect] {
+    private func squares(_ range: Range<Int>, pieces: [TilePiece]) -> [TileRect] {
         let half = Int32(clamping: Int((smallFeatureSize / 2).rounded(.up)) + 1)
         return range.compactMap { i in
-            guard pieces[i].piece.type == .unknown, let d = SmallFeatureDust(pieces[i].piece.commands), d.polygon
-            else { return nil }
+            guard case .dust(let d) = pieces[i].geometry, d.polygon else { return nil }
             return TileRect(
                 minX: d.x &- half, minY: d.y &- half, maxX: d.x &+ half, maxY: d.y &+ half)
         }
     }
 
     private func simplifyLayer(
-        _ indices: [Int], pieces: [PlacedPiece], keepClear: [TileRect], into result: inout TileResult
+        _ indices: [Int], pieces: [TilePiece], keepClear: [TileRect], into result: inout TileResult
     ) {
-        let input = indices.map { PolygonCommands.decode(pieces[$0].piece.commands) }
+        let input = indices.map { pieces[$0].geometry.polygons }
         let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input, keepClear: keepClear)
         result.verticesIn += out.statistics.inputVertices
         // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
@@ -82,9 +81,11 @@ package struct SharedBorderPass: Sendable {
         if !valid { result.fallbacks += indices.count }
         for (k, i) in indices.enumerated() {
             let polygons = valid ? out.features[k] : input[k]
-            let commands = MVTGeometryEncoder.polygons(polygons)
             result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
-            result.commands.append((i, commands.isEmpty ? pieces[i].piece.commands : commands))
+            // Unchanged rings keep the piece's geometry as it is (no copy).
+            guard polygons != input[k] else { continue }
+            let geometry = PieceGeometry(polygons: polygons)
+            if !geometry.isEmpty { result.geometries.append((i, geometry)) }
         }
     }
 

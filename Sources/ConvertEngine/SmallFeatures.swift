@@ -53,12 +53,12 @@ package struct SmallFeatureReduction: Sendable {
     /// The candidates among one tile's pieces (`pieces[run]`): its dust pieces; `isTop(layer, feature)` is true at
     /// the feature's highest zoom, where nothing is reduced (`TileStage` makes no dust there; a guard).
     package func candidates(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], isTop: (Int32, Int32) -> Bool
+        _ run: Range<Int>, pieces: [TilePiece], records: [RecordTable], isTop: (Int32, Int32) -> Bool
     ) -> [Candidate] {
         var out: [Candidate] = []
-        for i in run where pieces[i].piece.type == .unknown {
+        for i in run {
             let p = pieces[i]
-            guard !isTop(p.layer, p.feature), let d = SmallFeatureDust(p.piece.commands) else { continue }
+            guard case .dust(let d) = p.geometry, !isTop(p.layer, p.feature) else { continue }
             // u in (0, 1) from the rank's second hash; the key is an exponential variate over the weight.
             let rank = records[Int(p.layer)].rank(Int(p.feature))
             let u = (Double(FeatureRank.mix(rank) >> 11) + 0.5) / Double(UInt64(1) << 53)
@@ -71,12 +71,12 @@ package struct SmallFeatureReduction: Sendable {
         return out
     }
 
-    /// What becomes of the candidates of one tile that the selection keeps: per piece index, the commands of its
+    /// What becomes of the candidates of one tile that the selection keeps: per piece index, the geometry of its
     /// square or dash, or nil when it is left out; and the counts per layer.
     func decide(_ candidates: [Candidate], keeps: (Int32, Int32) -> Bool) -> (
-        replaced: [Int: [UInt32]?], counts: [Int32: Counts]
+        replaced: [Int: PieceGeometry?], counts: [Int32: Counts]
     ) {
-        var replaced: [Int: [UInt32]?] = [:]
+        var replaced: [Int: PieceGeometry?] = [:]
         var counts: [Int32: Counts] = [:]
         // Candidates are in piece order, hence grouped by layer; polygons and lines of a layer apart.
         var start = 0
@@ -94,9 +94,9 @@ package struct SmallFeatureReduction: Sendable {
                 // (a dash's length on the grid depends on its direction), so they differ by at most half of one.
                 var drawn = 0.0
                 for cand in ordered {
-                    let (commands, measure) = polygon ? square(cand) : dash(cand)
+                    let (geometry, measure) = polygon ? square(cand) : dash(cand)
                     if drawn + measure / 2 <= total {
-                        replaced[cand.index] = commands
+                        replaced[cand.index] = geometry
                         drawn += measure
                         c.keptAsPixel += 1
                     } else {
@@ -112,54 +112,61 @@ package struct SmallFeatureReduction: Sendable {
     }
 
     /// A `size` × `size` square centred on the candidate (positive area in y-down tile coordinates).
-    private func square(_ c: Candidate) -> (commands: [UInt32], area: Double) {
+    private func square(_ c: Candidate) -> (geometry: PieceGeometry, area: Double) {
         let s = Int32(max(1, size.rounded()))
         let a = TilePoint(c.x &- s / 2, c.y &- s / 2)
         let ring = [a, TilePoint(a.x &+ s, a.y), TilePoint(a.x &+ s, a.y &+ s), TilePoint(a.x, a.y &+ s)]
-        return (MVTGeometryEncoder.polygons([[ring]]), Double(s) * Double(s))
+        return (PieceGeometry(polygons: [[ring]]), Double(s) * Double(s))
     }
 
     /// A dash of length `size` through the line's centre, along its first-to-last direction.
-    private func dash(_ c: Candidate) -> (commands: [UInt32], length: Double) {
+    private func dash(_ c: Candidate) -> (geometry: PieceGeometry, length: Double) {
         let h = max(1, size) / 2
         let a = TilePoint(c.x &- Int32((c.dx * h).rounded()), c.y &- Int32((c.dy * h).rounded()))
         var b = TilePoint(c.x &+ Int32((c.dx * h).rounded()), c.y &+ Int32((c.dy * h).rounded()))
         if b == a { b = TilePoint(a.x &+ 1, a.y) }
         let (dx, dy) = (Double(b.x) - Double(a.x), Double(b.y) - Double(a.y))
-        return (MVTGeometryEncoder.lines([[a, b]]), (dx * dx + dy * dy).squareRoot())
+        return (PieceGeometry(lines: [[a, b]]), (dx * dx + dy * dy).squareRoot())
     }
 }
 
 /// A piece smaller than the small-feature size in its tile (a polygon of at most `size`² units², a line of at most
-/// `size` units), handed from `TileStage` to small-feature reduction in place of its geometry: MVT type `unknown`
-/// (never written as such), commands `[MoveTo(1), x, y, measure × 256, family, angle]` with x and y its centre
-/// (zigzag), the measure its true area in units² or length in units (not the grid's rounding of it, which is
-/// biased for pieces this small), family 0 for a polygon and 1 for a line, and for a line the direction from its
-/// first to its last point in 1/65536 turns.
-package struct SmallFeatureDust {
+/// `size` units), handed from `TileStage` to small-feature reduction in place of its geometry
+/// (`PieceGeometry.dust`, never written as such): its centre, its true area in units² or length in units (not the
+/// grid's rounding of it, which is biased for pieces this small) in 1/256 units, whether it is a polygon, and for a
+/// line the direction from its first to its last point in 1/65536 turns. Held rounded as the spill stores it, so a
+/// spilled build reduces exactly as one held in memory.
+package struct SmallFeatureDust: Sendable, Equatable {
     package var x: Int32
     package var y: Int32
-    var measure: Double
+    /// The measure × 256, rounded.
+    var measureWord: UInt32
+    /// The angle in 1/65536 turns, rounded.
+    var angleWord: UInt16
     package var polygon: Bool
-    var angle: Double = 0
 
     package init(x: Int32, y: Int32, measure: Double, polygon: Bool, angle: Double) {
         self.x = x
         self.y = y
-        self.measure = measure
+        measureWord = UInt32(min(measure * 256, Double(UInt32.max)).rounded())
         self.polygon = polygon
-        self.angle = angle
+        angleWord = UInt16(min(angle / (2 * Double.pi) * 65536, 65535).rounded())
     }
 
-    /// Reads a dust piece's commands; nil when they are not one.
-    package init?(_ commands: [UInt32]) {
-        guard commands.count == 6, commands[0] == 9 else { return nil }
-        x = ZigZag.decode(commands[1])
-        y = ZigZag.decode(commands[2])
-        measure = Double(commands[3]) / 256
-        polygon = commands[4] == 0
-        angle = Double(commands[5]) / 65536 * 2 * Double.pi
+    /// Made from the stored words (`PieceEncoder`).
+    init(x: Int32, y: Int32, measureWord: UInt32, angleWord: UInt16, polygon: Bool) {
+        self.x = x
+        self.y = y
+        self.measureWord = measureWord
+        self.angleWord = angleWord
+        self.polygon = polygon
     }
+
+    /// Area in units² (polygons) or length in units (lines).
+    var measure: Double { Double(measureWord) / 256 }
+
+    /// A line's direction in radians.
+    var angle: Double { Double(angleWord) / 65536 * 2 * Double.pi }
 
     /// The dust piece of a clipped geometry (Web Mercator metres) in `tile`, nil when it is larger than the
     /// small-feature size there (or has no area or length).
@@ -204,13 +211,12 @@ package struct SmallFeatureDust {
         let q = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         guard let c = q.snap(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2, clamped: &clamped) else { return nil }
         let d = SmallFeatureDust(x: c.x, y: c.y, measure: measure, polygon: family == .polygon, angle: angle)
-        return TilePiece(tile: tile, type: .unknown, commands: d.commands)
+        return TilePiece(tile: tile, geometry: .dust(d))
     }
 
+    /// The six words a dust piece stood for in the command stream of older builds, `[MoveTo(1), x, y, measure ×
+    /// 256, family, angle]` (x and y zigzag, family 0 for a polygon): what the incremental tile signature hashes.
     var commands: [UInt32] {
-        [
-            9, ZigZag.encode(x), ZigZag.encode(y), UInt32(min(measure * 256, Double(UInt32.max)).rounded()),
-            polygon ? 0 : 1, UInt32(min(angle / (2 * Double.pi) * 65536, 65535).rounded()),
-        ]
+        [9, ZigZag.encode(x), ZigZag.encode(y), measureWord, polygon ? 0 : 1, UInt32(angleWord)]
     }
 }

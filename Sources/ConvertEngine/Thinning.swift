@@ -269,16 +269,16 @@ package struct FeatureMeasure: Sendable {
     var isComplete: Bool { unseen == 0 }
 
     /// Takes in pieces in archive order (any zooms, each zoom's pieces in one or more calls, each piece once).
-    mutating func observe(_ pieces: some Collection<PlacedPiece>) {
+    mutating func observe(_ pieces: some Collection<TilePiece>) {
         let extentBits = extent.trailingZeroBitCount
         for p in pieces {
             let (l, f) = (Int(p.layer), Int(p.feature))
-            let t = p.piece.tile
-            if t.z > Int(topZoom[l][f]), p.piece.commands.count >= 3 {
+            let t = p.tile
+            if t.z > Int(topZoom[l][f]), let first = p.geometry.firstPoint {
                 if topZoom[l][f] < 0 { unseen -= 1 }
                 topZoom[l][f] = Int8(t.z)
-                let gx = Int64(t.x) << extentBits + Int64(ZigZag.decode(p.piece.commands[1]))
-                let gy = Int64(t.y) << extentBits + Int64(ZigZag.decode(p.piece.commands[2]))
+                let gx = Int64(t.x) << extentBits + Int64(first.x)
+                let gy = Int64(t.y) << extentBits + Int64(first.y)
                 let shift = FeatureAnchor.bits - (t.z + extentBits)
                 func scaled(_ v: Int64) -> UInt32 {
                     let s = shift >= 0 ? v << shift : v >> -shift
@@ -293,11 +293,11 @@ package struct FeatureMeasure: Sendable {
             }
             // Tile units of zoom z, scaled to a common grid (a tile unit at z is 2^-z of one at zoom 0).
             let scale = Double(sign: .plus, exponent: -t.z, significand: 1)
-            switch p.piece.type {
+            switch p.type {
             case .polygon:
-                sizes?[l][f] += PieceSize.polygonArea(p.piece.commands, extent: extent) * scale * scale
+                sizes?[l][f] += PieceSize.polygonArea(p.geometry, extent: extent) * scale * scale
             case .lineString:
-                sizes?[l][f] += PieceSize.lineLength(p.piece.commands, extent: extent) * scale
+                sizes?[l][f] += PieceSize.lineLength(p.geometry, extent: extent) * scale
             default:
                 break
             }

@@ -1,10 +1,33 @@
 import VectorTile
 
-/// One feature's geometry in one tile: an encoded MVT command stream.
+/// A piece: what one feature has in one tile — the one meaning of "piece" on the convert path. `TileStage` cuts a
+/// feature into pieces (simplified, quantized, in tile units: `PieceGeometry`); the feature phase gives each its
+/// output layer and feature; `OrderPhase` its tile's sort key, then sorts (or spills and merges) them into the
+/// archive's order: tile key, layer, feature; the encode passes simplify shared borders, reduce small features,
+/// thin and coalesce them, and `TileEncodePass` writes each as an MVT feature. (Before a tile, a feature is cut on
+/// the way down the pyramid as a `TileStage.Cut`, in metres; KartpackKit's `PieceCutter` is the client's own.)
 package struct TilePiece: Sendable {
+    /// The tile's sort key in the writer's tile order (set by `OrderPhase`; 0 before).
+    package var key: UInt64 = 0
+    /// The output layer (index into the conversion's layers); set by the feature phase.
+    package var layer: Int32 = 0
+    /// The feature (index into its layer's records); set by the feature phase.
+    package var feature: Int32 = 0
     package var tile: TileCoordinate
-    package var type: MVTGeometryType
-    var commands: [UInt32]
+    package var geometry: PieceGeometry
+
+    package init(
+        key: UInt64 = 0, layer: Int32 = 0, feature: Int32 = 0, tile: TileCoordinate, geometry: PieceGeometry
+    ) {
+        self.key = key
+        self.layer = layer
+        self.feature = feature
+        self.tile = tile
+        self.geometry = geometry
+    }
+
+    /// The MVT geometry type (`unknown` for small-feature dust).
+    package var type: MVTGeometryType { geometry.type }
 }
 
 /// The zoom levels and grid a conversion tiles to.

@@ -3,17 +3,16 @@ import GeometryOps
 import KartpackCore
 import VectorTile
 
-/// The last stage of the feature chain: cuts one feature (Web Mercator metres) into MVT pieces for every tile it
-/// touches at every zoom.
+/// The last stage of the feature chain: cuts one feature (Web Mercator metres) into tile pieces (`TilePiece`, in
+/// tile units) for every tile it touches at every zoom.
 ///
-/// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) piece, so the
-/// cost grows with the data and the tiles it touches, not with their product. At each tile the piece is
+/// Descends the tile pyramid: each child tile is clipped from its parent's clipped (unsimplified) cut, so the
+/// cost grows with the data and the tiles it touches, not with their product. At each tile the cut is
 /// simplified with a tolerance of `simplify` tile units (Douglas–Peucker; polygons not when
 /// `parameters.sharedBorders` is set, as the encode phase simplifies them with their neighbours), quantized to the
-/// integer grid,
-/// re-validated there (repaired with GEOS when rounding broke a ring) and encoded. A piece that does not change
-/// from one zoom to the next (a feature inside one tile) is copied out of GEOS once. One per worker thread: it
-/// uses the worker's GEOS engine.
+/// integer grid, re-validated there (repaired with GEOS when rounding broke a ring) and kept as a `PieceGeometry`
+/// (tile units) until the MVT encoder. A cut that does not change from one zoom to the next (a feature inside one
+/// tile) is copied out of GEOS once. One per worker thread: it uses the worker's GEOS engine.
 package final class TileStage {
     package let engine: GeometryEngine
     package let parameters: TilingParameters
@@ -64,8 +63,7 @@ package final class TileStage {
             }
             if order.isEmpty { tiling.collapsedAt.append(z) }
             for t in order.sorted() {
-                tiling.pieces.append(
-                    TilePiece(tile: t, type: .point, commands: MVTGeometryEncoder.points(byTile[t] ?? [])))
+                tiling.pieces.append(TilePiece(tile: t, geometry: .points(byTile[t] ?? [])))
             }
         }
     }
@@ -80,7 +78,7 @@ package final class TileStage {
             let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
                 .snap(x: x, y: y, clamped: &clamped)
         else { return nil }
-        return TilePiece(tile: tile, type: .point, commands: MVTGeometryEncoder.points([p]))
+        return TilePiece(tile: tile, geometry: .points([p]))
     }
 
     // MARK: Lines and polygons
@@ -97,36 +95,36 @@ package final class TileStage {
             var pieces: [TilePiece] = []
             var collapsed = Set<Int>()
             var producedAtMax = false
-            var stack: [(TileCoordinate, Piece, Bounds)] = []
+            var stack: [(TileCoordinate, Cut, Bounds)] = []
             let z0 = zooms.lowerBound
             // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
             guard
                 let range = SphericalMercator.tileRange(
                     covering: bounds.expanded(by: parameters.bufferMetres(zoom: z0)), zoom: z0)
             else { return [] }
-            var root = try Piece(handle, family: family, engine: engine)
+            var root = try Cut(handle, family: family, engine: engine)
             if let thinned = try thinnedGiantRing(root.geometry, maxZoom: zooms.upperBound) {
-                root = Piece(polygons: thinned)
-                tiling.repairs.insert("giant_ring_thinned")
+                root = Cut(polygons: thinned)
+                tiling.repairs.insert(.giantRingThinned)
             }
             for t in Array(range).reversed() { stack.append((t, root, bounds)) }
             var copied = CopiedPiece()
-            while let (tile, parentPiece, parentBounds) = stack.popLast() {
+            while let (tile, parentCut, parentBounds) = stack.popLast() {
                 if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
                 let rect = parameters.bufferedBounds(of: tile)
                 guard rect.intersects(parentBounds) else { continue }
-                let piece: Piece
-                let pieceBounds: Bounds
+                let cut: Cut
+                let cutBounds: Bounds
                 if rect.contains(parentBounds) {
-                    piece = parentPiece
-                    pieceBounds = parentBounds
+                    cut = parentCut
+                    cutBounds = parentBounds
                 } else {
-                    guard let clipped = try parentPiece.clipped(to: rect, engine: engine) else { continue }
-                    piece = clipped
-                    pieceBounds = parentBounds.intersection(rect)
+                    guard let clipped = try parentCut.clipped(to: rect, engine: engine) else { continue }
+                    cut = clipped
+                    cutBounds = parentBounds.intersection(rect)
                 }
-                var full = piece.geometry
-                if full == nil { full = try copied.geometry(of: piece.handle, family: family, engine: engine) }
+                var full = cut.geometry
+                if full == nil { full = try copied.geometry(of: cut.handle, family: family, engine: engine) }
                 if parameters.smallFeatures, tile.z < zooms.upperBound, let full,
                     let dust = SmallFeatureDust.piece(full, family: family, tile: tile, parameters: parameters)
                 {
@@ -135,19 +133,19 @@ package final class TileStage {
                     // Not collapsed: the reduction may draw it as a pixel square, so its class is present here
                     // (classes_by_zoom), as it is for a piece that the tile limits may still drop.
                     pieces.append(dust)
-                } else if let encoded = try encode(full, family: family, tile: tile, repairs: &tiling.repairs) {
-                    pieces.append(encoded)
+                } else if let made = try quantized(full, family: family, tile: tile, repairs: &tiling.repairs) {
+                    pieces.append(made)
                     if tile.z == zooms.upperBound { producedAtMax = true }
                 } else {
                     collapsed.insert(tile.z)
                 }
                 if tile.z < zooms.upperBound {
-                    for child in tile.children.reversed() { stack.append((child, piece, pieceBounds)) }
+                    for child in tile.children.reversed() { stack.append((child, cut, cutBounds)) }
                 }
             }
             if !producedAtMax, let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound) {
                 pieces.append(fallback)
-                tiling.repairs.insert("tiny_feature_kept")
+                tiling.repairs.insert(.tinyFeatureKept)
                 collapsed.remove(zooms.upperBound)
             }
             // Collapsed means no piece at all at that zoom (a small-feature dust piece counts as one).
@@ -160,14 +158,15 @@ package final class TileStage {
         }
     }
 
-    /// One tile's piece on the way down the pyramid. Polygons are held in Swift (they are cut in Swift, so a piece
+    /// The feature cut to one tile's buffered bounds on the way down the pyramid (not yet a `TilePiece`: in Web
+    /// Mercator metres, unsimplified). Polygons are held in Swift (they are cut in Swift, so a feature
     /// made of a million slivers never goes through GEOS per tile) with the box of each polygon, so that a child
     /// tile's clip skips the polygons far from it; a GEOS handle is made from them only when a clip needs GEOS's
     /// fallback. Lines stay GEOS handles (GEOS clips them).
-    private struct Piece {
-        /// Lines: the piece. Polygons: the feature's own handle at the root, else nil until a fallback needs it.
+    private struct Cut {
+        /// Lines: the cut. Polygons: the feature's own handle at the root, else nil until a fallback needs it.
         var handle: EngineGeometry?
-        /// Polygons: the piece (nil when GEOS left nothing of it).
+        /// Polygons: the cut (nil when GEOS left nothing of it).
         var geometry: Geometry?
         var boxes: [Bounds] = []
 
@@ -190,12 +189,12 @@ package final class TileStage {
             if let g { boxes = RectangleClipper.polygonBoxes(g) }
         }
 
-        /// The piece cut to `rect` (a piece of its own, or this one when it lies inside); nil when nothing is left.
-        func clipped(to rect: Bounds, engine: GeometryEngine) throws(GeometryError) -> Piece? {
+        /// This cut cut to `rect` (a cut of its own, or this one when it lies inside); nil when nothing is left.
+        func clipped(to rect: Bounds, engine: GeometryEngine) throws(GeometryError) -> Cut? {
             let clipper = try TileClipper(engine: engine, rect: rect)
             guard let polygons = geometry else {
                 guard let handle, let clipped = try clipper.clip(handle) else { return nil }
-                return Piece(handle: clipped)
+                return Cut(handle: clipped)
             }
             let result = try clipper.clipPolygons(polygons, boxes: boxes) { () throws(GeometryError) in
                 if let handle { return handle }
@@ -204,7 +203,7 @@ package final class TileStage {
             switch result {
             case .unchanged: return self
             case .empty: return nil
-            case .clipped(let g): return Piece(polygons: g)
+            case .clipped(let g): return Cut(polygons: g)
             }
         }
     }
@@ -226,9 +225,9 @@ package final class TileStage {
         }
     }
 
-    /// Simplifies, quantizes, re-validates and encodes one clipped piece; nil when nothing is left.
-    private func encode(
-        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<String>
+    /// Simplifies, quantizes and re-validates one clipped piece; nil when nothing is left.
+    private func quantized(
+        _ full: Geometry?, family: GeometryFamily, tile: TileCoordinate, repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> TilePiece? {
         guard let full else { return nil }
         // With shared borders, polygons are simplified per tile and layer in the encode phase (SharedBorderPass).
@@ -238,8 +237,8 @@ package final class TileStage {
         let g = DouglasPeucker.simplified(full, tolerance: tolerance)
         let quantizer = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
         if family == .line {
-            let commands = quantizer.quantizeLines(g).commands
-            return commands.isEmpty ? nil : TilePiece(tile: tile, type: .lineString, commands: commands)
+            let lines = PieceGeometry(lines: quantizer.quantizeLines(g).parts)
+            return lines.isEmpty ? nil : TilePiece(tile: tile, geometry: lines)
         }
         var q = quantizer.quantizePolygons(g)
         if q.needsRepair {
@@ -251,8 +250,8 @@ package final class TileStage {
             else { return nil }
             q = repaired
         }
-        let commands = MVTGeometryEncoder.polygons(q.polygons)
-        return commands.isEmpty ? nil : TilePiece(tile: tile, type: .polygon, commands: commands)
+        let polygons = PieceGeometry(polygons: q.polygons)
+        return polygons.isEmpty ? nil : TilePiece(tile: tile, geometry: polygons)
     }
 
     /// A minimal stand-in for a feature too small for the max-zoom grid, so no feature disappears at max zoom:
@@ -269,11 +268,10 @@ package final class TileStage {
         var clamped = false
         guard let a = q.snap(x: p.x, y: p.y, clamped: &clamped) else { return nil }
         if family == .line {
-            return TilePiece(
-                tile: tile, type: .lineString, commands: MVTGeometryEncoder.lines([[a, TilePoint(a.x + 1, a.y)]]))
+            return TilePiece(tile: tile, geometry: PieceGeometry(lines: [[a, TilePoint(a.x + 1, a.y)]]))
         }
         // Positive area in y-down tile coordinates: clockwise on screen.
         let ring = [a, TilePoint(a.x + 1, a.y), TilePoint(a.x + 1, a.y + 1), TilePoint(a.x, a.y + 1)]
-        return TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]]))
+        return TilePiece(tile: tile, geometry: PieceGeometry(polygons: [[ring]]))
     }
 }

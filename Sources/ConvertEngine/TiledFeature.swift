@@ -3,7 +3,7 @@ import KartpackCore
 /// Why one feature is not written, or what went wrong while writing it, with a stable reason code
 /// (docs/diagnostics.md).
 package struct FeatureIssue: Error, Sendable, Hashable {
-    package var code: String
+    package var code: ReasonCode
     package var message: String
     /// Set by the feature chain of a clipped run when the feature had something inside the clip region before it
     /// was rejected: the package's metadata counts it (`ConvertReport.Input.insideClip`).
@@ -26,7 +26,7 @@ package enum TiledFeature: Sendable {
         var labelPieces: [TilePiece] = []
         /// Repairs applied, by kind (`make_valid`, `grid_repair`, `tiny_feature_kept`, `antimeridian_split`, …),
         /// counted once per feature.
-        package var repairs: Set<String> = []
+        package var repairs: Set<ReasonCode> = []
         /// Zoom levels at which nothing was left (after simplification and quantization).
         var collapsedAt: [Int] = []
         /// Bounds in Web Mercator metres of what was tiled (every antimeridian copy).

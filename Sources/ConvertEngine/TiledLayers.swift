@@ -26,15 +26,6 @@ package struct FeatureRecord: Sendable {
     }
 }
 
-/// A piece of one feature in one tile, with what orders it in the archive: the tile's sort key in the writer's
-/// tile order (set by `OrderPhase`), then the output layer, then the feature.
-package struct PlacedPiece: Sendable {
-    package var key: UInt64 = 0
-    package var layer: Int32
-    package var feature: Int32
-    var piece: TilePiece
-}
-
 /// One MVT layer of the package; several inputs may feed it (style `layer:`).
 package struct OutputLayer: Sendable {
     package var name: String

@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// The header of a GeoPackage geometry blob (GeoPackage 1.2 §2.1.3, `GeoPackageBinaryHeader`): magic `GP`, version
 /// 0, flags, the SRS id and an optional envelope, followed by the WKB.
 ///
@@ -25,30 +27,30 @@ public struct GeoPackageBinaryHeader: Sendable, Hashable {
     public init(_ blob: UnsafeRawBufferPointer) throws(GeometryBlobIssue) {
         guard blob.count >= 8 else {
             throw GeometryBlobIssue(
-                code: "bad_geometry_blob", "\(blob.count) bytes, shorter than the 8-byte GeoPackage header")
+                code: .badGeometryBlob, "\(blob.count) bytes, shorter than the 8-byte GeoPackage header")
         }
         guard blob[0] == 0x47, blob[1] == 0x50 else {
             throw GeometryBlobIssue(
-                code: "bad_geometry_blob",
+                code: .badGeometryBlob,
                 "starts with bytes \(blob[0]), \(blob[1]), not the magic \"GP\" of a GeoPackage geometry")
         }
         version = blob[2]
         guard version == 0 else {
-            throw GeometryBlobIssue(code: "bad_geometry_blob", "header version \(version), not 0 (GeoPackage 1.x)")
+            throw GeometryBlobIssue(code: .badGeometryBlob, "header version \(version), not 0 (GeoPackage 1.x)")
         }
         let flags = blob[3]
         guard flags & 0xC0 == 0 else {
-            throw GeometryBlobIssue(code: "bad_geometry_blob", "reserved flag bits set (flags \(flags))")
+            throw GeometryBlobIssue(code: .badGeometryBlob, "reserved flag bits set (flags \(flags))")
         }
         if flags & 0x20 != 0 {
             throw GeometryBlobIssue(
-                code: "unsupported_geometry_type",
+                code: .unsupportedGeometryType,
                 "an extended GeoPackage geometry (flag X), whose payload belongs to an extension Kartpack does not read"
             )
         }
         envelopeKind = Int((flags >> 1) & 0x07)
         guard envelopeKind < Self.envelopeBytes.count else {
-            throw GeometryBlobIssue(code: "bad_geometry_blob", "envelope kind \(envelopeKind) is not defined (0-4)")
+            throw GeometryBlobIssue(code: .badGeometryBlob, "envelope kind \(envelopeKind) is not defined (0-4)")
         }
         isEmpty = flags & 0x10 != 0
         let little = flags & 0x01 != 0
@@ -57,7 +59,7 @@ public struct GeoPackageBinaryHeader: Sendable, Hashable {
         wkbOffset = 8 + Self.envelopeBytes[envelopeKind]
         guard blob.count >= wkbOffset else {
             throw GeometryBlobIssue(
-                code: "bad_geometry_blob",
+                code: .badGeometryBlob,
                 "\(blob.count) bytes, shorter than the header with its "
                     + "\(Self.envelopeBytes[envelopeKind])-byte envelope"
             )

@@ -21,7 +21,7 @@ public enum GeoPackageError: KartpackError, Equatable {
     case noFeatureTables(file: String)
     /// A feature table that cannot be read: not a real table, no integer primary key, no geometry column, an
     /// SRS id missing from `gpkg_spatial_ref_sys`, a name SQL cannot carry.
-    case badTable(file: String, table: String, code: String, reason: String)
+    case badTable(file: String, table: String, code: ReasonCode, reason: String)
     /// SQLite failed while the file was read (corrupt pages, a value over the length limit, a query past its
     /// work limit); `fid` is the last feature read when known.
     case sqlite(file: String, table: String?, fid: Int64?, error: SQLiteError)
@@ -36,16 +36,16 @@ public enum GeoPackageError: KartpackError, Equatable {
     }
 
     /// The stable reason code (docs/diagnostics.md).
-    public var code: String {
+    public var code: ReasonCode {
         switch self {
-        case .fileNotFound: "file_not_found"
-        case .notARegularFile: "not_a_regular_file"
-        case .notAGeoPackage: "not_a_geopackage"
-        case .pendingChanges: "gpkg_pending_changes"
-        case .noSuchTable: "no_such_table"
-        case .noFeatureTables: "no_feature_tables"
+        case .fileNotFound: .fileNotFound
+        case .notARegularFile: .notARegularFile
+        case .notAGeoPackage: .notAGeopackage
+        case .pendingChanges: .gpkgPendingChanges
+        case .noSuchTable: .noSuchTable
+        case .noFeatureTables: .noFeatureTables
         case .badTable(_, _, let code, _): code
-        case .sqlite(_, _, _, let e): e.isIOError ? "io_error" : "gpkg_read_failed"
+        case .sqlite(_, _, _, let e): e.isIOError ? .ioError : .gpkgReadFailed
         }
     }
 

@@ -78,13 +78,13 @@ struct GeoPackageField {
             case .float:
                 let d = stmt.double(at: i)
                 guard d.isFinite, d.rounded() == d, abs(d) < 9.2e18 else {
-                    return (.null, .init(code: "number_out_of_range", "\(d) is not a 64-bit integer"))
+                    return (.null, .init(code: .numberOutOfRange, "\(d) is not a 64-bit integer"))
                 }
                 return (.int(Int64(d)), nil)
             default:
                 let text = stmt.text(at: i) ?? ""
                 guard let v = Int64(text.trimmingCharacters(in: " ")) else {
-                    return (.null, .init(code: "unparseable_number", "\(Self.show(text)) is not an integer"))
+                    return (.null, .init(code: .unparseableNumber, "\(Self.show(text)) is not an integer"))
                 }
                 return (.int(v), nil)
             }
@@ -96,31 +96,31 @@ struct GeoPackageField {
             default:
                 let text = stmt.text(at: i) ?? ""
                 guard let parsed = Double(text.trimmingCharacters(in: " ")) else {
-                    return (.null, .init(code: "unparseable_number", "\(Self.show(text)) is not a number"))
+                    return (.null, .init(code: .unparseableNumber, "\(Self.show(text)) is not a number"))
                 }
                 d = parsed
             }
-            guard d.isFinite else { return (.null, .init(code: "number_out_of_range", "\(d) is not finite")) }
+            guard d.isFinite else { return (.null, .init(code: .numberOutOfRange, "\(d) is not finite")) }
             return (.double(d), nil)
         case .logical:
             guard storage == .integer, (0...1).contains(stmt.int64(at: i)) else {
                 return (
                     .null,
-                    .init(code: "bad_logical", "\(Self.show(stmt.text(at: i) ?? "")) is not a BOOLEAN (0 or 1)")
+                    .init(code: .badLogical, "\(Self.show(stmt.text(at: i) ?? "")) is not a BOOLEAN (0 or 1)")
                 )
             }
             return (.bool(stmt.int64(at: i) == 1), nil)
         case .text, .date:
             guard storage != .blob else {
-                return (.null, .init(code: "unparseable_text", "a BLOB value in a \(declared) column"))
+                return (.null, .init(code: .unparseableText, "a BLOB value in a \(declared) column"))
             }
             let bytes = stmt.utf8(at: i) ?? []
             let text = String(decoding: bytes, as: UTF8.self)
             if kind == .date, !Self.isDate(text) {
-                return (.null, .init(code: "bad_date", "\(Self.show(text)) is not a date YYYY-MM-DD"))
+                return (.null, .init(code: .badDate, "\(Self.show(text)) is not a date YYYY-MM-DD"))
             }
             if String(validating: bytes, as: UTF8.self) == nil {
-                return (.string(text), .init(code: "invalid_utf8", "invalid UTF-8 replaced with U+FFFD"))
+                return (.string(text), .init(code: .invalidUtf8, "invalid UTF-8 replaced with U+FFFD"))
             }
             return (.string(text), nil)
         }

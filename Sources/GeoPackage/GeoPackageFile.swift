@@ -90,7 +90,7 @@ public final class GeoPackageFile {
             if !Self.applicationIDs.contains(appID) {
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "gpkg_application_id",
+                        .warning, code: .gpkgApplicationId,
                         "application_id is \(appID), not GPKG (\(0x4750_4B47)); read as a GeoPackage anyway",
                         file: name))
             }

@@ -54,21 +54,21 @@ public final class GeoPackageReader: FeatureSource {
         self.limits = limits
         let label = "\(file.name) table \(GeoPackageError.quoted(layer.table))"
         self.label = label
-        func bad(_ code: String, _ reason: String) -> GeoPackageError {
+        func bad(_ code: ReasonCode, _ reason: String) -> GeoPackageError {
             .badTable(file: file.name, table: layer.table, code: code, reason: reason)
         }
         guard let table = SQLiteConnection.quotedIdentifier(layer.table) else {
-            throw bad("gpkg_bad_name", "the name holds a NUL character")
+            throw bad(.gpkgBadName, "the name holds a NUL character")
         }
         quotedTable = table
         let db = file.db
         var columns: [(name: String, type: String, pk: Int64)] = []
         do {
             guard let object = try db.schemaObject(named: layer.table) else {
-                throw bad("gpkg_not_a_table", "listed in gpkg_contents but not in the database")
+                throw bad(.gpkgNotATable, "listed in gpkg_contents but not in the database")
             }
             guard object.type == "table", !object.sql.uppercased().hasPrefix("CREATE VIRTUAL") else {
-                throw bad("gpkg_not_a_table", "a \(object.type), not a table; Kartpack reads feature tables only")
+                throw bad(.gpkgNotATable, "a \(object.type), not a table; Kartpack reads feature tables only")
             }
             let info = try db.prepare("SELECT name, type, pk FROM pragma_table_info(?1)")
             try info.bind(1, text: layer.table)
@@ -81,26 +81,26 @@ public final class GeoPackageReader: FeatureSource {
         } catch let e as SQLiteError {
             throw .sqlite(file: file.name, table: layer.table, fid: nil, error: e)
         } catch {
-            throw bad("gpkg_read_failed", "\(error)")
+            throw bad(.gpkgReadFailed, "\(error)")
         }
         let keys = columns.filter { $0.pk > 0 }
         guard keys.count == 1, keys[0].type.uppercased() == "INTEGER" else {
             throw bad(
-                "gpkg_no_feature_id",
+                .gpkgNoFeatureId,
                 "no INTEGER PRIMARY KEY column (the feature id a GeoPackage feature table must have)")
         }
         fidColumn = keys[0].name
         guard let geometry = columns.first(where: { $0.name.lowercased() == layer.geometryColumn.lowercased() })
         else {
             throw bad(
-                "gpkg_no_geometry_column",
+                .gpkgNoGeometryColumn,
                 "gpkg_geometry_columns names column \(GeoPackageError.quoted(layer.geometryColumn)), which the "
                     + "table lacks"
             )
         }
         guard let found = try file.srs(layer.srsID) else {
             throw bad(
-                "gpkg_unknown_srs",
+                .gpkgUnknownSrs,
                 "the geometry column's srs_id \(layer.srsID) is not in gpkg_spatial_ref_sys")
         }
         srs = found
@@ -113,19 +113,19 @@ public final class GeoPackageReader: FeatureSource {
                 fields.append(field)
                 select.append(c.name)
                 if let warning {
-                    warnings.append(Diagnostic(.warning, code: "unknown_field_type", warning, file: label))
+                    warnings.append(Diagnostic(.warning, code: .unknownFieldType, warning, file: label))
                 }
             } else {
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "blob_field_skipped",
+                        .warning, code: .blobFieldSkipped,
                         warning ?? "field \(c.name) is a BLOB, which tiles cannot carry; not read", file: label))
             }
         }
         var quoted: [String] = []
         for name in select {
             guard let q = SQLiteConnection.quotedIdentifier(name) else {
-                throw bad("gpkg_bad_name", "a column name holds a NUL character")
+                throw bad(.gpkgBadName, "a column name holds a NUL character")
             }
             quoted.append(q)
         }
@@ -146,7 +146,7 @@ public final class GeoPackageReader: FeatureSource {
             encoding: EncodingInfo(name: "UTF-8", origin: "gpkg", detail: "GeoPackage text is UTF-8"))
         for w in file.warnings + warnings { report(w) }
         if count == 0 {
-            report(Diagnostic(.warning, code: "empty_layer", "the table has no rows", file: label))
+            report(Diagnostic(.warning, code: .emptyLayer, "the table has no rows", file: label))
         }
     }
 
@@ -193,14 +193,14 @@ public final class GeoPackageReader: FeatureSource {
         let decoded =
             fid < 0
             ? .skipped(
-                code: "negative_fid", message: "fid \(fid) is negative: it cannot be a record number or a feature id")
+                code: .negativeFid, message: "fid \(fid) is negative: it cannot be a record number or a feature id")
             : decode(stmt)
         switch decoded {
         case .skipped(let code, let message):
             stats.skipped[code, default: 0] += 1
             diagnostics.report(
                 Diagnostic(
-                    code == "null_geometry" ? .note : .warning, code: code, message, file: label, record: record))
+                    code == .nullGeometry ? .note : .warning, code: code, message, file: label, record: record))
             return nil
         case .built(let g, let repairs):
             for r in repairs {
@@ -217,11 +217,11 @@ public final class GeoPackageReader: FeatureSource {
     /// The geometry of the current row (column 1).
     private func decode(_ stmt: SQLiteStatement) -> GeometryAssembly {
         switch stmt.columnType(at: 1) {
-        case .null: return .skipped(code: "null_geometry", message: "NULL geometry")
+        case .null: return .skipped(code: .nullGeometry, message: "NULL geometry")
         case .blob: break
         default:
             return .skipped(
-                code: "bad_geometry_blob", message: "the geometry is not a blob but \(stmt.columnType(at: 1))")
+                code: .badGeometryBlob, message: "the geometry is not a blob but \(stmt.columnType(at: 1))")
         }
         let srsID = layer.srsID
         let limits = self.limits
@@ -230,10 +230,10 @@ public final class GeoPackageReader: FeatureSource {
                 let header = try GeoPackageBinaryHeader(blob)
                 guard header.srsID == srsID else {
                     throw GeometryBlobIssue(
-                        code: "srs_mismatch",
+                        code: .srsMismatch,
                         "the geometry says srs_id \(header.srsID), its column \(srsID); not read in the wrong CRS")
                 }
-                if header.isEmpty { return .skipped(code: "empty_geometry", message: "an empty geometry (flag E)") }
+                if header.isEmpty { return .skipped(code: .emptyGeometry, message: "an empty geometry (flag E)") }
                 return WKBGeometry.build(try WKBReader.read(blob, from: header.wkbOffset, limits: limits))
             } catch {
                 return .skipped(code: error.code, message: error.message)

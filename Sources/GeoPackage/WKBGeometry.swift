@@ -17,10 +17,10 @@ public enum WKBGeometry {
     /// The feature geometry of `parts`, or why there is none.
     public static func build(_ parts: WKBReader.Parts) -> GeometryAssembly {
         let families = [parts.hasPoints, parts.hasLines, parts.hasPolygons].filter { $0 }.count
-        guard families > 0 else { return .skipped(code: "empty_geometry", message: "an empty geometry") }
+        guard families > 0 else { return .skipped(code: .emptyGeometry, message: "an empty geometry") }
         guard families == 1 else {
             return .skipped(
-                code: "mixed_geometry_collection",
+                code: .mixedGeometryCollection,
                 message: "a GeometryCollection mixing "
                     + [("points", parts.hasPoints), ("lines", parts.hasLines), ("polygons", parts.hasPolygons)]
                     .filter(\.1).map(\.0).joined(separator: " and ")

@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// Reads Well-Known Binary (OGC Simple Features 1.2.1 §8.2) into flat parts, with hard limits, so no blob can make
 /// the reader allocate more than its own size suggests, recurse without bound or read past its end.
 ///
@@ -57,7 +59,7 @@ public struct WKBReader {
     }
 
     private func fail(_ message: String) -> GeometryBlobIssue {
-        GeometryBlobIssue(code: "bad_wkb", "WKB byte \(pos - base): \(message)")
+        GeometryBlobIssue(code: .badWkb, "WKB byte \(pos - base): \(message)")
     }
 
     private var remaining: Int { bytes.count - pos }
@@ -80,7 +82,7 @@ public struct WKBReader {
     private mutating func geometry(depth: Int, expected: UInt32?) throws(GeometryBlobIssue) {
         guard depth <= limits.maxDepth else {
             throw GeometryBlobIssue(
-                code: "too_complex", "collections nest deeper than \(limits.maxDepth) at WKB byte \(pos - base)")
+                code: .tooComplex, "collections nest deeper than \(limits.maxDepth) at WKB byte \(pos - base)")
         }
         guard remaining >= 5 else { throw fail("ends before a geometry's byte order and type") }
         let order = bytes[pos]
@@ -117,7 +119,7 @@ public struct WKBReader {
             }
         case 8...17:
             throw GeometryBlobIssue(
-                code: "unsupported_geometry_type",
+                code: .unsupportedGeometryType,
                 "WKB type \(type) (\(Self.curveNames[Int(type) - 8])): curves and surfaces are not read; convert them "
                     + "to lines or polygons first (ogr2ogr -nlt CONVERT_TO_LINEAR)")
         default:
@@ -134,7 +136,7 @@ public struct WKBReader {
     private mutating func coordinates(_ n: Int, _ dims: Int, _ little: Bool) throws(GeometryBlobIssue) {
         guard out.xy.count / 2 + n <= limits.maxVertices else {
             throw GeometryBlobIssue(
-                code: "too_complex", "more than \(limits.maxVertices) vertices (the limit of one geometry)")
+                code: .tooComplex, "more than \(limits.maxVertices) vertices (the limit of one geometry)")
         }
         out.xy.reserveCapacity(out.xy.count + 2 * n)
         for _ in 0..<n {
@@ -149,19 +151,19 @@ public struct WKBReader {
 
     private func check(_ x: Double, _ y: Double, vertex: Int) throws(GeometryBlobIssue) {
         guard x.isFinite, y.isFinite else {
-            throw GeometryBlobIssue(code: "non_finite_coordinate", "vertex \(vertex) is (\(x), \(y))")
+            throw GeometryBlobIssue(code: .nonFiniteCoordinate, "vertex \(vertex) is (\(x), \(y))")
         }
         let limit = limits.maxAbsoluteCoordinate
         guard abs(x) <= limit, abs(y) <= limit else {
             throw GeometryBlobIssue(
-                code: "out_of_domain", "vertex \(vertex) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
+                code: .outOfDomain, "vertex \(vertex) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
         }
     }
 
     private mutating func addPart(_ start: Int) throws(GeometryBlobIssue) {
         guard out.parts.count < limits.maxParts else {
             throw GeometryBlobIssue(
-                code: "too_complex", "more than \(limits.maxParts) parts (the limit of one geometry)")
+                code: .tooComplex, "more than \(limits.maxParts) parts (the limit of one geometry)")
         }
         out.parts.append(start..<out.xy.count / 2)
     }

@@ -31,17 +31,17 @@ public enum LineAssembler {
             g.partStarts.append(Int32(startCount / 2))
         }
         guard !g.partStarts.isEmpty else {
-            return .skipped(code: "empty_geometry", message: "no part with 2 or more distinct vertices")
+            return .skipped(code: .emptyGeometry, message: "no part with 2 or more distinct vertices")
         }
         var repairs: [GeometryRepair] = []
         if dropped > 0 {
             repairs.append(
                 GeometryRepair(
-                    code: "dropped_part", message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
+                    code: .droppedPart, message: "dropped \(dropped) part(s) with fewer than 2 distinct vertices"))
         }
         if removed > 0 {
             repairs.append(
-                GeometryRepair(code: "removed_duplicates", message: "removed \(removed) repeated consecutive point(s)"))
+                GeometryRepair(code: .removedDuplicates, message: "removed \(removed) repeated consecutive point(s)"))
         }
         g.kind = g.partStarts.count == 1 ? .lineString : .multiLineString
         return .built(g, repairs)

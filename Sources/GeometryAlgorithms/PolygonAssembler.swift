@@ -3,12 +3,12 @@ import KartpackCore
 /// A fix applied while building a geometry, reported as `code` (`closed_ring`, `reoriented_rings`, …).
 public struct GeometryRepair: Equatable, Sendable {
     /// The stable diagnostic code.
-    public var code: String
+    public var code: ReasonCode
     /// What was done.
     public var message: String
 
     /// Creates a repair record.
-    public init(code: String, message: String) {
+    public init(code: ReasonCode, message: String) {
         self.code = code
         self.message = message
     }
@@ -19,7 +19,7 @@ public enum GeometryAssembly: Sendable {
     /// The geometry and the repairs it needed.
     case built(Geometry, [GeometryRepair])
     /// No geometry: a stable reason code and a message.
-    case skipped(code: String, message: String)
+    case skipped(code: ReasonCode, message: String)
 }
 
 /// Turns the rings of one Polygon record into polygons by containment, not winding.
@@ -84,18 +84,18 @@ public enum PolygonAssembler {
         if dropped > 0 {
             repairs.append(
                 GeometryRepair(
-                    code: "dropped_ring", message: "dropped \(dropped) ring(s) with fewer than 3 distinct points"))
+                    code: .droppedRing, message: "dropped \(dropped) ring(s) with fewer than 3 distinct points"))
         }
         if slivers > 0 {
             repairs.append(
-                GeometryRepair(code: "dropped_sliver", message: "dropped \(slivers) ring(s) of zero area"))
+                GeometryRepair(code: .droppedSliver, message: "dropped \(slivers) ring(s) of zero area"))
         }
         if closed > 0 {
-            repairs.append(GeometryRepair(code: "closed_ring", message: "closed \(closed) unclosed ring(s)"))
+            repairs.append(GeometryRepair(code: .closedRing, message: "closed \(closed) unclosed ring(s)"))
         }
         guard !rings.isEmpty else {
             return .skipped(
-                code: "empty_geometry",
+                code: .emptyGeometry,
                 message: slivers > 0 ? "no ring with a non-zero area" : "no ring with 3 or more distinct points")
         }
 
@@ -122,7 +122,7 @@ public enum PolygonAssembler {
                     return work < workBudget
                 }
                 guard work < workBudget else {
-                    return .skipped(code: "too_complex", message: "\(rings.count) rings nest too deeply to classify")
+                    return .skipped(code: .tooComplex, message: "\(rings.count) rings nest too deeply to classify")
                 }
                 candidates.sort { rank[$0] > rank[$1] }
                 for c in candidates {
@@ -141,7 +141,7 @@ public enum PolygonAssembler {
                     }
                     if work >= workBudget {
                         return .skipped(
-                            code: "too_complex", message: "\(rings.count) rings need too much work to classify")
+                            code: .tooComplex, message: "\(rings.count) rings need too much work to classify")
                     }
                 }
                 depth[r] = parent[r] >= 0 ? depth[parent[r]] + 1 : 0
@@ -190,19 +190,19 @@ public enum PolygonAssembler {
         if emitted != Array(rings.indices) {
             repairs.append(
                 GeometryRepair(
-                    code: "ring_assignment",
+                    code: .ringAssignment,
                     message: "rings reordered by containment into \(shells.count) polygon(s) with "
                         + "\(rings.count - shells.count) hole(s)"))
         }
         if duplicates > 0 {
             repairs.append(
                 GeometryRepair(
-                    code: "removed_duplicates", message: "removed \(duplicates) repeated consecutive point(s)"))
+                    code: .removedDuplicates, message: "removed \(duplicates) repeated consecutive point(s)"))
         }
         if reversed > 0 {
             repairs.append(
                 GeometryRepair(
-                    code: "reoriented_rings",
+                    code: .reorientedRings,
                     message:
                         "reversed \(reversed) of \(rings.count) ring(s) to clockwise shells / counter-clockwise holes"))
         }

@@ -20,14 +20,14 @@ public enum GeometryError: KartpackError, Equatable {
     case interrupted
 
     /// The stable snake_case diagnostic code for this error.
-    public var diagnosticCode: String {
+    public var diagnosticCode: ReasonCode {
         switch self {
-        case .nonFinite: "non_finite_coordinate"
-        case .outOfRange: "out_of_domain"
-        case .malformed: "malformed_geometry"
-        case .invalidArgument: "invalid_argument"
-        case .geos: "geometry_error"
-        case .interrupted: "interrupted"
+        case .nonFinite: .nonFiniteCoordinate
+        case .outOfRange: .outOfDomain
+        case .malformed: .malformedGeometry
+        case .invalidArgument: .invalidArgument
+        case .geos: .geometryError
+        case .interrupted: .interrupted
         }
     }
 

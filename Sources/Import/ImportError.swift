@@ -35,15 +35,15 @@ package enum ImportError: KartpackError, Hashable {
     }
 
     /// A stable snake_case reason code for reports.
-    package var code: String {
+    package var code: ReasonCode {
         switch self {
-        case .sourceUnreadable: "source_unreadable"
-        case .notAZip: "zip_not_an_archive"
-        case .unsafeEntry: "zip_unsafe_entry"
-        case .limitExceeded: "import_limit_exceeded"
-        case .corruptEntry: "zip_corrupt_entry"
-        case .unsupported: "zip_unsupported"
-        case .io: "io_error"
+        case .sourceUnreadable: .sourceUnreadable
+        case .notAZip: .zipNotAnArchive
+        case .unsafeEntry: .zipUnsafeEntry
+        case .limitExceeded: .importLimitExceeded
+        case .corruptEntry: .zipCorruptEntry
+        case .unsupported: .zipUnsupported
+        case .io: .ioError
         }
     }
 

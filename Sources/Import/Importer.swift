@@ -136,7 +136,7 @@ package struct Importer {
     }
 
     /// Skip codes of records the user's own filter, clip or stylesheet leaves out.
-    static let userChoiceSkipCodes: Set<String> = [
-        "filtered_out", "outside_region", "excluded_by_style", "outside_style_zoom_range",
+    static let userChoiceSkipCodes: Set<ReasonCode> = [
+        .filteredOut, .outsideRegion, .excludedByStyle, .outsideStyleZoomRange,
     ]
 }

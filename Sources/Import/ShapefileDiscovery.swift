@@ -78,7 +78,7 @@ package struct ShapefileDiscovery: Sendable {
             if name != wanted {
                 found[k].warnings.append(
                     Diagnostic(
-                        .warning, code: "layer_renamed",
+                        .warning, code: .layerRenamed,
                         "layer \"\(wanted)\" is already used by another Shapefile; this one is named \"\(name)\"",
                         file: found[k].relativePath))
             }
@@ -96,7 +96,7 @@ package struct ShapefileDiscovery: Sendable {
         guard let listing = Self.list(folder) else {
             warnings.append(
                 Diagnostic(
-                    .warning, code: "unreadable_folder",
+                    .warning, code: .unreadableFolder,
                     "cannot list the folder: \(String(cString: strerror(errno))); skipped",
                     file: relative.isEmpty ? "." : relative))
             return
@@ -104,7 +104,7 @@ package struct ShapefileDiscovery: Sendable {
         if listing.invalidNames > 0 {
             warnings.append(
                 Diagnostic(
-                    .warning, code: "unreadable_name",
+                    .warning, code: .unreadableName,
                     "\(listing.invalidNames) names are not valid UTF-8 and were skipped",
                     file: relative.isEmpty ? "." : relative))
         }
@@ -121,7 +121,7 @@ package struct ShapefileDiscovery: Sendable {
             guard lstat(folder + "/" + name, &st) == 0 else {
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "unreadable_folder",
+                        .warning, code: .unreadableFolder,
                         "cannot stat: \(String(cString: strerror(errno))); skipped", file: rel(name)))
                 continue
             }
@@ -131,11 +131,11 @@ package struct ShapefileDiscovery: Sendable {
             case S_IFLNK:
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "symlink_skipped", "symbolic link not followed; skipped", file: rel(name)))
+                        .warning, code: .symlinkSkipped, "symbolic link not followed; skipped", file: rel(name)))
             default:
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "special_file_skipped", "\(FileKind.name(st.st_mode)); skipped", file: rel(name)
+                        .warning, code: .specialFileSkipped, "\(FileKind.name(st.st_mode)); skipped", file: rel(name)
                     ))
             }
         }
@@ -147,7 +147,7 @@ package struct ShapefileDiscovery: Sendable {
             if depth + 1 > maxDepth {
                 warnings.append(
                     Diagnostic(
-                        .warning, code: "folder_too_deep", "nested more than \(maxDepth) folders deep; skipped",
+                        .warning, code: .folderTooDeep, "nested more than \(maxDepth) folders deep; skipped",
                         file: rel(sub)))
                 continue
             }
@@ -168,14 +168,14 @@ package struct ShapefileDiscovery: Sendable {
             for other in g.ignoredShapefiles {
                 setWarnings.append(
                     Diagnostic(
-                        .warning, code: "duplicate_shapefile",
+                        .warning, code: .duplicateShapefile,
                         "\(rel(other)) differs only by case; \(g.shpName) is used and \(other) is ignored",
                         file: rel(g.shpName)))
             }
             for (used, other) in g.ignoredSidecars {
                 setWarnings.append(
                     Diagnostic(
-                        .warning, code: "duplicate_sidecar",
+                        .warning, code: .duplicateSidecar,
                         "\(rel(other)) differs only by case; \(used) is used and \(other) is ignored",
                         file: rel(g.shpName)))
             }
@@ -186,7 +186,7 @@ package struct ShapefileDiscovery: Sendable {
             let base = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
             warnings.append(
                 Diagnostic(
-                    .warning, code: "orphan_sidecar", "no .shp named \(base) in the same folder; ignored",
+                    .warning, code: .orphanSidecar, "no .shp named \(base) in the same folder; ignored",
                     file: rel(name)))
         }
         return out

@@ -118,19 +118,19 @@ package struct ZipExtractor: Sendable {
             let dataStart = try checkLocalHeader(entry, file: file, directory: directory)
             ranges.append((entry.localHeaderOffset, dataStart + entry.compressedSize, entry))
 
-            func warn(_ code: String, _ message: String) {
+            func warn(_ code: ReasonCode, _ message: String) {
                 plan.warnings.append(
                     Diagnostic(.warning, code: code, "entry \"\(entry.displayName)\": \(message)", file: archive))
             }
             if let special {
-                warn("zip_special_file", "skipped: it is \(special); only regular files and folders are extracted")
+                warn(.zipSpecialFile, "skipped: it is \(special); only regular files and folders are extracted")
                 continue
             }
             let lowered = components.map { $0.lowercased() }
             let key = lowered.joined(separator: "/")
             let parentKeys = (0..<max(0, lowered.count - 1)).map { lowered[...$0].joined(separator: "/") }
             if let clash = parentKeys.first(where: { files[$0] != nil }) {
-                warn("zip_path_conflict", "skipped: \"\(files[clash] ?? clash)\" is a file, not a folder")
+                warn(.zipPathConflict, "skipped: \"\(files[clash] ?? clash)\" is a file, not a folder")
                 continue
             }
             // Spell folders as first seen.
@@ -145,7 +145,7 @@ package struct ZipExtractor: Sendable {
             if entry.isDirectory {
                 if components.isEmpty { continue }
                 if let other = files[key] {
-                    warn("zip_path_conflict", "skipped: \"\(other)\" is a file of the same name")
+                    warn(.zipPathConflict, "skipped: \"\(other)\" is a file of the same name")
                     continue
                 }
                 for k in 0..<lowered.count where folders[lowered[...k].joined(separator: "/")] == nil {
@@ -160,17 +160,17 @@ package struct ZipExtractor: Sendable {
             if let dot = last.lastIndex(of: "."), dot != last.startIndex,
                 Self.nestedArchiveExtensions.contains(String(last[last.index(after: dot)...]).lowercased())
             {
-                warn("zip_nested_archive", "skipped: archives inside archives are never opened")
+                warn(.zipNestedArchive, "skipped: archives inside archives are never opened")
                 continue
             }
             if let other = files[key] {
                 warn(
-                    "zip_duplicate_entry",
+                    .zipDuplicateEntry,
                     "skipped: same name as the earlier entry \"\(other)\" (ignoring case); the first is kept")
                 continue
             }
             if folders[key] != nil {
-                warn("zip_path_conflict", "skipped: a folder of the same name exists")
+                warn(.zipPathConflict, "skipped: a folder of the same name exists")
                 continue
             }
             try checkMethodAndSizes(entry, archive: archive)

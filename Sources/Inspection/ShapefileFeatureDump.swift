@@ -11,10 +11,10 @@ package struct FeatureDump: Codable, Sendable, Hashable {
     /// A GeoJSON geometry object.
     package var geometry: DumpGeometry
     /// Codes of the diagnostics about this record (repairs, coercions, warnings), sorted, without repeats.
-    package var codes: [String]
+    package var codes: [ReasonCode]
 
     /// Builds the dump of a feature.
-    package init(_ feature: Feature, codes: [String]) {
+    package init(_ feature: Feature, codes: [ReasonCode]) {
         record = feature.provenance.record
         var p: [String: DumpValue] = [:]
         for (k, v) in zip(feature.properties.keys, feature.properties.values) { p[k] = DumpValue(v) }
@@ -27,7 +27,7 @@ package struct FeatureDump: Codable, Sendable, Hashable {
 /// A record the reader skipped, with its reason code.
 package struct SkippedRecordDump: Codable, Sendable, Hashable {
     package var record: Int
-    package var code: String
+    package var code: ReasonCode
 }
 
 /// An attribute value as JSON: string, integer, number, boolean or null.

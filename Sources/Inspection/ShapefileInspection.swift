@@ -36,7 +36,7 @@ package struct LayerInspection: Codable, Sendable, Hashable {
     /// A warning or error with its stable code.
     package struct Message: Codable, Sendable, Hashable {
         package var severity: String
-        package var code: String
+        package var code: ReasonCode
         package var message: String
         package var record: Int?
         /// How many times this code occurred in the layer (samples are limited).
@@ -59,11 +59,11 @@ package struct LayerInspection: Codable, Sendable, Hashable {
     package var deletedRecords: Int
     package var dbfRecords: Int?
     /// Records not turned into features, by reason code.
-    package var skipped: [String: Int]
+    package var skipped: [ReasonCode: Int]
     /// Features repaired, by kind.
-    package var repaired: [String: Int]
+    package var repaired: [ReasonCode: Int]
     /// Attribute values stored as null because they could not be parsed, by reason.
-    package var coercedToNull: [String: Int]
+    package var coercedToNull: [ReasonCode: Int]
     /// Bounds of the geometry read, in the layer's own CRS.
     package var bounds: Bounds?
     /// The same bounds transformed to WGS84 longitude/latitude.
@@ -132,12 +132,12 @@ package enum ShapefileInspector {
         } catch {
             let message = (error as? any KartpackError)?.description ?? "\(error)"
             result.errors.append(
-                .init(severity: "error", code: "file_rejected", message: message, record: nil, count: 1))
+                .init(severity: "error", code: .fileRejected, message: message, record: nil, count: 1))
             // Records read = written + rejected, for a rejected file too.
             if let probe = set.probeRecordCount() {
                 result.records = probe.count
                 result.recordsSource = probe.source
-                if probe.count > 0 { result.skipped["file_rejected"] = probe.count }
+                if probe.count > 0 { result.skipped[.fileRejected] = probe.count }
             }
             if options.features { result.featureDump = []; result.skippedRecords = [] }
             result.warnings = messages(from: sink, severity: nil)
@@ -153,7 +153,7 @@ package enum ShapefileInspector {
             .init(name: $0.name, origin: $0.origin, detail: $0.detail, confidence: $0.confidence)
         }
         result.recordsSource =
-            set.table != nil ? "gpkg" : reader.readerStats.repaired["rebuilt_index"] == nil ? "shx" : "shp"
+            set.table != nil ? "gpkg" : reader.readerStats.repaired[.rebuiltIndex] == nil ? "shx" : "shp"
 
         var bounds = Bounds.empty
         var features: [Feature] = []
@@ -165,13 +165,13 @@ package enum ShapefileInspector {
         } catch {
             result.errors.append(
                 .init(
-                    severity: "error", code: "file_rejected",
+                    severity: "error", code: .fileRejected,
                     message: (error as? any KartpackError)?.description ?? "\(error)", record: nil, count: 1))
         }
         let stats = reader.readerStats
         result.records = stats.recordsInFile
         result.features = stats.featuresEmitted
-        result.nullShapes = stats.skipped["null_geometry"] ?? 0
+        result.nullShapes = stats.skipped[.nullGeometry] ?? 0
         result.deletedRecords = stats.deletedRecords
         result.dbfRecords = stats.dbfRecordCount
         result.skipped = stats.skipped
@@ -187,7 +187,7 @@ package enum ShapefileInspector {
             if let note = crs.identification {
                 sink.report(
                     Diagnostic(
-                        .warning, code: "crs_identified_by_ellipsoid", note,
+                        .warning, code: .crsIdentifiedByEllipsoid, note,
                         file: fileName(set.files.first { $0.lowercased().hasSuffix(".prj") } ?? set.path)))
             }
             if !bounds.isEmpty {
@@ -196,7 +196,7 @@ package enum ShapefileInspector {
                 if transformer.isBallpark {
                     sink.report(
                         Diagnostic(
-                            .warning, code: "ballpark_transform",
+                            .warning, code: .ballparkTransform,
                             "transformation to WGS84 is approximate: \(transformer.operationDescription)",
                             file: set.baseName))
                 }
@@ -218,9 +218,9 @@ package enum ShapefileInspector {
 
     /// Per record: the sorted codes of its diagnostics, and the records skipped (by their skip code).
     private static func recordCodes(_ samples: [Diagnostic], stats: ReaderStats)
-        -> ([Int: [String]], [SkippedRecordDump])
+        -> ([Int: [ReasonCode]], [SkippedRecordDump])
     {
-        var codes: [Int: Set<String>] = [:]
+        var codes: [Int: Set<ReasonCode>] = [:]
         var skipped: [SkippedRecordDump] = []
         for d in samples {
             guard let r = d.record else { continue }
@@ -240,11 +240,11 @@ package enum ShapefileInspector {
     /// One message per code; `counts` (the reader's own per-occurrence counts) win over the sink's, which sees
     /// once-per-file warnings once.
     private static func messages(
-        from sink: DiagnosticSink, severity: Severity?, counts readerCounts: [String: Int] = [:]
+        from sink: DiagnosticSink, severity: Severity?, counts readerCounts: [ReasonCode: Int] = [:]
     ) -> [LayerInspection.Message] {
         var counts = Dictionary(uniqueKeysWithValues: sink.counts.map { ($0.code, $0.count) })
         for (k, v) in readerCounts { counts[k] = max(counts[k] ?? 0, v) }
-        var seen = Set<String>()
+        var seen = Set<ReasonCode>()
         var out: [LayerInspection.Message] = []
         // One message per code (the first sample), with the code's total count.
         for d in sink.samples where seen.insert(d.code).inserted {

@@ -18,7 +18,7 @@ public enum Severity: String, Sendable, Hashable, Codable, Comparable {
 /// `code` is a stable snake_case reason (`null_geometry`, `dbf_count_lies`, …) that is never reworded.
 public struct Diagnostic: Sendable, Hashable, Codable {
     public var severity: Severity
-    public var code: String
+    public var code: ReasonCode
     public var message: String
     public var file: String?
     public var record: Int?
@@ -26,7 +26,7 @@ public struct Diagnostic: Sendable, Hashable, Codable {
 
     /// Creates a diagnostic.
     public init(
-        _ severity: Severity, code: String, _ message: String, file: String? = nil, record: Int? = nil,
+        _ severity: Severity, code: ReasonCode, _ message: String, file: String? = nil, record: Int? = nil,
         offset: Int? = nil
     ) {
         self.severity = severity
@@ -49,9 +49,9 @@ public struct Diagnostic: Sendable, Hashable, Codable {
 /// Collects diagnostics from any thread: counts per code, plus the first `sampleLimit` samples per code.
 public final class DiagnosticSink: Sendable {
     private struct State {
-        var counts: [String: Int] = [:]
+        var counts: [ReasonCode: Int] = [:]
         var samples: [Diagnostic] = []
-        var samplesPerCode: [String: Int] = [:]
+        var samplesPerCode: [ReasonCode: Int] = [:]
     }
     private let state = Mutex(State())
     private let names = Mutex(FileDisplayNames())
@@ -92,12 +92,12 @@ public final class DiagnosticSink: Sendable {
     }
 
     /// Counts per code, sorted by code.
-    public var counts: [(code: String, count: Int)] {
+    public var counts: [(code: ReasonCode, count: Int)] {
         state.withLock { $0.counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
     /// The count for one code.
-    public func count(_ code: String) -> Int { state.withLock { $0.counts[code] ?? 0 } }
+    public func count(_ code: ReasonCode) -> Int { state.withLock { $0.counts[code] ?? 0 } }
 
     /// The kept samples in arrival order.
     public var samples: [Diagnostic] { state.withLock { $0.samples } }

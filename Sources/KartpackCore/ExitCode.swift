@@ -1,5 +1,7 @@
-/// Process exit codes, following `sysexits.h` (listed in the README).
-public enum ExitCode: Int32, Sendable, Hashable, Codable {
+/// Process exit codes, following `sysexits.h`: the one table of the statuses `kartpack` exits with (listed in the
+/// README's *Exit codes*; `ExitCodeTableTests` checks that both list the same codes and that no exit status is
+/// written as a number elsewhere in Sources).
+public enum ExitCode: Int32, Sendable, Hashable, Codable, CaseIterable {
     case success = 0
     case usage = 64
     case dataError = 65
@@ -17,6 +19,10 @@ public enum ExitCode: Int32, Sendable, Hashable, Codable {
     /// A reader closed the pipe stdout writes to (what a process killed by SIGPIPE would report).
     case brokenPipe = 141
     case terminated = 143
+
+    /// The status of a process ended by `signal`, as a shell reports it: 128 + the signal number (`hangup`,
+    /// `interrupted` and `terminated` for SIGHUP, SIGINT and SIGTERM).
+    public static func status(afterSignal signal: Int32) -> Int32 { 128 + signal }
 }
 
 /// An error that knows which exit code it maps to.

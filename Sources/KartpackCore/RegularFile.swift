@@ -194,7 +194,7 @@ public enum OpenFileLimit {
     public static func isExhausted(_ e: Int32) -> Bool { e == EMFILE || e == ENFILE }
 
     /// The stable reason code of an environment failure on open (exit 74).
-    public static let code = "too_many_open_files"
+    public static let code = ReasonCode.tooManyOpenFiles
 
     /// "too many open files: the limit is 24 (ulimit -n); …".
     public static func message(errno e: Int32) -> String { reason(errno: e) + " [\(code)]" }

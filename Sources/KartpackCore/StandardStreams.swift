@@ -77,7 +77,7 @@ public enum StandardStreams {
         guard code == 0 else { return code }
         let failures = state.withLock { Array($0.failed.values) }
         if failures.isEmpty { return code }
-        return failures.contains(EPIPE) ? 141 : ExitCode.ioError.rawValue
+        return failures.contains(EPIPE) ? ExitCode.brokenPipe.rawValue : ExitCode.ioError.rawValue
     }
 
     /// A one-line description of the failures, for a last attempt at saying why the exit code is 74.

@@ -32,24 +32,57 @@ public struct Catalog: Sendable {
     /// The catalog's bytes as read (what a signature signs).
     public var bytes: Data
 
-    /// The largest catalog read, and the most regions.
+    /// The largest catalog read, and the most regions (`Limits.client`).
     public static let maxBytes = 16 << 20
     public static let maxRegions = 100_000
 
+    /// How large a catalog a reader accepts.
+    public struct Limits: Sendable, Hashable {
+        /// The most bytes.
+        public var maxBytes: Int
+        /// The most regions.
+        public var maxRegions: Int
+        /// What a client reads by default: 16 MiB, 100,000 regions.
+        public static let client = Limits(maxBytes: Catalog.maxBytes, maxRegions: Catalog.maxRegions)
+        /// What the producer reads back of its own catalogs (`kartpack package`, `verify`): 256 MiB, any number
+        /// of regions, so a national register's catalog is never refused by the job that wrote it.
+        public static let producer = Limits(maxBytes: 256 << 20, maxRegions: Int.max)
+
+        /// Limits of `maxBytes` bytes and `maxRegions` regions.
+        public init(maxBytes: Int, maxRegions: Int) {
+            self.maxBytes = maxBytes
+            self.maxRegions = maxRegions
+        }
+    }
+
+    /// A catalog to write (`kartpack package`): `bytes` is its `text`, `version` 1.
+    public init(created: Date, sequence: Int?, kartpackVersion: String, regions: [CatalogRegion], folder: URL) {
+        version = 1
+        self.created = created
+        self.sequence = sequence
+        self.kartpackVersion = kartpackVersion
+        self.regions = regions
+        self.folder = folder
+        bytes = Data()
+        bytes = Data(text.utf8)
+    }
+
     /// Reads and checks a catalog file.
     /// - Throws: `cannotOpen` when the file cannot be read, `invalidCatalog` naming the member that breaks the schema.
-    public init(contentsOf url: URL) throws(KartpackKitError) {
-        let data = try StyleFolderFile.bytes(url, maxBytes: Self.maxBytes)
-        try self.init(data: data, folder: url.deletingLastPathComponent(), name: url.path)
+    public init(contentsOf url: URL, limits: Limits = .client) throws(KartpackKitError) {
+        let data = try StyleFolderFile.bytes(url, maxBytes: limits.maxBytes)
+        try self.init(data: data, folder: url.deletingLastPathComponent(), name: url.path, limits: limits)
     }
 
     /// Checks catalog bytes; `folder` is where region files are resolved, `name` names the catalog in errors.
-    public init(data: Data, folder: URL, name: String = "catalog.json") throws(KartpackKitError) {
+    public init(data: Data, folder: URL, name: String = "catalog.json", limits: Limits = .client)
+        throws(KartpackKitError)
+    {
         let json: JSONValue
         do {
             json = try JSONParser.parse(
                 [UInt8](data),
-                options: JSONParseOptions(maxDepth: 16, maxBytes: Self.maxBytes, duplicateKeys: .reject))
+                options: JSONParseOptions(maxDepth: 16, maxBytes: limits.maxBytes, duplicateKeys: .reject))
         } catch {
             throw .invalidCatalog(path: name, reason: "not JSON: \(error)")
         }
@@ -64,8 +97,8 @@ public struct Catalog: Sendable {
         created = try reader.date(root, "created")
         kartpackVersion = try reader.string(root, "kartpack")
         let list = try reader.array(root, "regions")
-        guard list.count <= Self.maxRegions else {
-            throw .invalidCatalog(path: name, reason: "more than \(Self.maxRegions) regions")
+        guard list.count <= limits.maxRegions else {
+            throw .invalidCatalog(path: name, reason: "more than \(limits.maxRegions) regions")
         }
         var regions: [CatalogRegion] = []
         var ids = Set<String>()

@@ -10,6 +10,13 @@ public struct CatalogRegion: Sendable, Hashable {
         public var features: Int
         /// The classes its features have.
         public var classes: [String]
+
+        /// A layer entry.
+        public init(name: String, features: Int, classes: [String]) {
+            self.name = name
+            self.features = features
+            self.classes = classes
+        }
     }
 
     /// The region's unique id.
@@ -34,6 +41,24 @@ public struct CatalogRegion: Sendable, Hashable {
     public var built: Date
     /// The fingerprint of the inputs it was built from.
     public var fingerprint: String
+
+    /// A region entry (what `kartpack package` writes for one package).
+    public init(
+        id: String, name: String, file: String, bytes: Int64, sha256: String, bounds: GeoRegion, minZoom: Int,
+        maxZoom: Int, layers: [Layer], built: Date, fingerprint: String
+    ) {
+        self.id = id
+        self.name = name
+        self.file = file
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.bounds = bounds
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.layers = layers
+        self.built = built
+        self.fingerprint = fingerprint
+    }
 }
 
 /// What checking a catalog's signature found. Never a silent pass: a platform without Ed25519 says so.

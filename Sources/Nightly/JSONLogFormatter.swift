@@ -31,17 +31,17 @@ package struct JSONLogFormatter: Sendable {
     }
 
     /// One line for a plain message (progress, summary, an error that ends the run).
-    package func line(level: String = "info", message: String, code: String? = nil, file: String? = nil) -> String {
+    package func line(level: String = "info", message: String, code: ReasonCode? = nil, file: String? = nil) -> String {
         format(level: level, code: code, message: message, file: file, record: nil, offset: nil)
     }
 
-    private func format(level: String, code: String?, message: String, file: String?, record: Int?, offset: Int?)
+    private func format(level: String, code: ReasonCode?, message: String, file: String?, record: Int?, offset: Int?)
         -> String
     {
         func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         func optional(_ n: Int?) -> JSONValue { n.map { .int(Int64($0)) } ?? .null }
         let object: JSONValue = .object([
-            ("code", optional(code)), ("file", optional(file)), ("level", .string(level)),
+            ("code", optional(code?.rawValue)), ("file", optional(file)), ("level", .string(level)),
             ("message", .string(message)),
             ("offset", optional(offset)), ("record", optional(record)),
             ("time", .string(UTCTimestamp.format(secondsSince1970: clock(), milliseconds: true))),

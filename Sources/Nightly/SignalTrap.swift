@@ -153,6 +153,6 @@ package final class SignalTrap: Sendable {
         cancellation?.cancel()
         for c in cleanups.reversed() { c.run() }
         state.withLock { $0.cleanupsFinished = true }
-        if action == .cleanupAndExit || count > 1 { _exit(128 + sig) }
+        if action == .cleanupAndExit || count > 1 { _exit(ExitCode.status(afterSignal: sig)) }
     }
 }

@@ -8,12 +8,16 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     /// True when every tile was encoded (`reason` says why); false when unchanged tiles were copied.
     package var full: Bool
     /// Why the build was full: `--full`, no previous package or tile index, a damaged or other-version index, a
-    /// package that is not the one the index describes, other options, output layers or Kartpack binary.
+    /// package that is not the one the index describes, other options, output layers, Kartpack version or output
+    /// format.
     package var reason: String?
     /// Tiles with features encoded tonight, copied from the previous package, and gone since it.
     package var tilesReencoded: Int
     package var tilesCopied: Int
     package var tilesRemoved: Int
+    /// Tiles of zooms thinned last night whose first round (at the cut-off inherited from the zoom above) was not
+    /// encoded: what it found came from the index (counted too when the round ran again: no tile was over a limit).
+    package var firstRoundTilesReplayed = 0
     /// The tile index written next to the package (`PACKAGE.tileindex`): its size, and its size per feature
     /// written (0 when nothing was published).
     package var indexBytes: Int
@@ -56,7 +60,8 @@ package enum IncrementalRun {
         let counts = reuse.counts
         var report = IncrementalReport(
             full: reuse.fullReason != nil, reason: reuse.fullReason, tilesReencoded: counts.reencoded,
-            tilesCopied: counts.copied, tilesRemoved: counts.removed, indexBytes: 0, indexBytesPerFeature: 0)
+            tilesCopied: counts.copied, tilesRemoved: counts.removed,
+            firstRoundTilesReplayed: counts.firstRoundReplayed, indexBytes: 0, indexBytesPerFeature: 0)
         guard published else { return report }
         let path = TileIndex.path(forPackage: output)
         var index = reuse.index(features: featuresWritten)

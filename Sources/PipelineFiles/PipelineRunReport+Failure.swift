@@ -7,14 +7,14 @@ extension PipelineRunReport {
     /// write, an interruption, …): nothing published, the cause as the one error finding (`code`), the exit code,
     /// and the conversion's report when there is one. `run --report` writes it on every exit path.
     package static func failure(
-        _ spec: PipelineSpec, code: String, message: String, exitCode: ExitCode, dryRun: Bool,
+        _ spec: PipelineSpec, code: ReasonCode, message: String, exitCode: ExitCode, dryRun: Bool,
         conversion: ConvertReport? = nil
     ) -> PipelineRunReport {
         var r = PipelineRunReport(
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: "",
             upToDate: false, dryRun: dryRun, inputs: [], conversion: conversion, timings: [:],
             exitCode: exitCode.rawValue)
-        r.findings = [PublishFinding(.error, code: code, layer: "", file: nil, message: "\(message) [\(code)]")]
+        r.findings = [.endedRun(code: code, message: message)]
         return r
     }
 }

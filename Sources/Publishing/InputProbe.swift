@@ -19,7 +19,7 @@ package enum InputProbe {
         package var layer: String
         /// The `.shp` (or the input path when no set was found), as the converter names it in its report.
         package var path: String
-        package var code: String
+        package var code: ReasonCode
         package var message: String
         /// Records in the rejected file, as far as they can be counted, and where the count comes from
         /// (`ConvertReport.Input.recordsSource`).
@@ -29,7 +29,14 @@ package enum InputProbe {
 
     /// The rejections among the inputs of `options`, in input order. Throws (instead of rejecting) when the
     /// machine ran out of file descriptors (`too_many_open_files`, exit 74): that is no input's fault.
-    package static func rejections(_ options: ConvertOptions) throws -> [Rejection] {
+    ///
+    /// With `opening`, the probe is the run's one opening of its inputs: readers are opened with `diagnostics`
+    /// (their warnings are the run's) and kept, with their CRS or their error, for the read phase
+    /// (`OpenedLayers`); past `OpenedLayers.limit` open readers, a layer is probed with a throwaway sink and the
+    /// read phase opens it again. Without `opening`, nothing is kept and nothing is reported (`validate`).
+    package static func rejections(
+        _ options: ConvertOptions, opening: OpenedLayers? = nil, diagnostics: DiagnosticSink? = nil
+    ) throws -> [Rejection] {
         var out: [Rejection] = []
         for (k, input) in options.inputs.enumerated() {
             let sets: [InputLayer]
@@ -47,23 +54,28 @@ package enum InputProbe {
             for set in sets {
                 let name = input.layerName(for: set, setCount: sets.count)
                 var records = 0
+                // Kept for the read phase only while there is room (else its warnings would be said twice).
+                let keeping = opening?.hasRoom == true ? opening : nil
+                let sink = keeping != nil ? diagnostics ?? DiagnosticSink() : DiagnosticSink()
                 do {
-                    let reader = try set.open(encoding: input.encoding, diagnostics: DiagnosticSink())
+                    let reader = try set.open(encoding: input.encoding, diagnostics: sink)
                     records = reader.readerStats.recordsInFile
-                    _ = try reader.resolveCRS(override: input.sourceCRS)
+                    let crs = try reader.resolveCRS(override: input.sourceCRS)
                     let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
                     let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
                     guard lo <= hi else {
                         throw InputRejection(
-                            code: "empty_zoom_range",
+                            code: .emptyZoomRange,
                             message:
                                 "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) "
                                 + "lies "
                                 + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
                     }
+                    keeping?.keep(.opened(reader, crs), for: set, input: k)
                 } catch  where error.inputErrorCode == OpenFileLimit.code {
                     throw error
                 } catch {
+                    keeping?.keep(.failed(error, recordsInFile: records), for: set, input: k)
                     let message = (error as? any KartpackError)?.description ?? "\(error)"
                     let count = ReadPhase.recordCount(set, counted: records)
                     out.append(

@@ -1,3 +1,4 @@
+import KartpackCore
 import Foundation
 import ConvertEngine
 
@@ -41,7 +42,7 @@ package enum PublishCheck {
                 if e.requireFeatures {
                     out.append(
                         PublishFinding(
-                            .error, code: "no_features", layer: e.layer, file: nil,
+                            .error, code: .noFeatures, layer: e.layer, file: nil,
                             message:
                                 "\(name) has no features (\(why)) and requireFeatures is true; nothing is published "
                                 + "[no_features]"
@@ -49,14 +50,14 @@ package enum PublishCheck {
                 } else if !rejected.contains(e.layer) {
                     out.append(
                         PublishFinding(
-                            .warning, code: "no_features", layer: e.layer, file: nil,
+                            .warning, code: .noFeatures, layer: e.layer, file: nil,
                             message: "\(name) has no features (\(why)); the package has no such layer [no_features]"))
                 }
             }
             if let min = e.minFeatures, n < min {
                 out.append(
                     PublishFinding(
-                        .error, code: "too_few_features", layer: e.layer, file: nil,
+                        .error, code: .tooFewFeatures, layer: e.layer, file: nil,
                         message:
                             "\(name) has \(n) features, fewer than minFeatures \(min); nothing is published "
                             + "[too_few_features]"
@@ -70,7 +71,7 @@ package enum PublishCheck {
                     let percent = String(format: "%.1f", lost * 100)
                     out.append(
                         PublishFinding(
-                            .error, code: "layer_shrank", layer: e.layer, file: nil,
+                            .error, code: .layerShrank, layer: e.layer, file: nil,
                             message:
                                 "\(name) has \(n) features, the previous package \(before): \(percent)% fewer, more "
                                 + "than maxShrink \(limit) allows; nothing is published [layer_shrank]"

@@ -71,13 +71,15 @@ package struct StagedConversion {
         diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: target)
 
-        let predicted = try InputProbe.rejections(options)
+        // The probe is the run's one opening of its inputs: the converter reads the readers it opened.
+        let opened = OpenedLayers()
+        let predicted = try InputProbe.rejections(options, opening: opened, diagnostics: diagnostics)
         var missing = predicted.map(missingLayer)
         if policy == .fail, !predicted.isEmpty {
             // Nothing will be published: say why at once instead of converting the other inputs first.
             for r in predicted {
                 // As the converter reports it: the message names the file (`FileDisplayNames` moves it to `file`).
-                diagnostics.report(Diagnostic(.error, code: "file_rejected", r.message))
+                diagnostics.report(Diagnostic(.error, code: .fileRejected, r.message))
             }
             let findings = PublishCheck.rejections(missing, policy: .fail)
             let report = refusedReport(predicted, warnings: diagnostics.counts)
@@ -101,8 +103,9 @@ package struct StagedConversion {
         }
         let report: ConvertReport
         do {
-            report = try Converter(options: o, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
-                .run()
+            report = try Converter(
+                options: o, diagnostics: diagnostics, progress: progress, opened: opened, isCancelled: isCancelled
+            ).run()
         } catch PipelineError.nothingToWrite(let reasons, let failed) {
             throw PipelineError.nothingToWrite(
                 reasons: reasons.map(names.rewrite), report: shown(failed, target: target, published: false))
@@ -151,7 +154,7 @@ package struct StagedConversion {
         inputs.compactMap { i in
             guard let error = i.error else { return nil }
             return MissingLayer(
-                layer: i.layer, file: names.name(i.path), code: i.errorCode ?? "file_rejected",
+                layer: i.layer, file: names.name(i.path), code: i.errorCode ?? .fileRejected,
                 reason: names.rewrite(error))
         }
     }
@@ -171,14 +174,14 @@ package struct StagedConversion {
     /// The report of a build refused before converting: the rejected inputs, their records counted as
     /// `file_rejected` (the other inputs were not read).
     private func refusedReport(
-        _ rejections: [InputProbe.Rejection], warnings: [(code: String, count: Int)]
+        _ rejections: [InputProbe.Rejection], warnings: [(code: ReasonCode, count: Int)]
     ) -> ConvertReport {
         let inputs = rejections.map { r in
             ReadPhase.rejected(
                 path: names.name(r.path), layer: r.layer, records: (r.records, r.recordsSource),
                 error: names.rewrite(r.message), code: r.code)
         }
-        var rejected: [String: Int] = [:]
+        var rejected: [ReasonCode: Int] = [:]
         for i in inputs { rejected.add(i.rejected) }
         return ConvertReport(
             kartpack: Kartpack.version, output: options.output, format: options.format.rawValue, inputs: inputs,

@@ -1,3 +1,4 @@
+import KartpackCore
 import Publishing
 import PipelineFiles
 /// The rules that make a region catalog complete or not published, as pure functions of the night's build and
@@ -28,7 +29,7 @@ package enum CatalogCheck {
                 case .empty: "holds no feature tonight"
                 }
             return PublishFinding(
-                .error, code: "region_removed", layer: "", file: nil,
+                .error, code: .regionRemoved, layer: "", file: nil,
                 message:
                     "region \(RegionSetError.quoted(id)) is in the previous catalog but \(what); nothing is published "
                     + "(pass --allow-removals or set \"allowRemovals\": true in the regions section to remove it) "

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import Nightly
 import TileArchive
 import PipelineFiles
@@ -35,12 +36,13 @@ package enum CatalogVerifier {
                 return result
             }
             catalog = c
-            if let since, c.sequence <= since {
+            let sequence = c.sequence ?? 0
+            if let since, sequence <= since {
                 result.problems.append(
-                    "\(catalogPath): sequence \(c.sequence) is not newer than \(since) (an older or replayed catalog)")
+                    "\(catalogPath): sequence \(sequence) is not newer than \(since) (an older or replayed catalog)")
             }
         } catch {
-            result.problems.append((error as? any KartpackError)?.description ?? "\(error)")
+            result.problems.append(error.description)
             return result
         }
         let signature = base + "/" + Catalog.signatureName
@@ -91,7 +93,7 @@ package enum CatalogVerifier {
                 result.problems.append("\(name): \(path) is a \(RegularFile.describe(st.st_mode)), not a regular file")
                 continue
             }
-            guard UInt64(st.st_size) == r.bytes else {
+            guard Int64(st.st_size) == r.bytes else {
                 result.problems.append("\(name): \(r.file) has \(st.st_size) bytes, the catalog says \(r.bytes)")
                 continue
             }

@@ -58,7 +58,7 @@ package struct RegionBuild {
                 var report = intake.finish()
                 report.rejected.add(pre.failures)
                 let outside = pre.features.count - indexes.count
-                if outside > 0 { report.rejected["outside_region", default: 0] += outside }
+                if outside > 0 { report.rejected[.outsideRegion, default: 0] += outside }
                 tiled.inputs.append(report)
                 layerIndex += 1
             }

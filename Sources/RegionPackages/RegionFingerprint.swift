@@ -54,7 +54,7 @@ package struct RegionFingerprint {
         }
     }
 
-    package mutating func add(_ counts: [String: Int]) {
+    package mutating func add<Key: Comparable & CustomStringConvertible>(_ counts: [Key: Int]) {
         for (k, v) in counts.sorted(by: { $0.key < $1.key }) { add("\(k)=\(v)") }
     }
 
@@ -71,7 +71,7 @@ package struct RegionFingerprint {
         for entry in source.entries {
             switch entry {
             case .rejected(let r):
-                f.add("rejected \(r.path) \(r.errorCode ?? "") \(r.error ?? "")")
+                f.add("rejected \(r.path) \(r.errorCode?.rawValue ?? "") \(r.error ?? "")")
             case .layer(let pre):
                 let context = pre.layer.context
                 f.add("layer \(pre.layer.name) zooms \(context.zooms.lowerBound)-\(context.zooms.upperBound)")
@@ -85,7 +85,7 @@ package struct RegionFingerprint {
                     one.add(String(p.job.id))
                     one.add(p.job.feature.properties)
                     one.add(p.job.feature.geometry)
-                    one.add(p.repairs.sorted().joined(separator: ","))
+                    one.add(p.repairs.sorted().map(\.rawValue).joined(separator: ","))
                     one.addDigest(to: &lanes)
                 }
                 f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))

@@ -92,7 +92,7 @@ package struct RegionPackageReport: Encodable, Sendable {
     package var findings: [PublishFinding]
     /// Records read per input layer, and rejected before any region (by code).
     package var inputs: [ConvertReport.Input]
-    package var warnings: [String: Int]
+    package var warnings: [ReasonCode: Int]
     /// With `--max-zoom auto` only: the max zoom chosen for every region, and why (as `convert`'s report).
     package var maxZoomChosen: MaxZoomChoice?
     /// What a published night changed for a tablet (regions added, rebuilt, unchanged, removed; bytes to

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import PipelineFiles
 
 extension RegionPackager {
@@ -9,7 +10,7 @@ extension RegionPackager {
     /// tomorrow. Only where last night's file still has its listed size and SHA-256. A tablet downloads nothing
     /// for such a region.
     static func keepIdentical(
-        _ staged: inout [Int: Built], regions: [RegionRecord], previous: [String: Catalog.Region],
+        _ staged: inout [Int: Built], regions: [RegionRecord], previous: [String: CatalogRegion],
         generation: String, published: String
     ) throws {
         for i in staged.keys.sorted() {
@@ -29,7 +30,7 @@ extension RegionPackager {
     /// or rebuilt), those kept (up to date, or rebuilt into the same bytes), the removed ones, and the bytes to
     /// download: the new packages plus the catalog and its signature (`catalogBytes`).
     static func night(
-        regions: [RegionRecord], reuse: [Catalog.Region?], staged: [Int: Built], previous: [String: Catalog.Region],
+        regions: [RegionRecord], reuse: [CatalogRegion?], staged: [Int: Built], previous: [String: CatalogRegion],
         removed: Int, catalogBytes: UInt64
     ) -> RegionPackageReport.Night {
         var n = RegionPackageReport.Night(
@@ -41,7 +42,7 @@ extension RegionPackager {
                 continue
             }
             if previous[regions[i].id] == nil { n.added += 1 } else { n.rebuilt += 1 }
-            n.downloadBytes += b.entry.bytes
+            n.downloadBytes += UInt64(b.entry.bytes)
         }
         return n
     }

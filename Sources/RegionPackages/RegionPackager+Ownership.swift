@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 
 /// What `kartpack package` may write or delete in its output folder: only the files it manages (issue 32,
 /// finding 2). A file there that is neither a link into the folder's generations nor listed by the previous catalog

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import Nightly
 import TileArchive
 import ConvertEngine
@@ -9,7 +10,7 @@ import PipelineFiles
 extension RegionPackager {
     /// A region package built into its staging file tonight, not yet published.
     package struct Built {
-        package var entry: Catalog.Region
+        package var entry: CatalogRegion
         package var features: Int
         /// Features written per input layer (what the guards judge).
         package var written: [String: Int]
@@ -37,7 +38,7 @@ extension RegionPackager {
                 clips.append(clip)
             case .failure(let error):
                 let why = (error as? any KartpackError)?.description ?? "\(error)"
-                let problem = RegionShapeProblem(code: "region_no_area", reason: "it has no usable polygon: \(why)")
+                let problem = RegionShapeProblem(code: .regionNoArea, reason: "it has no usable polygon: \(why)")
                 problems.append(problem.finding(file: file, record: all[i].record, id: all[i].id))
             }
         }
@@ -55,7 +56,7 @@ extension RegionPackager {
             case .layer(let layer):
                 var r = layer.layer.finish()
                 r.rejected.add(layer.failures)
-                if outside[l] > 0 { r.rejected["outside_regions", default: 0] += outside[l] }
+                if outside[l] > 0 { r.rejected[.outsideRegions, default: 0] += outside[l] }
                 l += 1
                 out.append(r)
             }
@@ -67,7 +68,7 @@ extension RegionPackager {
     package static func missingLayers(_ source: RegionSource) -> [MissingLayer] {
         source.entries.compactMap { e in
             guard case .rejected(let i) = e, let error = i.error else { return nil }
-            return MissingLayer(layer: i.layer, file: i.path, code: i.errorCode ?? "file_rejected", reason: error)
+            return MissingLayer(layer: i.layer, file: i.path, code: i.errorCode ?? .fileRejected, reason: error)
         }
     }
 
@@ -100,7 +101,7 @@ extension RegionPackager {
     /// (`CatalogCheck`). The counts of up-to-date regions and of the previous catalog are read from the packages'
     /// metadata (`PackageSummary`), only when some source has a guard.
     func guardFindings(
-        regions: [RegionRecord], reuse: [Catalog.Region?], staged: [Int: Built], previous: Catalog?,
+        regions: [RegionRecord], reuse: [CatalogRegion?], staged: [Int: Built], previous: Catalog?,
         rejected: Set<String>
     ) -> [PublishFinding] {
         let expectations = options.expectations
@@ -108,7 +109,7 @@ extension RegionPackager {
         let folder = options.outputFolder
         let shrinks = expectations.contains { $0.maxShrink != nil }
         let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        func summary(_ entry: Catalog.Region) -> PackageSummary? {
+        func summary(_ entry: CatalogRegion) -> PackageSummary? {
             Self.isPackageFileName(entry.file) ? PackageSummary.read(path: folder + "/" + entry.file) : nil
         }
         var out: [PublishFinding] = []
@@ -142,7 +143,7 @@ extension RegionPackager {
     /// generation is discarded. Without a key, the signature of an earlier night is no longer published
     /// (`signature_removed`). Returns the size of the catalog and its signature.
     package func publish(
-        _ entries: [Catalog.Region], generation: StagedGeneration, reused: [Catalog.Region], from published: String,
+        _ entries: [CatalogRegion], generation: StagedGeneration, reused: [CatalogRegion], from published: String,
         previous: Catalog?, diagnostics: DiagnosticSink
     ) throws -> UInt64 {
         let folder = options.outputFolder
@@ -150,8 +151,8 @@ extension RegionPackager {
             try Self.linkOrCopy(published + "/" + entry.file, to: generation.path + "/" + entry.file)
         }
         let catalog = Catalog(
-            created: UTCTimestamp.format(secondsSince1970: UTCTimestamp.now()), kartpack: Kartpack.version,
-            regions: entries, sequence: generation.sequence)
+            created: Date(timeIntervalSince1970: UTCTimestamp.now().rounded(.down)), sequence: generation.sequence,
+            kartpackVersion: Kartpack.version, regions: entries, folder: URL(fileURLWithPath: generation.path))
         let catalogPath = generation.path + "/" + Catalog.fileName
         let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
         let text = Array(catalog.text.utf8)
@@ -177,7 +178,7 @@ extension RegionPackager {
             // A signature of an older catalog would make every verify fail: it goes with the catalog it signed.
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "signature_removed",
+                    .warning, code: .signatureRemoved,
                     "\(folder)/\(Catalog.signatureName) signed the previous catalog and was removed; "
                         + "pass --sign KEY to sign this one"))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import Nightly
 import TileArchive
 import ConvertEngine
@@ -97,7 +98,7 @@ package struct RegionPackager {
 
         let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ext = options.fileExtension
-        var reuse: [Catalog.Region?] = []
+        var reuse: [CatalogRegion?] = []
         for (i, r) in regions.enumerated() {
             guard !options.rebuildAll, let entry = old[r.id], entry.fingerprint == fingerprints[i],
                 entry.file == "\(r.id).\(ext)", Self.intact(entry, folder: published)
@@ -126,7 +127,7 @@ package struct RegionPackager {
                     id: r.id, name: r.name,
                     status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
                     file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count },
-                    bytes: reuse[i]?.bytes ?? 0,
+                    bytes: UInt64(reuse[i]?.bytes ?? 0),
                     fingerprint: fingerprints[i])
             }
             return Self.finished(report, findings: findings, started: started)
@@ -151,7 +152,7 @@ package struct RegionPackager {
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let outputNames = LayerRegistry.outputNames(convert)
-        let built0 = UTCTimestamp.format(secondsSince1970: UTCTimestamp.now())
+        let built0 = Date(timeIntervalSince1970: UTCTimestamp.now().rounded(.down))
         let parts = options.parts
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -178,7 +179,7 @@ package struct RegionPackager {
                 } catch PipelineError.nothingToWrite {
                     return .empty(counts: sink.counts)
                 }
-                let entry = try Catalog.Region.describe(
+                let entry = try CatalogRegion.describe(
                     id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: built0,
                     fingerprint: fingerprints[i])
                 var written: [String: Int] = [:]
@@ -193,7 +194,7 @@ package struct RegionPackager {
         shared.finish()
         var staged: [Int: Built] = [:]
         var empty = Set<Int>()
-        var warnings: [String: Int] = [:]
+        var warnings: [ReasonCode: Int] = [:]
         var failed: [(finding: PublishFinding, exitCode: ExitCode)] = []
         for (c, n) in diagnostics.counts { warnings[c, default: 0] += n }
         for (k, outcome) in outcomes.enumerated() {
@@ -201,7 +202,7 @@ package struct RegionPackager {
             case .failed(let id, let message, let error):
                 if case PipelineError.interrupted = error { throw error }
                 let finding = PublishFinding(
-                    .error, code: "region_build_failed", layer: "", file: nil,
+                    .error, code: .regionBuildFailed, layer: "", file: nil,
                     message: "region \(id): \(message) [region_build_failed]", region: id)
                 failed.append((finding, (error as? any KartpackError)?.exitCode ?? .software))
             case .empty(let counts):
@@ -241,7 +242,7 @@ package struct RegionPackager {
             &staged, regions: regions, previous: old, generation: generationPath, published: published)
         // Publish: the catalog is signed first, then packages, catalog and signature go into place, then the
         // removed regions' files are deleted.
-        var entries: [Catalog.Region] = []
+        var entries: [CatalogRegion] = []
         for i in regions.indices {
             if let r = reuse[i] {
                 entries.append(r)
@@ -261,14 +262,14 @@ package struct RegionPackager {
             if let entry = reuse[i] {
                 return RegionPackageReport.Region(
                     id: r.id, name: r.name, status: "up-to-date", file: entry.file,
-                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: entry.bytes,
+                    features: entry.layers.reduce(0) { $0 + $1.features }, bytes: UInt64(entry.bytes),
                     fingerprint: entry.fingerprint)
             }
             if let b = staged[i] {
                 return RegionPackageReport.Region(
                     id: r.id, name: r.name, status: b.kept ? "identical" : "built", file: b.entry.file,
                     features: b.features,
-                    bytes: b.entry.bytes, fingerprint: b.entry.fingerprint)
+                    bytes: UInt64(b.entry.bytes), fingerprint: b.entry.fingerprint)
             }
             return RegionPackageReport.Region(
                 id: r.id, name: r.name, status: "empty", file: nil, features: 0, bytes: 0, fingerprint: fingerprints[i])
@@ -277,12 +278,12 @@ package struct RegionPackager {
             let ids = empty.sorted().map { regions[$0].id }
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "region_empty",
+                    .warning, code: .regionEmpty,
                     "\(ids.count) regions hold no feature and are not in the catalog: "
                         + "\(ids.prefix(20).joined(separator: ", "))"
                         + (ids.count > 20 ? ", …and \(ids.count - 20) more" : "")
                 ))
-            report.warnings["region_empty", default: 0] += 1
+            report.warnings[.regionEmpty, default: 0] += 1
         }
         report.published = true
         return Self.finished(report, findings: findings, started: started)
@@ -303,23 +304,23 @@ package struct RegionPackager {
         convert.maxZoomChoice = choice
         diagnostics.report(
             Diagnostic(
-                .note, code: "max_zoom_chosen", "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
+                .note, code: .maxZoomChosen, "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
         return choice
     }
 
     private enum BuildOutcome: @unchecked Sendable {
         case built(
-            Catalog.Region, features: Int, written: [String: Int], counts: [(code: String, count: Int)])
-        case empty(counts: [(code: String, count: Int)])
+            CatalogRegion, features: Int, written: [String: Int], counts: [(code: ReasonCode, count: Int)])
+        case empty(counts: [(code: ReasonCode, count: Int)])
         case failed(String, String, any Error)
     }
 
     /// True when the catalog entry's file is there with its listed size and hash.
-    static func intact(_ entry: Catalog.Region, folder: String) -> Bool {
+    static func intact(_ entry: CatalogRegion, folder: String) -> Bool {
         guard isPackageFileName(entry.file), let d = try? FileDigest.sha256(path: folder + "/" + entry.file) else {
             return false
         }
-        return d.bytes == entry.bytes && d.sha256 == entry.sha256
+        return Int64(d.bytes) == entry.bytes && d.sha256 == entry.sha256
     }
 
     /// `<id>.pmtiles` or `<id>.mbtiles` with a valid id: the only names the packager writes or deletes.

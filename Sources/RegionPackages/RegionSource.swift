@@ -8,7 +8,7 @@ import ConvertEngine
 /// had to make it valid (such a feature is routed by its extent: `RegionRouting`).
 package struct ProjectedFeature: Sendable {
     package var job: FeatureJob
-    package var repairs: Set<String>
+    package var repairs: Set<ReasonCode>
     package var bounds: Bounds
     package var madeValid = false
 }
@@ -20,9 +20,9 @@ package final class PreReadLayer: @unchecked Sendable {
     // Read-only once the read is done; shared by the region builds (SourceLayer.finish only reads).
     package let layer: SourceLayer
     package let features: [ProjectedFeature]
-    package let failures: [String: Int]
+    package let failures: [ReasonCode: Int]
 
-    package init(layer: SourceLayer, features: [ProjectedFeature], failures: [String: Int]) {
+    package init(layer: SourceLayer, features: [ProjectedFeature], failures: [ReasonCode: Int]) {
         self.layer = layer
         self.features = features
         self.failures = failures
@@ -69,7 +69,7 @@ package struct RegionSource: Sendable {
         var opened: [PreReadLayer] = []
         let reports = try read.run { layer in
             var features: [ProjectedFeature] = []
-            var failures: [String: Int] = [:]
+            var failures: [ReasonCode: Int] = [:]
             let total = layer.reader.readerStats.recordsInFile
             while let batch = try layer.nextBatch(size: FeaturePhase.batchSize) {
                 if isCancelled() { throw PipelineError.interrupted(signal: 0) }
@@ -110,10 +110,10 @@ package struct RegionSource: Sendable {
 
 /// A worker's answer for one feature of the read: projected (with the extent of its copies) or rejected.
 package struct ProjectResult: Sendable {
-    var outcome: Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue>
+    var outcome: Result<(Geometry, Set<ReasonCode>, madeValid: Bool), FeatureIssue>
     package var bounds: Bounds
 
-    package init(_ outcome: Result<(Geometry, Set<String>, madeValid: Bool), FeatureIssue>) {
+    package init(_ outcome: Result<(Geometry, Set<ReasonCode>, madeValid: Bool), FeatureIssue>) {
         self.outcome = outcome
         var b = Bounds.empty
         if case .success(let (g, _, _)) = outcome {

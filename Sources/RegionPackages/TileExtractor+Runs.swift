@@ -23,7 +23,7 @@ extension TileExtractor {
         var count = 0
         func tooMany(_ what: String) -> InputRejection {
             InputRejection(
-                code: "too_many_tiles",
+                code: .tooManyTiles,
                 message: "\(source.path): the area holds more than \(what); extract a smaller area or fewer zooms")
         }
         guard let pm = source as? PMTilesReader else {

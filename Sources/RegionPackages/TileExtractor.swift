@@ -161,7 +161,7 @@ package struct TileExtractor {
         }
         if let kind {
             throw InputRejection(
-                code: "not_vector_tiles",
+                code: .notVectorTiles,
                 message: "\(path): holds \(kind) tiles; extract copies vector tile (MVT) "
                     + "packages only")
         }
@@ -214,7 +214,7 @@ package struct TileExtractor {
                     RegionSet.value(p, field).map(RegionSet.text) == value
                 }
                 guard !polys.isEmpty else {
-                    let why = diagnostics.samples.filter { $0.code == "polygons_not_projected" }.map(\.message)
+                    let why = diagnostics.samples.filter { $0.code == .polygonsNotProjected }.map(\.message)
                     throw RegionError.emptyRegion(
                         "no polygon in \(path) has \(field)=\(value)" + why.map { "; \($0)" }.joined())
                 }

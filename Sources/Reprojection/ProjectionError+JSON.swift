@@ -5,7 +5,7 @@ extension ProjectionError {
     /// The error as JSON (`{"code": …, and its fields}`), for the CRS child process's answer.
     var json: JSONValue {
         func s(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
-        var members: [(String, JSONValue)] = [("code", .string(code))]
+        var members: [(String, JSONValue)] = [("code", .string(code.rawValue))]
         switch self {
         case .missingPrj(let file): members.append(("file", s(file)))
         case .prjTooLarge(let file, let size, let limit):
@@ -24,29 +24,29 @@ extension ProjectionError {
 
     /// The error `json` describes, or nil for anything else.
     init?(json v: JSONValue) {
-        guard let code = v["code"]?.stringValue else { return nil }
+        guard let raw = v["code"]?.stringValue, let code = ReasonCode(rawValue: raw) else { return nil }
         let file = v["file"]?.stringValue
         let detail = v["detail"]?.stringValue
         switch code {
-        case "missing_prj": self = .missingPrj(file: file)
-        case "prj_too_large":
+        case .missingPrj: self = .missingPrj(file: file)
+        case .prjTooLarge:
             guard let file, let size = v["size"]?.intValue, let limit = v["limit"]?.intValue else { return nil }
             self = .prjTooLarge(file: file, size: Int(size), limit: Int(limit))
-        case "unparseable_prj":
+        case .unparseablePrj:
             guard let detail else { return nil }
             self = .unparseablePrj(file: file, detail: detail)
-        case "hostile_prj":
+        case .hostilePrj:
             guard let reason = v["reason"]?.stringValue else { return nil }
             self = .hostilePrj(file: file, reason: reason)
-        case "bad_source_crs":
+        case .badSourceCrs:
             guard let text = v["text"]?.stringValue, let detail else { return nil }
             self = .badOverride(text: text, detail: detail)
-        case "no_transform":
+        case .noTransform:
             guard let source = v["source"]?.stringValue, let target = v["target"]?.stringValue, let detail else {
                 return nil
             }
             self = .cannotCreateTransform(source: source, target: target, detail: detail)
-        case "proj_setup":
+        case .projSetup:
             guard let detail else { return nil }
             self =
                 v["case"]?.stringValue == "database"

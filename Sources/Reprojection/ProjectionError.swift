@@ -50,15 +50,15 @@ public enum ProjectionError: KartpackError, Equatable {
     }
 
     /// A stable reason code for reports (listed in `docs/diagnostics.md`); it also ends `description`, in brackets.
-    public var code: String {
+    public var code: ReasonCode {
         switch self {
-        case .missingPrj: "missing_prj"
-        case .prjTooLarge: "prj_too_large"
-        case .unparseablePrj: "unparseable_prj"
-        case .hostilePrj: "hostile_prj"
-        case .badOverride: "bad_source_crs"
-        case .cannotCreateTransform: "no_transform"
-        case .projDatabaseMissing, .projSetupFailed: "proj_setup"
+        case .missingPrj: .missingPrj
+        case .prjTooLarge: .prjTooLarge
+        case .unparseablePrj: .unparseablePrj
+        case .hostilePrj: .hostilePrj
+        case .badOverride: .badSourceCrs
+        case .cannotCreateTransform: .noTransform
+        case .projDatabaseMissing, .projSetupFailed: .projSetup
         case .tooManyOpenFiles: OpenFileLimit.code
         }
     }

@@ -28,7 +28,7 @@ struct AttributeTable {
     /// (`DBFHeader`); `shapeRecords` is the `.shp`'s record count, to say when rows and shapes do not pair up.
     init(
         path: String, files: ShapefileSet, options: ShapefileReadOptions, virtualBase base: String,
-        hooks: inout SAHooks, shapeRecords: Int, shpName: String, warn: (String, String, String) -> Void
+        hooks: inout SAHooks, shapeRecords: Int, shpName: String, warn: (ReasonCode, String, String) -> Void
     ) throws(ShapefileError) {
         let dbfFile = try InputFile(path: path)
         file = dbfFile
@@ -75,19 +75,19 @@ struct AttributeTable {
             } else {
                 memoMissing = true
                 warn(
-                    "memo_file_missing",
+                    .memoFileMissing,
                     "memo field(s) \(memoNames.joined(separator: ", ")) need a .dbt or .fpt file next to \(name), "
                         + "and there is none; their values are null", name)
             }
         }
         if rows < shapeRecords {
             warn(
-                "missing_attributes",
+                .missingAttributes,
                 "\(shpName) has \(shapeRecords) records but \(name) has \(rows) rows; "
                     + "\(shapeRecords - rows) shape(s) get null attributes", name)
         } else if rows > shapeRecords {
             warn(
-                "orphan_dbf_rows",
+                .orphanDbfRows,
                 "\(name) has \(rows) rows but \(shpName) has \(shapeRecords) records; "
                     + "\(rows - shapeRecords) row(s) have no shape", name)
         }
@@ -96,7 +96,7 @@ struct AttributeTable {
     /// The fields to read, in descriptor order: names decoded in the table's code page, empty ones named
     /// `field_N`, repeated ones renamed `NAME_1`…, and fields no value can be read from dropped (`DBFFieldPlan`).
     private mutating func readFields(
-        _ header: DBFHeader, decoder: TextDecoder, warn: (String, String, String) -> Void
+        _ header: DBFHeader, decoder: TextDecoder, warn: (ReasonCode, String, String) -> Void
     ) {
         var used: Set<String> = []
         for raw in header.fields {
@@ -108,7 +108,7 @@ struct AttributeTable {
             let decimals: Int
             switch DBFFieldPlan.plan(raw, name: fieldName) {
             case .drop(let why):
-                warn("dropped_field", why, name)
+                warn(.droppedField, why, name)
                 continue
             case .read(let k, let t, let d, let warning):
                 (kind, type, decimals) = (k, t, d)
@@ -118,7 +118,7 @@ struct AttributeTable {
                 var n = 1
                 while used.contains("\(fieldName)_\(n)") { n += 1 }
                 warn(
-                    "duplicate_field_name", "field name \(fieldName) appears twice; renamed to \(fieldName)_\(n)", name)
+                    .duplicateFieldName, "field name \(fieldName) appears twice; renamed to \(fieldName)_\(n)", name)
                 fieldName = "\(fieldName)_\(n)"
             }
             used.insert(fieldName)

@@ -48,7 +48,7 @@ enum DBFFieldPlan: Equatable {
     case drop(String)
 
     struct Warning: Equatable {
-        var code: String
+        var code: ReasonCode
         var message: String
     }
 
@@ -59,7 +59,7 @@ enum DBFFieldPlan: Equatable {
         func unknown(_ why: String) -> DBFFieldPlan {
             .read(
                 .text, .string, decimals: 0,
-                warning: Warning(code: "unknown_field_type", message: "field \(name) \(why); read as text"))
+                warning: Warning(code: .unknownFieldType, message: "field \(name) \(why); read as text"))
         }
         if raw.dBase7 {
             switch raw.type {

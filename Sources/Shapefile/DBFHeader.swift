@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// A `.dbf` header parsed and checked by Kartpack itself before shapelib sees the file.
 ///
 /// shapelib trusts the header: a header length that does not match the field descriptors shifts every value, a
@@ -45,7 +47,7 @@ struct DBFHeader {
     /// For a dBASE II or dBASE 7 table: the dBASE III header shapelib is given instead of the file's own.
     var translatedHeader: [UInt8]?
     /// Warnings about tolerated layouts, as (code, message), in the order found.
-    var warnings: [(code: String, message: String)] = []
+    var warnings: [(code: ReasonCode, message: String)] = []
 
     /// The header's record count capped by the file size, read without any other check: what a rejected `.dbf`
     /// can still tell about the number of records (nil when not even the 32-byte header is there).
@@ -88,7 +90,7 @@ struct DBFHeader {
             version = head[0]
             fields = []
             recordCount = 0
-            warnings.append(("dbf_without_records", "no fields, no records and a record length of 0: nothing to read"))
+            warnings.append((.dbfWithoutRecords, "no fields, no records and a record length of 0: nothing to read"))
             return
         }
         guard recordLength > 0 else { throw reject("record length is 0") }
@@ -127,7 +129,7 @@ struct DBFHeader {
                 }
                 warnings.append(
                     (
-                        "dbf_header_padding",
+                        .dbfHeaderPadding,
                         "header length \(headerLength) is not the usual \(standard), but the file size confirms it"
                     ))
             }
@@ -149,7 +151,7 @@ struct DBFHeader {
                 ? "there is no 0x0D terminator after the \(n) field descriptors"
                 : "the byte after the \(n) field descriptors is 0x"
                     + String(descriptors[descriptors.count - 1], radix: 16) + ", not the 0x0D terminator"
-            warnings.append(("dbf_no_terminator", what + "; the header length \(headerLength) agrees with them"))
+            warnings.append((.dbfNoTerminator, what + "; the header length \(headerLength) agrees with them"))
         }
 
         // Widths: the plain one-byte widths must add up to the record length, or (with proof) leave padding.
@@ -161,7 +163,7 @@ struct DBFHeader {
             for f in wide { fields[f.index].decimals = 0 }
             warnings.append(
                 (
-                    "long_character_field",
+                    .longCharacterField,
                     "\(wide.count) character field(s) wider than 255 bytes (the decimals byte holds the high byte of "
                         + "the width, as Clipper and FoxPro write it); the widths then add up to the record length"
                 ))
@@ -170,7 +172,7 @@ struct DBFHeader {
         {
             warnings.append(
                 (
-                    "dbf_record_padding",
+                    .dbfRecordPadding,
                     "records are \(recordLength) bytes, \(recordLength - plainSum - 1) more than the fields need; the "
                         + "file size confirms it, the extra bytes are ignored"
                 ))
@@ -206,7 +208,7 @@ struct DBFHeader {
         }
         warnings.append(
             (
-                "dbf_legacy_layout",
+                .dbfLegacyLayout,
                 "a \(legacy.dialect.name) table (version byte 0x\(String(version, radix: 16))): its \(fields.count) "
                     + "field descriptors are read by Kartpack and the records as dBASE III records"
             ))
@@ -222,7 +224,7 @@ struct DBFHeader {
             recordCount = available
             warnings.append(
                 (
-                    "dbf_count_lies",
+                    .dbfCountLies,
                     "header claims \(declaredRecordCount) records but the file holds \(available); reading \(available)"
                 ))
         } else {
@@ -238,7 +240,7 @@ struct DBFHeader {
             {
                 warnings.append(
                     (
-                        "dbf_nul_deletion_flag",
+                        .dbfNulDeletionFlag,
                         "records start with 0x00 instead of the space deletion flag; header and records fill the "
                             + "file exactly, so they are read as not deleted"
                     ))

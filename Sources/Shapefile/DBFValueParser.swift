@@ -8,7 +8,7 @@ enum DBFValueParser {
         /// Null in the source (blank, `?`, an empty FoxPro datetime): not a coercion.
         case nullInSource
         /// Stored as null because the text is bad; `code` is the coercion reason, `message` the human text.
-        case coerced(code: String, message: String)
+        case coerced(code: ReasonCode, message: String)
     }
 
     /// Parses a numeric (`N`/`F`) value. With `decimals == 0` the value is an `Int64` when it is an integer
@@ -18,23 +18,23 @@ enum DBFValueParser {
         if bytes.isEmpty { return .nullInSource }
         if bytes.allSatisfy({ $0 == 0x2A }) {
             return .coerced(
-                code: "overflow_marker",
+                code: .overflowMarker,
                 message: "\"\(text)\" is dBASE's overflow marker (the value did not fit the field; shapelib and GDAL "
                     + "also write it for null)")
         }
         let lower = text.lowercased()
         if ["nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"].contains(lower) {
-            return .coerced(code: "number_out_of_range", message: "\"\(text)\" is not a finite number")
+            return .coerced(code: .numberOutOfRange, message: "\"\(text)\" is not a finite number")
         }
         guard let isInteger = numberShape(bytes) else {
-            return .coerced(code: "unparseable_number", message: "\"\(text)\" is not a number")
+            return .coerced(code: .unparseableNumber, message: "\"\(text)\" is not a number")
         }
         if isInteger && decimals == 0 {
             if let v = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) { return .value(.int(v)) }
-            return .coerced(code: "number_out_of_range", message: "\"\(text)\" does not fit a 64-bit integer")
+            return .coerced(code: .numberOutOfRange, message: "\"\(text)\" does not fit a 64-bit integer")
         }
         guard let d = Double(text), d.isFinite else {
-            return .coerced(code: "number_out_of_range", message: "\"\(text)\" is out of the range of a double")
+            return .coerced(code: .numberOutOfRange, message: "\"\(text)\" is out of the range of a double")
         }
         if decimals == 0, d == d.rounded(), abs(d) < 9.2e18 {
             return .value(.int(Int64(d)))
@@ -84,7 +84,7 @@ enum DBFValueParser {
         case "", "?": .nullInSource
         case "T", "t", "Y", "y": .value(.bool(true))
         case "F", "f", "N", "n": .value(.bool(false))
-        default: .coerced(code: "bad_logical", message: "\"\(text)\" is not a logical value")
+        default: .coerced(code: .badLogical, message: "\"\(text)\" is not a logical value")
         }
     }
 
@@ -94,9 +94,9 @@ enum DBFValueParser {
         let b = Array(text.utf8)
         if b.isEmpty { return .nullInSource }
         if b.allSatisfy({ $0 == 0x30 || $0 == 0x20 }) {
-            return .coerced(code: "zero_date", message: "\"\(text)\" is an all-zero date (no date)")
+            return .coerced(code: .zeroDate, message: "\"\(text)\" is an all-zero date (no date)")
         }
-        let bad = Outcome.coerced(code: "bad_date", message: "\"\(text)\" is not a valid YYYYMMDD date")
+        let bad = Outcome.coerced(code: .badDate, message: "\"\(text)\" is not a valid YYYYMMDD date")
         guard b.count == 8, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return bad }
         func num(_ r: Range<Int>) -> Int { r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
         let y = num(0..<4)
@@ -116,21 +116,21 @@ enum DBFValueParser {
 
     /// A FoxPro `I` field: 4-byte little-endian signed integer.
     static func int32(_ b: [UInt8]) -> Outcome {
-        guard b.count == 4 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 4") }
+        guard b.count == 4 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 4") }
         return .value(.int(Int64(b.int32LE(0))))
     }
 
     /// A FoxPro `B` field: 8-byte little-endian IEEE double; NaN and infinities are coerced to null.
     static func double64(_ b: [UInt8]) -> Outcome {
-        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        guard b.count == 8 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 8") }
         let d = b.doubleLE(0)
-        guard d.isFinite else { return .coerced(code: "number_out_of_range", message: "\(d) is not a finite number") }
+        guard d.isFinite else { return .coerced(code: .numberOutOfRange, message: "\(d) is not a finite number") }
         return .value(.double(d))
     }
 
     /// A dBASE 7 `I` or `+` field: 4-byte big-endian integer with the sign bit flipped; all zeros is null.
     static func dBase7Integer(_ b: [UInt8]) -> Outcome {
-        guard b.count == 4 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 4") }
+        guard b.count == 4 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 4") }
         if b.allSatisfy({ $0 == 0 }) { return .nullInSource }
         let bits = b.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } ^ 0x8000_0000
         return .value(.int(Int64(Int32(bitPattern: bits))))
@@ -139,17 +139,17 @@ enum DBFValueParser {
     /// A dBASE 7 `O` field: 8-byte big-endian double whose sign bit is flipped (positive values) or whose bits are
     /// all inverted (negative values), so that the bytes sort as the numbers do; all zeros is null.
     static func dBase7Double(_ b: [UInt8]) -> Outcome {
-        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        guard b.count == 8 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 8") }
         if b.allSatisfy({ $0 == 0 }) { return .nullInSource }
         let stored = b.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let d = Double(bitPattern: stored & (1 << 63) != 0 ? stored ^ (1 << 63) : ~stored)
-        guard d.isFinite else { return .coerced(code: "number_out_of_range", message: "\(d) is not a finite number") }
+        guard d.isFinite else { return .coerced(code: .numberOutOfRange, message: "\(d) is not a finite number") }
         return .value(.double(d))
     }
 
     /// A FoxPro `Y` field: 8-byte little-endian signed integer in units of 1/10 000.
     static func currency(_ b: [UInt8]) -> Outcome {
-        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        guard b.count == 8 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 8") }
         var bits: UInt64 = 0
         for k in 0..<8 { bits |= UInt64(b[k]) << (8 * UInt64(k)) }
         return .value(.double(Double(Int64(bitPattern: bits)) / 10_000))
@@ -160,12 +160,12 @@ enum DBFValueParser {
     /// blanks is an empty datetime (null in the source); days outside years 1…9999 or milliseconds beyond a day are
     /// `bad_date`.
     static func dateTime(_ b: [UInt8]) -> Outcome {
-        guard b.count == 8 else { return .coerced(code: "bad_binary_value", message: "\(b.count) bytes, not 8") }
+        guard b.count == 8 else { return .coerced(code: .badBinaryValue, message: "\(b.count) bytes, not 8") }
         if b.allSatisfy({ $0 == 0 }) || b.allSatisfy({ $0 == 0x20 }) { return .nullInSource }
         let day = Int(b.int32LE(0))
         let ms = Int(b.int32LE(4))
         let bad = Outcome.coerced(
-            code: "bad_date", message: "Julian day \(day) and \(ms) ms is not a valid FoxPro datetime")
+            code: .badDate, message: "Julian day \(day) and \(ms) ms is not a valid FoxPro datetime")
         // Julian day 1721426 is 0001-01-01, 5373484 is 9999-12-31.
         guard (1_721_426...5_373_484).contains(day), (0..<86_400_000).contains(ms) else { return bad }
         let (y, m, d) = civilDate(julianDay: day)

@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// A dBASE `.dbt` or FoxPro `.fpt` memo file, read block by block with every offset and length checked.
 ///
 /// - dBASE III (`.dbt`, DBF version 0x83): 512-byte blocks; a memo runs from its block to the first `0x1A`.
@@ -17,7 +19,7 @@ final class MemoFile {
 
     /// Why a memo could not be read (the value becomes null, counted under `code`).
     struct Problem: Error, Equatable {
-        var code: String
+        var code: ReasonCode
         var message: String
     }
 
@@ -50,7 +52,7 @@ final class MemoFile {
         guard !overflow, block > 0, offset >= min(512, blockSize), offset < file.size else {
             return .failure(
                 Problem(
-                    code: "bad_memo_block",
+                    code: .badMemoBlock,
                     message: "memo block \(block) is outside the \(file.size)-byte \(file.name)"))
         }
         let head = try file.bytes(at: offset, count: 8)
@@ -90,17 +92,17 @@ final class MemoFile {
             guard bytes.count == length else { return .failure(cutShort(block)) }
             return .success(bytes)
         } catch {
-            return .failure(Problem(code: "bad_memo_block", message: "memo block \(block): \(error.description)"))
+            return .failure(Problem(code: .badMemoBlock, message: "memo block \(block): \(error.description)"))
         }
     }
 
     private func tooLarge(_ block: Int, _ n: Int) -> Problem {
         Problem(
-            code: "memo_too_large",
+            code: .memoTooLarge,
             message: "memo block \(block) is larger than the \(Self.maxMemoBytes)-byte limit (at least \(n) bytes)")
     }
 
     private func cutShort(_ block: Int) -> Problem {
-        Problem(code: "bad_memo_block", message: "memo block \(block) runs past the end of \(file.name)")
+        Problem(code: .badMemoBlock, message: "memo block \(block) runs past the end of \(file.name)")
     }
 }

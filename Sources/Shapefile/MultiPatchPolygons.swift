@@ -46,7 +46,7 @@ enum MultiPatchPolygons {
         flush()
         var out = Geometry(kind: .multiPolygon, xy: [], partStarts: [], polygonStarts: [])
         var repairs: [GeometryRepair] = []
-        var skipped: (String, String)?
+        var skipped: (ReasonCode, String)?
         for rings in groups {
             var flat: [Double] = []
             var ranges: [Range<Int>] = []
@@ -62,8 +62,8 @@ enum MultiPatchPolygons {
                 let distinct = Set(stride(from: 0, to: first.count, by: 2).map { [first[$0], first[$0 + 1]] }).count
                 let fix =
                     distinct < 3
-                    ? GeometryRepair(code: "dropped_ring", message: "dropped MultiPatch ring(s) of fewer than 3 points")
-                    : GeometryRepair(code: "dropped_sliver", message: "dropped MultiPatch ring(s) of zero area")
+                    ? GeometryRepair(code: .droppedRing, message: "dropped MultiPatch ring(s) of fewer than 3 points")
+                    : GeometryRepair(code: .droppedSliver, message: "dropped MultiPatch ring(s) of zero area")
                 if !repairs.contains(where: { $0.code == fix.code }) { repairs.append(fix) }
             case .built(let g, let fixes):
                 let points = Int32(out.xy.count / 2)
@@ -76,12 +76,12 @@ enum MultiPatchPolygons {
         }
         guard !out.polygonStarts.isEmpty else {
             if let (code, message) = skipped { return .skipped(code: code, message: message) }
-            return .skipped(code: "empty_geometry", message: "no MultiPatch part gives a polygon")
+            return .skipped(code: .emptyGeometry, message: "no MultiPatch part gives a polygon")
         }
         if out.polygonStarts.count == 1 { out.kind = .polygon }
         repairs.insert(
             GeometryRepair(
-                code: "multipatch_as_polygons",
+                code: .multipatchAsPolygons,
                 message: "MultiPatch read as \(out.polygonStarts.count) polygon(s) (\(groups.count) triangle(s) or "
                     + "ring group(s)\(ignored > 0 ? "; \(ignored) part(s) of unknown type ignored" : ""))"),
             at: 0)

@@ -56,19 +56,19 @@ public enum ShapefileError: KartpackError, Equatable {
 
     /// The stable snake_case reason code of the rejection (listed in `docs/diagnostics.md`); it also ends
     /// `description`, in brackets.
-    public var code: String {
+    public var code: ReasonCode {
         switch self {
-        case .fileNotFound: "file_not_found"
-        case .noShapefiles: "no_shapefile"
-        case .unreadable: "unreadable"
-        case .notARegularFile: "not_a_regular_file"
-        case .notAShapefile: "not_a_shapefile"
-        case .unsupportedShapeType: "unsupported_shape_type"
-        case .badIndex: "bad_index"
-        case .badDBFHeader: "bad_dbf_header"
-        case .unknownEncoding: "unknown_encoding"
-        case .libraryError: "library_error"
-        case .ioError: "io_error"
+        case .fileNotFound: .fileNotFound
+        case .noShapefiles: .noShapefile
+        case .unreadable: .unreadable
+        case .notARegularFile: .notARegularFile
+        case .notAShapefile: .notAShapefile
+        case .unsupportedShapeType: .unsupportedShapeType
+        case .badIndex: .badIndex
+        case .badDBFHeader: .badDbfHeader
+        case .unknownEncoding: .unknownEncoding
+        case .libraryError: .libraryError
+        case .ioError: .ioError
         case .tooManyOpenFiles: OpenFileLimit.code
         }
     }

@@ -22,7 +22,7 @@ extension ShapefileReader {
         guard let p = DBFReadTuple(dbf.handle, Int32(i)) else {
             let messages = ShapelibIO.drainMessages()
             warnRecord(
-                "attribute_read_error",
+                .attributeReadError,
                 (messages.isEmpty ? "the row cannot be read" : messages.joined(separator: "; "))
                     + "; every attribute stored as null", file: dbfName, record: record)
             return Properties(fields.map { ($0.name, PropertyValue.null) })
@@ -37,7 +37,7 @@ extension ShapefileReader {
         }
         let messages = ShapelibIO.drainMessages()
         if !messages.isEmpty {
-            warnRecord("shapelib_message", messages.joined(separator: "; "), file: dbfName, record: record)
+            warnRecord(.shapelibMessage, messages.joined(separator: "; "), file: dbfName, record: record)
         }
         return properties
     }
@@ -50,7 +50,7 @@ extension ShapefileReader {
         case .number:
             let cleaned = Self.trimmed(raw.filter { $0 != 0 }, cutAtNUL: false)
             if cleaned.isEmpty && raw.contains(0) {
-                outcome = .coerced(code: "nul_filled_number", message: "the value is filled with NUL bytes")
+                outcome = .coerced(code: .nulFilledNumber, message: "the value is filled with NUL bytes")
             } else {
                 outcome = DBFValueParser.number(display(cleaned), decimals: field.decimals)
             }
@@ -90,7 +90,7 @@ extension ShapefileReader {
             guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(String(decoding: digits, as: UTF8.self))
             else {
                 return .coerced(
-                    code: "bad_memo_block",
+                    code: .badMemoBlock,
                     message: "\"\(String(decoding: digits, as: UTF8.self))\" is not a memo block number")
             }
             block = n
@@ -98,7 +98,7 @@ extension ShapefileReader {
         if block == 0 { return .nullInSource }
         guard let memo else {
             // Counted per value, on top of the file-level warning given at open.
-            return .coerced(code: "memo_file_missing", message: "the memo file (.dbt/.fpt) is missing")
+            return .coerced(code: .memoFileMissing, message: "the memo file (.dbt/.fpt) is missing")
         }
         switch try memo.read(block: block) {
         case .failure(let problem): return .coerced(code: problem.code, message: problem.message)
@@ -117,18 +117,18 @@ extension ShapefileReader {
         switch issue {
         case nil: break
         case .invalidUTF8:
-            stats.coercedToNull["invalid_utf8", default: 0] += 1
+            stats.coercedToNull[.invalidUtf8, default: 0] += 1
             diagnostics.report(
                 Diagnostic(
-                    .warning, code: "invalid_utf8", "field \(field.name): invalid UTF-8 replaced with U+FFFD",
+                    .warning, code: .invalidUtf8, "field \(field.name): invalid UTF-8 replaced with U+FFFD",
                     file: dbfName, record: record))
         case .fallbackToCP1252:
             warnRecord(
-                "encoding_fallback", "field \(field.name): not valid UTF-8; decoded as CP1252", file: dbfName,
+                .encodingFallback, "field \(field.name): not valid UTF-8; decoded as CP1252", file: dbfName,
                 record: record)
         case .undecodableBytes:
             warnRecord(
-                "undecodable_bytes",
+                .undecodableBytes,
                 "field \(field.name): bytes undefined in \(decoder.name) replaced with U+FFFD", file: dbfName,
                 record: record)
         }
@@ -136,7 +136,7 @@ extension ShapefileReader {
     }
 
     /// Counts one value stored as null under `code` and reports it.
-    private func coerce(_ code: String, _ message: String, record: Int) {
+    private func coerce(_ code: ReasonCode, _ message: String, record: Int) {
         stats.coercedToNull[code, default: 0] += 1
         diagnostics.report(Diagnostic(.warning, code: code, message, file: dbfName, record: record))
     }

@@ -6,7 +6,7 @@ extension ShapefileReader {
     /// exists for (Mazovia, Kamenický) is read only when its text is ASCII or UTF-8.
     static func resolveEncoding(
         options: ShapefileReadOptions, cpgPath: String?, ldid: UInt8, dbfName: String,
-        sample: () throws(ShapefileError) -> DBFTextSample, warn: (String, String, String) -> Void
+        sample: () throws(ShapefileError) -> DBFTextSample, warn: (ReasonCode, String, String) -> Void
     ) throws(ShapefileError) -> (TextDecoder, EncodingInfo) {
         if let option = options.encoding {
             guard let name = CodePage.canonicalName(option), let dec = TextDecoder(encoding: name) else {
@@ -24,7 +24,7 @@ extension ShapefileReader {
             if cpg.size > 256 {
                 ignoredCPG = "the .cpg file is \(cpg.size) bytes, too large to be a code page name"
             } else if text.isEmpty {
-                warn("empty_cpg", "the .cpg file is empty; ignored", cpg.name)
+                warn(.emptyCpg, "the .cpg file is empty; ignored", cpg.name)
             } else if let name = CodePage.canonicalName(text), let dec = TextDecoder(encoding: name) {
                 return (dec, EncodingInfo(name: name, origin: "cpg", detail: text, confidence: "declared"))
             } else {
@@ -34,7 +34,7 @@ extension ShapefileReader {
                         + "the computer that wrote the file, which cannot be known here"
                     : "the .cpg says \"\(String(text.prefix(40)))\", not a code page iconv knows"
             }
-            if let ignoredCPG { warn("ignored_cpg", ignoredCPG + "; the text decides the encoding", cpg.name) }
+            if let ignoredCPG { warn(.ignoredCpg, ignoredCPG + "; the text decides the encoding", cpg.name) }
         }
         if ldid != 0, let name = CodePage.forLanguageDriver(ldid), let dec = TextDecoder(encoding: name) {
             return (dec, EncodingInfo(name: name, origin: "ldid", detail: "LDID/\(ldid)", confidence: "declared"))
@@ -80,7 +80,7 @@ extension ShapefileReader {
                 throw .unknownEncoding(file: dbfName, detail: why, reason: "iconv has no CP1252")
             }
             warn(
-                "encoding_tie",
+                .encodingTie,
                 "\(why): the text reads as well in \(readings); read as CP1252, what ArcGIS and GDAL assume for a "
                     + "table that declares nothing. If the text is wrong, add a .cpg file next to the .dbf holding the "
                     + "code page's number (e.g. 850)", dbfName)

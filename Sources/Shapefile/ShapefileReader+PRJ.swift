@@ -5,12 +5,12 @@ extension ShapefileReader {
     /// `prj_too_large` through `warn`: code, message, file); a UTF-8 byte-order mark is dropped, and text that is
     /// not valid UTF-8 is read as Latin-1.
     static func readPRJ(
-        _ path: String?, warn: (String, String, String) -> Void
+        _ path: String?, warn: (ReasonCode, String, String) -> Void
     ) throws(ShapefileError) -> String? {
         guard let path else { return nil }
         let prjFile = try InputFile(path: path)
         guard prjFile.size <= maxPRJBytes else {
-            warn("prj_too_large", "\(prjFile.size) bytes (limit \(maxPRJBytes)); ignored", prjFile.name)
+            warn(.prjTooLarge, "\(prjFile.size) bytes (limit \(maxPRJBytes)); ignored", prjFile.name)
             return nil
         }
         var bytes = try prjFile.bytes(at: 0, count: prjFile.size)

@@ -15,11 +15,11 @@ extension ShapefileReader {
             if offset >= 100, length >= 4, declaredSHPLength > shpFile.size, offset + 8 + length <= declaredSHPLength {
                 // The record belongs to the file the header declares, which was cut short.
                 warnOncePerFile(
-                    "truncated_at",
+                    .truncatedAt,
                     "truncated at byte \(shpFile.size): the header declares \(declaredSHPLength) bytes; records past "
                         + "the end are skipped as truncated", file: shpName, record: record, offset: offset)
                 skip(
-                    "truncated",
+                    .truncated,
                     "the record spans bytes \(offset)..<\(offset + 8 + length) but the file ends at byte "
                         + "\(shpFile.size)",
                     record: record, offset: offset)
@@ -33,7 +33,7 @@ extension ShapefileReader {
             } else {
                 why += ", past the end of the \(shpFile.size)-byte file"
             }
-            skip("bad_index_entry", why, record: record, offset: offset)
+            skip(.badIndexEntry, why, record: record, offset: offset)
             return nil
         }
         if let keeps = keepsRecordBox, let box = try storedBox(offset: offset, length: length), !keeps(box) {
@@ -46,21 +46,21 @@ extension ShapefileReader {
         if Int(number) != record {
             // GDAL ignores record numbers; so does Kartpack, loudly.
             warnOncePerFile(
-                "record_number_mismatch",
+                .recordNumberMismatch,
                 "the record header at byte \(offset) says record \(number), expected \(record); read anyway",
                 file: shpName, record: record, offset: offset)
         }
         let headerLength = Int(UInt32(bitPattern: head.int32BE(4))) * 2
         if let declared = overrunLengths[i] {
             warnOncePerFile(
-                "record_length_overrun",
+                .recordLengthOverrun,
                 "the record at byte \(offset) declares \(declared) bytes, \(declared - length) past the end of the "
                     + "\(shpFile.size)-byte file, but its parts and points fit in the \(length) bytes there; read",
                 file: shpName, record: record, offset: offset)
         }
         if headerLength != (overrunLengths[i] ?? length) {
             warnOncePerFile(
-                "length_mismatch", "record header says \(headerLength) bytes, the index \(length); using the index",
+                .lengthMismatch, "record header says \(headerLength) bytes, the index \(length); using the index",
                 file: shpName, record: record, offset: offset)
         }
 
@@ -68,7 +68,7 @@ extension ShapefileReader {
         if let dbf, i < dbfRows, DBFIsRecordDeleted(dbf.handle, Int32(i)) != 0 {
             stats.deletedRecords += 1
             skip(
-                "deleted_in_source", "the .dbf row is flagged as deleted", record: record, offset: offset,
+                .deletedInSource, "the .dbf row is flagged as deleted", record: record, offset: offset,
                 severity: .note)
             return nil
         }
@@ -78,7 +78,7 @@ extension ShapefileReader {
         guard let raw = SHPReadObject(shp.handle, Int32(i)) else {
             let messages = ShapelibIO.drainMessages()
             skip(
-                "corrupt_record",
+                .corruptRecord,
                 messages.isEmpty ? "shapelib could not read the record" : messages.joined(separator: "; "),
                 record: record, offset: offset)
             return nil
@@ -87,12 +87,12 @@ extension ShapefileReader {
         let libraryNotes = ShapelibIO.drainMessages()
         if !libraryNotes.isEmpty {
             warnRecord(
-                "shapelib_message", libraryNotes.joined(separator: "; "), file: shpName, record: record, offset: offset)
+                .shapelibMessage, libraryNotes.joined(separator: "; "), file: shpName, record: record, offset: offset)
         }
         let geometry: Geometry
         switch convert(object.object.pointee) {
         case .skipped(let code, let message):
-            skip(code, message, record: record, offset: offset, severity: code == "null_geometry" ? .note : .warning)
+            skip(code, message, record: record, offset: offset, severity: code == .nullGeometry ? .note : .warning)
             return nil
         case .built(let g, let repairs):
             for r in repairs { repaired(r, record: record, offset: offset) }
@@ -108,24 +108,24 @@ extension ShapefileReader {
     /// Converts one shapelib object, by its own type.
     private func convert(_ o: SHPObject) -> GeometryAssembly {
         let type = o.nSHPType
-        if type == SHPT_NULL { return .skipped(code: "null_geometry", message: "null shape") }
+        if type == SHPT_NULL { return .skipped(code: .nullGeometry, message: "null shape") }
         guard let (family, _, _) = ShapeType.describe(type) else {
-            return .skipped(code: "unknown_shape_type", message: "unknown shape type \(type)")
+            return .skipped(code: .unknownShapeType, message: "unknown shape type \(type)")
         }
         // A MultiPatch is read as polygons, so it belongs in a Polygon layer too (GDAL reads it there as well).
         let polygonal: Set<ShapeType.Family?> = [.polygon, .multiPatch]
         guard family == fileFamily || (polygonal.contains(family) && polygonal.contains(fileFamily)) else {
             return .skipped(
-                code: "type_mismatch",
+                code: .typeMismatch,
                 message:
                     "record type \(ShapeType.name(type)) does not match the file type \(schema.sourceShapeType ?? "?")")
         }
         let n = Int(o.nVertices)
         guard n > 0, let px = o.padfX, let py = o.padfY else {
-            return .skipped(code: "empty_geometry", message: "no vertices")
+            return .skipped(code: .emptyGeometry, message: "no vertices")
         }
         guard n <= maxVertices else {
-            return .skipped(code: "too_complex", message: "\(n) vertices, more than the limit of \(maxVertices)")
+            return .skipped(code: .tooComplex, message: "\(n) vertices, more than the limit of \(maxVertices)")
         }
         // Coordinates must be finite before anything else looks at them. Z and M are not read: tiles are
         // two-dimensional, so a NaN there (a "no data" Z) costs nothing.
@@ -134,12 +134,12 @@ extension ShapefileReader {
             let x = px[k]
             let y = py[k]
             guard x.isFinite, y.isFinite else {
-                return .skipped(code: "non_finite_coordinate", message: "vertex \(k) is (\(x), \(y))")
+                return .skipped(code: .nonFiniteCoordinate, message: "vertex \(k) is (\(x), \(y))")
             }
             let limit = Self.maxAbsoluteCoordinate
             guard abs(x) <= limit, abs(y) <= limit else {
                 return .skipped(
-                    code: "out_of_domain",
+                    code: .outOfDomain,
                     message: "vertex \(k) is (\(x), \(y)), beyond ±\(limit) in any coordinate system")
             }
             xy[2 * k] = x
@@ -173,7 +173,7 @@ extension ShapefileReader {
     }
 
     struct PartProblem: Error {
-        var code: String
+        var code: ReasonCode
         var message: String
     }
 
@@ -181,11 +181,11 @@ extension ShapefileReader {
     private func partRanges(_ o: SHPObject, vertexCount n: Int) -> Result<[Range<Int>], PartProblem> {
         let count = Int(o.nParts)
         guard count > 0, let starts = o.panPartStart else {
-            return .failure(PartProblem(code: "bad_part_layout", message: "\(n) vertices but no parts"))
+            return .failure(PartProblem(code: .badPartLayout, message: "\(n) vertices but no parts"))
         }
         guard starts[0] == 0 else {
             return .failure(
-                PartProblem(code: "bad_part_layout", message: "the first part starts at vertex \(starts[0]), not 0"))
+                PartProblem(code: .badPartLayout, message: "the first part starts at vertex \(starts[0]), not 0"))
         }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(count)
@@ -195,7 +195,7 @@ extension ShapefileReader {
             guard s >= 0, e <= n, s < e else {
                 return .failure(
                     PartProblem(
-                        code: "bad_part_layout",
+                        code: .badPartLayout,
                         message: s == e ? "part \(p) is empty" : "part \(p) spans vertices \(s)..<\(e) of \(n)"))
             }
             ranges.append(s..<e)

@@ -61,7 +61,7 @@ public final class ShapefileReader: FeatureSource {
 
     /// A per-file warning gathered while reading and reported once, with a count, after the last record.
     struct PendingWarning {
-        var code: String
+        var code: ReasonCode
         var count: Int
         var firstRecord: Int
         var firstOffset: Int?
@@ -126,7 +126,7 @@ public final class ShapefileReader: FeatureSource {
         self.shpFile = shpFile
         self.shpName = shpName
         var warnings: [Diagnostic] = []
-        func warn(_ code: String, _ message: String, file: String) {
+        func warn(_ code: ReasonCode, _ message: String, file: String) {
             warnings.append(Diagnostic(.warning, code: code, message, file: file))
         }
 
@@ -148,7 +148,7 @@ public final class ShapefileReader: FeatureSource {
         maxVertices = options.maxVertices
         if declaredLength != shpFile.size {
             warn(
-                "length_mismatch",
+                .lengthMismatch,
                 "header says the file is \(declaredLength) bytes, it has \(shpFile.size); using the real size",
                 file: shpName)
         }
@@ -165,7 +165,7 @@ public final class ShapefileReader: FeatureSource {
             do throws(ShxIndex.Problem) {
                 let (parsed, lengthWarning) = try ShxIndex.parse(shxBytes)
                 index = parsed
-                if let lengthWarning { warn("length_mismatch", lengthWarning, file: shx.name) }
+                if let lengthWarning { warn(.lengthMismatch, lengthWarning, file: shx.name) }
             } catch {
                 switch error {
                 case .unusable(let why): rebuildReason = "\(shx.name) is unusable: \(why)"
@@ -187,7 +187,7 @@ public final class ShapefileReader: FeatureSource {
             }
             if shpFile.size - end >= 12 {
                 warn(
-                    "unindexed_bytes",
+                    .unindexedBytes,
                     "\(shpFile.size - end) bytes after the last indexed record are not in the .shx; they are not read",
                     file: shpName)
             }
@@ -205,7 +205,7 @@ public final class ShapefileReader: FeatureSource {
             if let found = try index.firstKnownShapeType(shp: shpFile) {
                 fileType = found
                 warn(
-                    "header_shape_type_from_records",
+                    .headerShapeTypeFromRecords,
                     "the header's shape type is \(headerType == 0 ? "Null" : "unknown (\(headerType))") but the "
                         + "records "
                         + "are \(ShapeType.name(found)); the layer is read as \(ShapeType.name(found))", file: shpName)
@@ -252,7 +252,7 @@ public final class ShapefileReader: FeatureSource {
                 shapeRecords: index.count, shpName: shpName, warn: { warn($0, $1, file: $2) })
         } else {
             table = AttributeTable()
-            warn("no_attributes", "no .dbf file; features have no attributes", file: shpName)
+            warn(.noAttributes, "no .dbf file; features have no attributes", file: shpName)
         }
         self.dbf = table.handle
         self.dbfFile = table.file
@@ -277,17 +277,17 @@ public final class ShapefileReader: FeatureSource {
         stats = ReaderStats(recordsInFile: index.count, dbfRecordCount: files.dbf == nil ? nil : table.rows)
 
         if let rebuildReason {
-            stats.repaired["rebuilt_index", default: 0] += 1
+            stats.repaired[.rebuiltIndex, default: 0] += 1
             warnings.insert(
                 Diagnostic(
-                    .warning, code: "rebuilt_index",
+                    .warning, code: .rebuiltIndex,
                     "\(rebuildReason); index of \(index.count) record(s) rebuilt in memory from the .shp", file: shpName
                 ),
                 at: 0)
         }
-        if index.count == 0 { warn("empty_layer", "the file has no records", file: shpName) }
+        if index.count == 0 { warn(.emptyLayer, "the file has no records", file: shpName) }
         for w in warnings {
-            if w.code != "rebuilt_index" { stats.warnings[w.code, default: 0] += 1 }
+            if w.code != .rebuiltIndex { stats.warnings[w.code, default: 0] += 1 }
             diagnostics.report(w)
         }
     }
@@ -319,7 +319,7 @@ public final class ShapefileReader: FeatureSource {
 
     // MARK: - Reporting
 
-    func skip(_ code: String, _ message: String, record: Int, offset: Int?, severity: Severity = .warning) {
+    func skip(_ code: ReasonCode, _ message: String, record: Int, offset: Int?, severity: Severity = .warning) {
         stats.skipped[code, default: 0] += 1
         diagnostics.report(Diagnostic(severity, code: code, message, file: shpName, record: record, offset: offset))
     }
@@ -332,7 +332,7 @@ public final class ShapefileReader: FeatureSource {
 
     /// Counts a per-file warning now; one diagnostic (the first occurrence's detail plus the count) is reported
     /// after the last record.
-    func warnOncePerFile(_ code: String, _ detail: String, file: String, record: Int, offset: Int?) {
+    func warnOncePerFile(_ code: ReasonCode, _ detail: String, file: String, record: Int, offset: Int?) {
         stats.warnings[code, default: 0] += 1
         if let k = pending.firstIndex(where: { $0.code == code && $0.file == file }) {
             pending[k].count += 1
@@ -343,7 +343,7 @@ public final class ShapefileReader: FeatureSource {
         }
     }
 
-    func warnRecord(_ code: String, _ message: String, file: String, record: Int, offset: Int? = nil) {
+    func warnRecord(_ code: ReasonCode, _ message: String, file: String, record: Int, offset: Int? = nil) {
         stats.warnings[code, default: 0] += 1
         diagnostics.report(Diagnostic(.warning, code: code, message, file: file, record: record, offset: offset))
     }

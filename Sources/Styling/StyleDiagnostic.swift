@@ -35,11 +35,6 @@ public struct StyleDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line:column: error: message`, the form compilers print.
     public var description: String { "\(file):\(line):\(column): \(severity.rawValue): \(message)" }
-
-    /// The same problem as a pipeline `Diagnostic` (the position goes into the message).
-    public var asDiagnostic: Diagnostic {
-        Diagnostic(severity, code: code, "\(line):\(column): \(message)", file: file)
-    }
 }
 
 extension Array where Element == StyleDiagnostic {

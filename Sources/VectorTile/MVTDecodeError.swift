@@ -67,28 +67,28 @@ public struct MVTDecodeError: Error, Sendable, Hashable, KartpackError {
     public var exitCode: ExitCode { .dataError }
 
     /// A stable snake_case code for diagnostics.
-    public var code: String {
+    public var code: ReasonCode {
         switch kind {
-        case .malformed: "mvt_malformed_protobuf"
-        case .missingLayerName: "mvt_missing_layer_name"
-        case .duplicateLayerName: "mvt_duplicate_layer_name"
-        case .unsupportedVersion: "mvt_unsupported_version"
-        case .invalidExtent: "mvt_invalid_extent"
-        case .invalidValue: "mvt_invalid_value"
-        case .invalidUTF8: "mvt_invalid_utf8"
-        case .oddTagCount: "mvt_odd_tag_count"
-        case .keyIndexOutOfRange: "mvt_key_index_out_of_range"
-        case .valueIndexOutOfRange: "mvt_value_index_out_of_range"
-        case .duplicateKeyInFeature: "mvt_duplicate_key_in_feature"
-        case .invalidGeometryType: "mvt_invalid_geometry_type"
-        case .missingGeometry: "mvt_missing_geometry"
-        case .unknownCommand: "mvt_unknown_command"
-        case .unexpectedCommand: "mvt_unexpected_command"
-        case .truncatedGeometry: "mvt_truncated_geometry"
-        case .zeroLengthLineTo: "mvt_zero_length_lineto"
-        case .coordinateOverflow: "mvt_coordinate_overflow"
-        case .firstRingNotExterior: "mvt_wrong_winding"
-        case .limitExceeded: "mvt_limit_exceeded"
+        case .malformed: .mvtMalformedProtobuf
+        case .missingLayerName: .mvtMissingLayerName
+        case .duplicateLayerName: .mvtDuplicateLayerName
+        case .unsupportedVersion: .mvtUnsupportedVersion
+        case .invalidExtent: .mvtInvalidExtent
+        case .invalidValue: .mvtInvalidValue
+        case .invalidUTF8: .mvtInvalidUtf8
+        case .oddTagCount: .mvtOddTagCount
+        case .keyIndexOutOfRange: .mvtKeyIndexOutOfRange
+        case .valueIndexOutOfRange: .mvtValueIndexOutOfRange
+        case .duplicateKeyInFeature: .mvtDuplicateKeyInFeature
+        case .invalidGeometryType: .mvtInvalidGeometryType
+        case .missingGeometry: .mvtMissingGeometry
+        case .unknownCommand: .mvtUnknownCommand
+        case .unexpectedCommand: .mvtUnexpectedCommand
+        case .truncatedGeometry: .mvtTruncatedGeometry
+        case .zeroLengthLineTo: .mvtZeroLengthLineto
+        case .coordinateOverflow: .mvtCoordinateOverflow
+        case .firstRingNotExterior: .mvtWrongWinding
+        case .limitExceeded: .mvtLimitExceeded
         }
     }
 
@@ -99,7 +99,7 @@ public struct MVTDecodeError: Error, Sendable, Hashable, KartpackError {
         if let layerIndex { s += "(#\(layerIndex)) " }
         if let feature { s += "feature \(feature) " }
         if !s.isEmpty { s = String(s.dropLast()) + ": " }
-        s += code
+        s += code.rawValue
         switch kind {
         case .malformed(let e): s += " (\(e.description))"
         case .unsupportedVersion(let v): s += " (version \(v))"

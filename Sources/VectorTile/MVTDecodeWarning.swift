@@ -1,19 +1,33 @@
+import KartpackCore
+
 /// A tolerated deviation found while decoding.
 public struct MVTDecodeWarning: Sendable, Hashable, CustomStringConvertible {
     /// What was tolerated.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         /// The layer declares version 1 (accepted; winding is then read relative to the first ring).
-        case versionOne = "version_1_layer"
+        case versionOne
         /// The layer has no version field (proto default 1).
-        case missingVersion = "missing_version"
+        case missingVersion
         /// The layer has no features.
-        case emptyLayer = "empty_layer"
+        case emptyLayer
         /// A feature of type UNKNOWN: its geometry was not interpreted.
-        case unknownGeometryType = "unknown_geometry_type"
+        case unknownGeometryType
         /// A polygon ring with zero area was skipped.
-        case zeroAreaRing = "zero_area_ring"
+        case zeroAreaRing
         /// A ring repeated its first point before ClosePath (the repeat was dropped).
-        case closingPointRepeated = "closing_point_repeated"
+        case closingPointRepeated
+
+        /// The reason code (docs/diagnostics.md, *Tile decoding*).
+        public var code: ReasonCode {
+            switch self {
+            case .versionOne: .version1Layer
+            case .missingVersion: .missingVersion
+            case .emptyLayer: .emptyLayer
+            case .unknownGeometryType: .unknownGeometryType
+            case .zeroAreaRing: .zeroAreaRing
+            case .closingPointRepeated: .closingPointRepeated
+            }
+        }
     }
 
     /// What was tolerated.
@@ -32,6 +46,6 @@ public struct MVTDecodeWarning: Sendable, Hashable, CustomStringConvertible {
 
     /// `layer "name" feature N: kind`.
     public var description: String {
-        "layer \"\(layer)\"" + (feature.map { " feature \($0)" } ?? "") + ": " + kind.rawValue
+        "layer \"\(layer)\"" + (feature.map { " feature \($0)" } ?? "") + ": " + kind.code.rawValue
     }
 }

@@ -68,12 +68,12 @@ import Testing
         #expect(r.features[1].properties["day"] == .string("2024-02-29"))
         #expect(
             r.stats.skipped == [
-                "null_geometry": 1, "srs_mismatch": 1, "empty_geometry": 1, "bad_wkb": 1, "negative_fid": 1,
+                .nullGeometry: 1, .srsMismatch: 1, .emptyGeometry: 1, .badWkb: 1, .negativeFid: 1,
             ])
         #expect(r.stats.recordsInFile == 8 && r.stats.recordsRead == 8 && r.stats.featuresEmitted == 3)
-        #expect(r.stats.coercedToNull == ["bad_date": 1])
-        #expect(r.stats.warnings["blob_field_skipped"] == 1)
-        let bad = try #require(r.sink.samples.first { $0.code == "bad_wkb" })
+        #expect(r.stats.coercedToNull == [.badDate: 1])
+        #expect(r.stats.warnings[.blobFieldSkipped] == 1)
+        let bad = try #require(r.sink.samples.first { $0.code == .badWkb })
         #expect(bad.formatted.contains("t.gpkg table") && bad.formatted.contains("DROP TABLE") && bad.record == 6)
         // The file still holds its tables: nothing was executed.
         #expect(try GeoPackageFile(path: path).layers.count == 1)
@@ -113,14 +113,14 @@ import Testing
         let text = dir.file("x.gpkg")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
         #expect(throws: (any Error).self) { try GeoPackageFile(path: text) }
-        do { _ = try GeoPackageFile(path: text) } catch { #expect(error.code == "not_a_geopackage") }
+        do { _ = try GeoPackageFile(path: text) } catch { #expect(error.code == .notAGeopackage) }
         let plain = dir.file("plain.gpkg")
         let db = try SQLiteConnection(path: plain, mode: .readWriteCreate)
         try db.exec("CREATE TABLE a (x)")
         try db.close()
-        do { _ = try GeoPackageFile(path: plain) } catch { #expect(error.code == "not_a_geopackage") }
+        do { _ = try GeoPackageFile(path: plain) } catch { #expect(error.code == .notAGeopackage) }
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.gpkg"), withDestinationPath: plain)
-        do { _ = try GeoPackageFile(path: dir.file("link.gpkg")) } catch { #expect(error.code == "not_a_regular_file") }
+        do { _ = try GeoPackageFile(path: dir.file("link.gpkg")) } catch { #expect(error.code == .notARegularFile) }
     }
 
     @Test func viewsTablesWithoutKeyAndUnknownSRSAreRejectedWithReasons() throws {
@@ -139,15 +139,15 @@ import Testing
             """)
         try db.close()
         let file = try GeoPackageFile(path: path)
-        func code(_ table: String) -> String? {
+        func code(_ table: String) -> ReasonCode? {
             do {
                 _ = try GeoPackageReader(file: file, layer: try file.layer(named: table), diagnostics: DiagnosticSink())
                 return nil
             } catch { return error.code }
         }
-        #expect(code("v") == "gpkg_not_a_table")
-        #expect(code("nokey") == "gpkg_no_feature_id")
-        #expect(code("nosrs") == "gpkg_unknown_srs")
+        #expect(code("v") == .gpkgNotATable)
+        #expect(code("nokey") == .gpkgNoFeatureId)
+        #expect(code("nosrs") == .gpkgUnknownSrs)
         #expect(code("pts") == nil)
     }
 

@@ -11,7 +11,7 @@ import Testing
         return try result.get()
     }
 
-    func issue(_ b: [UInt8]) -> String? {
+    func issue(_ b: [UInt8]) -> ReasonCode? {
         do {
             _ = try header(b)
             return nil
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    func code(_ wkb: [UInt8], limits: WKBReader.Limits = .init()) -> String? {
+    func code(_ wkb: [UInt8], limits: WKBReader.Limits = .init()) -> ReasonCode? {
         if case .skipped(let c, _) = geometry(wkb, limits: limits) { return c }
         return nil
     }
@@ -51,22 +51,22 @@ import Testing
 
     @Test func brokenHeadersAreRejectedWithReasons() {
         let good = WKBBytes.blob(WKBBytes.point(1, 2))
-        #expect(issue(Array(good.prefix(7))) == "bad_geometry_blob")
-        #expect(issue([0x58] + good.dropFirst()) == "bad_geometry_blob", "bad magic")
+        #expect(issue(Array(good.prefix(7))) == .badGeometryBlob)
+        #expect(issue([0x58] + good.dropFirst()) == .badGeometryBlob, "bad magic")
         var version = good
         version[2] = 1
-        #expect(issue(version) == "bad_geometry_blob")
+        #expect(issue(version) == .badGeometryBlob)
         var reserved = good
         reserved[3] |= 0x80
-        #expect(issue(reserved) == "bad_geometry_blob")
+        #expect(issue(reserved) == .badGeometryBlob)
         var extended = good
         extended[3] |= 0x20
-        #expect(issue(extended) == "unsupported_geometry_type")
+        #expect(issue(extended) == .unsupportedGeometryType)
         var envelope = good
         envelope[3] = (5 << 1) | 1
-        #expect(issue(envelope) == "bad_geometry_blob", "envelope kinds 5-7 are invalid")
+        #expect(issue(envelope) == .badGeometryBlob, "envelope kinds 5-7 are invalid")
         let shortEnvelope = Array(WKBBytes.blob([], envelope: 4).prefix(40))
-        #expect(issue(shortEnvelope) == "bad_geometry_blob")
+        #expect(issue(shortEnvelope) == .badGeometryBlob)
     }
 
     @Test func pointsInEveryDimensionAndByteOrder() {
@@ -101,10 +101,10 @@ import Testing
         let nested = WKBBytes.collection(7, [WKBBytes.collection(7, [WKBBytes.point(1, 1)]), WKBBytes.point(2, 2)])
         #expect(built(nested) == Geometry(kind: .multiPoint, xy: [1, 1, 2, 2], partStarts: [0]))
         let mixed = WKBBytes.collection(7, [WKBBytes.point(1, 1), WKBBytes.polygon([WKBBytes.square])])
-        #expect(code(mixed) == "mixed_geometry_collection")
-        #expect(code(WKBBytes.collection(7, [])) == "empty_geometry")
-        #expect(code(WKBBytes.point(.nan, .nan)) == "empty_geometry", "POINT EMPTY")
-        #expect(code(WKBBytes.polygon([])) == "empty_geometry")
+        #expect(code(mixed) == .mixedGeometryCollection)
+        #expect(code(WKBBytes.collection(7, [])) == .emptyGeometry)
+        #expect(code(WKBBytes.point(.nan, .nan)) == .emptyGeometry, "POINT EMPTY")
+        #expect(code(WKBBytes.polygon([])) == .emptyGeometry)
     }
 
     @Test func hostileWKBIsRefusedNotAllocated() {
@@ -113,33 +113,33 @@ import Testing
         huge.head(2)
         huge.u32(0xFFFF_FFFF)
         huge.f64(1)
-        #expect(code(huge.bytes) == "bad_wkb")
+        #expect(code(huge.bytes) == .badWkb)
         var rings = WKBBytes()
         rings.head(3)
         rings.u32(0x7FFF_FFFF)
-        #expect(code(rings.bytes) == "bad_wkb")
+        #expect(code(rings.bytes) == .badWkb)
         var members = WKBBytes()
         members.head(7)
         members.u32(1_000_000)
-        #expect(code(members.bytes) == "bad_wkb")
-        #expect(code(Array(WKBBytes.point(1, 2).prefix(12))) == "bad_wkb", "truncated")
-        #expect(code([7]) == "bad_wkb")
-        #expect(code([2] + WKBBytes.point(1, 2).dropFirst()) == "bad_wkb", "byte order 2")
-        #expect(code(WKBBytes.point(1, 2, type: 99)) == "bad_wkb")
-        #expect(code(WKBBytes.point(1, 2, type: 4001)) == "bad_wkb", "no dimension 4000")
+        #expect(code(members.bytes) == .badWkb)
+        #expect(code(Array(WKBBytes.point(1, 2).prefix(12))) == .badWkb, "truncated")
+        #expect(code([7]) == .badWkb)
+        #expect(code([2] + WKBBytes.point(1, 2).dropFirst()) == .badWkb, "byte order 2")
+        #expect(code(WKBBytes.point(1, 2, type: 99)) == .badWkb)
+        #expect(code(WKBBytes.point(1, 2, type: 4001)) == .badWkb, "no dimension 4000")
         // A MultiPoint holding a polygon.
-        #expect(code(WKBBytes.collection(4, [WKBBytes.polygon([WKBBytes.square])])) == "bad_wkb")
+        #expect(code(WKBBytes.collection(4, [WKBBytes.polygon([WKBBytes.square])])) == .badWkb)
         // Deep nesting: 40 collections, over the limit of 32.
         var deep = WKBBytes.point(1, 1)
         for _ in 0..<40 { deep = WKBBytes.collection(7, [deep]) }
-        #expect(code(deep) == "too_complex")
+        #expect(code(deep) == .tooComplex)
         var few = WKBReader.Limits()
         few.maxVertices = 3
-        #expect(code(WKBBytes.line([(0, 0), (1, 1), (2, 2), (3, 3)]), limits: few) == "too_complex")
-        #expect(code(WKBBytes.point(.infinity, 1)) == "non_finite_coordinate")
-        #expect(code(WKBBytes.point(.nan, 1)) == "non_finite_coordinate")
-        #expect(code(WKBBytes.point(1e300, 1)) == "out_of_domain")
-        #expect(code(WKBBytes.point(1, 1, type: 8)) == "unsupported_geometry_type", "CircularString")
-        #expect(code(WKBBytes.point(1, 1, type: 1017)) == "unsupported_geometry_type", "Triangle Z")
+        #expect(code(WKBBytes.line([(0, 0), (1, 1), (2, 2), (3, 3)]), limits: few) == .tooComplex)
+        #expect(code(WKBBytes.point(.infinity, 1)) == .nonFiniteCoordinate)
+        #expect(code(WKBBytes.point(.nan, 1)) == .nonFiniteCoordinate)
+        #expect(code(WKBBytes.point(1e300, 1)) == .outOfDomain)
+        #expect(code(WKBBytes.point(1, 1, type: 8)) == .unsupportedGeometryType, "CircularString")
+        #expect(code(WKBBytes.point(1, 1, type: 1017)) == .unsupportedGeometryType, "Triangle Z")
     }
 }

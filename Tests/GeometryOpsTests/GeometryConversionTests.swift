@@ -64,8 +64,8 @@ import Testing
             #expect(throws: expected) { try GeometryEngine.checkCoordinates(g) }
         }
         #expect(throws: GeometryError.nonFinite(pointIndex: 0)) { try engine.prepare(.point(x: 0, y: .nan)) }
-        #expect(GeometryError.nonFinite(pointIndex: 0).diagnosticCode == "non_finite_coordinate")
-        #expect(GeometryError.outOfRange(pointIndex: 0).diagnosticCode == "out_of_domain")
+        #expect(GeometryError.nonFinite(pointIndex: 0).diagnosticCode == .nonFiniteCoordinate)
+        #expect(GeometryError.outOfRange(pointIndex: 0).diagnosticCode == .outOfDomain)
         // Nothing reached GEOS, so no GEOS message was recorded.
         #expect(engine.messages.error == nil)
     }
@@ -87,7 +87,7 @@ import Testing
             do {
                 _ = try engine.prepare(g)
             } catch {
-                #expect(error.diagnosticCode == "malformed_geometry", "\(g)")
+                #expect(error.diagnosticCode == .malformedGeometry, "\(g)")
             }
         }
     }

@@ -22,6 +22,8 @@ import Testing
         try #require(r.status == 0, "\(r.stderr)")
         let catalog = try Catalog(contentsOf: URL(fileURLWithPath: out + "/catalog.json"))
         #expect(catalog.version == 1 && !catalog.kartpackVersion.isEmpty)
+        // One model: the producer wrote exactly what the model's `text` gives for what the reader read.
+        #expect(catalog.bytes == Data(catalog.text.utf8))
         try #require(!catalog.regions.isEmpty)
         for region in catalog.regions {
             let file = catalog.fileURL(of: region)

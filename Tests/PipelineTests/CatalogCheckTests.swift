@@ -11,7 +11,7 @@ import Testing
         ]
         let findings = CatalogCheck.removals(leaving, allowed: false)
         #expect(findings.map(\.region) == ["r10", "r3"])
-        #expect(findings.allSatisfy { $0.severity == .error && $0.code == "region_removed" })
+        #expect(findings.allSatisfy { $0.severity == .error && $0.code == .regionRemoved })
         #expect(findings[0].message.contains("is not in regions.shp tonight"), "\(findings[0].message)")
         #expect(findings[1].message.contains("holds no feature tonight"), "\(findings[1].message)")
         #expect(CatalogCheck.removals(leaving, allowed: true).isEmpty)
@@ -23,7 +23,7 @@ import Testing
         // 1 of 4 left: shrank by 75 %; minFeatures 10 is not a region's business.
         let shrank = CatalogCheck.regionGuards(
             e, region: "r1", written: ["pts": 1], rejected: [], previous: previous)
-        #expect(shrank.map(\.code) == ["layer_shrank"])
+        #expect(shrank.map(\.code) == [.layerShrank])
         #expect(shrank.first?.region == "r1")
         #expect(shrank.first?.message.hasPrefix("region 'r1': sources[0] (pts) has 1 features") == true)
         #expect(
@@ -35,7 +35,7 @@ import Testing
     @Test func theCatalogIsJudgedByEveryGuardAgainstThePreviousCatalog() {
         let e = [LayerExpectation(layer: "pts", source: "sources[0]", minFeatures: 5, maxShrink: 0.1)]
         let findings = CatalogCheck.catalogGuards(e, written: ["pts": 4], rejected: [], previous: ["pts": 10])
-        #expect(findings.map(\.code) == ["too_few_features", "layer_shrank"])
+        #expect(findings.map(\.code) == [.tooFewFeatures, .layerShrank])
         #expect(findings.allSatisfy { $0.message.hasPrefix("catalog: ") })
         #expect(findings[1].message.contains("the previous catalog 10"), "\(findings[1].message)")
         #expect(CatalogCheck.catalogGuards(e, written: ["pts": 10], rejected: [], previous: nil).isEmpty)

@@ -9,27 +9,23 @@ import VectorTile
 @Suite struct CoalescingTests {
     private let tile = TileCoordinate(z: 10, x: 3, y: 5)
 
-    private func square(_ x: Int32, _ y: Int32, _ side: Int32, layer: Int32 = 0, feature: Int32) -> PlacedPiece {
+    private func square(_ x: Int32, _ y: Int32, _ side: Int32, layer: Int32 = 0, feature: Int32) -> TilePiece {
         let ring = [TilePoint(x, y), TilePoint(x + side, y), TilePoint(x + side, y + side), TilePoint(x, y + side)]
-        return PlacedPiece(
+        return TilePiece(
             layer: layer, feature: feature,
-            piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[ring]])))
+            tile: tile, geometry: PieceGeometry(polygons: [[ring]]))
     }
 
-    private func line(_ points: [(Int32, Int32)], feature: Int32) -> PlacedPiece {
-        PlacedPiece(
+    private func line(_ points: [(Int32, Int32)], feature: Int32) -> TilePiece {
+        TilePiece(
             layer: 0, feature: feature,
-            piece: TilePiece(
-                tile: tile, type: .lineString,
-                commands: MVTGeometryEncoder.lines([points.map { TilePoint($0.0, $0.1) }])))
+            tile: tile, geometry: PieceGeometry(lines: [points.map { TilePoint($0.0, $0.1) }]))
     }
 
-    private func polygon(_ ring: [(Int32, Int32)], layer: Int32 = 0, feature: Int32) -> PlacedPiece {
-        PlacedPiece(
+    private func polygon(_ ring: [(Int32, Int32)], layer: Int32 = 0, feature: Int32) -> TilePiece {
+        TilePiece(
             layer: layer, feature: feature,
-            piece: TilePiece(
-                tile: tile, type: .polygon,
-                commands: MVTGeometryEncoder.polygons([[ring.map { TilePoint($0.0, $0.1) }]])))
+            tile: tile, geometry: PieceGeometry(polygons: [[ring.map { TilePoint($0.0, $0.1) }]]))
     }
 
     @Test func neighboursAreWeightedBySharedEdgesAndStayInTheirLayer() {
@@ -98,25 +94,25 @@ import VectorTile
     }
 
     @Test func mergedPolygonsAreTheirUnionAndInvalidUnionsKeepWhatStaysValid() throws {
-        let kept = square(0, 0, 10, feature: 0).piece
-        let beside = square(10, 0, 10, feature: 1).piece
+        let kept = square(0, 0, 10, feature: 0)
+        let beside = square(10, 0, 10, feature: 1)
         let merged = try #require(Coalescing.merged(kept, with: [beside]))
         #expect(merged.taken == [0])
-        let polygons = PolygonCommands.decode(merged.commands)
+        let polygons = merged.geometry.polygons
         #expect(polygons.count == 1 && polygons[0].count == 1)
         #expect(doubledSignedArea(polygons[0][0]) == 2 * 200)
         // An overlapping piece cannot be merged; the one beside still is.
-        let overlapping = square(5, 5, 10, feature: 2).piece
+        let overlapping = square(5, 5, 10, feature: 2)
         let partly = try #require(Coalescing.merged(kept, with: [overlapping, beside]))
         #expect(partly.taken == [1])
         #expect(Coalescing.merged(kept, with: [overlapping]) == nil)
     }
 
     @Test func mergedLinesBecomeOneMultiLine() throws {
-        let first = line([(0, 0), (10, 0)], feature: 0).piece
-        let merged = try #require(Coalescing.merged(first, with: [line([(10, 0), (20, 5)], feature: 1).piece]))
+        let first = line([(0, 0), (10, 0)], feature: 0)
+        let merged = try #require(Coalescing.merged(first, with: [line([(10, 0), (20, 5)], feature: 1)]))
         #expect(
-            LineCommands.decode(merged.commands) == [
+            merged.geometry.lines == [
                 [TilePoint(0, 0), TilePoint(10, 0)], [TilePoint(10, 0), TilePoint(20, 5)],
             ])
     }

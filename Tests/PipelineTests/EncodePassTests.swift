@@ -15,21 +15,21 @@ import VectorTile
     private let tile = TileCoordinate(z: 10, x: 3, y: 5)
     private let workers = ParallelTiles(threads: 2)
 
-    private func square(_ x: Int32, _ y: Int32, _ side: Int32) -> [UInt32] {
-        MVTGeometryEncoder.polygons([
+    private func square(_ x: Int32, _ y: Int32, _ side: Int32) -> PieceGeometry {
+        PieceGeometry(polygons: [
             [[TilePoint(x, y), TilePoint(x + side, y), TilePoint(x + side, y + side), TilePoint(x, y + side)]]
         ])
     }
 
     /// A ring with a vertex every unit along its top edge (the simplifier removes them).
-    private func noisySquare(_ x: Int32, _ y: Int32, _ side: Int32) -> [UInt32] {
+    private func noisySquare(_ x: Int32, _ y: Int32, _ side: Int32) -> PieceGeometry {
         var ring = (0...side).map { TilePoint(x + $0, y + ($0 % 2)) }
         ring += [TilePoint(x + side, y + side), TilePoint(x, y + side)]
-        return MVTGeometryEncoder.polygons([[ring]])
+        return PieceGeometry(polygons: [[ring]])
     }
 
-    private func piece(_ feature: Int32, _ commands: [UInt32], type: MVTGeometryType = .polygon) -> PlacedPiece {
-        PlacedPiece(layer: 0, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands))
+    private func piece(_ feature: Int32, _ geometry: PieceGeometry) -> TilePiece {
+        TilePiece(layer: 0, feature: feature, tile: tile, geometry: geometry)
     }
 
     private func records(_ n: Int) -> [RecordTable] {
@@ -37,7 +37,7 @@ import VectorTile
     }
 
     /// A drop order of the batch's features measured at the batch's zoom (10), so a selection at zoom 9 can drop.
-    private func order(_ pieces: [PlacedPiece], records: [RecordTable]) throws -> FeatureOrder {
+    private func order(_ pieces: [TilePiece], records: [RecordTable]) throws -> FeatureOrder {
         var measure = FeatureMeasure(records: records, extent: 4096, withSizes: false)
         measure.observe(pieces)
         return try FeatureOrder(measure: measure, records: records, options: ThinningOptions())
@@ -46,33 +46,29 @@ import VectorTile
     // MARK: PreparePass
 
     @Test func prepareSimplifiesSharedBordersAndKeepsOnlyTheBatchesPieces() throws {
-        let outside = PlacedPiece(
-            layer: 0, feature: 0, piece: TilePiece(tile: TileCoordinate(z: 9, x: 1, y: 2), type: .polygon, commands: [])
+        let outside = TilePiece(
+            layer: 0, feature: 0,
+            tile: TileCoordinate(z: 9, x: 1, y: 2), geometry: .polygons(PieceParts())
         )
         let pieces = [outside, piece(0, noisySquare(100, 100, 200)), piece(1, square(300, 100, 200))]
         let read = ZoomStream.Batch(pieces: pieces, runs: [1..<3], skipped: [(layer: 0, feature: 2)])
         let plain = PreparePass(sharedBorders: nil, smallFeatures: nil, workers: workers)
         let same = try plain.prepare(read, records: records(3), highest: [[-1, -1, -1]], zoom: 10)
         #expect(same.runs == [0..<2], "runs shifted to the batch's own pieces")
-        #expect(same.pieces.map(\.piece.commands) == [pieces[1].piece.commands, pieces[2].piece.commands])
+        #expect(same.pieces.map(\.geometry) == [pieces[1].geometry, pieces[2].geometry])
         #expect(same.absent.map { $0.feature } == [2])
         let shared = PreparePass(
             sharedBorders: SharedBorderPass(tolerance: 4, extent: 4096, buffer: 80), smallFeatures: nil,
             workers: workers)
         let simplified = try shared.prepare(read, records: records(3), highest: [[-1, -1, -1]], zoom: 10)
-        #expect(simplified.pieces[0].piece.commands.count < pieces[1].piece.commands.count)
+        #expect(simplified.pieces[0].geometry.commandCount < pieces[1].geometry.commandCount)
         #expect(simplified.sharedBorderFallbacks == 0)
         #expect(simplified.small.isEmpty)
     }
 
     @Test func prepareFindsSmallFeatureCandidatesOnlyBelowAFeaturesHighestZoom() throws {
         let dust = SmallFeatureDust(x: 50, y: 50, measure: 1, polygon: true, angle: 0)
-        let commands: [UInt32] = [
-            9, ZigZag.encode(dust.x), ZigZag.encode(dust.y), UInt32(dust.measure * 256), 0, 0,
-        ]
-        let read = ZoomStream.Batch(
-            pieces: [piece(0, commands, type: .unknown), piece(1, commands, type: .unknown)], runs: [0..<2], skipped: []
-        )
+        let read = ZoomStream.Batch(pieces: [piece(0, .dust(dust)), piece(1, .dust(dust))], runs: [0..<2], skipped: [])
         let pass = PreparePass(sharedBorders: nil, smallFeatures: SmallFeatureReduction(size: 2), workers: workers)
         // Feature 0 had pieces at zoom 11 (so 10 is not its highest); feature 1 none above 10.
         let batch = try pass.prepare(read, records: records(2), highest: [[11, -1]], zoom: 10)
@@ -109,7 +105,7 @@ import VectorTile
         #expect(plan.coalesced == [dropped])
         #expect(plan.geometry(dropped, pieces[dropped]) == nil)
         let kept = try #require(plan.geometry(1 - dropped, pieces[1 - dropped]))
-        #expect(PieceSize.polygonArea(kept.commands, extent: 4096) == 20_000)
+        #expect(PieceSize.polygonArea(kept, extent: 4096) == 20_000)
         // At a cut-off that keeps both, nothing is merged.
         selection.cutoff = o.end
         let both = thin.plan(batch, tile: 0, selection: selection)
@@ -172,8 +168,8 @@ import VectorTile
         tally.count(batch, selection: selection)
         tally.count(batch, selection: selection)
         #expect(tally.present == 3 && tally.byLimit == 1 && tally.byMaxPoints == 1)
-        let stats = tally.finished(reason: "dropped_by_feature_limit", hasOrder: true)
-        #expect(stats.dropped == ["dropped_by_feature_limit": 1, "dropped_by_max_points": 1])
+        let stats = tally.finished(reason: .droppedByFeatureLimit, hasOrder: true)
+        #expect(stats.dropped == [.droppedByFeatureLimit: 1, .droppedByMaxPoints: 1])
         #expect(abs(stats.keptFraction - 1.0 / 3) < 1e-12)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeometryAlgorithms
 import KartpackCore
 import KartpackTestSupport
 import Testing
@@ -11,7 +12,7 @@ import VectorTile
 /// budget and rollback, and the scratch checks.
 @Suite struct ExternalSortTests {
     /// Deterministic pseudo-random pieces over zooms 3–5, with repeated (tile, layer, feature) triples.
-    private func pieces(_ n: Int, seed: UInt64 = 7) -> [PlacedPiece] {
+    private func pieces(_ n: Int, seed: UInt64 = 7) -> [TilePiece] {
         var state = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -20,23 +21,36 @@ import VectorTile
         return (0..<n).map { i in
             let z = 3 + next(3)
             let tile = TileCoordinate(z: z, x: next(1 << z), y: next(1 << z))
-            let commands = (0..<(1 + next(40))).map { _ in UInt32(next(i % 5 == 0 ? 1 << 31 : 300)) }
-            let type = MVTGeometryType(rawValue: UInt32(1 + next(3)))!
-            return PlacedPiece(
-                layer: Int32(next(3)), feature: Int32(next(50)),
-                piece: TilePiece(tile: tile, type: type, commands: commands))
+            // Coordinates far apart now and then (long varints), parts of one or more rings, dust now and then.
+            func coordinate() -> Int32 { Int32(next(i % 5 == 0 ? 1 << 31 : 300)) - (i % 5 == 0 ? 1 << 30 : 0) }
+            let points = (0..<(1 + next(40))).map { _ in TilePoint(coordinate(), coordinate()) }
+            let split = next(points.count)
+            let counts: [UInt32] = split == 0 ? [] : [UInt32(split) | 1 << 31, UInt32(points.count - split)]
+            let geometry: PieceGeometry
+            switch next(4) {
+            case 0: geometry = .points(points)
+            case 1: geometry = .lines(PieceParts(points: points, counts: counts))
+            case 2: geometry = .polygons(PieceParts(points: points, counts: counts))
+            default:
+                geometry = .dust(
+                    SmallFeatureDust(
+                        x: points[0].x, y: points[0].y, measure: Double(next(1000)) / 7, polygon: next(2) == 0,
+                        angle: Double(next(6)) / 1.3))
+            }
+            return TilePiece(
+                layer: Int32(next(3)), feature: Int32(next(50)), tile: tile, geometry: geometry)
         }
     }
 
-    /// What one sort of everything in memory gives, as comparable tuples (with the commands, which tell ties apart).
-    private func expected(_ all: [PlacedPiece], order: TileOrder) -> [String] {
+    /// What one sort of everything in memory gives, as comparable tuples (with the geometry, which tells ties apart).
+    private func expected(_ all: [TilePiece], order: TileOrder) -> [String] {
         var copy = all
         let sorted = PieceSpool.sortedIndices(&copy, order: order)
         return sorted.map { describe(copy[$0]) }
     }
 
-    private func describe(_ p: PlacedPiece) -> String {
-        "\(p.piece.tile) \(p.key) \(p.layer) \(p.feature) \(p.piece.type) \(p.piece.commands)"
+    private func describe(_ p: TilePiece) -> String {
+        "\(p.tile) \(p.key) \(p.layer) \(p.feature) \(p.type) \(p.geometry)"
     }
 
     private func merged(_ runs: TileRuns, zooms: ClosedRange<Int>) throws -> [String] {
@@ -52,7 +66,7 @@ import VectorTile
     }
 
     @Test func theCodecRoundTripsSortedPiecesOfOneZoom() throws {
-        var all = pieces(2000).filter { $0.piece.tile.z == 4 }
+        var all = pieces(2000).filter { $0.tile.z == 4 }
         let order = PieceSpool.sortedIndices(&all, order: .hilbert)
         var encoder = PieceEncoder()
         for i in order { encoder.append(all[i]) }
@@ -66,7 +80,7 @@ import VectorTile
     }
 
     @Test func aTruncatedBlockThrowsInsteadOfTrapping() throws {
-        var all = pieces(50).filter { $0.piece.tile.z == 3 }
+        var all = pieces(50).filter { $0.tile.z == 3 }
         let order = PieceSpool.sortedIndices(&all, order: .zxy)
         var encoder = PieceEncoder()
         for i in order { encoder.append(all[i]) }
@@ -201,7 +215,7 @@ import VectorTile
         let place = ScratchPlace(folder: dir.path, outputName: "x.pmtiles")
         var spool = PieceSpool(budget: 64 << 10, order: .hilbert, scratch: place, background: background)
         // Layer 0 has features 0..<20 before the mark; the failed input adds 20..<50 to layer 0 and a new layer 1.
-        let kept = pieces(800).map { p -> PlacedPiece in
+        let kept = pieces(800).map { p -> TilePiece in
             var p = p
             p.layer = 0
             p.feature %= 20
@@ -221,7 +235,7 @@ import VectorTile
         #expect(spool.spilledRuns > runsBefore)
         spool.rollback(to: mark, recordCounts: [20])
         // The next input reuses feature indices 20… of layer 0 and layer index 1: those must stay.
-        let later = pieces(300, seed: 5).map { p -> PlacedPiece in
+        let later = pieces(300, seed: 5).map { p -> TilePiece in
             var p = p
             p.layer = p.layer % 2
             p.feature = 20 + p.feature % 5

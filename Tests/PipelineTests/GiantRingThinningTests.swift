@@ -64,8 +64,8 @@ import VectorTile
             Issue.record("rejected")
             return
         }
-        #expect(o.repairs.contains("giant_ring_thinned"))
-        #expect(!o.repairs.contains("grid_repair_dropped"))
+        #expect(o.repairs.contains(.giantRingThinned))
+        #expect(!o.repairs.contains(.gridRepairDropped))
         #expect(o.pieces.count >= 4)
         for piece in o.pieces where piece.type == .polygon { try Self.expectValid(piece) }
     }
@@ -74,7 +74,7 @@ import VectorTile
     /// coarsening's thin teeth do here), exteriors with positive area.
     static func expectValid(_ piece: TilePiece) throws {
         var layer = MVTLayerBuilder(name: "t")
-        layer.addFeature(id: 1, type: piece.type, geometry: piece.commands, properties: Properties())
+        layer.addFeature(id: 1, type: piece.type, geometry: piece.geometry.commands, properties: Properties())
         let tile = try MVTDecoder().decode(try encodeTile([layer]))
         var polygons: [[[TilePoint]]] = []
         for ring in tile.layers[0].features[0].geometry.parts {

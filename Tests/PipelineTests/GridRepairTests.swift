@@ -26,14 +26,13 @@ import VectorTile
 
     /// `expectValid` of polygons encoded as one piece of a z14 tile.
     static func expectValid(polygons: [[[TilePoint]]]) throws {
-        let commands = MVTGeometryEncoder.polygons(polygons)
-        try expectValid(TilePiece(tile: TileCoordinate(z: 14, x: 0, y: 0), type: .polygon, commands: commands))
+        try expectValid(TilePiece(tile: TileCoordinate(z: 14, x: 0, y: 0), geometry: PieceGeometry(polygons: polygons)))
     }
 
     /// The rings of a polygon piece as written: no two edges of any rings meet, exteriors have positive area.
     static func expectValid(_ piece: TilePiece) throws {
         var layer = MVTLayerBuilder(name: "t")
-        layer.addFeature(id: 1, type: piece.type, geometry: piece.commands, properties: Properties())
+        layer.addFeature(id: 1, type: piece.type, geometry: piece.geometry.commands, properties: Properties())
         let tile = try MVTDecoder().decode(try encodeTile([layer]))
         let rings = tile.layers[0].features[0].geometry.parts
         #expect(rings.contains { doubledSignedArea($0) > 0 }, "\(piece.tile)")
@@ -56,22 +55,22 @@ import VectorTile
         let full = Self.slivers()
         let q = Quantizer().quantizePolygons(full)
         #expect(q.needsRepair)
-        var repairs = Set<String>()
+        var repairs = Set<ReasonCode>()
         let blocks = try #require(try stage.blockCoverage(full, quantizer: Quantizer(), template: q, repairs: &repairs))
-        #expect(repairs == ["block_grid_repair"])
+        #expect(repairs == [.blockGridRepair])
         // About 60 % covered: one block row band, valid.
         try Self.expectValid(polygons: blocks.polygons)
         // The whole repair, whichever step it takes, gives valid polygons, the same each time.
-        var r1 = Set<String>()
+        var r1 = Set<ReasonCode>()
         let out = try stage.repairPolygons(q, full: full, tolerance: 0, unit: 1, quantizer: Quantizer(), repairs: &r1)
         if let out {
             try Self.expectValid(polygons: out.polygons)
         }
-        var r2 = Set<String>()
+        var r2 = Set<ReasonCode>()
         let again = try stage.repairPolygons(q, full: full, tolerance: 0, unit: 1, quantizer: Quantizer(), repairs: &r2)
         #expect(again?.polygons == out?.polygons)
         #expect(r1 == r2)
-        #expect(!r1.contains("grid_repair_dropped"))
+        #expect(!r1.contains(.gridRepairDropped))
     }
 
     @Test func aDenseSawToothCutByTileEdgesIsValidEverywhere() throws {
@@ -80,7 +79,7 @@ import VectorTile
             Issue.record("rejected")
             return
         }
-        #expect(!o.repairs.contains("grid_repair_dropped"))
+        #expect(!o.repairs.contains(.gridRepairDropped))
         #expect(o.pieces.count >= 4)
         for piece in o.pieces where piece.type == .polygon { try Self.expectValid(piece) }
     }

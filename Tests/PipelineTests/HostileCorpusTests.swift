@@ -15,7 +15,7 @@ struct HostileManifest: Decodable {
     }
     struct Reject: Decodable {
         var exit: Int32
-        var reason: String
+        var reason: ReasonCode
         var match: String
         /// The records the rejected file holds (nil: none can be counted).
         var records: Int?
@@ -24,10 +24,10 @@ struct HostileManifest: Decodable {
         var reject: Reject?
         var records: Int?
         var written: Int?
-        var rejected: [String: Int]?
-        var repaired: [String: Int]?
-        var coerced: [String: Int]?
-        var warnings: [String]?
+        var rejected: [ReasonCode: Int]?
+        var repaired: [ReasonCode: Int]?
+        var coerced: [ReasonCode: Int]?
+        var warnings: [ReasonCode]?
     }
     struct Case: Decodable {
         var name: String
@@ -163,7 +163,7 @@ enum HostileCorpus {
                 #expect(set.probeRecordCount()?.count == records, "\(name): records of the rejected file")
             }
             #expect(mine.written == 0)
-            #expect(sink.count("file_rejected") == 1)
+            #expect(sink.count(.fileRejected) == 1)
             return
         }
         #expect(report.exitCode == 0, "\(name): exit code; error \(mine.error ?? "-")")

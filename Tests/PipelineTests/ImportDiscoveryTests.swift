@@ -72,7 +72,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(a.files.shp == dir.path + "/one/a.shp")
         #expect(a.files.dbf == dir.path + "/one/a.dbf")
         #expect(a.files.prj == dir.path + "/one/a.Prj")
-        #expect(a.warnings.map(\.code) == ["duplicate_shapefile", "duplicate_sidecar", "layer_renamed"])
+        #expect(a.warnings.map(\.code) == [.duplicateShapefile, .duplicateSidecar, .layerRenamed])
         #expect(a.warnings[0].message.contains("one/a.SHP"))
         #expect(a.warnings[1].message.contains("one/a.DBF"))
         // b.dbf has an exact base, so it is b.SHP's, not B.Shp's.
@@ -89,7 +89,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(result.shapefiles[0].files.prj == dir.path + "/roads.PRJ")
         #expect(result.shapefiles[1].files.dbf == dir.path + "/X.dbf")
         #expect(result.shapefiles[2].files.dbf == nil)
-        #expect(result.warnings.map(\.code) == ["orphan_sidecar", "orphan_sidecar"])
+        #expect(result.warnings.map(\.code) == [.orphanSidecar, .orphanSidecar])
         // convert groups the folder the same way.
         let sets = try ShapefileLocator.shapefiles(at: dir.path)
         #expect(sets == result.shapefiles.map(\.files))
@@ -103,7 +103,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(result.shapefiles.count == 1)
         let a = try #require(result.shapefiles.first)
         #expect(a.files.shx == nil && a.files.dbf == nil && a.files.prj == nil)
-        #expect(result.warnings.map(\.code) == ["orphan_sidecar", "orphan_sidecar", "orphan_sidecar"])
+        #expect(result.warnings.map(\.code) == [.orphanSidecar, .orphanSidecar, .orphanSidecar])
         #expect(result.warnings.map { $0.file ?? "" } == ["a.shx", "y/a.dbf", "y/a.prj"])
     }
 
@@ -115,7 +115,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(result.shapefiles.map(\.layerName) == ["roads", "Roads_2", "roads_3", "roads_2_2"])
         #expect(
             result.shapefiles.map { $0.warnings.map(\.code) } == [
-                [], ["layer_renamed"], ["layer_renamed"], ["layer_renamed"],
+                [], [.layerRenamed], [.layerRenamed], [.layerRenamed],
             ])
     }
 
@@ -131,7 +131,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         #expect(result.shapefiles[0].files.dbf == nil && result.shapefiles[0].files.shx == nil)
         #expect(
             result.warnings.map(\.code) == [
-                "symlink_skipped", "special_file_skipped", "symlink_skipped", "symlink_skipped",
+                .symlinkSkipped, .specialFileSkipped, .symlinkSkipped, .symlinkSkipped,
             ])
         #expect(result.warnings.map { $0.file ?? "" } == ["a.dbf", "a.shx", "link.shp", "linked"])
         // A root that is itself a link is followed (it was named by the user).
@@ -144,7 +144,7 @@ private func makeTree(_ root: String, _ files: [String], data: [UInt8] = [1]) th
         try makeTree(dir.path, ["a.shp", "d1/b.shp", "d1/d2/c.shp"])
         let shallow = try ShapefileDiscovery(maxDepth: 1).discover(in: dir.path)
         #expect(shallow.shapefiles.map(\.relativePath) == ["a.shp", "d1/b.shp"])
-        #expect(shallow.warnings.map(\.code) == ["folder_too_deep"])
+        #expect(shallow.warnings.map(\.code) == [.folderTooDeep])
         let error = try #require(refusal { try ShapefileDiscovery(maxEntries: 3).discover(in: dir.path) })
         guard case .limitExceeded = error else {
             Issue.record("unexpected error \(error)")

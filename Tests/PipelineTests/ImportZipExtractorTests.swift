@@ -107,7 +107,7 @@ import Testing
         special.unixMode = mode
         let extracted = try box.extract([TestZipEntry("data.shp", [1]), special])
         #expect(extracted.files.map(\.relativePath) == ["data.shp"])
-        #expect(extracted.warnings.map(\.code) == ["zip_special_file"])
+        #expect(extracted.warnings.map(\.code) == [.zipSpecialFile])
         #expect(modeOf(extracted.root + "/data.dbf") == nil)
     }
 
@@ -122,7 +122,7 @@ import Testing
         ])
         #expect(extracted.files.map(\.relativePath) == ["layers/roads.shp"])
         #expect(extracted.warnings.count == 8)
-        #expect(extracted.warnings.allSatisfy { $0.code == "zip_nested_archive" })
+        #expect(extracted.warnings.allSatisfy { $0.code == .zipNestedArchive })
         #expect(extracted.warnings.first?.message.contains("inner.zip") == true)
         #expect(modeOf(extracted.root + "/inner.zip") == nil)
     }
@@ -301,7 +301,7 @@ import Testing
         #expect(try fileBytes(extracted.root + "/Data/b.dbf") == [4])
         #expect(
             extracted.warnings.map(\.code) == [
-                "zip_duplicate_entry", "zip_duplicate_entry", "zip_path_conflict", "zip_path_conflict",
+                .zipDuplicateEntry, .zipDuplicateEntry, .zipPathConflict, .zipPathConflict,
             ])
         #expect(extracted.warnings[0].message.contains("Data/A.SHP"))
         // Only one folder, spelled as first seen.

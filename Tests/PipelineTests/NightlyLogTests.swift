@@ -9,7 +9,7 @@ import Testing
 
     @Test func diagnosticsBecomeOneSortedObjectPerLine() {
         let d = Diagnostic(
-            .warning, code: "null_geometry", "record has no \"shape\"\nskipped", file: "vägar.shp", record: 12)
+            .warning, code: .nullGeometry, "record has no \"shape\"\nskipped", file: "vägar.shp", record: 12)
         #expect(
             formatter.line(for: d)
                 == #"{"code":"null_geometry","file":"vägar.shp","level":"warning","message":"record has no "#
@@ -24,11 +24,11 @@ import Testing
                 == #"{"code":null,"file":null,"level":"info","message":"up to date; nothing to do","offset":null,"#
                 + #""record":null,"time":"2026-01-01T02:00:00.123Z"}"#
         )
-        let error = formatter.line(level: "error", message: "lock held", code: "lock_held", file: "o.pmtiles")
+        let error = formatter.line(level: "error", message: "lock held", code: .runFailed, file: "o.pmtiles")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(error.utf8)) as? [String: Any])
         #expect(object.keys.sorted() == ["code", "file", "level", "message", "offset", "record", "time"])
         #expect(object["level"] as? String == "error")
-        #expect(object["code"] as? String == "lock_held")
+        #expect(object["code"] as? String == "run_failed")
         #expect(!error.contains("\n"))
     }
 

@@ -26,7 +26,7 @@ import VectorTile
             $0.clip = ClipOptions(source: .bbox(Bounds(minX: 170, minY: -20, maxX: 180, maxY: -10)))
         }
         #expect(report.inputs[0].written == 1)
-        #expect(report.inputs[0].repaired["antimeridian_split"] == 1)
+        #expect(report.inputs[0].repaired[.antimeridianSplit] == 1)
         // Only the part east of 179.5°E is inside the box: every vertex lies between 179.5° and 180°.
         let tiles = try decodeAll(out)
         var longitudes: [Double] = []
@@ -52,7 +52,7 @@ import VectorTile
         let dir = try TemporaryDirectory()
         let out = dir.file("whole.pmtiles")
         let report = try convert([try island(dir)], to: out, zooms: 0...4)
-        #expect(report.inputs[0].repaired["antimeridian_split"] == 1)
+        #expect(report.inputs[0].repaired[.antimeridianSplit] == 1)
         let h = try PMTilesReader(path: out).header
         // Both copies are tiled; no bounds can say "wraps", so the box spans the world's width.
         #expect(h.minLonE7 == -1_800_000_000 && h.maxLonE7 == 1_800_000_000)
@@ -73,8 +73,8 @@ import VectorTile
         options.inputs[1].minZoom = 8
         let report = try Converter(options: options, diagnostics: DiagnosticSink()).run()
         #expect(report.published)
-        #expect(report.inputs.map(\.errorCode) == [nil, "empty_zoom_range"])
-        #expect(report.inputs[1].rejected == ["file_rejected": 1])
+        #expect(report.inputs.map(\.errorCode) == [nil, .emptyZoomRange])
+        #expect(report.inputs[1].rejected == [.fileRejected: 1])
         #expect(report.exitCode == ExitCode.dataError.rawValue)
     }
 

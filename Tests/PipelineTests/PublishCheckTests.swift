@@ -13,11 +13,11 @@ import Testing
 
     @Test func rejectionsAreErrorsUnlessSkipped() {
         let m = [
-            MissingLayer(layer: "avdelningar", file: "data/avdelningar.shp", code: "bad_dbf_header", reason: "bad")
+            MissingLayer(layer: "avdelningar", file: "data/avdelningar.shp", code: .badDbfHeader, reason: "bad")
         ]
         let fail = PublishCheck.rejections(m, policy: .fail)
         #expect(
-            fail.map(\.severity) == [.error] && fail[0].code == "bad_dbf_header"
+            fail.map(\.severity) == [.error] && fail[0].code == .badDbfHeader
                 && fail[0].file == "data/avdelningar.shp")
         #expect(fail[0].message.contains("--allow-partial"))
         #expect(PublishCheck.rejections(m, policy: .skip).map(\.severity) == [.warning])
@@ -27,7 +27,7 @@ import Testing
         let e = [LayerExpectation(layer: "avdelningar", source: "sources[0]", maxShrink: 0.2)]
         #expect(PublishCheck.guards(e, written: ["avdelningar": 80], rejected: [], previous: previous).isEmpty)
         let refused = PublishCheck.guards(e, written: ["avdelningar": 79], rejected: [], previous: previous)
-        #expect(refused.map(\.code) == ["layer_shrank"] && refused[0].severity == .error)
+        #expect(refused.map(\.code) == [.layerShrank] && refused[0].severity == .error)
         #expect(
             refused[0].message.contains("79") && refused[0].message.contains("100")
                 && refused[0].message.contains("21.0%"))
@@ -41,7 +41,7 @@ import Testing
 
     @Test func emptyLayersWarnUnlessRequiredAndMinFeaturesCounts() {
         let warn = PublishCheck.guards([LayerExpectation(layer: "vagar")], written: [:], rejected: [], previous: nil)
-        #expect(warn.map(\.code) == ["no_features"] && warn[0].severity == .warning)
+        #expect(warn.map(\.code) == [.noFeatures] && warn[0].severity == .warning)
         let required = [LayerExpectation(layer: "vagar", requireFeatures: true)]
         #expect(PublishCheck.guards(required, written: [:], rejected: [], previous: nil).map(\.severity) == [.error])
         // A required layer whose input was skipped still stops the publish.
@@ -50,15 +50,15 @@ import Testing
         let min = [LayerExpectation(layer: "vagar", minFeatures: 31)]
         #expect(
             PublishCheck.guards(min, written: ["vagar": 30], rejected: [], previous: nil).map(\.code) == [
-                "too_few_features"
+                .tooFewFeatures
             ])
         #expect(PublishCheck.guards(min, written: ["vagar": 31], rejected: [], previous: nil).isEmpty)
     }
 
     @Test func missingLayersRoundTripThroughTheMetadataText() throws {
         let m = [
-            MissingLayer(layer: "a", file: "x/a.shp", code: "missing_prj", reason: "no \"prj\""),
-            MissingLayer(layer: "b", file: "b.shp", code: "empty_layer", reason: "empty"),
+            MissingLayer(layer: "a", file: "x/a.shp", code: .missingPrj, reason: "no \"prj\""),
+            MissingLayer(layer: "b", file: "b.shp", code: .emptyLayer, reason: "empty"),
         ]
         let text = MissingLayer.metadataText(m)
         #expect(text.hasPrefix(#"[{"code":"missing_prj","file":"x/a.shp","layer":"a","reason":"no \"prj\""}"#))
@@ -86,18 +86,18 @@ import Testing
         names.add(path: "/tmp/kartpack-import-x/b/roads.shp", shownAs: "b/roads.shp")
         // A message naming the file: the file moves to `file`.
         let rejected = names.relabel(
-            Diagnostic(.error, code: "file_rejected", "avd.dbf: bad .dbf header [bad_dbf_header]"))
+            Diagnostic(.error, code: .fileRejected, "avd.dbf: bad .dbf header [bad_dbf_header]"))
         #expect(rejected.file == "export/skog/avd.dbf" && rejected.message == "bad .dbf header [bad_dbf_header]")
         // Absolute paths in the temporary folder become paths inside the export.
         let empty = names.relabel(
-            Diagnostic(.error, code: "x", "/tmp/kartpack-import-x/export/skog/avd.shp: no records"))
+            Diagnostic(.error, code: .emptyLayer, "/tmp/kartpack-import-x/export/skog/avd.shp: no records"))
         #expect(empty.file == "export/skog/avd.shp" && empty.message == "no records")
         #expect(names.rewrite("see /tmp/kartpack-import-x/other/file.prj") == "see other/file.prj")
         // Record diagnostics carry bare names; an ambiguous bare name stays as it is.
         #expect(
-            names.relabel(Diagnostic(.warning, code: "x", "m", file: "avd.shp", record: 3)).file
+            names.relabel(Diagnostic(.warning, code: .nullGeometry, "m", file: "avd.shp", record: 3)).file
                 == "export/skog/avd.shp")
-        #expect(names.relabel(Diagnostic(.warning, code: "x", "m", file: "roads.shp")).file == "roads.shp")
+        #expect(names.relabel(Diagnostic(.warning, code: .nullGeometry, "m", file: "roads.shp")).file == "roads.shp")
         // Only standalone names are replaced, not parts of longer names or of paths already shown.
         #expect(names.rewrite("xavd.shp and export/skog/avd.shp") == "xavd.shp and export/skog/avd.shp")
         #expect(names.rewrite("(avd.shp)") == "(export/skog/avd.shp)")

@@ -118,7 +118,7 @@ import VectorTile
         let out = dir.file("f.pmtiles")
         let report = try convert([sample("vagar")], to: out, zooms: 11...14) { $0.style = style }
         let input = report.inputs[0]
-        #expect(input.rejected["excluded_by_style", default: 0] > 0)
+        #expect(input.rejected[.excludedByStyle, default: 0] > 0)
         #expect(input.records == input.written + input.rejected.values.reduce(0, +))
         let tiles = try decodeAll(out)
         #expect(tiles.values.allSatisfy { $0.layer(named: "vagar") == nil })
@@ -141,7 +141,7 @@ import VectorTile
         o.maxZoom = 12
         let report = try Converter(options: o, diagnostics: DiagnosticSink()).run()
         #expect(report.inputs[0].written == 2)
-        #expect(report.inputs[0].rejected["filtered_out"] == 14)
+        #expect(report.inputs[0].rejected[.filteredOut] == 14)
         for (_, tile) in try decodeAll(dir.file("f.pmtiles")) {
             for f in tile.layers[0].features { #expect(Set(f.properties.keys) == ["TYP", "name"]) }
         }
@@ -158,7 +158,7 @@ import VectorTile
         for input in report.inputs {
             #expect(input.records == input.written + input.rejected.values.reduce(0, +))
         }
-        #expect(report.inputs.contains { ($0.rejected["outside_region"] ?? 0) > 0 })
+        #expect(report.inputs.contains { ($0.rejected[.outsideRegion] ?? 0) > 0 })
         #expect(report.featuresWritten > 0)
         // The package's metadata counts the records inside the clip; the report also counts those clipped away.
         let text = try #require(try openTileArchive(path: out).metadata()["kartpack"]?.stringValue)
@@ -167,7 +167,7 @@ import VectorTile
             let inside = try #require(input.insideClip)
             #expect(inside.written == input.written)
             #expect(inside.records == inside.written + inside.rejected.values.reduce(0, +))
-            #expect(inside.rejected["outside_region"] == nil && inside.records < input.records)
+            #expect(inside.rejected[.outsideRegion] == nil && inside.records < input.records)
             let counted = summary["inputs"]?[input.layer]
             #expect(counted?["records"]?.intValue == Int64(inside.records))
             #expect(counted?["written"]?.intValue == Int64(inside.written))

@@ -41,21 +41,20 @@ import VectorTile
     /// A piece's size counts only what lies inside its tile: a square reaching 50 units into the buffer past the
     /// corner has a quarter inside, a line crossing the tile is its length inside, and a hole is subtracted.
     @Test func pieceSizeIsCountedInsideTheTileOnly() {
-        let moveTo: UInt32 = 1 << 3 | 1
-        let lineTo3: UInt32 = 3 << 3 | 2
-        let close: UInt32 = 1 << 3 | 7
-        func z(_ v: Int32) -> UInt32 { ZigZag.encode(v) }
+        func p(_ x: Int32, _ y: Int32) -> TilePoint { TilePoint(x, y) }
         // Exterior (-50,-50)→(50,-50)→(50,50)→(-50,50), positive area with y down.
-        let corner: [UInt32] = [moveTo, z(-50), z(-50), lineTo3, z(100), z(0), z(0), z(100), z(-100), z(0), close]
+        let corner = PieceGeometry(polygons: [[[p(-50, -50), p(50, -50), p(50, 50), p(-50, 50)]]])
         #expect(PieceSize.polygonArea(corner, extent: 4096) == 2500)
         // A 1000-unit square inside with a 100-unit hole (reverse winding).
-        let holed: [UInt32] = [
-            moveTo, z(1000), z(1000), lineTo3, z(1000), z(0), z(0), z(1000), z(-1000), z(0), close,
-            moveTo, z(500), z(-500), lineTo3, z(0), z(100), z(100), z(0), z(0), z(-100), close,
-        ]
+        let holed = PieceGeometry(polygons: [
+            [
+                [p(1000, 1000), p(2000, 1000), p(2000, 2000), p(1000, 2000)],
+                [p(1500, 1500), p(1500, 1600), p(1600, 1600), p(1600, 1500)],
+            ]
+        ])
         #expect(PieceSize.polygonArea(holed, extent: 4096) == 1_000_000 - 10_000)
         // A line from the left buffer (-80, 10) across the tile to the right buffer (4176, 10).
-        let line: [UInt32] = [moveTo, z(-80), z(10), 1 << 3 | 2, z(4256), z(0)]
+        let line = PieceGeometry(lines: [[p(-80, 10), p(4176, 10)]])
         #expect(PieceSize.lineLength(line, extent: 4096) == 4096)
     }
 
@@ -67,7 +66,7 @@ import VectorTile
         #expect(ThinningOptions.priority("pop:up") == nil)
     }
 
-    @Test func polygonCommandsRoundTrip() {
+    @Test func pieceGeometryKeepsPolygonsAsTheyAreWritten() {
         let outer = [TilePoint(0, 0), TilePoint(100, 0), TilePoint(100, 100), TilePoint(0, 100)]
         let hole = [TilePoint(10, 10), TilePoint(10, 20), TilePoint(20, 20), TilePoint(20, 10)]
         let second = [TilePoint(200, 0), TilePoint(300, 0), TilePoint(300, 50)]
@@ -76,9 +75,10 @@ import VectorTile
             .map { rings in
                 rings.enumerated().map { i, r in (doubledSignedArea(r) > 0) == (i == 0) ? r : r.reversed() }
             }
-        let decoded = PolygonCommands.decode(MVTGeometryEncoder.polygons(polygons))
-        #expect(decoded == polygons)
-        let line = MVTGeometryEncoder.lines([[TilePoint(0, 0), TilePoint(3, 4)]])
+        let geometry = PieceGeometry(polygons: polygons)
+        #expect(geometry.polygons == polygons)
+        #expect(geometry.commands == MVTGeometryEncoder.polygons(polygons))
+        let line = PieceGeometry(lines: [[TilePoint(0, 0), TilePoint(3, 4)]])
         #expect(PieceSize.lineLength(line, extent: 4096) == 5)
     }
 
@@ -108,15 +108,15 @@ import VectorTile
         func oriented(_ r: [TilePoint]) -> [TilePoint] { doubledSignedArea(r) > 0 ? r : r.reversed() }
         let tile = TileCoordinate(z: 10, x: 1, y: 1)
         let pieces = [left, right].enumerated().map { i, r in
-            PlacedPiece(
+            TilePiece(
                 layer: 0, feature: Int32(i),
-                piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons([[oriented(r)]])))
+                tile: tile, geometry: PieceGeometry(polygons: [[oriented(r)]]))
         }
         let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
         #expect(result.fallbacks == 0)
         #expect(result.verticesOut < result.verticesIn)
-        let out = result.commands.map {
-            Set(PolygonCommands.decode($0.commands)[0][0].filter { $0.x > 500 && $0.x < 1500 })
+        let out = result.geometries.map {
+            Set($0.geometry.polygons[0][0].filter { $0.x > 500 && $0.x < 1500 })
         }
         #expect(out.count == 2 && out[0] == out[1])
     }
@@ -138,9 +138,9 @@ import VectorTile
         let tile = TileCoordinate(z: 10, x: 1, y: 1)
         let polygons = [[[oriented(left)]], [[oriented(right)]], touching.map { [oriented($0[0])] }]
         let pieces = polygons.enumerated().map { i, p in
-            PlacedPiece(
+            TilePiece(
                 layer: 0, feature: Int32(i),
-                piece: TilePiece(tile: tile, type: .polygon, commands: MVTGeometryEncoder.polygons(p)))
+                tile: tile, geometry: PieceGeometry(polygons: p))
         }
         let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<3, pieces: pieces)
         #expect(result.fallbacks == 0)
@@ -157,8 +157,8 @@ import VectorTile
         let records = [3, 2].map { n in
             RecordTable((0..<n).map { FeatureRecord(id: nil, properties: Properties(), rank: UInt64($0)) })
         }
-        func square(_ x: Int32, _ y: Int32, _ side: Int32) -> [UInt32] {
-            MVTGeometryEncoder.polygons([
+        func square(_ x: Int32, _ y: Int32, _ side: Int32) -> PieceGeometry {
+            PieceGeometry(polygons: [
                 [
                     [
                         TilePoint(x, y), TilePoint(x + side, y), TilePoint(x + side, y + side), TilePoint(x, y + side),
@@ -166,16 +166,15 @@ import VectorTile
                 ]
             ])
         }
-        func piece(_ l: Int32, _ f: Int32, z: Int, x: Int, _ commands: [UInt32]) -> PlacedPiece {
-            PlacedPiece(
-                layer: l, feature: f,
-                piece: TilePiece(tile: TileCoordinate(z: z, x: x, y: 1), type: .polygon, commands: commands))
+        func piece(_ l: Int32, _ f: Int32, z: Int, x: Int, _ geometry: PieceGeometry) -> TilePiece {
+            TilePiece(
+                layer: l, feature: f, tile: TileCoordinate(z: z, x: x, y: 1), geometry: geometry)
         }
         // Feature (0, 2) has only an empty piece at zoom 5: it is seen at zoom 4.
-        let byZoom: [Int: [PlacedPiece]] = [
+        let byZoom: [Int: [TilePiece]] = [
             5: [
                 piece(0, 0, z: 5, x: 2, square(10, 10, 100)), piece(0, 1, z: 5, x: 3, square(50, 60, 7)),
-                piece(0, 2, z: 5, x: 3, []), piece(1, 0, z: 5, x: 2, square(0, 0, 300)),
+                piece(0, 2, z: 5, x: 3, .polygons(PieceParts())), piece(1, 0, z: 5, x: 2, square(0, 0, 300)),
                 piece(1, 1, z: 5, x: 3, square(400, 0, 20)), piece(1, 1, z: 5, x: 2, square(4000, 0, 20)),
             ],
             4: [

@@ -55,7 +55,7 @@ import VectorTile
         var area = 0.0
         for p in o.pieces {
             var layer = MVTLayerBuilder(name: "t")
-            layer.addFeature(id: 1, type: p.type, geometry: p.commands, properties: Properties())
+            layer.addFeature(id: 1, type: p.type, geometry: p.geometry.commands, properties: Properties())
             let tile = try MVTDecoder().decode(try encodeTile([layer]))
             let f = tile.layers[0].features[0]
             for ring in f.geometry.parts {
@@ -70,7 +70,7 @@ import VectorTile
     @Test func tinyPolygonStillAppearsAtMaxZoom() {
         let o = tile(square(2_000_000, 8_250_000, 0.05), zooms: 10...14)
         #expect(o.pieces.contains { $0.tile.z == 14 })
-        #expect(o.repairs.contains("tiny_feature_kept"))
+        #expect(o.repairs.contains(.tinyFeatureKept))
         #expect(o.collapsedAt.contains(10))
     }
 
@@ -95,7 +95,7 @@ import VectorTile
         let c = 2_000_000.0, d = 8_250_000.0
         let g = Geometry.polygons([[[c, d, c + 1000, d + 1000, c + 1000, d, c, d + 1000, c, d]]])
         let o = tile(g, zooms: 14...14)
-        #expect(o.repairs.contains("make_valid"))
+        #expect(o.repairs.contains(.makeValid))
         #expect(!o.pieces.isEmpty)
     }
 

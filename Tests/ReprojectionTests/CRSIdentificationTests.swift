@@ -60,7 +60,7 @@ import Testing
             _ = try CRSResolver.resolve(prjText: nil, override: "foo", prjFile: nil)
             Issue.record("foo must not become Amersfoort")
         } catch {
-            #expect(error.code == "bad_source_crs" && error.exitCode == .usage)
+            #expect(error.code == .badSourceCrs && error.exitCode == .usage)
             #expect(error.description.contains("Amersfoort") && error.description.contains("EPSG:4326"))
         }
     }
@@ -81,7 +81,7 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error == .prjTooLarge(file: path, size: WKTSanitizer.maxBytes + 10, limit: WKTSanitizer.maxBytes))
-            #expect(error.description.contains("larger than the 65536-byte limit") && error.code == "prj_too_large")
+            #expect(error.description.contains("larger than the 65536-byte limit") && error.code == .prjTooLarge)
             #expect(!error.description.contains("no .prj file"))
         }
         // A .shp path (no .prj at all) is still "missing".

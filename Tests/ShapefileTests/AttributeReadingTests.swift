@@ -22,7 +22,7 @@ import Testing
             ])
         #expect(
             r.schema.fields == [FieldDefinition(name: "POP", type: .integer, width: 20, decimals: 0, nativeType: "N")])
-        #expect(r.stats.coercedToNull == ["overflow_marker": 1], "blank is null in the source; ***** is counted")
+        #expect(r.stats.coercedToNull == [.overflowMarker: 1], "blank is null in the source; ***** is counted")
     }
 
     @Test func doubles() throws {
@@ -38,8 +38,8 @@ import Testing
         let r = try readFixture(
             fixture(.init("AREA", "N", width: 10, decimals: 2), ["1,5", "abc", "--5", "12", "1.2.3"]))
         #expect(values(r, "AREA") == [.null, .null, .null, .double(12), .null])
-        #expect(r.stats.coercedToNull == ["unparseable_number": 4])
-        let d = try #require(r.diagnostics("unparseable_number").first)
+        #expect(r.stats.coercedToNull == [.unparseableNumber: 4])
+        let d = try #require(r.diagnostics(.unparseableNumber).first)
         #expect(d.message == "field AREA: \"1,5\" is not a number; stored as null")
         #expect(d.file == "layer.dbf" && d.record == 1)
     }
@@ -49,7 +49,7 @@ import Testing
             fixture(
                 .init("V", "N", width: 24), ["1e999", "NaN", "99999999999999999999", "-inf", "9223372036854775807"]))
         #expect(values(r, "V") == [.null, .null, .null, .null, .int(Int64.max)])
-        #expect(r.stats.coercedToNull == ["number_out_of_range": 4])
+        #expect(r.stats.coercedToNull == [.numberOutOfRange: 4])
     }
 
     @Test func logicals() throws {
@@ -61,7 +61,7 @@ import Testing
                 .bool(false), .null, .null, .null,
             ])
         #expect(r.schema.fields[0].type == .logical)
-        #expect(r.stats.coercedToNull == ["bad_logical": 1])
+        #expect(r.stats.coercedToNull == [.badLogical: 1])
     }
 
     @Test func dates() throws {
@@ -73,7 +73,7 @@ import Testing
             values(r, "DAY") == [
                 .string("2024-02-29"), .string("1999-12-31"), .null, .null, .null, .null, .null, .null,
             ])
-        #expect(r.stats.coercedToNull == ["bad_date": 4, "zero_date": 1])
+        #expect(r.stats.coercedToNull == [.badDate: 4, .zeroDate: 1])
         #expect(r.schema.fields[0].type == .date)
     }
 
@@ -86,7 +86,7 @@ import Testing
         let r = try readFixture(fixture(.init("MEMO", "X", width: 5), ["abc"]))
         #expect(values(r, "MEMO") == [.string("abc")])
         #expect(r.schema.fields[0].type == .string && r.schema.fields[0].nativeType == "X")
-        #expect(r.sink.count("unknown_field_type") == 1)
+        #expect(r.sink.count(.unknownFieldType) == 1)
     }
 
     @Test func duplicateFieldNamesAreDeduplicated() throws {
@@ -97,7 +97,7 @@ import Testing
         #expect(r.schema.fields.map(\.name) == ["NAME", "NAME_1", "NAME_1_1"])
         #expect(r.features[0].properties.keys == ["NAME", "NAME_1", "NAME_1_1"])
         #expect(r.features[0].properties.values == [.string("a"), .string("b"), .string("c")])
-        #expect(r.sink.count("duplicate_field_name") == 2)
+        #expect(r.sink.count(.duplicateFieldName) == 2)
     }
 
     @Test func elevenByteNameWithoutNul() throws {
@@ -116,7 +116,7 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 4])
         #expect(r.features[1].properties["NAME"] == .string("r4"))
-        #expect(r.stats.skipped == ["deleted_in_source": 2] && r.stats.deletedRecords == 2)
+        #expect(r.stats.skipped == [.deletedInSource: 2] && r.stats.deletedRecords == 2)
     }
 
     @Test func fewerDBFRowsGiveNullAttributesWithoutShifting() throws {
@@ -127,7 +127,7 @@ import Testing
         #expect(r.features.count == 4)
         #expect(r.features.map { $0.properties["NAME"] } == [.string("r1"), .string("r2"), .null, .null])
         #expect(r.stats.dbfRecordCount == 2)
-        let w = try #require(r.diagnostics("missing_attributes").first)
+        let w = try #require(r.diagnostics(.missingAttributes).first)
         #expect(w.message.contains("4") && w.message.contains("2"))
     }
 
@@ -137,7 +137,7 @@ import Testing
         f.rows = nameRows(3)
         let r = try readFixture(f)
         #expect(r.features.count == 1 && r.features[0].properties["NAME"] == .string("r1"))
-        let w = try #require(r.diagnostics("orphan_dbf_rows").first)
+        let w = try #require(r.diagnostics(.orphanDbfRows).first)
         #expect(w.message.contains("3") && w.message.contains("1"))
     }
 
@@ -148,8 +148,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map { $0.properties["NAME"] } == [.string("r1"), .string("r2"), .string("r3")])
         #expect(r.stats.dbfRecordCount == 3)
-        #expect(r.sink.count("dbf_count_lies") == 1)
-        #expect(r.sink.count("orphan_dbf_rows") == 0)
+        #expect(r.sink.count(.dbfCountLies) == 1)
+        #expect(r.sink.count(.orphanDbfRows) == 0)
     }
 
     @Test func badDBFHeadersAreRejected() throws {
@@ -184,7 +184,7 @@ import Testing
         f.dbfHeaderLengthOverride = UInt16(32 + 32 + 2)
         let r = try readFixture(f)
         #expect(r.features.map { $0.properties["NAME"] } == [.string("r1"), .string("r2")])
-        #expect(r.sink.count("dbf_header_padding") == 1)
+        #expect(r.sink.count(.dbfHeaderPadding) == 1)
     }
 
     @Test func missingDBFGivesGeometryOnly() throws {
@@ -193,7 +193,7 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.count == 2 && r.features[0].properties.isEmpty)
         #expect(r.schema.fields.isEmpty && r.stats.dbfRecordCount == nil)
-        #expect(r.sink.count("no_attributes") == 1)
+        #expect(r.sink.count(.noAttributes) == 1)
     }
 
     @Test func widthZeroFieldIsDropped() throws {
@@ -202,6 +202,6 @@ import Testing
         f.rows = [[[], Array("abc".utf8)]]
         let r = try readFixture(f)
         #expect(r.schema.fields.map(\.name) == ["KEPT"] && r.features[0].properties["KEPT"] == .string("abc"))
-        #expect(r.sink.count("dropped_field") == 1)
+        #expect(r.sink.count(.droppedField) == 1)
     }
 }

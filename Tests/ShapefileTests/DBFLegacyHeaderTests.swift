@@ -62,7 +62,7 @@ import Testing
         #expect(r.features.map { $0.properties["LAST"] } == [.string("Stegman"), .string("Heymann")])
         #expect(r.features.map { $0.properties["EMP:NMBR"] } == [.int(2), .int(13)])
         #expect(r.features.map { $0.properties["PAYRATE"] } == [.double(6), .double(12.5)])
-        let w = try #require(r.diagnostics("dbf_legacy_layout").first)
+        let w = try #require(r.diagnostics(.dbfLegacyLayout).first)
         #expect(w.message.contains("dBASE II"), "\(w.message)")
     }
 
@@ -74,7 +74,7 @@ import Testing
         f.dbfVersion = 0x02
         let r = try readFixture(f)
         #expect(r.features.first?.properties["NAME"] == .string("Joe"))
-        #expect(r.diagnostics("dbf_legacy_layout").isEmpty)
+        #expect(r.diagnostics(.dbfLegacyLayout).isEmpty)
     }
 
     @Test func dBase7FieldsAndBinaryValuesAreRead() throws {
@@ -98,14 +98,14 @@ import Testing
                 .string("Clown Triggerfish"), .string("Blue Angelfish"),
             ])
         #expect(r.features.map { $0.properties["LEN"] } == [.double(2.5), .double(-1)])
-        #expect(r.diagnostics("dbf_legacy_layout").first?.message.contains("dBASE 7") == true)
+        #expect(r.diagnostics(.dbfLegacyLayout).first?.message.contains("dBASE 7") == true)
     }
 
     @Test func aDBase7HeaderThatDoesNotAddUpIsRefused() throws {
         var dbf = Self.dBase7(fields: [("NAME", "C", 4, 0)], rows: [Array("abcd".utf8)])
         dbf[10] = 9  // record length 9, fields need 5
         let e = try openError(fixture(dbf: dbf, points: 1))
-        #expect(e?.code == "bad_dbf_header" && e?.description.contains("dBASE 7") == true, "\(String(describing: e))")
+        #expect(e?.code == .badDbfHeader && e?.description.contains("dBASE 7") == true, "\(String(describing: e))")
     }
 
     @Test func dBase7ValuesDecode() {

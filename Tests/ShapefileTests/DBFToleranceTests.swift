@@ -24,7 +24,7 @@ import Testing
             let r = try readFixture(f)
             #expect(names(r) == [.string("r1"), .string("r2"), .string("r3")])
             #expect(r.features.map { $0.properties["N"] } == [.int(1), .int(2), .int(3)])
-            let w = try #require(r.diagnostics("dbf_no_terminator").first)
+            let w = try #require(r.diagnostics(.dbfNoTerminator).first)
             #expect(w.message.contains("0x\(String(byte, radix: 16)), not the 0x0D terminator"), "\(w.message)")
             #expect(w.file == "layer.dbf")
         }
@@ -36,7 +36,7 @@ import Testing
         f.dbfHeaderLengthOverride = UInt16(32 + 32 * 2)
         let r = try readFixture(f)
         #expect(names(r) == [.string("r1"), .string("r2")])
-        #expect(r.diagnostics("dbf_no_terminator").first?.message.contains("there is no 0x0D terminator") == true)
+        #expect(r.diagnostics(.dbfNoTerminator).first?.message.contains("there is no 0x0D terminator") == true)
     }
 
     /// PostGIS's loader tests: a `.dbf` without fields whose 33-byte header ends in 0x0A (issue 36).
@@ -48,8 +48,8 @@ import Testing
             f.dbfTerminator = 0x0A
             let r = try readFixture(f)
             #expect(r.features.count == 2 && r.schema.fields.isEmpty)
-            #expect(r.sink.count("dbf_no_terminator") == 1)
-            #expect(r.sink.count("missing_attributes") == (rows == 0 ? 1 : 0))
+            #expect(r.sink.count(.dbfNoTerminator) == 1)
+            #expect(r.sink.count(.missingAttributes) == (rows == 0 ? 1 : 0))
         }
         // Two bytes where the terminator belongs say nothing: still refused.
         var f = ShapefileFixture(shapeType: .point, shapes: [.point(1, 1)])
@@ -58,7 +58,7 @@ import Testing
         f.dbfTerminator = nil
         f.dbfHeaderLengthOverride = 34
         f.dbfPadHeader = true
-        #expect(try openError(f)?.code == "bad_dbf_header")
+        #expect(try openError(f)?.code == .badDbfHeader)
     }
 
     /// mazovia.dbf (infused/dbf): 0x00 instead of the space deletion flag, while the file size proves the layout
@@ -69,8 +69,8 @@ import Testing
         f.deletedRows = [1]
         let r = try readFixture(f)
         #expect(names(r) == [.string("r1"), .string("r3")])
-        #expect(r.stats.skipped["deleted_in_source"] == 1)
-        #expect(r.sink.count("dbf_nul_deletion_flag") == 1)
+        #expect(r.stats.skipped[.deletedInSource] == 1)
+        #expect(r.sink.count(.dbfNulDeletionFlag) == 1)
         f.dbfTrailer = [0x20, 0x20, 0x20]
         #expect(try openError(f)?.description.contains("does not start with a deletion flag") == true)
     }
@@ -80,7 +80,7 @@ import Testing
         f.dbfTerminator = nil
         f.dbfHeaderLengthOverride = UInt16(32 + 32 * 2 + 9)
         let e = try openError(f)
-        #expect(e?.code == "bad_dbf_header")
+        #expect(e?.code == .badDbfHeader)
         #expect(e?.description.contains("does not match a whole number of field descriptors") == true)
     }
 
@@ -90,7 +90,7 @@ import Testing
         f.dbfHeaderLengthOverride = UInt16(32 + 32 * 2 + 2)
         let r = try readFixture(f)
         #expect(names(r) == [.string("r1"), .string("r2"), .string("r3")])
-        #expect(r.sink.count("dbf_header_padding") == 1)
+        #expect(r.sink.count(.dbfHeaderPadding) == 1)
     }
 
     @Test func recordPaddingProvenBySizeIsReadWithoutShifting() throws {
@@ -100,7 +100,7 @@ import Testing
         let r = try readFixture(f)
         #expect(names(r) == [.string("r1"), .string("r2"), .string("r3")])
         #expect(r.features.map { $0.properties["N"] } == [.int(1), .int(2), .int(3)])
-        #expect(r.diagnostics("dbf_record_padding").first?.message.contains("5 more than the fields need") == true)
+        #expect(r.diagnostics(.dbfRecordPadding).first?.message.contains("5 more than the fields need") == true)
     }
 
     @Test func recordLengthLongerThanTheFieldsWithoutProofIsRejected() throws {
@@ -108,7 +108,7 @@ import Testing
         var f = points(3)
         f.dbfRecordLengthOverride = UInt16(1 + 6 + 4 + 5)
         let e = try openError(f)
-        #expect(e?.code == "bad_dbf_header")
+        #expect(e?.code == .badDbfHeader)
         #expect(e?.description.contains("record length 16 does not equal 1 + the field widths (11)") == true)
     }
 
@@ -138,7 +138,7 @@ import Testing
         #expect(r.features.map { $0.properties["LONG"] } == [.string(long), .string("short")])
         #expect(r.features.map { $0.properties["N"] } == [.int(7), .int(12)])
         #expect(r.schema.fields[0].width == 300 && r.schema.fields[0].decimals == 0)
-        #expect(r.sink.count("long_character_field") == 1)
+        #expect(r.sink.count(.longCharacterField) == 1)
     }
 
     @Test func asterisksNulFilledNumbersAndZeroDatesAreNullWithACount() throws {
@@ -153,10 +153,10 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map { $0.properties["N"] } == [.null, .null, .int(42), .int(1)])
         #expect(r.features.map { $0.properties["D"] } == [.null, .null, .null, .string("2024-01-31")])
-        #expect(r.stats.coercedToNull == ["overflow_marker": 1, "nul_filled_number": 1, "zero_date": 2])
-        #expect(r.diagnostics("zero_date").map(\.record) == [1, 2])
+        #expect(r.stats.coercedToNull == [.overflowMarker: 1, .nulFilledNumber: 1, .zeroDate: 2])
+        #expect(r.diagnostics(.zeroDate).map(\.record) == [1, 2])
         #expect(
-            r.diagnostics("nul_filled_number").first?.message
+            r.diagnostics(.nulFilledNumber).first?.message
                 == "field N: the value is filled with NUL bytes; stored as null")
     }
 
@@ -184,8 +184,8 @@ import Testing
         #expect(a["T"] == .string("2024-02-29T12:34:56.789"))
         let b = r.features[1].properties
         #expect(b["I"] == .int(7) && b["B"] == .null && b["T"] == .null && b["Y"] == .double(-5))
-        #expect(r.stats.coercedToNull == ["number_out_of_range": 1])
-        #expect(r.sink.count("dropped_field") == 1)
+        #expect(r.stats.coercedToNull == [.numberOutOfRange: 1])
+        #expect(r.sink.count(.droppedField) == 1)
     }
 
     @Test func julianDaysConvertToCivilDates() {
@@ -194,7 +194,7 @@ import Testing
         #expect(DBFValueParser.civilDate(julianDay: 1_721_426) == (1, 1, 1))
         #expect(DBFValueParser.civilDate(julianDay: 5_373_484) == (9999, 12, 31))
         let bad = DBFValueParser.dateTime([1, 0, 0, 0, 0, 0, 0, 0])
-        if case .coerced(let code, _) = bad { #expect(code == "bad_date") } else { Issue.record("\(bad)") }
+        if case .coerced(let code, _) = bad { #expect(code == .badDate) } else { Issue.record("\(bad)") }
     }
 
     @Test func oleAndPictureFieldsAreDropped() throws {
@@ -203,6 +203,6 @@ import Testing
         f.rows = [[Array("ab".utf8), Array("1".utf8)]]
         let r = try readFixture(f)
         #expect(r.schema.fields.map(\.name) == ["NAME"])
-        #expect(r.diagnostics("dropped_field").first?.message.contains("binary, OLE or picture") == true)
+        #expect(r.diagnostics(.droppedField).first?.message.contains("binary, OLE or picture") == true)
     }
 }

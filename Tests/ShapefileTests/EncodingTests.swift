@@ -65,7 +65,7 @@ import Testing
         #expect(r.features.map { $0.properties["NAME"] } == [.string("Malmö"), .string("Göteborg€")])
         #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.origin == "detected")
         #expect(r.schema.encoding?.confidence == "high")
-        #expect(r.stats.warnings["encoding_fallback"] == nil)
+        #expect(r.stats.warnings[.encodingFallback] == nil)
     }
 
     @Test func ldidZeroWithOnlyASCIIOrUTF8IsUTF8() throws {
@@ -105,7 +105,7 @@ import Testing
     @Test func anEquallyGoodReadingIsRefusedNeverGuessed() throws {
         let e = try openError(fixture(value: ShapefileFixture.latin1("Ministère")))
         let text = e?.description ?? ""
-        #expect(e?.code == "unknown_encoding", "\(text)")
+        #expect(e?.code == .unknownEncoding, "\(text)")
         #expect(text.contains("Ministère") && text.contains("Ministčre") && text.contains(".cpg"), "\(text)")
         var declared = fixture(value: ShapefileFixture.latin1("Ministère"))
         declared.cpg = Array("1252".utf8)
@@ -120,8 +120,8 @@ import Testing
         let r = try readFixture(f)
         #expect(name(r) == .string("DÖD"))
         #expect(r.schema.encoding?.name == "CP1252" && r.schema.encoding?.confidence == "tie")
-        let tie = r.diagnostics("encoding_tie").first?.message ?? ""
-        #expect(r.sink.count("encoding_tie") == 1 && tie.contains("DÍD") && tie.contains(".cpg"), "\(tie)")
+        let tie = r.diagnostics(.encodingTie).first?.message ?? ""
+        #expect(r.sink.count(.encodingTie) == 1 && tie.contains("DÍD") && tie.contains(".cpg"), "\(tie)")
         guard case .windowsOverDOS = EncodingDetector.detect([ShapefileFixture.latin1("DÖD")]) else {
             Issue.record("a CP1252/CP850 tie should be decided for CP1252")
             return
@@ -155,12 +155,12 @@ import Testing
     @Test func unsureEncodingsAreRefused() throws {
         let greek = try #require("ΝΟΤΙΟΥ ΑΙΓΑΙΟΥ".data(using: .windowsCP1253))
         let e = try openError(fixture(value: Array(greek)))
-        #expect(e?.code == "unknown_encoding" && e?.description.contains("CP1253") == true, "\(String(describing: e))")
+        #expect(e?.code == .unknownEncoding && e?.description.contains("CP1253") == true, "\(String(describing: e))")
         #expect(try readFixture(fixture(value: Array(greek)), options: .init(encoding: "CP1253")).features.count == 1)
         var mazovia = fixture(value: [0x98, 0xD7, 0x88, 0x89, 0xE7, 0xF5, 0x9E])
         mazovia.languageDriver = 105
         let m = try openError(mazovia)
-        #expect(m?.code == "unknown_encoding" && m?.description.contains("LDID/105") == true)
+        #expect(m?.code == .unknownEncoding && m?.description.contains("LDID/105") == true)
         #expect(m?.description.contains("Mazovia (DOS code page 620)") == true, "\(String(describing: m))")
         // The same LDID with ASCII text reads: nothing needs the missing table.
         var ascii = fixture(value: Array("English".utf8))
@@ -173,8 +173,8 @@ import Testing
         f.cpg = Array("UTF-8".utf8)
         let r = try readFixture(f)
         #expect(name(r) == .string("G\u{FFFD}teborg"))
-        #expect(r.stats.coercedToNull["invalid_utf8"] == 1)
-        #expect(r.sink.count("invalid_utf8") == 1)
+        #expect(r.stats.coercedToNull[.invalidUtf8] == 1)
+        #expect(r.sink.count(.invalidUtf8) == 1)
     }
 
     @Test func cp850ViaLDID2() throws {
@@ -224,7 +224,7 @@ import Testing
             f.cpg = cpg
             let r = try readFixture(f)
             #expect(name(r) == .string("Malmö") && r.schema.encoding?.origin == "detected")
-            #expect(r.sink.count("ignored_cpg") == 1)
+            #expect(r.sink.count(.ignoredCpg) == 1)
         }
         let bad = try openError(fixture(value: Array("x".utf8)), options: .init(encoding: "KLINGON-9"))
         #expect(bad?.exitCode == .dataError)
@@ -235,7 +235,7 @@ import Testing
         f.cpg = []
         f.languageDriver = 87
         let r = try readFixture(f)
-        #expect(name(r) == .string("Malmö") && r.sink.count("empty_cpg") == 1)
+        #expect(name(r) == .string("Malmö") && r.sink.count(.emptyCpg) == 1)
     }
 
     @Test func cp932IsDecodedThroughIconv() throws {
@@ -253,12 +253,12 @@ import Testing
         #expect(DBFValueParser.number("1.0", decimals: 0) == .value(.int(1)))
         #expect(DBFValueParser.number("1.5", decimals: 0) == .value(.double(1.5)))
         if case .coerced(let code, _) = DBFValueParser.number("1e", decimals: 0) {
-            #expect(code == "unparseable_number")
+            #expect(code == .unparseableNumber)
         } else {
             Issue.record("1e must not parse")
         }
         if case .coerced(let code, _) = DBFValueParser.number("- 5", decimals: 0) {
-            #expect(code == "unparseable_number")
+            #expect(code == .unparseableNumber)
         } else {
             Issue.record("- 5 must not parse")
         }

@@ -65,9 +65,9 @@ import Testing
     @Test func singlePointLinePartIsDroppedAndCounted() throws {
         let r = try readFixture(ShapefileFixture(shapeType: .polyLine, shapes: [.polyLine([[0, 0, 1, 1], [9, 9]])]))
         #expect(r.features[0].geometry.kind == .lineString && r.features[0].geometry.xy == [0, 0, 1, 1])
-        #expect(r.stats.repaired["dropped_part"] == 1)
+        #expect(r.stats.repaired[.droppedPart] == 1)
         let e = try readFixture(ShapefileFixture(shapeType: .polyLine, shapes: [.polyLine([[9, 9]])]))
-        #expect(e.features.isEmpty && e.stats.skipped["empty_geometry"] == 1)
+        #expect(e.features.isEmpty && e.stats.skipped[.emptyGeometry] == 1)
     }
 
     @Test func polygonWithHoleKeepsESRIOrientation() throws {
@@ -96,9 +96,9 @@ import Testing
         #expect(signedRingArea(shell[...]) < 0, "shell clockwise")
         #expect(signedRingArea(hole[...]) > 0, "hole counter-clockwise")
         #expect(abs(signedRingArea(shell[...])) == 100 && abs(signedRingArea(hole[...])) == 4)
-        #expect(r.stats.repaired["reoriented_rings"] == 1)
-        #expect(r.stats.repaired["ring_assignment"] == 1)
-        #expect(r.diagnostics("reoriented_rings").first?.record == 1)
+        #expect(r.stats.repaired[.reorientedRings] == 1)
+        #expect(r.stats.repaired[.ringAssignment] == 1)
+        #expect(r.diagnostics(.reorientedRings).first?.record == 1)
     }
 
     @Test func islandInsideLakeIsAShell() throws {
@@ -126,9 +126,9 @@ import Testing
         let r = try readFixture(f)
         let g = try #require(r.features.first?.geometry)
         #expect(g.kind == .polygon && g.pointCount == 5 && Array(g.xy.suffix(2)) == [0, 0])
-        #expect(r.stats.repaired["closed_ring"] == 1 && r.stats.repaired["dropped_ring"] == 1)
+        #expect(r.stats.repaired[.closedRing] == 1 && r.stats.repaired[.droppedRing] == 1)
         let e = try readFixture(ShapefileFixture(shapeType: .polygon, shapes: [.polygon([degenerate])]))
-        #expect(e.features.isEmpty && e.stats.skipped["empty_geometry"] == 1)
+        #expect(e.features.isEmpty && e.stats.skipped[.emptyGeometry] == 1)
     }
 
     @Test func polygonZAndMFollowTheirRingsWhenReordered() throws {
@@ -143,7 +143,7 @@ import Testing
             ])
         let r = try readFixture(f)
         _ = try #require(r.features.first?.geometry)
-        #expect(r.stats.repaired["ring_assignment"] == 1 && r.stats.repaired["reoriented_rings"] == nil)
+        #expect(r.stats.repaired[.ringAssignment] == 1 && r.stats.repaired[.reorientedRings] == nil)
         let pm = try readFixture(
             ShapefileFixture(shapeType: .polygonM, shapes: [.polygon([shell], type: .polygonM, m: [[0, 1, 2, 3, 0]])]))
         #expect(pm.features[0].geometry.kind == .polygon && pm.features[0].geometry.pointCount == 5)
@@ -155,7 +155,7 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.count == 1 && r.features[0].id == 2)
         #expect(r.features[0].properties["NAME"] == .string("r2"), "attributes stay aligned with their shape")
-        #expect(r.stats.skipped == ["null_geometry": 2])
+        #expect(r.stats.skipped == [.nullGeometry: 2])
     }
 
     /// MultiPatch is read as polygons the way GDAL reads it (issue 36): a strip of 4 vertices is 2 triangles, a fan
@@ -178,8 +178,8 @@ import Testing
         #expect(r.features.map(\.geometry.polygonCount) == [2, 2, 2, 1, 1])
         #expect(r.features[3].geometry.partCount == 2, "the inner ring is a hole")
         #expect(r.features[1].geometry.xy.prefix(2) == [0, 0], "a fan's triangles share its first vertex")
-        #expect(r.stats.repaired["multipatch_as_polygons"] == 5)
-        #expect(r.stats.repaired["dropped_sliver"] == 1)
+        #expect(r.stats.repaired[.multipatchAsPolygons] == 5)
+        #expect(r.stats.repaired[.droppedSliver] == 1)
         #expect(r.stats.skipped.isEmpty)
     }
 
@@ -193,14 +193,14 @@ import Testing
         let r = try readFixture(f)
         // PolygonZ in a Polygon file is the same family and is read.
         #expect(r.features.map(\.id) == [1, 4])
-        #expect(r.stats.skipped == ["type_mismatch": 2])
+        #expect(r.stats.skipped == [.typeMismatch: 2])
     }
 
     @Test func unknownRecordTypeIsSkipped() throws {
         var unknown = ShapefileFixture.Shape(type: 99, parts: [])
         unknown.rawContent = [99, 0, 0, 0] + [UInt8](repeating: 0, count: 40)
         let r = try readFixture(ShapefileFixture(shapeType: .polygon, shapes: [unknown, .polygon([square(0, 0, 1)])]))
-        #expect(r.features.count == 1 && r.stats.skipped == ["unknown_shape_type": 1])
+        #expect(r.features.count == 1 && r.stats.skipped == [.unknownShapeType: 1])
     }
 
     @Test func nonFiniteCoordinatesAreSkipped() throws {
@@ -209,7 +209,7 @@ import Testing
             shapes: [.polyLine([[0, 0, .nan, 1]]), .polyLine([[0, 0, 1, .infinity]]), .polyLine([[0, 0, 1, 1]])])
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [3])
-        #expect(r.stats.skipped == ["non_finite_coordinate": 2])
+        #expect(r.stats.skipped == [.nonFiniteCoordinate: 2])
     }
 
     /// Z and M are not used for tiles: a NaN there keeps the feature (issue 36: NetTopologySuite's Volume2,
@@ -224,7 +224,7 @@ import Testing
                 ]))
         #expect(z.features.map(\.id) == [1, 2])
         #expect(z.features.first?.geometry.xy == [1, 1])
-        #expect(z.stats.skipped == ["non_finite_coordinate": 1])
+        #expect(z.stats.skipped == [.nonFiniteCoordinate: 1])
     }
 
     @Test func brokenPartLayoutsAreSkipped() throws {
@@ -244,8 +244,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [4])
         // shapelib may itself reject an empty part as corrupt; either way the record is skipped with a reason.
-        #expect((r.stats.skipped["bad_part_layout"] ?? 0) + (r.stats.skipped["corrupt_record"] ?? 0) == 3)
-        #expect((r.stats.skipped["bad_part_layout"] ?? 0) >= 2)
+        #expect((r.stats.skipped[.badPartLayout] ?? 0) + (r.stats.skipped[.corruptRecord] ?? 0) == 3)
+        #expect((r.stats.skipped[.badPartLayout] ?? 0) >= 2)
     }
 
     @Test func corruptRecordQuotesShapelib() throws {
@@ -257,8 +257,8 @@ import Testing
         var shape = ShapefileFixture.Shape(type: 5, parts: [])
         shape.rawContent = content
         let r = try readFixture(ShapefileFixture(shapeType: .polygon, shapes: [shape, .polygon([square(0, 0, 1)])]))
-        #expect(r.features.count == 1 && r.stats.skipped == ["corrupt_record": 1])
-        let d = try #require(r.diagnostics("corrupt_record").first)
+        #expect(r.features.count == 1 && r.stats.skipped == [.corruptRecord: 1])
+        let d = try #require(r.diagnostics(.corruptRecord).first)
         #expect(d.record == 1 && !d.message.isEmpty)
     }
 

@@ -13,8 +13,8 @@ import Testing
         f.addNames()
         let r = try readFixture(f)
         #expect(r.features.first?.geometry.xy == [0, 0, 0, 1, 1, 1, 1, 0, 0, 0])
-        #expect(r.stats.repaired == ["removed_duplicates": 1])
-        #expect(r.diagnostics("removed_duplicates").first?.message.contains("removed 4") == true)
+        #expect(r.stats.repaired == [.removedDuplicates: 1])
+        #expect(r.diagnostics(.removedDuplicates).first?.message.contains("removed 4") == true)
     }
 
     @Test func consecutiveDuplicatePointsAreRemovedFromLinesAndCollapsedPartsDropped() throws {
@@ -24,8 +24,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.count == 1)
         #expect(r.features[0].geometry.kind == .lineString && r.features[0].geometry.xy == [0, 0, 1, 1])
-        #expect(r.stats.repaired == ["removed_duplicates": 1, "dropped_part": 1])
-        #expect(r.stats.skipped == ["empty_geometry": 1])
+        #expect(r.stats.repaired == [.removedDuplicates: 1, .droppedPart: 1])
+        #expect(r.stats.skipped == [.emptyGeometry: 1])
     }
 
     @Test func collinearRingsAreSliversButSymmetricBowtiesAreNot() throws {
@@ -37,8 +37,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 3])
         #expect(r.features[0].geometry.partCount == 1)
-        #expect(r.stats.repaired["dropped_sliver"] == 1)
-        #expect(r.stats.skipped == ["empty_geometry": 1])
+        #expect(r.stats.repaired[.droppedSliver] == 1)
+        #expect(r.stats.skipped == [.emptyGeometry: 1])
         #expect(r.features[1].geometry.pointCount == 5)
     }
 
@@ -47,7 +47,7 @@ import Testing
             shapeType: .point, shapes: [.point(1, 2), .point(1e308, 2), .point(3, -2e12), .point(1e12, -1e12)])
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 4])
-        #expect(r.stats.skipped == ["out_of_domain": 2])
+        #expect(r.stats.skipped == [.outOfDomain: 2])
     }
 
     @Test func recordsOverTheVertexCapAreTooComplex() throws {
@@ -55,7 +55,7 @@ import Testing
             shapeType: .polyLine, shapes: [.polyLine([[0, 0, 1, 1, 2, 2]]), .polyLine([[0, 0, 1, 1]])])
         let r = try readFixture(f, options: ShapefileReadOptions(maxVertices: 2))
         #expect(r.features.map(\.id) == [2])
-        #expect(r.stats.skipped == ["too_complex": 1])
+        #expect(r.stats.skipped == [.tooComplex: 1])
         #expect(ShapefileReadOptions().maxVertices == 10_000_000)
     }
 
@@ -68,19 +68,19 @@ import Testing
         f.shxEntryOverrides[1] = (50 + 4 + 64, Int32.max)
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 3])
-        #expect(r.stats.skipped == ["bad_index_entry": 1])
+        #expect(r.stats.skipped == [.badIndexEntry: 1])
         // The same lie on the last record, whose own header and counts fit the file, is read (with a warning).
         f.shxEntryOverrides = [2: (50 + 2 * (4 + 64), Int32.max)]
         let last = try readFixture(f)
         #expect(last.features.map(\.id) == [1, 2, 3])
-        #expect(last.sink.count("record_length_overrun") == 1 && last.sink.count("length_mismatch") == 1)
+        #expect(last.sink.count(.recordLengthOverrun) == 1 && last.sink.count(.lengthMismatch) == 1)
     }
 
     @Test func rejectionsCarryAStableCode() throws {
         var f = ShapefileFixture(shapeType: .point, shapes: [.point(0, 0)])
         f.shpMagic = 7
         let e = try #require(try openError(f))
-        #expect(e.code == "not_a_shapefile" && e.description.hasSuffix("[not_a_shapefile]"))
+        #expect(e.code == .notAShapefile && e.description.hasSuffix("[not_a_shapefile]"))
         #expect(ShapefileError.notARegularFile(path: "p", kind: "FIFO").exitCode == .dataError)
         #expect(ShapefileError.fileNotFound(path: "p").exitCode == .noInput)
     }

@@ -23,8 +23,8 @@ import Testing
         let r = try readPath(path)
         #expect(r.features.map(\.id) == [1, 2, 3])
         #expect(r.features.map { $0.properties["NAME"] } == [.string("r1"), .string("r2"), .string("r3")])
-        #expect(r.stats.repaired["rebuilt_index"] == 1 && r.stats.recordsInFile == 3)
-        #expect(r.sink.count("rebuilt_index") == 1)
+        #expect(r.stats.repaired[.rebuiltIndex] == 1 && r.stats.recordsInFile == 3)
+        #expect(r.sink.count(.rebuiltIndex) == 1)
         // Nothing was written next to the input.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == before)
     }
@@ -33,18 +33,18 @@ import Testing
         var truncated = threePolygons()
         truncated.truncateSHX = 100 + 8 + 3
         let a = try readFixture(truncated)
-        #expect(a.features.count == 3 && a.stats.repaired["rebuilt_index"] == 1)
+        #expect(a.features.count == 3 && a.stats.repaired[.rebuiltIndex] == 1)
         var magic = threePolygons()
         magic.shxMagic = 1234
         let b = try readFixture(magic)
-        #expect(b.features.count == 3 && b.stats.repaired["rebuilt_index"] == 1)
+        #expect(b.features.count == 3 && b.stats.repaired[.rebuiltIndex] == 1)
     }
 
     @Test func shxCutAtAnEntryBoundaryIsRebuilt() throws {
         var f = threePolygons()
         f.truncateSHX = 100 + 8  // one entry left; the header still claims three
         let r = try readFixture(f)
-        #expect(r.features.count == 3 && r.stats.repaired["rebuilt_index"] == 1)
+        #expect(r.features.count == 3 && r.stats.repaired[.rebuiltIndex] == 1)
     }
 
     @Test func shxListingFewerRecordsWarns() throws {
@@ -57,7 +57,7 @@ import Testing
         let path = try f.write(to: dir.path)
         try Data(shx).write(to: URL(fileURLWithPath: dir.file("layer.shx")))
         let r = try readPath(path)
-        #expect(r.features.count == 2 && r.sink.count("unindexed_bytes") == 1)
+        #expect(r.features.count == 2 && r.sink.count(.unindexedBytes) == 1)
     }
 
     @Test func fifoNamedLikeAnInputIsRefusedWithoutBlocking() throws {
@@ -70,7 +70,7 @@ import Testing
             _ = try ShapefileReader(path: path, diagnostics: DiagnosticSink())
         }
         #expect(error == .notARegularFile(path: dir.file("layer.dbf"), kind: "FIFO"))
-        #expect(error?.exitCode == .dataError && error?.code == "not_a_regular_file")
+        #expect(error?.exitCode == .dataError && error?.code == .notARegularFile)
     }
 
     @Test func symlinkedInputIsRefused() throws {
@@ -96,9 +96,9 @@ import Testing
         f.truncateSHP = shp.count - 20
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 2])
-        #expect(r.stats.skipped == ["truncated": 1])
-        #expect(r.stats.warnings["truncated_at"] == 1)
-        #expect(r.diagnostics("truncated_at").first?.message.contains("byte \(shp.count - 20)") == true)
+        #expect(r.stats.skipped == [.truncated: 1])
+        #expect(r.stats.warnings[.truncatedAt] == 1)
+        #expect(r.diagnostics(.truncatedAt).first?.message.contains("byte \(shp.count - 20)") == true)
     }
 
     @Test func shxEntriesPastTheEndOfACutFileAreTruncated() throws {
@@ -107,9 +107,9 @@ import Testing
         f.truncateSHP = shp.count - 150  // records are 136 bytes: record 3 is gone entirely, record 2 is cut
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1])
-        #expect(r.stats.skipped == ["truncated": 2])
-        #expect(r.stats.warnings["truncated_at"] == 2 && r.sink.count("truncated_at") == 1)
-        #expect(r.diagnostics("truncated_at").first?.record == 2)
+        #expect(r.stats.skipped == [.truncated: 2])
+        #expect(r.stats.warnings[.truncatedAt] == 2 && r.sink.count(.truncatedAt) == 1)
+        #expect(r.diagnostics(.truncatedAt).first?.record == 2)
     }
 
     @Test func badSHXEntriesAreSkipped() throws {
@@ -120,10 +120,10 @@ import Testing
         g.shxEntryOverrides[2] = (1_000_000, 64)  // past the end
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [3])
-        #expect(r.stats.skipped == ["bad_index_entry": 2])
+        #expect(r.stats.skipped == [.badIndexEntry: 2])
         let s = try readFixture(g)
-        #expect(s.features.map(\.id) == [1, 2] && s.stats.skipped == ["bad_index_entry": 1])
-        #expect(s.diagnostics("bad_index_entry").first?.record == 3)
+        #expect(s.features.map(\.id) == [1, 2] && s.stats.skipped == [.badIndexEntry: 1])
+        #expect(s.diagnostics(.badIndexEntry).first?.record == 3)
     }
 
     @Test func recordNumberMismatchIsReadAndWarnedOnce() throws {
@@ -132,8 +132,8 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 2, 3])
         #expect(r.features[1].properties["NAME"] == .string("r2"))
-        #expect(r.stats.skipped.isEmpty && r.stats.warnings["record_number_mismatch"] == 1)
-        #expect(r.diagnostics("record_number_mismatch").first?.message.contains("says record 7") == true)
+        #expect(r.stats.skipped.isEmpty && r.stats.warnings[.recordNumberMismatch] == 1)
+        #expect(r.diagnostics(.recordNumberMismatch).first?.message.contains("says record 7") == true)
     }
 
     @Test func recordsNumberedFromZeroLoseNothing() throws {
@@ -141,9 +141,9 @@ import Testing
         for i in 0..<3 { f.recordNumberOverrides[i] = Int32(i) }
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 2, 3])
-        #expect(r.stats.warnings["record_number_mismatch"] == 3)
+        #expect(r.stats.warnings[.recordNumberMismatch] == 3)
         // One diagnostic for the file, naming the first record and the count.
-        let d = r.diagnostics("record_number_mismatch")
+        let d = r.diagnostics(.recordNumberMismatch)
         #expect(d.count == 1 && d.first?.record == 1 && d.first?.message.contains("3 records in all") == true)
     }
 
@@ -152,7 +152,7 @@ import Testing
         f.shxEntryOverrides[0] = (50, 70)  // the record holds 64 words; the index says 70 (still inside the file)
         f.shxEntryOverrides[1] = (50 + 4 + 64, 70)
         let r = try readFixture(f)
-        #expect(r.stats.warnings["length_mismatch"] == 2 && r.sink.count("length_mismatch") == 1)
+        #expect(r.stats.warnings[.lengthMismatch] == 2 && r.sink.count(.lengthMismatch) == 1)
         #expect(r.features.map(\.id) == [1, 2, 3])
     }
 
@@ -183,8 +183,8 @@ import Testing
             let r = try readFixture(f)
             #expect(r.schema.sourceShapeType == "Polygon" && r.schema.geometryKind == .polygon)
             #expect(r.features.map(\.id) == [2])
-            #expect(r.stats.skipped == ["null_geometry": 1, "type_mismatch": 1])
-            let w = try #require(r.diagnostics("header_shape_type_from_records").first)
+            #expect(r.stats.skipped == [.nullGeometry: 1, .typeMismatch: 1])
+            let w = try #require(r.diagnostics(.headerShapeTypeFromRecords).first)
             #expect(w.message.contains(code == 0 ? "is Null" : "unknown (77)") && w.message.contains("Polygon"))
         }
     }
@@ -205,14 +205,14 @@ import Testing
         var f = threePolygons()
         f.extensions = ("Shp", "SHX", "Dbf", "prj", "cpg")
         let r = try readFixture(f)
-        #expect(r.features.count == 3 && r.stats.repaired["rebuilt_index"] == nil)
+        #expect(r.features.count == 3 && r.stats.repaired[.rebuiltIndex] == nil)
         #expect(r.features[2].properties["NAME"] == .string("r3"))
     }
 
     @Test func emptyLayerWarns() throws {
         let r = try readFixture(ShapefileFixture(shapeType: .point, shapes: []))
         #expect(r.features.isEmpty && r.stats.recordsInFile == 0)
-        #expect(r.sink.count("empty_layer") == 1)
+        #expect(r.sink.count(.emptyLayer) == 1)
     }
 
     @Test func schemaHasNameBoundsAndCount() throws {
@@ -234,7 +234,7 @@ import Testing
         var f = threePolygons()
         f.prj = [UInt8](repeating: 0x41, count: ShapefileReader.maxPRJBytes + 1)
         let r = try readFixture(f)
-        #expect(r.prjText == nil && r.sink.count("prj_too_large") == 1)
+        #expect(r.prjText == nil && r.sink.count(.prjTooLarge) == 1)
     }
 
     @Test func readerIsStreamingAndStatsAreLive() throws {

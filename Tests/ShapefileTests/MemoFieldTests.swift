@@ -79,8 +79,8 @@ import Testing
         let f = memoFixture(blocks: ["1", "", "2"])
         let r = try readFixture(f)
         #expect(notes(r) == [.null, .null, .null])
-        #expect(r.stats.coercedToNull == ["memo_file_missing": 2])
-        let w = try #require(r.sink.samples.first { $0.code == "memo_file_missing" && $0.record == nil })
+        #expect(r.stats.coercedToNull == [.memoFileMissing: 2])
+        let w = try #require(r.sink.samples.first { $0.code == .memoFileMissing && $0.record == nil })
         #expect(w.message.contains("NOTE") && w.message.contains(".dbt or .fpt") && w.file == "layer.dbf")
     }
 
@@ -90,19 +90,19 @@ import Testing
         f.extraFiles = ["dbt": dbt]
         let r = try readFixture(f)
         #expect(notes(r) == [.null, .null, .string("ok")])
-        #expect(r.stats.coercedToNull == ["bad_memo_block": 2])
+        #expect(r.stats.coercedToNull == [.badMemoBlock: 2])
 
         // A dBASE IV block claiming 4 GiB, and a dBASE III memo without any end marker past the 1 MiB cap.
         var iv = [UInt8](repeating: 0, count: 512)
         iv += [0xFF, 0xFF, 0x08, 0x00, 0xFF, 0xFF, 0xFF, 0xFF]
         var g = memoFixture(blocks: ["1"], version: 0x8B)
         g.extraFiles = ["dbt": iv]
-        #expect(try readFixture(g).stats.coercedToNull == ["memo_too_large": 1])
+        #expect(try readFixture(g).stats.coercedToNull == [.memoTooLarge: 1])
         var huge = [UInt8](repeating: 0, count: 512)
         huge += [UInt8](repeating: 0x41, count: MemoFile.maxMemoBytes + 10)
         var h = memoFixture(blocks: ["1"])
         h.extraFiles = ["dbt": huge]
-        #expect(try readFixture(h).stats.coercedToNull == ["memo_too_large": 1])
+        #expect(try readFixture(h).stats.coercedToNull == [.memoTooLarge: 1])
     }
 
     @Test func locatorFindsTheMemoFileInAnyCase() throws {

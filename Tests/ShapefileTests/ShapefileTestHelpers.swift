@@ -14,7 +14,7 @@ struct ReadResult {
     var sink: DiagnosticSink
 
     /// Diagnostics with a code, in arrival order.
-    func diagnostics(_ code: String) -> [Diagnostic] { sink.samples.filter { $0.code == code } }
+    func diagnostics(_ code: ReasonCode) -> [Diagnostic] { sink.samples.filter { $0.code == code } }
 }
 
 /// Writes the fixture into a fresh folder and reads every feature, checking the counting invariant.

@@ -17,11 +17,11 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.count == 1)
         #expect(r.features[0].geometry.xy == [1, 2, 3, 4, 5, 6])
-        let w = try #require(r.diagnostics("record_length_overrun").first)
+        let w = try #require(r.diagnostics(.recordLengthOverrun).first)
         #expect(w.record == 1 && w.offset == 100)
         #expect(w.message.contains("declares 176 bytes, 8 past the end of the 276-byte file"), "\(w.message)")
-        #expect(r.sink.count("length_mismatch") == 0, "both lengths agree with each other")
-        #expect(r.stats.skipped.isEmpty && r.stats.warnings["record_length_overrun"] == 1)
+        #expect(r.sink.count(.lengthMismatch) == 0, "both lengths agree with each other")
+        #expect(r.stats.skipped.isEmpty && r.stats.warnings[.recordLengthOverrun] == 1)
     }
 
     @Test func lastPolygonOverrunIsReadAndTheOthersAreUntouched() throws {
@@ -33,7 +33,7 @@ import Testing
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [1, 2, 3])
         #expect(r.features[2].properties["NAME"] == .string("r3"))
-        #expect(r.sink.count("record_length_overrun") == 1)
+        #expect(r.sink.count(.recordLengthOverrun) == 1)
     }
 
     @Test func overrunWithoutAnIndexIsReadToo() throws {
@@ -42,8 +42,8 @@ import Testing
         f.recordLengthExtraWords = [1: 4]
         f.writeSHX = false
         let r = try readFixture(f)
-        #expect(r.features.count == 2 && r.stats.repaired["rebuilt_index"] == 1)
-        #expect(r.sink.count("record_length_overrun") == 1)
+        #expect(r.features.count == 2 && r.stats.repaired[.rebuiltIndex] == 1)
+        #expect(r.sink.count(.recordLengthOverrun) == 1)
     }
 
     @Test func overrunWhoseCountsDoNotFitStaysRejected() throws {
@@ -54,7 +54,7 @@ import Testing
         f.truncateSHP = full - 20
         let r = try readFixture(f)
         #expect(r.features.count == 1)
-        #expect(r.stats.skipped == ["truncated": 1] && r.sink.count("record_length_overrun") == 0)
+        #expect(r.stats.skipped == [.truncated: 1] && r.sink.count(.recordLengthOverrun) == 0)
 
         var g = ShapefileFixture(shapeType: .polygon, shapes: [.polygon([square(0, 0, 1)])])
         g.shapes[0].rawContent = Array(g.shpAndSHX().shp[108...])
@@ -62,7 +62,7 @@ import Testing
         g.truncateSHP = 100 + 8 + 44 + 4 + 16 * 3  // two points missing
         let s = try readFixture(g)
         #expect(s.features.isEmpty && s.stats.skipped.values.reduce(0, +) == 1)
-        #expect(s.sink.count("record_length_overrun") == 0)
+        #expect(s.sink.count(.recordLengthOverrun) == 0)
     }
 
     @Test func unknownTypeOverrunIsNotGuessed() throws {
@@ -72,7 +72,7 @@ import Testing
         f.shapes[0].rawContent = content
         f.recordLengthExtraWords = [0: 4]
         let r = try readFixture(f)
-        #expect(r.features.isEmpty && r.stats.skipped == ["bad_index_entry": 1])
+        #expect(r.features.isEmpty && r.stats.skipped == [.badIndexEntry: 1])
     }
 
     @Test func trailingBytesAfterTheLastRecordAreWarnedNotRead() throws {
@@ -80,7 +80,7 @@ import Testing
         f.shpTrailer = Array(repeating: 0xAB, count: 40)
         let r = try readFixture(f)
         #expect(r.features.count == 2)
-        #expect(r.sink.count("unindexed_bytes") == 1)
+        #expect(r.sink.count(.unindexedBytes) == 1)
     }
 
     @Test func nullRecordWithContentIsANullShape() throws {
@@ -90,7 +90,7 @@ import Testing
         f.shapes[0].rawContent = content
         let r = try readFixture(f)
         #expect(r.features.map(\.id) == [2])
-        #expect(r.stats.skipped == ["null_geometry": 1])
+        #expect(r.stats.skipped == [.nullGeometry: 1])
     }
 
     @Test func requiredLengthsFollowShapelib() {

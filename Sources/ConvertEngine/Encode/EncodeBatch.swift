@@ -2,7 +2,7 @@
 /// simplified with shared borders and small-feature candidates found (`PreparePass`), the neighbours coalescing
 /// merges into (`ThinPass`), then encoded (`TileEncodePass`).
 package struct EncodeBatch: Sendable {
-    var pieces: [PlacedPiece]
+    var pieces: [TilePiece]
     /// Each tile's pieces in `pieces`, in tile order.
     package var runs: [Range<Int>]
     /// Per tile (in `runs` order), the pieces small-feature reduction may replace (empty when it is off).
@@ -15,7 +15,7 @@ package struct EncodeBatch: Sendable {
     /// The features of pieces left out before simplification (the zoom cannot keep them), for the counts.
     var absent: [(layer: Int32, feature: Int32)] = []
 
-    /// About the bytes the batch holds: its pieces with their commands (as the spool counts them against the
+    /// About the bytes the batch holds: its pieces with their geometry (as the spool counts them against the
     /// budget), small-feature candidates, neighbours.
     var heldBytes: Int {
         var n = absent.count * 8

@@ -44,9 +44,12 @@ package struct EncodePhase {
     private struct Descent {
         /// The drop order, made once it is needed (`max-points`, or the first tile over a limit).
         var order: FeatureOrder?
+        /// The drop order made before a zoom needs it (a replayed first round, `TileReuse`), not yet handed down:
+        /// the zooms that get it are those of a full build.
+        var made: FeatureOrder?
         var cutoff = Int32.max
         /// The limit that first lowered the cut-off; lower zooms inherit the cut-off and its reason.
-        var reason: String?
+        var reason: ReasonCode?
         /// The highest zoom each feature had a piece at so far (-1: none yet): a feature not seen above the
         /// current zoom is at its highest zoom there.
         var highest: [[Int8]]
@@ -87,7 +90,16 @@ package struct EncodePhase {
     private func dropOrder(
         _ descent: inout Descent, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>
     ) throws -> FeatureOrder {
-        if let order = descent.order { return order }
+        let order = try madeOrder(&descent, ordered: ordered, records: records, zooms: zooms)
+        descent.order = order
+        return order
+    }
+
+    /// The drop order (`dropOrder`), made but not handed down to the zooms below.
+    private func madeOrder(
+        _ descent: inout Descent, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>
+    ) throws -> FeatureOrder {
+        if let order = descent.order ?? descent.made { return order }
         var measure = FeatureMeasure(
             records: records, extent: settings.extent, withSizes: settings.thinning.mode == .smallest)
         for z in zooms.reversed() where !measure.isComplete {
@@ -97,7 +109,7 @@ package struct EncodePhase {
         }
         let order = try FeatureOrder(
             measure: measure, records: records, options: settings.thinning, tiers: settings.tiers)
-        descent.order = order
+        descent.made = order
         return order
     }
 
@@ -115,7 +127,11 @@ package struct EncodePhase {
         // What the zoom may keep at most: its cut-off only goes down from here.
         let skip = thin.skipping(selection)
         var held = HeldBatches(limit: settings.keepBytes)
+        // With reuse, what is held across rounds is prepared tiles, not batches (each round copies other tiles).
+        var kept = PreparedTiles(limit: settings.keepBytes)
         var rounds = 0
+        // A replayed first round found no tile over a limit: it is encoded again (copying unchanged tiles).
+        var replayFailed = false
         var tally: ZoomTally
         while true {
             // Another round follows when a tile is over a limit, below the max zoom, with something to drop.
@@ -124,7 +140,15 @@ package struct EncodePhase {
             // they need, so the round that found it also says how far to thin (no round to find them).
             let fit = thinnable && rounds + 1 < 40
             tally = ZoomTally()
-            settings.reuse?.beginRound(zoom: z)
+            let first = rounds == 0 && thinnable
+            settings.reuse?.beginRound(zoom: z, first: first)
+            // The first round's answers of tiles unchanged since the last build come from its index (`TileReuse`).
+            let replay =
+                first && !replayFailed
+                && settings.reuse?.replaysFirstRound(zoom: z, coalescing: settings.coalesce.contains(true)) == true
+            var replayOrder: FeatureOrder?
+            if replay { replayOrder = try madeOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
+            var replayed = false
             // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
             func visit(_ batch: EncodeBatch, reused: ReusedTiles = ReusedTiles()) throws -> EncodeBatch {
                 var batch = batch
@@ -148,10 +172,22 @@ package struct EncodePhase {
                     // this one allocates, not only after the zoom.
                     ProcessHeap.giveBackFreePages()
                     // Tiles unchanged since the last build are copied, not prepared (`TileReuse`).
-                    let (fresh, reused) = try reusing(
-                        shardTiles(read, zoom: z), selection: selection, records: records, highest: descent.highest,
-                        thinnable: thinnable)
-                    let batch = try prepare.prepare(fresh, records: records, highest: descent.highest, zoom: z)
+                    var (fresh, reused) = (read, ReusedTiles())
+                    if let replayOrder, let reuse = settings.reuse {
+                        let answers: [ReplayedTile]
+                        (fresh, answers) = try reuse.splitFirstRound(
+                            shardTiles(read, zoom: z), selection: selection, order: replayOrder, records: records,
+                            highest: descent.highest, identities: settings.identities, workers: workers)
+                        replayed = replayed || !answers.isEmpty
+                        try tallyReplayed(answers, fit: fit, selection: &selection, into: &tally) {
+                            try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms)
+                        }
+                    } else {
+                        (fresh, reused) = try reusing(
+                            shardTiles(read, zoom: z), selection: selection, records: records,
+                            highest: descent.highest, thinnable: thinnable)
+                    }
+                    let batch = try prepared(fresh, records: records, highest: descent.highest, zoom: z, kept: &kept)
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
                     let visited = try visit(batch, reused: reused)
                     // A held batch lacks its copied tiles, which another cut-off may change: with reuse, none is held.
@@ -160,10 +196,16 @@ package struct EncodePhase {
                 // With reuse nothing is held, and every round reads the zoom again.
                 if settings.reuse == nil { held.streamEnded() }
             }
-            guard thinnable, tally.over > 0 else { break }
+            guard thinnable, tally.over > 0 else {
+                // The replayed tiles were not encoded: the round is, again (not replayed), as the zoom's last.
+                guard replayed else { break }
+                try tiles.discard(zoom: z)
+                replayFailed = true
+                continue
+            }
             try checkNotThinned(zoom: z, overLimit: tally.over)
             if descent.reason == nil {
-                descent.reason = tally.overBytes ? "dropped_by_size_limit" : "dropped_by_feature_limit"
+                descent.reason = tally.overBytes ? .droppedBySizeLimit : .droppedByFeatureLimit
             }
             // The round asked for fitting cut-offs (a zoom's first round always does), so its first over-limit
             // tile made the drop order.
@@ -174,7 +216,24 @@ package struct EncodePhase {
             descent.cutoff = rounds >= 40 ? 0 : min(descent.cutoff, tally.fit ?? descent.cutoff)
             selection.cutoff = descent.cutoff
         }
+        settings.reuse?.endZoom(z, thinned: rounds > 0)
         return tally.finished(reason: descent.reason, hasOrder: selection.order != nil)
+    }
+
+    /// `read` prepared (`PreparePass`); with reuse, its tiles prepared in an earlier round of the zoom are taken
+    /// from `kept`, and those prepared now are kept there while they fit.
+    private func prepared(
+        _ read: ZoomStream.Batch, records: [RecordTable], highest: [[Int8]], zoom z: Int, kept: inout PreparedTiles
+    ) throws -> EncodeBatch {
+        guard settings.reuse != nil, z != settings.maxZoom else {
+            return try prepare.prepare(read, records: records, highest: highest, zoom: z)
+        }
+        let (rest, positions, taken) = kept.split(read)
+        let made = try prepare.prepare(rest, records: records, highest: highest, zoom: z)
+        kept.keep(made)
+        return PreparedTiles.assemble(
+            made, positions: positions, kept: taken, sharedBorders: prepare.sharedBorders != nil,
+            smallFeatures: prepare.smallFeatures != nil)
     }
 
     /// Encodes a batch's tiles at `selection`, adds what it found to `tally` (over-limit tiles, with their fitting
@@ -191,6 +250,8 @@ package struct EncodePhase {
         }
         let encoded = outcomes.map(\.tile)
         let over = encoded.indices.filter { thin.isOverLimit(encoded[$0]) }
+        let limits = (bytes: settings.maxTileBytes, features: settings.maxTileFeatures)
+        var answers = FirstRoundAnswers(fits: [:], selection: selection, records: records, limits: limits)
         tally.over += over.count
         tally.overBytes = tally.overBytes || over.contains { encoded[$0].bytes.count > settings.maxTileBytes }
         if fit, !over.isEmpty {
@@ -208,6 +269,9 @@ package struct EncodePhase {
                 }
             }
             if let m = fits.min() { tally.fit = min(tally.fit ?? m, m) }
+            answers = FirstRoundAnswers(
+                fits: Dictionary(uniqueKeysWithValues: zip(over, fits)), selection: selection, records: records,
+                limits: limits)
         }
         tally.count(batch, selection: selection)
         tally.countCoalesced(outcomes.flatMap(\.coalesced), in: batch)
@@ -220,7 +284,7 @@ package struct EncodePhase {
             for t in perTile { tally.add(t) }
             smallCounts = perTile
         }
-        settings.reuse?.noteEncoded(batch, tiles: encoded, small: smallCounts)
+        settings.reuse?.noteEncoded(batch, tiles: encoded, small: smallCounts, firstRound: answers)
         let made = encoded.filter { $0.features > 0 }
         for t in made { tally.add(t) }
         return made

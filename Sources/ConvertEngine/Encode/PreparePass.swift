@@ -42,7 +42,7 @@ package struct PreparePass: Sendable {
             let current = pieces
             let results = try workers.map(runs.count) { i in pass.simplify(runs[i], pieces: current) }
             for r in results {
-                for (i, c) in r.commands { batch.pieces[i].piece.commands = c }
+                for (i, g) in r.geometries { batch.pieces[i].geometry = g }
                 batch.sharedBorderFallbacks += r.fallbacks
             }
             batch.tileFallbacks = results.map(\.fallbacks)
@@ -61,7 +61,7 @@ package struct PreparePass: Sendable {
     /// feature twice) input order, then the feature's own piece order. Every later step that breaks ties by a
     /// piece's place in its tile (shared borders, small features, coalescing, the MVT) so breaks them by the key,
     /// not by the record order of the export.
-    static func stableOrder(_ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable]) -> [Int] {
+    static func stableOrder(_ run: Range<Int>, pieces: [TilePiece], records: [RecordTable]) -> [Int] {
         var keyed = run.map { i in
             let p = pieces[i]
             return (layer: p.layer, rank: records[Int(p.layer)].rank(Int(p.feature)), feature: p.feature, index: i)

@@ -108,7 +108,7 @@ package struct ThinPass: Sendable {
         guard let order = selection.order else { return 0 }
         var kept: [(position: Int32, geometry: Int)] = []
         for p in batch.pieces[batch.runs[tile]] where selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) {
-            kept.append((order.position[Int(p.layer)][Int(p.feature)], ProtobufWriter.packedSize(p.piece.commands)))
+            kept.append((order.position[Int(p.layer)][Int(p.feature)], p.geometry.packedCommandSize))
         }
         guard !kept.isEmpty else { return 0 }
         kept.sort { $0.position < $1.position }
@@ -174,11 +174,11 @@ package struct ThinPass: Sendable {
         }
         guard index < batch.neighbours.count, !batch.neighbours[index].isEmpty else { return plan }
         let run = batch.runs[index]
-        func piece(_ k: Int) -> PlacedPiece { batch.pieces[run.lowerBound + k] }
+        func piece(_ k: Int) -> TilePiece { batch.pieces[run.lowerBound + k] }
         let replaced = plan.replaced
         let identities = identities
         // A piece's identity class (0 when its layer has none): coalescing merges equal classes only.
-        func identity(_ p: PlacedPiece) -> Int32 {
+        func identity(_ p: TilePiece) -> Int32 {
             let (l, f) = (Int(p.layer), Int(p.feature))
             return l < identities.count && !identities[l].isEmpty ? identities[l][f] : 0
         }
@@ -198,8 +198,8 @@ package struct ThinPass: Sendable {
         var members: [Int: [Int]] = [:]
         for (k, o) in owners { members[o, default: []].append(k) }
         for (o, group) in members.sorted(by: { $0.key < $1.key }) {
-            guard let m = Coalescing.merged(piece(o).piece, with: group.map { piece($0).piece }) else { continue }
-            plan.merged[run.lowerBound + o] = m.commands
+            guard let m = Coalescing.merged(piece(o), with: group.map { piece($0) }) else { continue }
+            plan.merged[run.lowerBound + o] = m.geometry
             plan.coalesced += m.taken.map { run.lowerBound + group[$0] }
         }
         return plan

@@ -41,18 +41,21 @@ package struct TileEncodePass: Sendable {
         // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
         // feature) order, so each reader loads a spilled chunk once.
         let stored = try Self.records(of: batch.pieces, run, records: records)
+        // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
+        var commands: [UInt32] = []
         for i in run {
             let p = batch.pieces[i]
-            guard let (type, commands) = plan.geometry(i, p) else { continue }
+            guard let geometry = plan.geometry(i, p) else { continue }
+            geometry.writeCommands(into: &commands)
             let l = Int(p.layer)
             let rec = stored[i - run.lowerBound]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
-            let props = rec.properties(atZoom: p.piece.tile.z)
-            if builders[l]?.addFeature(id: rec.id, type: type, geometry: commands, properties: props) == true {
+            let props = rec.properties(atZoom: p.tile.z)
+            if builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands, properties: props) == true {
                 count += 1
             }
         }
-        let tile = batch.pieces[run.lowerBound].piece.tile
+        let tile = batch.pieces[run.lowerBound].tile
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
         guard !layers.isEmpty else { return Outcome(tile: EncodedTile(tile: tile, bytes: [], features: 0)) }
         do throws(any Error) {
@@ -74,7 +77,7 @@ package struct TileEncodePass: Sendable {
 
     /// The records of `pieces[run]`, by piece, read in (layer, feature) order.
     package static func records(
-        of pieces: [PlacedPiece], _ run: Range<Int>, records: [RecordTable]
+        of pieces: [TilePiece], _ run: Range<Int>, records: [RecordTable]
     ) throws(PipelineError) -> [StoredRecord] {
         var readers = records.map { $0.reader() }
         let byFeature = run.sorted { (pieces[$0].layer, pieces[$0].feature) < (pieces[$1].layer, pieces[$1].feature) }

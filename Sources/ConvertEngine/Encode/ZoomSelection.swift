@@ -27,27 +27,23 @@ package struct ZoomSelection: Sendable {
 /// as it is, drawn as a small-feature square or dash, or kept with the left-out neighbours it took (`--coalesce`).
 package struct TilePlan: Sendable {
     var selection: ZoomSelection
-    /// Small pieces (batch index) replaced by squares or dashes (commands) or left out (nil).
-    var replaced: [Int: [UInt32]?] = [:]
-    /// Kept pieces (batch index) that took left-out neighbours: their merged commands.
-    var merged: [Int: [UInt32]] = [:]
+    /// Small pieces (batch index) replaced by squares or dashes or left out (nil).
+    var replaced: [Int: PieceGeometry?] = [:]
+    /// Kept pieces (batch index) that took left-out neighbours: their merged geometry.
+    var merged: [Int: PieceGeometry] = [:]
     /// The batch indices of the pieces merged into a neighbour.
     var coalesced: [Int] = []
 
     /// The geometry piece `i` (`p`) of the batch is written with, or nil when the tile leaves it out. Dust (a small
     /// piece that is not drawn as a square) is never written as such.
-    package func geometry(_ i: Int, _ p: PlacedPiece) -> (type: MVTGeometryType, commands: [UInt32])? {
+    package func geometry(_ i: Int, _ p: TilePiece) -> PieceGeometry? {
         guard selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) else { return nil }
-        var commands = merged[i] ?? p.piece.commands
-        var type = p.piece.type
+        var geometry = merged[i] ?? p.geometry
         if let r = replaced[i] {
             guard let r else { return nil }
-            commands = r
-            if type == .unknown {
-                type = SmallFeatureDust(p.piece.commands)?.polygon == false ? .lineString : .polygon
-            }
+            geometry = r
         }
-        guard type != .unknown else { return nil }
-        return (type, commands)
+        guard geometry.type != .unknown else { return nil }
+        return geometry
     }
 }

@@ -1,10 +1,12 @@
+import KartpackCore
+
 /// Per-zoom statistics of the encode phase.
 package struct ZoomStats: Sendable {
     package var tiles = 0
     package var bytes = 0
     package var largest = 0
     package var features = 0
-    var dropped: [String: Int] = [:]
+    var dropped: [ReasonCode: Int] = [:]
     var keptFraction = 1.0
     var overLimit = 0
     /// Polygon pieces that kept their unsimplified rings because shared-border simplification left them invalid.
@@ -94,17 +96,17 @@ package struct ZoomTally {
 
     /// The zoom's statistics after its last round; `reason` is the limit that first lowered the cut-off
     /// (`hasOrder`: a drop order was made, so features may have been left out).
-    package func finished(reason: String?, hasOrder: Bool) -> ZoomStats {
+    package func finished(reason: ReasonCode?, hasOrder: Bool) -> ZoomStats {
         var s = stats
         // At the max zoom nothing is dropped; below it a tile stays over only when nothing more can go.
         s.overLimit = over
         guard hasOrder else { return s }
         // A coalesced feature is no longer dropped: its area or length went to a neighbour.
         let dropped = byLimit - coalesced
-        if dropped > 0 { s.dropped[reason ?? "dropped_by_size_limit"] = dropped }
+        if dropped > 0 { s.dropped[reason ?? .droppedBySizeLimit] = dropped }
         s.coalesced = coalesced
         s.protectedDropped = protectedByLimit
-        if byMaxPoints > 0 { s.dropped["dropped_by_max_points"] = byMaxPoints }
+        if byMaxPoints > 0 { s.dropped[.droppedByMaxPoints] = byMaxPoints }
         if present > 0 { s.keptFraction = Double(present - byLimit - byMaxPoints) / Double(present) }
         return s
     }

@@ -12,4 +12,20 @@ extension EncodePhase {
             thinnable: thinnable, coalescing: settings.coalesce.contains(true),
             workers: ParallelTiles(threads: settings.threads), limits: (maxBytes, maxFeatures))
     }
+
+    /// Adds the answers of a batch's replayed first-round tiles (`TileReuse.splitFirstRound`) to `tally`, as
+    /// `encodeRound` adds those of the tiles it encodes: an over-limit tile makes the drop order (`makeOrder`) and,
+    /// when `fit`, gives its fitting cut-off.
+    func tallyReplayed(
+        _ answers: [ReplayedTile], fit: Bool, selection: inout ZoomSelection, into tally: inout ZoomTally,
+        makeOrder: () throws -> FeatureOrder
+    ) throws {
+        for a in answers where a.over {
+            tally.over += 1
+            tally.overBytes = tally.overBytes || a.overBytes
+            guard fit, let cutoff = a.fit else { continue }
+            if selection.order == nil { selection.order = try makeOrder() }
+            tally.fit = min(tally.fit ?? cutoff, cutoff)
+        }
+    }
 }

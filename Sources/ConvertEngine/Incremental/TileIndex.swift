@@ -23,15 +23,18 @@ package struct TileIndexEntry: Sendable {
 /// made from and its share of the statistics, so that the next night re-encodes only tiles whose signature
 /// changed and copies the others' bytes from the package (`TileReuse`).
 ///
-/// Format (little-endian; docs/run.md, *Incremental builds*):
-/// `KARTPACK-TILE-INDEX\n` · version u32 (1) · settings digest (16 bytes) · the package's length u64 and digest
+/// Format (little-endian; Pipelines/README.md, *Incremental builds: the tile index*):
+/// `KARTPACK-TILE-INDEX\n` · version u32 (2) · settings digest (16 bytes) · the package's length u64 and digest
 /// (16) · features written u64 · entry count u64
 /// · per entry: z u8, x u32, y u32, signature (16), features u32, stored length u32, bytes digest (16),
 /// shared-border fallbacks u32, small-feature layer count u8, per layer: layer u32, reduced u32, kept u32
+/// · first-round entry count u64 · per entry (`RoundZeroEntry`): z u8, x u32, y u32, signature (16), flags u8,
+/// fit rank i32
 /// · SHA-256 of everything before it (32 bytes).
 package struct TileIndex: Sendable {
     package static let magic = Array("KARTPACK-TILE-INDEX\n".utf8)
-    package static let version: UInt32 = 1
+    /// 2: the first rounds of thinned zooms (`roundZero`).
+    package static let version: UInt32 = 2
     /// The largest index read (a million-stand package's is about 20 MB).
     static let maxBytes = 2 << 30
 
@@ -44,11 +47,16 @@ package struct TileIndex: Sendable {
     /// Features written into the package (for the index's size per feature).
     package var features: Int
     package var entries: [TileIndexEntry]
+    /// Per tile of each thinned zoom, what its first round found (sorted by zoom, x, y).
+    package var roundZero: [RoundZeroEntry]
 
-    package init(settings: TileDigest, features: Int, entries: [TileIndexEntry]) {
+    package init(
+        settings: TileDigest, features: Int, entries: [TileIndexEntry], roundZero: [RoundZeroEntry] = []
+    ) {
         self.settings = settings
         self.features = features
         self.entries = entries
+        self.roundZero = roundZero
     }
 
     /// Where the index of the package at `path` lives.
@@ -65,10 +73,7 @@ package struct TileIndex: Sendable {
         put64(UInt64(features), &out)
         put64(UInt64(entries.count), &out)
         for e in entries {
-            out.append(UInt8(e.tile.z))
-            put32(UInt32(e.tile.x), &out)
-            put32(UInt32(e.tile.y), &out)
-            put(e.signature, &out)
+            put(e.tile, e.signature, &out)
             put32(UInt32(clamping: e.features), &out)
             put32(UInt32(clamping: e.length), &out)
             put(e.bytes, &out)
@@ -79,6 +84,12 @@ package struct TileIndex: Sendable {
                 put32(UInt32(clamping: s.counts.reduced), &out)
                 put32(UInt32(clamping: s.counts.keptAsPixel), &out)
             }
+        }
+        put64(UInt64(roundZero.count), &out)
+        for e in roundZero {
+            put(e.tile, e.signature, &out)
+            out.append(e.flags)
+            put32(UInt32(bitPattern: e.fitRank), &out)
         }
         var sha = SHA256()
         sha.update(out)
@@ -124,9 +135,7 @@ package struct TileIndex: Sendable {
         var entries: [TileIndexEntry] = []
         entries.reserveCapacity(Int(count))
         for _ in 0..<count {
-            let z = Int(try r.u8())
-            let (x, y) = (Int(try r.u32()), Int(try r.u32()))
-            guard z <= 30, x < 1 << z, y < 1 << z else { throw .damaged("tile \(z)/\(x)/\(y) is off the grid") }
+            let tile = try r.tile()
             let signature = try r.digest()
             let features = Int(try r.u32())
             let length = Int(try r.u32())
@@ -142,11 +151,24 @@ package struct TileIndex: Sendable {
             }
             entries.append(
                 TileIndexEntry(
-                    tile: TileCoordinate(z: z, x: x, y: y), signature: signature, features: features, length: length,
+                    tile: tile, signature: signature, features: features, length: length,
                     bytes: digest, sharedBorderFallbacks: fallbacks, small: small))
         }
+        let firstRounds = try r.u64()
+        guard firstRounds <= UInt64(bytes.count / 30) else {
+            throw .damaged("first-round entry count \(firstRounds) past the file's end")
+        }
+        var roundZero: [RoundZeroEntry] = []
+        roundZero.reserveCapacity(Int(firstRounds))
+        for _ in 0..<firstRounds {
+            let tile = try r.tile()
+            let signature = try r.digest()
+            let flags = try r.u8()
+            let rank = Int32(bitPattern: try r.u32())
+            roundZero.append(RoundZeroEntry(tile: tile, signature: signature, flags: flags, fitRank: rank))
+        }
         guard r.at == r.end else { throw .damaged("\(r.end - r.at) bytes after the last entry") }
-        var index = TileIndex(settings: settings, features: features, entries: entries)
+        var index = TileIndex(settings: settings, features: features, entries: entries, roundZero: roundZero)
         index.packageLength = packageLength
         index.packageDigest = packageDigest
         return index
@@ -158,6 +180,14 @@ package struct TileIndex: Sendable {
 
     private func put64(_ v: UInt64, _ out: inout [UInt8]) {
         for k in 0..<8 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
+    }
+
+    /// A tile's address and signature.
+    private func put(_ tile: TileCoordinate, _ signature: TileDigest, _ out: inout [UInt8]) {
+        out.append(UInt8(tile.z))
+        put32(UInt32(tile.x), &out)
+        put32(UInt32(tile.y), &out)
+        put(signature, &out)
     }
 
     private func put(_ d: TileDigest, _ out: inout [UInt8]) {
@@ -207,6 +237,14 @@ private struct IndexReader {
 
     mutating func u64() throws(TileIndexError) -> UInt64 {
         try take(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    /// z u8, x u32, y u32, on the grid.
+    mutating func tile() throws(TileIndexError) -> TileCoordinate {
+        let z = Int(try u8())
+        let (x, y) = (Int(try u32()), Int(try u32()))
+        guard z <= 30, x < 1 << z, y < 1 << z else { throw .damaged("tile \(z)/\(x)/\(y) is off the grid") }
+        return TileCoordinate(z: z, x: x, y: y)
     }
 
     mutating func digest() throws(TileIndexError) -> TileDigest {

@@ -27,7 +27,17 @@ package final class TileReuse: @unchecked Sendable {
     /// Tonight's entries of each zoom's current round, and whether each was copied.
     private var entries: [Int: [(entry: TileIndexEntry, copied: Bool)]] = [:]
     /// Signatures of the tiles of the current batch that go to the encode passes.
-    private var pending: [TileCoordinate: TileDigest] = [:]
+    var pending: [TileCoordinate: TileDigest] = [:]
+    /// Last night's first rounds of thinned zooms (`RoundZeroEntry`), and the zooms they are of.
+    var previousRoundZero: [TileCoordinate: RoundZeroEntry] = [:]
+    var roundZeroZooms: Set<Int> = []
+    /// Tonight's first-round entries, by zoom (kept for the zooms that were thinned, `endZoom`), and the tiles of
+    /// each whose first round was replayed from the index rather than encoded (also when the round then ran again
+    /// because it found no tile over a limit).
+    var roundZero: [Int: [RoundZeroEntry]] = [:]
+    var replayed: [Int: Int] = [:]
+    /// Whether the current round is the first of a zoom that may be thinned.
+    var firstRound = false
 
     /// A full build that records tonight's index (`--full`, or no usable index: `reason`).
     package init(fullBecause reason: String) { fullReason = reason }
@@ -37,6 +47,10 @@ package final class TileReuse: @unchecked Sendable {
         self.package = package
         previousSettings = index.settings
         for e in index.entries { previous[e.tile] = e }
+        for e in index.roundZero {
+            previousRoundZero[e.tile] = e
+            roundZeroZooms.insert(e.tile.z)
+        }
     }
 
     /// Whether unchanged tiles are copied.
@@ -46,18 +60,19 @@ package final class TileReuse: @unchecked Sendable {
     func begin(_ s: EncodeSettings) {
         settings = Self.settingsDigest(s)
         if isActive, previousSettings != settings {
-            fullReason = "the options, output layers or Kartpack binary differ from the last build's"
+            fullReason = "the options, output layers, Kartpack version or output format differ from the last build's"
         }
         if !isActive { package = nil }
     }
 
-    /// Everything of the encode settings that reaches a tile's bytes, with the Kartpack version and the binary (a
-    /// rebuilt binary may encode differently under the same version).
+    /// Everything of the encode settings that reaches a tile's bytes, with the Kartpack version and its output
+    /// format (`OutputFormat.version`, raised with every change of the bytes Kartpack writes for the same input),
+    /// so a rebuild of the same source keeps the index and another encoder does not.
     static func settingsDigest(_ s: EncodeSettings) -> TileDigest {
         var h = TileHasher()
         h.add(Int(TileIndex.version))
         h.add(text: Kartpack.version)
-        h.add(text: Self.binaryIdentity)
+        h.add(OutputFormat.version)
         h.add(s.layerNames.count)
         for name in s.layerNames { h.add(text: name) }
         for v in [s.extent, s.maxTileBytes, s.maxTileFeatures, s.maxZoom] { h.add(v) }
@@ -70,15 +85,19 @@ package final class TileReuse: @unchecked Sendable {
         return h.finish()
     }
 
-    /// The running binary's size and modification time.
-    static let binaryIdentity: String = {
-        var st = stat()
-        guard stat("/proc/self/exe", &st) == 0 else { return "unknown" }
-        return "\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
-    }()
-
     /// A new round of zoom `z` (the first, or another after thinning): forgets what the round before recorded.
-    func beginRound(zoom z: Int) { entries[z] = [] }
+    /// `first`: the zoom's first round, where it may still be thinned (its answers are kept, `RoundZeroEntry`).
+    func beginRound(zoom z: Int, first: Bool = false) {
+        entries[z] = []
+        firstRound = first
+        if first { roundZero[z] = [] }
+    }
+
+    /// Zoom `z` is done; `thinned`: it took more than one round (its first round's answers go into the index).
+    func endZoom(_ z: Int, thinned: Bool) {
+        firstRound = false
+        if !thinned { roundZero[z] = nil }
+    }
 
     /// Splits a merged batch of zoom `z` into the tiles to encode (returned as a batch) and the tiles copied from
     /// the previous package (`ReusedTiles`), recording the copied tiles' entries.
@@ -103,11 +122,16 @@ package final class TileReuse: @unchecked Sendable {
                 dirty.runs.append(run)
                 continue
             }
-            let tile = pieces[run.lowerBound].piece.tile
+            let tile = pieces[run.lowerBound].tile
             if isActive, !(coalescing && selection.order != nil), let e = previous[tile], e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
                 reused.add(try copy(e), entry: e, position: i, run: run)
+                // Not over a limit (a zoom that may be thinned copies no such tile): its first round's answer.
+                if firstRound {
+                    roundZero[tile.z, default: []].append(
+                        RoundZeroEntry(tile: tile, signature: signature, flags: 0, fitRank: 0))
+                }
                 // Over a limit where nothing more can be dropped (the max zoom): counted as an encoded tile is.
                 if e.length > limits.bytes || e.features > limits.features {
                     reused.over += 1
@@ -136,10 +160,12 @@ package final class TileReuse: @unchecked Sendable {
     /// Records the tiles the encode passes made of `batch` (`tiles` in its runs' order) with their small-feature
     /// counts (empty when off).
     func noteEncoded(
-        _ batch: EncodeBatch, tiles: [EncodedTile], small: [[Int32: SmallFeatureReduction.Counts]]
+        _ batch: EncodeBatch, tiles: [EncodedTile], small: [[Int32: SmallFeatureReduction.Counts]],
+        firstRound answers: FirstRoundAnswers? = nil
     ) {
         for (i, t) in tiles.enumerated() {
             guard let signature = pending.removeValue(forKey: t.tile) else { continue }
+            if firstRound, let answers { noteFirstRound(batch, tile: i, t, signature: signature, answers: answers) }
             let counts =
                 i < small.count ? small[i].sorted { $0.key < $1.key }.map { (layer: $0.key, counts: $0.value) } : []
             let entry = TileIndexEntry(
@@ -157,6 +183,8 @@ package final class TileReuse: @unchecked Sendable {
         package var reencoded = 0
         package var copied = 0
         package var removed = 0
+        /// Tiles whose first round (at a zoom thinned last night) was not encoded: its answers came from the index.
+        package var firstRoundReplayed = 0
     }
 
     /// Tonight's counts (after the encode phase).
@@ -170,6 +198,7 @@ package final class TileReuse: @unchecked Sendable {
             }
         }
         c.removed = previous.values.filter { $0.features > 0 && !written.contains($0.tile) }.count
+        c.firstRoundReplayed = replayed.values.reduce(0, +)
         return c
     }
 
@@ -178,14 +207,17 @@ package final class TileReuse: @unchecked Sendable {
         let all = entries.keys.sorted().flatMap { z in
             (entries[z] ?? []).map(\.entry).sorted { ($0.tile.x, $0.tile.y) < ($1.tile.x, $1.tile.y) }
         }
-        return TileIndex(settings: settings, features: features, entries: all)
+        let firstRounds = roundZero.keys.sorted().flatMap { z in
+            (roundZero[z] ?? []).sorted { ($0.tile.x, $0.tile.y) < ($1.tile.x, $1.tile.y) }
+        }
+        return TileIndex(settings: settings, features: features, entries: all, roundZero: firstRounds)
     }
 }
 
 /// The tiles of a batch copied from the previous package, with their index entries, and where the batch's other
 /// tiles were (to put the encoded ones between them, in tile order).
 struct ReusedTiles {
-    var pieces: [PlacedPiece]
+    var pieces: [TilePiece]
     var tiles: [(position: Int, tile: EncodedTile, entry: TileIndexEntry)] = []
     /// The copied tiles' pieces (their features are counted as an encoded tile's are).
     var runs: [Range<Int>] = []
@@ -195,7 +227,7 @@ struct ReusedTiles {
     var over = 0
     var overBytes = false
 
-    init(pieces: [PlacedPiece] = []) { self.pieces = pieces }
+    init(pieces: [TilePiece] = []) { self.pieces = pieces }
 
     mutating func add(_ tile: EncodedTile, entry: TileIndexEntry, position: Int, run: Range<Int>) {
         runs.append(run)

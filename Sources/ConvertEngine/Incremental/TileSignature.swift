@@ -4,7 +4,7 @@ import KartpackCore
 /// `TileReuse.settingsDigest`) are encoded to the same bytes, with the same statistics.
 ///
 /// The encode passes read, for a tile at zoom z: its pieces in stable-key order (`PreparePass.stableOrder`) — each
-/// piece's layer, geometry type and commands; its feature's rank, id and attributes at z (class and match flags
+/// piece's layer, geometry type and MVT commands; its feature's rank, id and attributes at z (class and match flags
 /// included); whether the zoom keeps the feature (`ZoomSelection.keeps`: the drop order's cut-off, `max-points`),
 /// whether `max-points` left it out, whether z is its highest zoom (small features), which of the tile's pieces
 /// share its identity class (coalescing) — and the tile's address. The signature hashes exactly these, in that
@@ -15,11 +15,11 @@ enum TileSignature {
     /// The signature of `pieces[run]` (one tile, merged in (layer, feature) order) at `selection`; `highest` holds
     /// per layer and feature the highest zoom it had pieces at above this one (-1: none).
     static func of(
-        _ run: Range<Int>, pieces: [PlacedPiece], records: [RecordTable], selection: ZoomSelection, highest: [[Int8]],
+        _ run: Range<Int>, pieces: [TilePiece], records: [RecordTable], selection: ZoomSelection, highest: [[Int8]],
         identities: [[Int32]]
     ) throws(PipelineError) -> TileDigest {
         var h = TileHasher()
-        let tile = pieces[run.lowerBound].piece.tile
+        let tile = pieces[run.lowerBound].tile
         h.add(tile.z)
         h.add(tile.x)
         h.add(tile.y)
@@ -49,15 +49,19 @@ enum TileSignature {
                 h.add(-1)
             }
             h.add(record.properties(atZoom: z))
-            h.add(Int(p.piece.type.rawValue))
-            h.add(p.piece.commands.count)
-            var k = 0
-            let commands = p.piece.commands
-            while k + 1 < commands.count {
-                h.add(UInt64(commands[k]) | UInt64(commands[k + 1]) << 32)
-                k += 2
+            h.add(Int(p.type.rawValue))
+            // The piece's MVT command words, two to a value, as when pieces were held as commands (same digests).
+            h.add(p.geometry.commandCount)
+            var pending: UInt64?
+            p.geometry.forEachCommand { w in
+                if let low = pending {
+                    h.add(low | UInt64(w) << 32)
+                    pending = nil
+                } else {
+                    pending = UInt64(w)
+                }
             }
-            if k < commands.count { h.add(UInt64(commands[k])) }
+            if let low = pending { h.add(low) }
         }
         return h.finish()
     }

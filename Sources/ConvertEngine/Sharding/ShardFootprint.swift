@@ -13,7 +13,7 @@ import TileArchive
 /// need only costs time, since the encode phase keeps the shard's tiles alone.
 package struct ShardFootprint: Sendable {
     /// The reason code of a feature left to the other shards.
-    package static let code = "outside_shard"
+    package static let code = ReasonCode.outsideShard
     /// Tiles of one zoom a feature's extent is checked against one by one; more: taken as touching.
     static let maximumTiles = 256
 

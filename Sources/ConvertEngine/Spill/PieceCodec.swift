@@ -1,12 +1,16 @@
+import GeometryAlgorithms
 import KartpackCore
 import VectorTile
 
 /// The compact form of sorted tile pieces in a sort run: varints, with the tile, layer and feature written as
 /// deltas from the piece before (pieces are sorted by tile key, layer, feature, so every delta is ≥ 0).
 ///
-/// Per piece: a flag byte (bit 0: a new tile follows, bit 3: a new layer follows, bits 1–2: the MVT geometry type),
-/// then for a new tile the key delta, x and y; for a new tile or layer the layer and the feature, else the feature
-/// delta; then the command count and the commands. Each block starts from zero, so it decodes on its own.
+/// Per piece: a flag byte (bit 0: a new tile follows, bit 3: a new layer follows, bits 1–2: the MVT geometry type,
+/// 0 for small-feature dust), then for a new tile the key delta, x and y; for a new tile or layer the layer and the
+/// feature, else the feature delta; then the geometry (`PieceGeometry`): for dust its centre (zigzag), measure word,
+/// family and angle word; else the part count (0 for points and one-part pieces), each part's count, the point
+/// count and the points as zigzag deltas from the one before (the first from (0, 0)). Each block starts from zero,
+/// so it decodes on its own.
 package struct PieceEncoder {
     private(set) var bytes: [UInt8] = []
     private var key: UInt64 = 0
@@ -18,17 +22,17 @@ package struct PieceEncoder {
 
     package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    package mutating func append(_ p: PlacedPiece) {
+    package mutating func append(_ p: TilePiece) {
         let newTile = !started || p.key != key
         let newLayer = newTile || p.layer != layer
-        var flags = UInt8(truncatingIfNeeded: p.piece.type.rawValue & 3) << 1
+        var flags = UInt8(truncatingIfNeeded: p.type.rawValue & 3) << 1
         if newTile { flags |= 1 }
         if newLayer && !newTile { flags |= 8 }
         bytes.append(flags)
         if newTile {
             Self.varint(p.key &- key, into: &bytes)
-            Self.varint(UInt64(p.piece.tile.x), into: &bytes)
-            Self.varint(UInt64(p.piece.tile.y), into: &bytes)
+            Self.varint(UInt64(p.tile.x), into: &bytes)
+            Self.varint(UInt64(p.tile.y), into: &bytes)
         }
         if newLayer {
             Self.varint(UInt64(UInt32(bitPattern: p.layer)), into: &bytes)
@@ -36,13 +40,39 @@ package struct PieceEncoder {
         } else {
             Self.varint(UInt64(UInt32(bitPattern: p.feature &- feature)), into: &bytes)
         }
-        Self.varint(UInt64(p.piece.commands.count), into: &bytes)
-        for c in p.piece.commands { Self.varint(UInt64(c), into: &bytes) }
+        appendGeometry(p.geometry)
         key = p.key
         layer = p.layer
         feature = p.feature
         started = true
         count += 1
+    }
+
+    private mutating func appendGeometry(_ g: PieceGeometry) {
+        let points: [TilePoint]
+        switch g {
+        case .dust(let d):
+            Self.varint(UInt64(ZigZag.encode(d.x)), into: &bytes)
+            Self.varint(UInt64(ZigZag.encode(d.y)), into: &bytes)
+            Self.varint(UInt64(d.measureWord), into: &bytes)
+            bytes.append(d.polygon ? 0 : 1)
+            Self.varint(UInt64(d.angleWord), into: &bytes)
+            return
+        case .points(let p):
+            bytes.append(0)
+            points = p
+        case .lines(let parts), .polygons(let parts):
+            Self.varint(UInt64(parts.counts.count), into: &bytes)
+            for c in parts.counts { Self.varint(UInt64(c), into: &bytes) }
+            points = parts.points
+        }
+        Self.varint(UInt64(points.count), into: &bytes)
+        var cursor = TilePoint(0, 0)
+        for q in points {
+            Self.varint(UInt64(ZigZag.encode(q.x &- cursor.x)), into: &bytes)
+            Self.varint(UInt64(ZigZag.encode(q.y &- cursor.y)), into: &bytes)
+            cursor = q
+        }
     }
 
     @inline(__always)
@@ -76,19 +106,19 @@ package struct PieceDecoder {
 
     /// The next piece, or nil at the end of the block.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
-    package mutating func next() throws(SpillError) -> PlacedPiece? {
+    package mutating func next() throws(SpillError) -> TilePiece? {
         guard let entry = try next(skipping: { _, _ in false }), case .piece(let p) = entry else { return nil }
         return p
     }
 
     /// One entry of a block: a whole piece, or only the layer and feature of a piece `skipping` passed over.
     package enum Entry {
-        case piece(PlacedPiece)
+        case piece(TilePiece)
         case skipped(layer: Int32, feature: Int32)
     }
 
     /// The next entry, or nil at the end of the block. A piece whose layer and feature `skip` accepts is passed
-    /// over without decoding its commands (no allocation): what a merge needs for pieces it will not keep.
+    /// over without decoding its geometry (no allocation): what a merge needs for pieces it will not keep.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
     package mutating func next(skipping skip: (Int32, Int32) -> Bool) throws(SpillError) -> Entry? {
         guard at < bytes.count else { return nil }
@@ -105,20 +135,62 @@ package struct PieceDecoder {
         } else {
             feature &+= Int32(bitPattern: UInt32(truncatingIfNeeded: try varint()))
         }
-        let n = Int(try varint())
-        guard n <= bytes.count - at else { throw .corrupt("command count \(n) past the end of a block") }
+        let type = MVTGeometryType(rawValue: UInt32(flags >> 1) & 3) ?? .unknown
         if skip(layer, feature) {
-            for _ in 0..<n { _ = try varint() }
+            try skipGeometry(type)
             return .skipped(layer: layer, feature: feature)
         }
-        var commands = [UInt32]()
-        commands.reserveCapacity(n)
-        for _ in 0..<n { commands.append(UInt32(truncatingIfNeeded: try varint())) }
-        let type = MVTGeometryType(rawValue: UInt32(flags >> 1) & 3) ?? .unknown
         let tile = TileCoordinate(z: zoom, x: x, y: y)
         return .piece(
-            PlacedPiece(
-                key: key, layer: layer, feature: feature, piece: TilePiece(tile: tile, type: type, commands: commands)))
+            TilePiece(
+                key: key, layer: layer, feature: feature, tile: tile, geometry: try geometry(type)))
+    }
+
+    /// Reads a piece's geometry of MVT type `type` (dust: `unknown`).
+    private mutating func geometry(_ type: MVTGeometryType) throws(SpillError) -> PieceGeometry {
+        if type == .unknown {
+            let x = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+            let y = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+            let measure = UInt32(truncatingIfNeeded: try varint())
+            let polygon = try varint() == 0
+            let angle = UInt16(truncatingIfNeeded: try varint())
+            return .dust(SmallFeatureDust(x: x, y: y, measureWord: measure, angleWord: angle, polygon: polygon))
+        }
+        let m = try count()
+        var counts: [UInt32] = []
+        counts.reserveCapacity(m)
+        for _ in 0..<m { counts.append(UInt32(truncatingIfNeeded: try varint())) }
+        let n = try count()
+        var points: [TilePoint] = []
+        points.reserveCapacity(n)
+        var cursor = TilePoint(0, 0)
+        for _ in 0..<n {
+            cursor.x &+= ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+            cursor.y &+= ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+            points.append(cursor)
+        }
+        switch type {
+        case .point: return .points(points)
+        case .lineString: return .lines(PieceParts(points: points, counts: counts))
+        default: return .polygons(PieceParts(points: points, counts: counts))
+        }
+    }
+
+    /// Passes over a piece's geometry of MVT type `type`.
+    private mutating func skipGeometry(_ type: MVTGeometryType) throws(SpillError) {
+        if type == .unknown {
+            for _ in 0..<5 { _ = try varint() }
+            return
+        }
+        for _ in 0..<(try count()) { _ = try varint() }
+        for _ in 0..<(2 * (try count())) { _ = try varint() }
+    }
+
+    /// A count of values that follow, each at least one byte.
+    private mutating func count() throws(SpillError) -> Int {
+        let n = Int(truncatingIfNeeded: try varint())
+        guard n >= 0, n <= bytes.count - at else { throw .corrupt("count \(n) past the end of a block") }
+        return n
     }
 
     @inline(__always)

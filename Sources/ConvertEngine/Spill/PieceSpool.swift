@@ -10,7 +10,7 @@ import TileArchive
 /// one run at a time: the next spill, a mark, a rollback and `finish` wait for it first.
 package struct PieceSpool: Sendable {
     /// Pieces not yet in a run, in the order they were added.
-    private(set) var pieces: [PlacedPiece] = []
+    private(set) var pieces: [TilePiece] = []
     /// Estimated heap bytes of `pieces` (`PieceSpool.bytes(of:)`).
     private(set) var heldBytes = 0
     /// Pieces added in all.
@@ -40,7 +40,7 @@ package struct PieceSpool: Sendable {
     }
 
     /// Adds a piece (spilled later, at `spillIfOverBudget` after each feature, so a feature is never cut in two).
-    package mutating func append(_ p: PlacedPiece) {
+    package mutating func append(_ p: TilePiece) {
         pieces.append(p)
         heldBytes += Self.bytes(of: p)
         added += 1
@@ -60,10 +60,10 @@ package struct PieceSpool: Sendable {
         try writing?.wait()
     }
 
-    /// Roughly what a piece costs on the heap: the struct in the array, the command array's header and elements,
-    /// and malloc's own word.
-    package static func bytes(of p: PlacedPiece) -> Int {
-        MemoryLayout<PlacedPiece>.stride + 48 + 4 * p.piece.commands.capacity
+    /// Roughly what a piece costs on the heap: the struct in the array and its geometry's arrays (headers,
+    /// elements and malloc's own word).
+    package static func bytes(of p: TilePiece) -> Int {
+        MemoryLayout<TilePiece>.stride + p.geometry.heapBytes
     }
 
     /// Writes the held pieces as a sort run when they are over the budget.
@@ -80,7 +80,7 @@ package struct PieceSpool: Sendable {
         if store == nil { store = try scratch.makeStore(budget: budget) }
         guard let store else { return }
         try scratch.checkSpace(forRunOf: heldBytes, store: store)
-        var full: [PlacedPiece] = []
+        var full: [TilePiece] = []
         full.reserveCapacity(pieces.count)
         swap(&full, &pieces)
         heldBytes = 0
@@ -93,11 +93,11 @@ package struct PieceSpool: Sendable {
 
     /// Sets every piece's key in `order` and returns the indices of `pieces` in (key, layer, feature, index)
     /// order: the one order of pieces, with ties kept in the order they were added.
-    static func sortedIndices(_ pieces: inout [PlacedPiece], order: TileOrder) -> [Int] {
+    static func sortedIndices(_ pieces: inout [TilePiece], order: TileOrder) -> [Int] {
         var keys = [(key: UInt64, lf: UInt64, index: Int)]()
         keys.reserveCapacity(pieces.count)
         for i in pieces.indices {
-            let k = order.sortKey(pieces[i].piece.tile) ?? UInt64.max
+            let k = order.sortKey(pieces[i].tile) ?? UInt64.max
             pieces[i].key = k
             let lf = UInt64(UInt32(bitPattern: pieces[i].layer)) << 32 | UInt64(UInt32(bitPattern: pieces[i].feature))
             keys.append((k, lf, i))
@@ -132,7 +132,7 @@ package struct PieceSpool: Sendable {
 
     /// Hands the pieces on and leaves the spool empty: the runs (the held pieces written as a last run), or the
     /// held pieces when nothing was spilled.
-    package mutating func finish() throws(SpillError) -> (held: [PlacedPiece], store: SortRunStore?) {
+    package mutating func finish() throws(SpillError) -> (held: [TilePiece], store: SortRunStore?) {
         try settle()
         if store != nil { try spill(last: true) }
         defer {

@@ -5,14 +5,14 @@ package struct RunMerger {
     package let store: SortRunStore
 
     /// Every piece of zoom `z` from every run, in order, and the range of each tile's pieces.
-    package func merge(zoom z: Int) throws(SpillError) -> (pieces: [PlacedPiece], runs: [Range<Int>]) {
+    package func merge(zoom z: Int) throws(SpillError) -> (pieces: [TilePiece], runs: [Range<Int>]) {
         guard let b = try ZoomStream(store: store, zoom: z).next(maxPieces: .max) else { return ([], []) }
         return (b.pieces, b.runs)
     }
 
     /// The order of merged pieces: (key, layer, feature), then the run they came from.
     @inline(__always)
-    package static func precedes(_ a: PlacedPiece, _ ra: Int, _ b: PlacedPiece, _ rb: Int) -> Bool {
+    package static func precedes(_ a: TilePiece, _ ra: Int, _ b: TilePiece, _ rb: Int) -> Bool {
         if a.key != b.key { return a.key < b.key }
         if a.layer != b.layer { return a.layer < b.layer }
         if a.feature != b.feature { return a.feature < b.feature }
@@ -28,16 +28,16 @@ package struct RunMerger {
 package final class ZoomStream {
     /// Tiles of merged pieces, each tile's range in them, and the pieces passed over while reading them.
     package struct Batch {
-        var pieces: [PlacedPiece]
+        var pieces: [TilePiece]
         package var runs: [Range<Int>]
         package var skipped: [(layer: Int32, feature: Int32)]
     }
 
     private var cursors: [RunCursor]
-    private var heads: [PlacedPiece?] = []
+    private var heads: [TilePiece?] = []
     private var heap = MinHeap([]) { _, _ in false }
     /// The first piece of the next batch (read to find where the last tile of a batch ended).
-    private var pending: PlacedPiece?
+    private var pending: TilePiece?
     private let skip: (Int32, Int32) -> Bool
     /// Passed over since the last batch was given out.
     private var skipped: [(layer: Int32, feature: Int32)] = []
@@ -56,7 +56,7 @@ package final class ZoomStream {
     /// The next tiles, about `maxPieces` pieces (more when one tile has more), with each tile's range in them; nil
     /// at the end of the zoom. The last batch may hold no tile, only pieces passed over after the last kept one.
     package func next(maxPieces: Int) throws(SpillError) -> Batch? {
-        var out: [PlacedPiece] = []
+        var out: [TilePiece] = []
         var tiles: [Range<Int>] = []
         var start = 0
         if let p = pending {
@@ -82,7 +82,7 @@ package final class ZoomStream {
         return take(out, tiles)
     }
 
-    private func take(_ pieces: [PlacedPiece], _ runs: [Range<Int>]) -> Batch {
+    private func take(_ pieces: [TilePiece], _ runs: [Range<Int>]) -> Batch {
         defer { skipped = [] }
         return Batch(pieces: pieces, runs: runs, skipped: skipped)
     }

@@ -37,9 +37,9 @@ package struct ScratchPlace: Sendable {
             compress: compress)
     }
 
-    /// A run of pieces that hold `heldBytes` in memory takes at most a quarter of that on disk (varints instead
-    /// of 32-bit commands, no per-piece headers, deflate; measured on 100k stands: a twentieth). Refuses (exit 74)
-    /// when the folder has less free than that plus the margin.
+    /// A run of pieces that hold `heldBytes` in memory takes at most a quarter of that on disk (delta varints
+    /// instead of 32-bit coordinates, no per-piece headers, deflate; measured on 100k stands: a twentieth).
+    /// Refuses (exit 74) when the folder has less free than that plus the margin.
     func checkSpace(forRunOf heldBytes: Int, store: SortRunStore) throws(SpillError) {
         let needed = UInt64(heldBytes / 4) + Self.margin
         let free: UInt64

@@ -50,16 +50,16 @@ package final class SortRunStore: @unchecked Sendable {
     var scratchBytes: UInt64 { file.size }
 
     /// Writes pieces already in (key, layer, feature, append) order as one run. `sorted` yields them in order.
-    package func write(count: Int, _ sorted: (Int) -> PlacedPiece) throws(SpillError) {
+    package func write(count: Int, _ sorted: (Int) -> TilePiece) throws(SpillError) {
         var run = SortRun()
         var encoder = PieceEncoder(capacity: blockBytes + 1024)
         var zoom = -1
         for i in 0..<count {
             let p = sorted(i)
-            if p.piece.tile.z != zoom || encoder.bytes.count >= blockBytes {
+            if p.tile.z != zoom || encoder.bytes.count >= blockBytes {
                 if encoder.count > 0 { run.blocks[zoom, default: []].append(try store(encoder.bytes)) }
                 encoder = PieceEncoder(capacity: blockBytes + 1024)
-                zoom = p.piece.tile.z
+                zoom = p.tile.z
             }
             encoder.append(p)
         }
@@ -123,7 +123,7 @@ package struct RunCursor {
     /// are not decoded: their layer and feature go to `skipped` instead.
     package mutating func next(
         skipping skip: (Int32, Int32) -> Bool, into skipped: inout [(layer: Int32, feature: Int32)]
-    ) throws(SpillError) -> PlacedPiece? {
+    ) throws(SpillError) -> TilePiece? {
         while true {
             if decoder == nil || decoder!.isAtEnd {
                 guard let b = blocks.popFirst() else { return nil }

@@ -146,7 +146,7 @@ package struct RegionSet: Sendable {
                 case .failure(let issue):
                     shape = .failure(
                         RegionShapeProblem(
-                            code: "region_unprojectable",
+                            code: .regionUnprojectable,
                             reason: "its polygon cannot be projected to Web Mercator: \(issue.message)"))
                 case .success(let g):
                     if let problem = RegionShapeProblem.check(Regions.unwrapped(g)[0], engine: engine) {
@@ -157,7 +157,7 @@ package struct RegionSet: Sendable {
                 }
                 entries.append(Entry(record: f.provenance.record, properties: f.properties, shape: shape))
             }
-            let skipCodes = Set(reader.readerStats.skipped.keys).subtracting(["deleted_in_source"])
+            let skipCodes = Set(reader.readerStats.skipped.keys).subtracting([.deletedInSource])
             for d in sink.samples where skipCodes.contains(d.code) {
                 guard let record = d.record, let properties = try reader.attributes(ofRecord: record) else { continue }
                 let problem = RegionShapeProblem.skipped(code: d.code, message: d.message)

@@ -8,21 +8,21 @@ import Publishing
 package struct RegionShapeProblem: Error, Sendable, Hashable {
     /// `region_null`, `region_non_finite`, `region_zero_area`, `region_invalid_polygon`, `region_unreadable`,
     /// `region_unprojectable` or `region_no_area`.
-    package var code: String
+    package var code: ReasonCode
     /// What is wrong, without the code.
     package var reason: String
 
     /// The problem of a record the Shapefile reader skipped (its skip code and message).
-    package static func skipped(code: String, message: String) -> RegionShapeProblem {
+    package static func skipped(code: ReasonCode, message: String) -> RegionShapeProblem {
         switch code {
-        case "null_geometry":
-            RegionShapeProblem(code: "region_null", reason: "its shape is null")
-        case "empty_geometry":
-            RegionShapeProblem(code: "region_zero_area", reason: "its polygon has no area (\(message))")
-        case "non_finite_coordinate":
-            RegionShapeProblem(code: "region_non_finite", reason: "a vertex is not a finite number (\(message))")
+        case .nullGeometry:
+            RegionShapeProblem(code: .regionNull, reason: "its shape is null")
+        case .emptyGeometry:
+            RegionShapeProblem(code: .regionZeroArea, reason: "its polygon has no area (\(message))")
+        case .nonFiniteCoordinate:
+            RegionShapeProblem(code: .regionNonFinite, reason: "a vertex is not a finite number (\(message))")
         default:
-            RegionShapeProblem(code: "region_unreadable", reason: "its shape cannot be read: \(message) [\(code)]")
+            RegionShapeProblem(code: .regionUnreadable, reason: "its shape cannot be read: \(message) [\(code)]")
         }
     }
 
@@ -31,21 +31,21 @@ package struct RegionShapeProblem: Error, Sendable, Hashable {
     /// its shell, …).
     package static func check(_ g: Geometry, engine: GeometryEngine) -> RegionShapeProblem? {
         if !g.xy.allSatisfy(\.isFinite) {
-            return RegionShapeProblem(code: "region_non_finite", reason: "a vertex is not finite after projection")
+            return RegionShapeProblem(code: .regionNonFinite, reason: "a vertex is not finite after projection")
         }
         do {
             let prepared = try engine.prepare(g)
             let area = try engine.area(prepared)
             guard area.isFinite, area > 0 else {
-                return RegionShapeProblem(code: "region_zero_area", reason: "its polygon has no area")
+                return RegionShapeProblem(code: .regionZeroArea, reason: "its polygon has no area")
             }
             guard try engine.isValid(prepared) else {
                 let why = try engine.validityReason(prepared)
-                return RegionShapeProblem(code: "region_invalid_polygon", reason: "its polygon is not valid: \(why)")
+                return RegionShapeProblem(code: .regionInvalidPolygon, reason: "its polygon is not valid: \(why)")
             }
             return nil
         } catch {
-            return RegionShapeProblem(code: "region_invalid_polygon", reason: "its polygon is not valid: \(error)")
+            return RegionShapeProblem(code: .regionInvalidPolygon, reason: "its polygon is not valid: \(error)")
         }
     }
 
@@ -59,7 +59,7 @@ package struct RegionShapeProblem: Error, Sendable, Hashable {
     }
 
     /// Creates a value from each of its stored properties.
-    package init(code: String, reason: String) {
+    package init(code: ReasonCode, reason: String) {
         self.code = code
         self.reason = reason
     }

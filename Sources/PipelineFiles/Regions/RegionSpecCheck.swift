@@ -39,7 +39,7 @@ extension PipelineRunner {
             let layers = try InputLayer.layers(at: r.path)
             guard layers.count == 1 else {
                 throw InputRejection(
-                    code: "regions_not_one_layer",
+                    code: .regionsNotOneLayer,
                     message:
                         "\(layers.count) layers (\(layers.map(\.baseName).joined(separator: ", "))); a region file "
                         + "must hold one")

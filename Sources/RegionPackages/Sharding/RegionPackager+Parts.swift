@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import KartpackKit
 import Nightly
 import Publishing
 
@@ -9,7 +10,7 @@ extension RegionPackager {
     package struct Part: Sendable {
         package var folder: String
         package var files: String
-        package var entries: [String: Catalog.Region]
+        package var entries: [String: CatalogRegion]
 
         /// Reads the part folder's catalog (refused as damaged when it has none).
         package init(folder: String) throws {
@@ -28,7 +29,7 @@ extension RegionPackager {
     /// tonight's `fingerprint` and its file the entry's size and SHA-256; otherwise the part was built from other
     /// inputs or was changed since, and the region fails (nothing is published).
     static func takePart(_ parts: [String: Part], id: String, target: String, fingerprint: String) throws
-        -> (entry: Catalog.Region, features: Int, written: [String: Int])?
+        -> (entry: CatalogRegion, features: Int, written: [String: Int])?
     {
         guard let part = parts[id] else {
             throw PublishError.cannotStage(path: target, reason: "no shard of the plan holds region \(id)")

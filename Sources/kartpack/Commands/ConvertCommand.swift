@@ -110,7 +110,7 @@ struct ConvertCommand: Command {
         for input in convert.inputs where !GeoPackageFile.isGeoPackagePath(input.path) {
             do throws(ShapefileError) {
                 _ = try ShapefileLocator.shapefiles(at: input.path)
-            } catch  where error.code == "no_shapefile" {
+            } catch  where error.code == .noShapefile {
                 Console.error(error.description)
                 return .noInput
             } catch {}

@@ -1,3 +1,4 @@
+import KartpackCore
 import Foundation
 import ConvertEngine
 
@@ -27,7 +28,7 @@ enum ConvertSummary {
         return s
     }
 
-    static func list(_ d: [String: Int]) -> String {
+    static func list<Key: Comparable & CustomStringConvertible>(_ d: [Key: Int]) -> String {
         d.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 

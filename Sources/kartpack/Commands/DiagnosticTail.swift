@@ -6,14 +6,14 @@ import Nightly
 /// passed the per-code limit ends with "…and N more" (text and JSON logs alike).
 enum DiagnosticTail {
     /// Codes that are ordinary in real exports or the sheet's intent: counted, not printed per record.
-    static let ordinary: [String: String] = [
-        "overflow_marker":
+    static let ordinary: [ReasonCode: String] = [
+        .overflowMarker:
             "numbers stored as dBASE's `***` overflow marker (GDAL writes it for numeric nulls), read as null",
-        "encoding_fallback": "text values that are not UTF-8 in a file without .cpg, decoded as CP1252",
-        "excluded_by_style": "features the stylesheet excludes (`exclude: true`)",
-        "outside_style_zoom_range": "features the stylesheet shows at no zoom of the package",
-        "filtered_out": "features the input's filter leaves out",
-        "outside_region": "features outside the clip region",
+        .encodingFallback: "text values that are not UTF-8 in a file without .cpg, decoded as CP1252",
+        .excludedByStyle: "features the stylesheet excludes (`exclude: true`)",
+        .outsideStyleZoomRange: "features the stylesheet shows at no zoom of the package",
+        .filteredOut: "features the input's filter leaves out",
+        .outsideRegion: "features outside the clip region",
     ]
 
     /// True when a diagnostic is printed as it arrives.
@@ -30,9 +30,9 @@ enum DiagnosticTail {
     }
 
     /// The lines of the tail: `(level, code, message)`.
-    static func lines(_ sink: DiagnosticSink, quiet: Bool) -> [(level: String, code: String, message: String)] {
+    static func lines(_ sink: DiagnosticSink, quiet: Bool) -> [(level: String, code: ReasonCode, message: String)] {
         let samples = sink.samples
-        var out: [(String, String, String)] = []
+        var out: [(String, ReasonCode, String)] = []
         for (code, count) in sink.counts {
             guard let first = samples.first(where: { $0.code == code }) else { continue }
             if let what = ordinary[code], first.severity == .warning {

@@ -17,7 +17,7 @@ enum InspectRendering {
             s += "\(l.path)\n"
             s += "  layer:      \(l.name)\n"
             if let t = l.shapeType { s += "  geometry:   \(t)\(l.geometryKind.map { " (\($0))" } ?? "")\n" }
-            if l.errors.contains(where: { $0.code == "file_rejected" }) {
+            if l.errors.contains(where: { $0.code == .fileRejected }) {
                 let from =
                     l.recordsSource == "unknown" ? "unknown: no file can be counted" : "by the .\(l.recordsSource)"
                 s += "  records:    \(l.records) (\(from); the file is rejected)\n"
@@ -28,7 +28,7 @@ enum InspectRendering {
             }
             if let d = l.dbfRecords, d != l.records { s += "  dbf rows:   \(d)\n" }
             for (k, v) in l.skipped.sorted(by: { $0.key < $1.key })
-            where k != "null_geometry" && k != "deleted_in_source" {
+            where k != .nullGeometry && k != .deletedInSource {
                 s += "  skipped:    \(v) \(k)\n"
             }
             for (k, v) in l.repaired.sorted(by: { $0.key < $1.key }) { s += "  repaired:   \(v) \(k)\n" }

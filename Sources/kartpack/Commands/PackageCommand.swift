@@ -258,7 +258,7 @@ struct PackageCommand: Command {
                 ? "interrupted; nothing was published" : ((error as? any KartpackError)?.description ?? "\(error)")
             if let reportPath {
                 let failed = RegionPackageReport.failure(
-                    o, code: interrupted ? "interrupted" : "run_failed", message: message, exitCode: exit,
+                    o, code: interrupted ? .interrupted : .runFailed, message: message, exitCode: exit,
                     started: started)
                 _ = PackageOptions.writeReport(failed, to: reportPath)
             }

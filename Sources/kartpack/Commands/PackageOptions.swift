@@ -256,7 +256,7 @@ enum PackageOptions {
         let formatter = JSONLogFormatter()
         return DiagnosticSink(sampleLimit: 20) { d in
             // Notes stay in the report, except the one that says which max zoom `--max-zoom auto` chose.
-            let shown = (d.severity == .warning && DiagnosticTail.printsEach(d)) || d.code == "max_zoom_chosen"
+            let shown = (d.severity == .warning && DiagnosticTail.printsEach(d)) || d.code == .maxZoomChosen
             guard d.severity == .error || (!quiet && shown) else { return }
             if json {
                 Console.errRaw(formatter.line(for: d) + "\n")
@@ -311,7 +311,7 @@ enum PackageOptions {
 
     /// 74 when an input was rejected because of the machine, not the data (EMFILE, an I/O error).
     static func environmentFailure(in report: ConvertReport) -> ExitCode? {
-        let codes: Set<String> = ["io_error", "too_many_open_files"]
+        let codes: Set<ReasonCode> = [.ioError, .tooManyOpenFiles]
         return report.inputs.contains { $0.errorCode.map(codes.contains) ?? false } ? .ioError : nil
     }
 }

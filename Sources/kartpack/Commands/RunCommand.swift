@@ -94,7 +94,7 @@ struct RunCommand: Command {
     /// Writes `--report` for a run that ended by an error or a signal (nothing published; the cause as the one
     /// error finding) and returns `exit`. Every exit path of `run` leaves a report when one is asked for.
     private func failed(
-        _ spec: PipelineSpec, code: String, message: String, exit: ExitCode, conversion: ConvertReport? = nil
+        _ spec: PipelineSpec, code: ReasonCode, message: String, exit: ExitCode, conversion: ConvertReport? = nil
     ) -> ExitCode {
         guard let reportPath else { return exit }
         let report = PipelineRunReport.failure(
@@ -104,7 +104,7 @@ struct RunCommand: Command {
 
     func run() throws -> ExitCode {
         let formatter = JSONLogFormatter()
-        func log(_ message: String, level: String = "info", code: String? = nil, file: String? = nil) {
+        func log(_ message: String, level: String = "info", code: ReasonCode? = nil, file: String? = nil) {
             if json {
                 Console.errRaw(formatter.line(level: level, message: message, code: code, file: file) + "\n")
             } else if !quiet || level == "error" {
@@ -153,14 +153,14 @@ struct RunCommand: Command {
             // Whatever the interrupted work threw on its way out, the signal is the reason.
             let message = "interrupted; the previous package is untouched"
             log(message, level: "error")
-            return failed(spec, code: "interrupted", message: message, exit: signals.exitCode ?? .interrupted)
+            return failed(spec, code: .interrupted, message: message, exit: signals.exitCode ?? .interrupted)
         } catch PipelineError.nothingToWrite(let reasons, let conversion) {
             let message = "nothing to write: " + reasons.joined(separator: "; ")
             log(message, level: "error")
-            return failed(spec, code: "nothing_to_write", message: message, exit: .dataError, conversion: conversion)
+            return failed(spec, code: .nothingToWrite, message: message, exit: .dataError, conversion: conversion)
         } catch let e as any KartpackError {
             log(e.description, level: "error")
-            return failed(spec, code: "run_failed", message: e.description, exit: e.exitCode)
+            return failed(spec, code: .runFailed, message: e.description, exit: e.exitCode)
         }
         if let reportPath, !PackageOptions.writeReport(report, to: reportPath) { return .ioError }
         for f in report.findings {

@@ -93,7 +93,7 @@ struct ValidateCommand: Command {
     /// reason, says so on stderr (naming the limit) and gives exit 74 instead of listing it as an error (78).
     private static func outOfDescriptors(_ lines: [String]) -> ExitCode? {
         let emfile = String(cString: strerror(EMFILE))
-        let hit = lines.filter { $0.contains(OpenFileLimit.code) || $0.contains(emfile) }
+        let hit = lines.filter { $0.contains(OpenFileLimit.code.rawValue) || $0.contains(emfile) }
         guard !hit.isEmpty else { return nil }
         for line in hit.prefix(3) { Console.error(line) }
         if hit.count > 3 { Console.error("… and \(hit.count - 3) more checks that could not open a file") }
