@@ -7,10 +7,10 @@ import Shapefile
 /// `outsideShard` (`ShapefileReader.keepsRecordBox`). A convert range shard's work is its tiles
 /// (`ShardFootprint.touches`, which adds the tile buffer), a package shard's its regions' clip polygons.
 ///
-/// The box is projected with its edges densified (`transformBounds`) and grown by a thousandth of its size and a
-/// metre more (an edge may bulge past the points sampled): the test may read a record without need, never leave
-/// one that has a piece in the shard. A box it cannot project, and one with longitudes past ±180° (wrapped by
-/// `ReprojectStage`), is read; so is every record of a layer whose CRS cannot be projected here.
+/// The box is projected from points along its edges and grown by a margin (an edge may bulge past the points
+/// sampled; `project`): the test may read a record without need, never leave one that has a piece in the shard.
+/// A box it cannot project, and one with longitudes past ±180° (wrapped by `ReprojectStage`), is read; so is
+/// every record of a layer whose CRS cannot be projected here.
 package struct RecordBoxFilter: Sendable {
     /// Whether a feature with this projected extent (Web Mercator metres) may matter to the shard.
     package var touches: @Sendable (Bounds) -> Bool
@@ -26,10 +26,33 @@ package struct RecordBoxFilter: Sendable {
         let geographic = crs.isGeographic
         return { box in
             if geographic, box.minX < -180 || box.maxX > 180 { return true }
-            guard let projected = transformer.transformBounds(box) else { return true }
-            let margin = 1 + 1e-3 * max(projected.maxX - projected.minX, projected.maxY - projected.minY)
-            return touches(projected.expanded(by: margin))
+            guard let projected = Self.project(box, transformer) else { return true }
+            return touches(projected)
         }
+    }
+
+    /// Boxes smaller than this once projected (metres) are projected from 8 points.
+    static let smallBox = 50_000.0
+
+    /// `box` projected to Web Mercator, grown so that the projected record cannot leave it: a small box from its
+    /// corners and edge midpoints, grown by a hundredth of its size and a metre (an edge of 25 km bulges by
+    /// centimetres between them in the projections in use); a larger one, or one with a point that cannot be
+    /// projected, by `transformBounds` (21 points an edge), grown by a thousandth and a metre. Nil when that fails.
+    static func project(_ box: Bounds, _ transformer: CoordinateTransformer) -> Bounds? {
+        let mx = (box.minX + box.maxX) / 2
+        let my = (box.minY + box.maxY) / 2
+        var xy = [
+            box.minX, box.minY, mx, box.minY, box.maxX, box.minY, box.maxX, my,
+            box.maxX, box.maxY, mx, box.maxY, box.minX, box.maxY, box.minX, my,
+        ]
+        if transformer.transform(&xy) == 0 {
+            var p = Bounds.empty
+            for i in stride(from: 0, to: xy.count, by: 2) { p.include(x: xy[i], y: xy[i + 1]) }
+            let size = max(p.maxX - p.minX, p.maxY - p.minY)
+            if size < smallBox { return p.expanded(by: 1 + 0.01 * size) }
+        }
+        guard let p = transformer.transformBounds(box) else { return nil }
+        return p.expanded(by: 1 + 1e-3 * max(p.maxX - p.minX, p.maxY - p.minY))
     }
 
     /// Gives `reader` the test when a skipped record cannot change the shard's output: a Shapefile whose feature
