@@ -177,7 +177,7 @@ package final class Converter {
     /// Refuses an existing output without `--force` before any work is done.
     private func checkOutput() throws {
         let fm = FileManager.default
-        let dir = (options.output as NSString).deletingLastPathComponent
+        let dir = RegularFile.parentPath(options.output)
         var isDir: ObjCBool = false
         if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
             throw PipelineError.badOutput(path: options.output, reason: "folder \(dir) does not exist")

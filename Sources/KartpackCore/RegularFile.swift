@@ -163,6 +163,18 @@ public enum RegularFile {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
+    /// The folder part of `path` as Foundation's `deletingLastPathComponent` gives it: "" for a bare name, "/"
+    /// for a name in the root, trailing slashes ignored. Foundation's own traps on Linux for a one-character name
+    /// (`"a"`, `"."`: `kartpack package … --report whole.json` crashed), so Kartpack uses this instead.
+    public static func parentPath(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.last == "/" { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        var folder = p[..<slash]
+        while folder.count > 1, folder.last == "/" { folder = folder.dropLast() }
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
     /// `realpath(3)`: the absolute path with every link, `.` and `..` resolved; nil when it does not exist.
     public static func realPath(_ path: String) -> String? {
         guard let p = realpath(path, nil) else { return nil }

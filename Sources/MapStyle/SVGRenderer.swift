@@ -144,7 +144,7 @@ struct Renderer {
 
     func draw() -> SVGPreviewResult {
         var planOptions = options.plan
-        if planOptions.iconFolder == nil { planOptions.iconFolder = (sheet.file as NSString).deletingLastPathComponent }
+        if planOptions.iconFolder == nil { planOptions.iconFolder = RegularFile.parentPath(sheet.file) }
         let plan = StylePlan(sheet: sheet, package: info, options: planOptions, extraClasses: extraClasses)
         var shapes: [Int: Shape] = [:]
         func shapeOf(_ i: Int) -> Shape {

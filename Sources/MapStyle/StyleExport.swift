@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 public import Styling
 
 /// Where `StyleExport` points the client.
@@ -75,7 +76,7 @@ public enum StyleExport {
         }
         var styleOptions = options.style
         styleOptions.glyphsURL = base + "glyphs/{fontstack}/{range}.pbf"
-        let folder = (stylePath as NSString).deletingLastPathComponent
+        let folder = RegularFile.parentPath(stylePath)
         func inFolder(_ name: String) -> String {
             folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
         }

@@ -204,7 +204,7 @@ struct Builder {
     }
 
     var iconFolder: String {
-        options.iconFolder ?? (sheet.file as NSString).deletingLastPathComponent
+        options.iconFolder ?? RegularFile.parentPath(sheet.file)
     }
 
     /// The sheet position of the first rule that sets the class for the layer (or of the first rule for the

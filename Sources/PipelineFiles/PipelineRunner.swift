@@ -78,7 +78,7 @@ package enum PipelineRunner {
 
         let lock = try RunLock(output: spec.output.path)
         defer { lock.release() }
-        let folder = (spec.output.path as NSString).deletingLastPathComponent
+        let folder = RegularFile.parentPath(spec.output.path)
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
         // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
         for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {

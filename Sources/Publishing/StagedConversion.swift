@@ -134,7 +134,7 @@ package struct StagedConversion {
     /// `force`, before any work.
     package static func checkTarget(_ target: String, force: Bool) throws {
         let fm = FileManager.default
-        let dir = (target as NSString).deletingLastPathComponent
+        let dir = RegularFile.parentPath(target)
         var isDir: ObjCBool = false
         if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
             throw PipelineError.badOutput(path: target, reason: "folder \(dir) does not exist")

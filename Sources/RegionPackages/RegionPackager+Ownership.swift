@@ -42,7 +42,7 @@ extension RegionPackager {
         let parts = RegularFile.split(report)
         let parent = parts.folder.isEmpty ? "." : parts.folder
         let store = folder + "/" + PackageGenerations.storeName
-        if sameFile(parent, store) || sameFile((parent as NSString).deletingLastPathComponent, store) {
+        if sameFile(parent, store) || sameFile(RegularFile.parentPath(parent), store) {
             return "is inside the package folder's generations (\(store))"
         }
         guard sameFile(parent, folder) else { return nil }

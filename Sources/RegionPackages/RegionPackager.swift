@@ -337,7 +337,7 @@ package struct RegionPackager {
             guard isDir.boolValue else { throw PipelineError.badOutput(path: folder, reason: "is not a folder") }
             return
         }
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = RegularFile.parentPath(folder)
         guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDir),
             isDir.boolValue || parent.isEmpty
         else {

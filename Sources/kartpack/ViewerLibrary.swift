@@ -1,4 +1,5 @@
 import Foundation
+import KartpackCore
 import MapStyle
 
 /// Where the binary finds MapLibre GL JS, its CSS and pmtiles.js (`ViewerPage.libraryFiles`), vendored from the
@@ -10,13 +11,13 @@ enum ViewerLibrary {
     /// checkout's `.build/…/release/kartpack`).
     static var candidates: [String] {
         if let env = ProcessInfo.processInfo.environment["KARTPACK_VIEWER_DIR"], !env.isEmpty { return [env] }
-        var dir = (helperExecutable() as NSString).deletingLastPathComponent
+        var dir = RegularFile.parentPath(helperExecutable())
         var list = [
-            ((dir as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/kartpack/viewer")
+            (RegularFile.parentPath(dir) as NSString).appendingPathComponent("share/kartpack/viewer")
         ]
         for _ in 0..<5 {
             list.append((dir as NSString).appendingPathComponent("vendor/viewer"))
-            let parent = (dir as NSString).deletingLastPathComponent
+            let parent = RegularFile.parentPath(dir)
             if parent == dir || parent.isEmpty { break }
             dir = parent
         }

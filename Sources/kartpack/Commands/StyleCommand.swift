@@ -90,7 +90,7 @@ struct StyleCommand: Command {
         if options.viewerLibrary == nil {
             Console.error("warning: index.html written without MapLibre: \(ViewerLibrary.missingMessage)")
         }
-        let folder = (output as NSString).deletingLastPathComponent
+        let folder = RegularFile.parentPath(output)
         if let problem = Self.makeFolder(folder) {
             Console.error("error: -o \(output): \(problem)")
             return .cantCreate
@@ -124,9 +124,9 @@ struct StyleCommand: Command {
         if fm.fileExists(atPath: folder, isDirectory: &isDir) {
             return isDir.boolValue ? nil : "\(folder) is a file, not a folder"
         }
-        var ancestor = (folder as NSString).deletingLastPathComponent
+        var ancestor = RegularFile.parentPath(folder)
         while !ancestor.isEmpty, ancestor != "/", !fm.fileExists(atPath: ancestor, isDirectory: &isDir) {
-            ancestor = (ancestor as NSString).deletingLastPathComponent
+            ancestor = RegularFile.parentPath(ancestor)
         }
         if !ancestor.isEmpty, fm.fileExists(atPath: ancestor, isDirectory: &isDir), !isDir.boolValue {
             return "cannot create the folder \(folder): \(ancestor) is a file, not a folder"
@@ -141,7 +141,7 @@ struct StyleCommand: Command {
     private static func mkdirs(_ path: String) -> Int32 {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) { return isDir.boolValue ? 0 : -1 }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = RegularFile.parentPath(path)
         if !parent.isEmpty, parent != path, mkdirs(parent) != 0 { return -1 }
         return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : -1
     }
