@@ -27,7 +27,8 @@ package struct FeaturePhase {
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
         tiled.number(settings.outputNames)
-        tiled.inputs = try read.run { layer in
+        var sets = read.sets()
+        while let layer = try sets.next() {
             let start = tiled.checkpoint()
             do {
                 var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
@@ -47,13 +48,14 @@ package struct FeaturePhase {
                     current = next
                 }
                 tiled.idSchemes.append((layer.name, layer.ids.scheme))
-                return intake.finish()
+                sets.finish(intake.finish())
             } catch {
                 // A file that fails half-way leaves nothing in the package.
                 tiled.rollback(to: start)
-                throw error
+                try sets.reject(error)
             }
         }
+        tiled.inputs = sets.reports
         progress?.finish()
         return tiled
     }

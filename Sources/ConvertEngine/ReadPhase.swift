@@ -110,7 +110,8 @@ package final class OpenedSet {
 /// run goes on with the others.
 ///
 /// Input: `ReadSettings` (the inputs, zoom range, default ids, stylesheet), the compiled style and the clip
-/// regions. Output: one `OpenedSet` per opened set, handed to `run`'s body, and every input's report.
+/// regions. Output: `sets()`, the sets handed on one at a time (`OpenedSets`: each an `OpenedSet` whose
+/// `nextBatch` hands on batches of features), and every input's report.
 package struct ReadPhase {
     package let settings: ReadSettings
     package let diagnostics: DiagnosticSink
@@ -137,65 +138,106 @@ package struct ReadPhase {
             regions: regions)
     }
 
-    /// Calls `body` for every set that opens (in order) and returns every input's report in command-line order,
-    /// rejected ones included. `body` returns the finished report of its layer; an error it throws (other than
-    /// a `PipelineError`, which ends the run) rejects that input.
-    package func run(_ body: (OpenedSet) throws -> ConvertReport.Input) throws -> [ConvertReport.Input] {
-        var reports: [ConvertReport.Input] = []
-        var opened = 0
-        for (k, input) in settings.inputs.enumerated() {
-            let sets: [InputSet]
-            do {
-                sets = try input.inputSets()
-            } catch {
-                // Out of descriptors is the machine's fault: the run stops (exit 74), nothing is published.
-                if error.inputErrorCode == OpenFileLimit.code { throw error }
-                // The error's text names the file.
-                let message = (error as? any KartpackError)?.description ?? "\(error)"
-                diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
-                reports.append(
-                    Self.rejected(
-                        path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
-                        error: message, code: error.inputErrorCode))
-                continue
-            }
-            if sets.count > 1, let name = input.layerName {
-                throw PipelineError.badInput(
-                    path: input.path,
-                    reason: "--layer \(name) names one layer, but the folder holds \(sets.count) Shapefiles")
-            }
-            for set in sets {
-                let name = input.layerName(for: set, setCount: sets.count)
-                var recordsInFile = 0
-                do {
-                    let layer = try open(
-                        set, name: name, input: input, inputIndex: k, index: opened, records: &recordsInFile)
-                    reports.append(try body(layer))
-                    opened += 1
-                } catch let e as PipelineError {
-                    throw e
-                } catch let e as SpillError {
-                    // The scratch space, not this input, failed: the run stops.
-                    throw e
-                } catch  where error.inputErrorCode == OpenFileLimit.code {
-                    // So did the machine (EMFILE/ENFILE): exit 74, not a rejected input.
-                    throw error
-                } catch {
-                    let message = (error as? any KartpackError)?.description ?? "\(error)"
-                    diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
-                    reports.append(
-                        Self.rejected(
-                            path: set.path, layer: name, records: Self.recordCount(set, counted: recordsInFile),
-                            error: message, code: error.inputErrorCode))
+    /// The sets of every input in command-line order, handed on one at a time (`OpenedSets`).
+    package func sets() -> OpenedSets { OpenedSets(read: self) }
+
+    /// The read phase's hand-off: each input's sets in command-line order, opened one at a time as an `OpenedSet`,
+    /// whose `nextBatch` hands on its features. A set that cannot be opened is rejected here (its report says why,
+    /// `file_rejected`) and the next one is opened; the consumer ends each set it took with `finish` (its report)
+    /// or `reject` (an error half-way: the set is rejected, or the run ends for a `PipelineError`, a scratch-space
+    /// failure or exhausted descriptors). `reports` holds every input's report, rejected ones included.
+    package struct OpenedSets {
+        let read: ReadPhase
+        private var nextInput = 0
+        private var pending: [(set: InputSet, name: String, input: ConvertInput, inputIndex: Int)] = []
+        private var current: (set: InputSet, name: String, records: Int)?
+        private var opened = 0
+        /// Every input's report so far, in command-line order.
+        package private(set) var reports: [ConvertReport.Input] = []
+
+        init(read: ReadPhase) { self.read = read }
+
+        /// The next set that opens, nil after the last. Throws only what ends the run.
+        package mutating func next() throws -> OpenedSet? {
+            precondition(current == nil, "finish or reject the set before taking the next")
+            while true {
+                if !pending.isEmpty {
+                    let p = pending.removeFirst()
+                    var records = 0
+                    do {
+                        let layer = try read.open(
+                            p.set, name: p.name, input: p.input, inputIndex: p.inputIndex, index: opened,
+                            records: &records)
+                        current = (p.set, p.name, records)
+                        return layer
+                    } catch {
+                        current = (p.set, p.name, records)
+                        try reject(error)
+                    }
+                } else if nextInput < read.settings.inputs.count {
+                    let k = nextInput
+                    let input = read.settings.inputs[k]
+                    nextInput += 1
+                    let sets: [InputSet]
+                    do {
+                        sets = try input.inputSets()
+                    } catch {
+                        // Out of descriptors is the machine's fault: the run stops (exit 74), nothing is published.
+                        if error.inputErrorCode == OpenFileLimit.code { throw error }
+                        // The error's text names the file.
+                        let message = (error as? any KartpackError)?.description ?? "\(error)"
+                        read.diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
+                        reports.append(
+                            ReadPhase.rejected(
+                                path: input.path, layer: input.layerName ?? "", records: (0, "unknown"),
+                                error: message, code: error.inputErrorCode))
+                        continue
+                    }
+                    if sets.count > 1, let name = input.layerName {
+                        throw PipelineError.badInput(
+                            path: input.path,
+                            reason: "--layer \(name) names one layer, but the folder holds \(sets.count) Shapefiles")
+                    }
+                    pending = sets.map { ($0, input.layerName(for: $0, setCount: sets.count), input, k) }
+                } else {
+                    return nil
                 }
             }
         }
-        return reports
+
+        /// The set taken last was read whole: `report` is its report.
+        package mutating func finish(_ report: ConvertReport.Input) {
+            precondition(current != nil, "no set taken")
+            current = nil
+            reports.append(report)
+            opened += 1
+        }
+
+        /// The set taken last failed with `error`: rejected with its report, or rethrown when the error ends the
+        /// run (a `PipelineError`, the scratch space, exhausted descriptors).
+        package mutating func reject(_ error: any Error) throws {
+            guard let (set, name, records) = current else { preconditionFailure("no set taken") }
+            current = nil
+            switch error {
+            case let e as PipelineError: throw e
+            // The scratch space, not this input, failed: the run stops.
+            case let e as SpillError: throw e
+            // So did the machine (EMFILE/ENFILE): exit 74, not a rejected input.
+            case _ where error.inputErrorCode == OpenFileLimit.code: throw error
+            default:
+                let message = (error as? any KartpackError)?.description ?? "\(error)"
+                read.diagnostics.report(Diagnostic(.error, code: .fileRejected, message))
+                reports.append(
+                    ReadPhase.rejected(
+                        path: set.path, layer: name, records: ReadPhase.recordCount(set, counted: records),
+                        error: message, code: error.inputErrorCode))
+            }
+        }
     }
 
     /// Opens one set (or takes what the probe opened: `ProbedSets`): reader, CRS, zoom range, the style compiled
     /// for its layer, id-field checks.
-    private func open(
+    fileprivate func open(
         _ set: InputSet, name: String, input: ConvertInput, inputIndex: Int, index: Int, records: inout Int
     ) throws -> OpenedSet {
         let reader: any LayerReading

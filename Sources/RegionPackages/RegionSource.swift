@@ -67,32 +67,39 @@ package struct RegionSource: Sendable {
             work: { chain, job in ProjectResult(chain.project(job)) })
         defer { team.shutdown() }
         var opened: [PreReadLayer] = []
-        let reports = try read.run { layer in
-            var features: [ProjectedFeature] = []
-            var failures: [ReasonCode: Int] = [:]
-            let total = layer.reader.readerStats.recordsInFile
-            while let batch = try layer.nextBatch(size: FeaturePhase.batchSize) {
-                if isCancelled() { throw PipelineError.interrupted(signal: 0) }
-                for (job, r) in zip(batch, team.process(batch)) {
-                    switch r.outcome {
-                    case .success(let (g, repairs, madeValid)):
-                        var j = job
-                        j.feature.geometry = g
-                        features.append(
-                            ProjectedFeature(job: j, repairs: repairs, bounds: r.bounds, madeValid: madeValid))
-                    case .failure(let issue):
-                        failures[issue.code, default: 0] += 1
-                        diagnostics.report(
-                            Diagnostic(
-                                .warning, code: issue.code, issue.message, file: layer.fileName,
-                                record: job.feature.provenance.record))
+        var sets = read.sets()
+        while let layer = try sets.next() {
+            do {
+                var features: [ProjectedFeature] = []
+                var failures: [ReasonCode: Int] = [:]
+                let total = layer.reader.readerStats.recordsInFile
+                while let batch = try layer.nextBatch(size: FeaturePhase.batchSize) {
+                    if isCancelled() { throw PipelineError.interrupted(signal: 0) }
+                    for (job, r) in zip(batch, team.process(batch)) {
+                        switch r.outcome {
+                        case .success(let (g, repairs, madeValid)):
+                            var j = job
+                            j.feature.geometry = g
+                            features.append(
+                                ProjectedFeature(job: j, repairs: repairs, bounds: r.bounds, madeValid: madeValid))
+                        case .failure(let issue):
+                            failures[issue.code, default: 0] += 1
+                            diagnostics.report(
+                                Diagnostic(
+                                    .warning, code: issue.code, issue.message, file: layer.fileName,
+                                    record: job.feature.provenance.record))
+                        }
                     }
+                    progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)
                 }
-                progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)
+                opened.append(PreReadLayer(layer: layer, features: features, failures: failures))
+                sets.finish(layer.finish())
+            } catch {
+                // A set that fails half-way is rejected (or the run ends: `OpenedSets.reject`).
+                try sets.reject(error)
             }
-            opened.append(PreReadLayer(layer: layer, features: features, failures: failures))
-            return layer.finish()
         }
+        let reports = sets.reports
         progress?.finish()
         var entries: [Entry] = []
         var next = 0
