@@ -48,29 +48,22 @@ extension CatalogRegion {
     ) throws -> CatalogRegion {
         let digest = try FileDigest.sha256(path: path)
         let archive = try openTileArchive(path: path)
-        let metadata = try archive.metadata()
-        let header = archive.headerMetadata
-        let meta: (String) -> JSONValue? = { k in metadata[k] ?? header.first { $0.key == k }?.value }
-        var bounds = [-180.0, -85.0511, 180.0, 85.0511]
-        if let text = meta("bounds")?.stringValue {
-            let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if parts.count == 4 { bounds = parts }
-        } else if let list = meta("bounds")?.arrayValue?.compactMap(\.doubleValue), list.count == 4 {
-            bounds = list
+        // PMTiles keeps zooms and bounds in its header: they count where the JSON metadata lacks them.
+        var members = try archive.metadata().objectMembers ?? []
+        for (k, v) in archive.headerMetadata where !members.contains(where: { $0.key == k }) { members.append((k, v)) }
+        // The one reader of package metadata (PMTiles' `PackageMetadata`), as clients, styles, inspect and extract.
+        let parsed = PackageMetadata(parsing: .object(members))
+        let box = parsed.bounds ?? GeoBounds(west: -180, south: -85.0511, east: 180, north: 85.0511)
+        let layers = parsed.runLayers.map { run in
+            Layer(
+                name: run.id, features: run.features ?? 0,
+                classes: (run.classes ?? []).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         }
-        let minZoom = Int(meta("minzoom").flatMap { $0.intValue ?? $0.stringValue.flatMap { Int64($0) } } ?? 0)
-        let maxZoom = Int(meta("maxzoom").flatMap { $0.intValue ?? $0.stringValue.flatMap { Int64($0) } } ?? 0)
-        var layers: [Layer] = []
-        let summary = meta("kartpack")?.stringValue.flatMap { try? JSONParser.parse($0) }
-        for (layerName, l) in summary?["layers"]?.objectMembers ?? [] {
-            let classes = (l["classes"]?.objectMembers ?? []).map(\.key).sorted {
-                $0.utf8.lexicographicallyPrecedes($1.utf8)
-            }
-            layers.append(Layer(name: layerName, features: Int(l["features"]?.intValue ?? 0), classes: classes))
-        }
+        let minZoom = parsed.minZoom ?? 0
+        let maxZoom = parsed.maxZoom ?? 0
         return CatalogRegion(
             id: id, name: name, file: file, bytes: Int64(digest.bytes), sha256: digest.sha256,
-            bounds: GeoRegion(west: bounds[0], south: bounds[1], east: bounds[2], north: bounds[3]),
+            bounds: GeoRegion(west: box.west, south: box.south, east: box.east, north: box.north),
             minZoom: minZoom, maxZoom: maxZoom, layers: layers, built: built, fingerprint: fingerprint)
     }
 }
