@@ -257,15 +257,7 @@ package struct ReadPhase {
         // counts it, and a pipeline's `requireFeatures` decides whether that stops the publish (issue 36; before,
         // one empty layer of a GIS export stopped every other layer).
         records = reader.readerStats.recordsInFile
-        let lo = max(settings.minZoom, input.minZoom ?? settings.minZoom)
-        let hi = min(settings.maxZoom, input.maxZoom ?? settings.maxZoom)
-        guard lo <= hi else {
-            throw InputRejection(
-                code: .emptyZoomRange,
-                message:
-                    "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) lies outside "
-                    + "the package's \(settings.minZoom)-\(settings.maxZoom) [empty_zoom_range]")
-        }
+        let zooms = try input.zooms(of: set, packageZooms: settings.minZoom, settings.maxZoom)
         var ids = FeatureIDScheme.recordNumber
         if let field = input.idField ?? settings.idField {
             do {
@@ -285,7 +277,7 @@ package struct ReadPhase {
             if !c.flagKeys.isEmpty { cascade = c }
         }
         let context = SetContext(
-            index: index, name: name, crs: crs, zooms: lo...hi,
+            index: index, name: name, crs: crs, zooms: zooms,
             matcher: classifier?.matcher(layer: name, fields: reader.schema.fields), clientCascade: cascade,
             ancestors: regions.ancestors, clip: regions.clip)
         let report = ConvertReport.Input(
@@ -353,6 +345,22 @@ package struct ReadPhase {
 }
 
 extension ConvertInput {
+    /// The zooms `set` of this input is tiled at: its own range (`minZoom`/`maxZoom`) within the package's
+    /// `low`…`high`. A range outside the package's rejects the set (`empty_zoom_range`); the input probe and the
+    /// read phase both ask here.
+    package func zooms(of set: InputSet, packageZooms low: Int, _ high: Int) throws -> ClosedRange<Int> {
+        let lo = max(low, minZoom ?? low)
+        let hi = min(high, maxZoom ?? high)
+        guard lo <= hi else {
+            throw InputRejection(
+                code: .emptyZoomRange,
+                message:
+                    "\(set.path): the input's zoom range \(minZoom ?? lo)-\(maxZoom ?? hi) lies outside the "
+                    + "package's \(low)-\(high) [empty_zoom_range]")
+        }
+        return lo...hi
+    }
+
     /// The sets this input names: its explicit `files`, else every set at `path` (a `.gpkg`'s feature
     /// tables — only the one `layerName` names, when given —, one Shapefile or a folder of them).
     package func inputSets() throws -> [InputSet] {

@@ -6,6 +6,7 @@ extension Catalog {
     /// two-space indentation, times as whole-second UTC (`2026-12-01T11:58:00Z`). A catalog read from such text
     /// gives the same text back, so a producer that keeps last night's entries keeps their bytes.
     public var text: String {
+        let times = Self.timeFormatter()
         let list = regions.map { r -> JSONValue in
             .object([
                 ("id", .string(r.id)), ("name", .string(r.name)), ("file", .string(r.file)),
@@ -22,22 +23,29 @@ extension Catalog {
                             ])
                         })
                 ),
-                ("built", .string(Self.timeText(r.built))), ("fingerprint", .string(r.fingerprint)),
+                ("built", .string(Self.timeText(r.built, times))), ("fingerprint", .string(r.fingerprint)),
             ])
         }
         let root = JSONValue.object([
             ("catalogVersion", .int(Int64(version))), ("sequence", .int(Int64(sequence ?? 0))),
-            ("created", .string(Self.timeText(created))),
+            ("created", .string(Self.timeText(created, times))),
             ("kartpack", .string(kartpackVersion)), ("regions", .array(list)),
         ])
         return JSONWriter.text(root, format: .pretty)
     }
 
     /// `date` as the catalog writes times: ISO 8601 UTC, whole seconds (a fraction is dropped).
-    public static func timeText(_ date: Date) -> String {
+    public static func timeText(_ date: Date) -> String { timeText(date, timeFormatter()) }
+
+    /// One formatter for a whole catalog (a formatter is costly to make; a catalog may list 100,000 regions).
+    private static func timeFormatter() -> ISO8601DateFormatter {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
         f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        return f
+    }
+
+    private static func timeText(_ date: Date, _ f: ISO8601DateFormatter) -> String {
+        f.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }

@@ -61,16 +61,7 @@ package enum InputProbe {
                     let reader = try set.open(encoding: input.encoding, diagnostics: sink)
                     records = reader.readerStats.recordsInFile
                     let crs = try reader.resolveCRS(override: input.sourceCRS)
-                    let lo = max(options.minZoom, input.minZoom ?? options.minZoom)
-                    let hi = min(options.maxZoom, input.maxZoom ?? options.maxZoom)
-                    guard lo <= hi else {
-                        throw InputRejection(
-                            code: .emptyZoomRange,
-                            message:
-                                "\(set.path): the input's zoom range \(input.minZoom ?? lo)-\(input.maxZoom ?? hi) "
-                                + "lies "
-                                + "outside the package's \(options.minZoom)-\(options.maxZoom) [empty_zoom_range]")
-                    }
+                    _ = try input.zooms(of: set, packageZooms: options.minZoom, options.maxZoom)
                     keeping?.keep(.opened(reader, crs), for: set, input: k)
                 } catch  where error.inputErrorCode == OpenFileLimit.code {
                     throw error
