@@ -79,6 +79,32 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(simpleSeen > 50)
     }
 
+    /// Long rings in a narrow x-range take the counting sort of the edges (RingValidator.sortedByMinX): the same
+    /// answers as the all-pairs check, simple and not.
+    @Test func longRingsInANarrowRangeMatchBruteForce() {
+        var rng = SplitMix64(seed: 7)
+        var disagreements = 0
+        for _ in 0..<200 {
+            var r: [TilePoint] = []
+            for _ in 0..<Int.random(in: 64...90, using: &rng) {
+                let p = TilePoint(Int32.random(in: 0...30, using: &rng), Int32.random(in: 0...30, using: &rng))
+                if r.last != p { r.append(p) }
+            }
+            while r.count > 1 && r.last == r.first { r.removeLast() }
+            if RingValidator.isSimple(r) != bruteForceSimple(r) { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
+        // A staircase of 200 steps closed along its top and left side is simple; pulling a corner across it is not.
+        var stairs: [TilePoint] = []
+        for i in Int32(0)..<200 { stairs += [TilePoint(i, i), TilePoint(i + 1, i)] }
+        stairs += [TilePoint(200, 200), TilePoint(0, 200)]
+        #expect(bruteForceSimple(stairs))
+        #expect(RingValidator.isSimple(stairs))
+        stairs[stairs.count - 1] = TilePoint(150, 20)
+        #expect(!bruteForceSimple(stairs))
+        #expect(!RingValidator.isSimple(stairs))
+    }
+
     /// Reference: a ring is simple when every pair of edges meets only where adjacent edges share their vertex.
     /// Written independently of `RingValidator`, with parametric intersection in exact integer fractions.
     private func bruteForceSimple(_ r: [TilePoint]) -> Bool {
