@@ -200,8 +200,16 @@ public enum RingValidator {
     /// Twice the signed area of triangle (a, b, c): positive when c lies to the left of a→b with y up.
     @inlinable
     public static func orientation(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
-        (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
-            - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
+        let bx = Int64(b.x) - Int64(a.x), by = Int64(b.y) - Int64(a.y)
+        let cx = Int64(c.x) - Int64(a.x), cy = Int64(c.y) - Int64(a.y)
+        // In 64 bits when nothing overflows (tile coordinates: always), else the same value in 128 bits.
+        let (p, o1) = bx.multipliedReportingOverflow(by: cy)
+        let (q, o2) = by.multipliedReportingOverflow(by: cx)
+        if !o1 && !o2 {
+            let (d, o3) = p.subtractingReportingOverflow(q)
+            if !o3 { return Int128(d) }
+        }
+        return Int128(bx) * Int128(cy) - Int128(by) * Int128(cx)
     }
 
     /// True when c (known collinear with a, b) lies on the closed segment a–b.

@@ -105,6 +105,27 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(!RingValidator.isSimple(stairs))
     }
 
+    /// The 64-bit fast paths of `orientation` and `doubledSignedArea` give the exact 128-bit values, also at the
+    /// ends of the `Int32` range, where the orientation's products overflow 64 bits.
+    @Test func orientationAndAreaAreExactAtTheEndsOfTheRange() {
+        func reference(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
+            (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
+                - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
+        }
+        let values: [Int32] = [.min, .min + 1, -7, 0, 1, 3, .max - 1, .max]
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<4_000 {
+            let p = (0..<3).map { _ in
+                TilePoint(values.randomElement(using: &rng)!, values.randomElement(using: &rng)!)
+            }
+            #expect(RingValidator.orientation(p[0], p[1], p[2]) == reference(p[0], p[1], p[2]))
+            // Twice the signed area of a triangle is its orientation.
+            #expect(doubledSignedArea(p) == reference(p[0], p[1], p[2]))
+        }
+        let far = [TilePoint(.min, .min), TilePoint(.max, .min), TilePoint(.max, .max)]
+        #expect(RingValidator.orientation(far[0], far[1], far[2]) == Int128(UInt32.max) * Int128(UInt32.max))
+    }
+
     /// Reference: a ring is simple when every pair of edges meets only where adjacent edges share their vertex.
     /// Written independently of `RingValidator`, with parametric intersection in exact integer fractions.
     private func bruteForceSimple(_ r: [TilePoint]) -> Bool {
