@@ -111,14 +111,39 @@ public enum RingValidator {
                         ringCount: Int32(truncatingIfNeeded: n)))
             }
         }
-        // By (minX, ring, index): edges were appended in (ring, index) order, so a key of minX (made unsigned,
-        // order kept) over the append position sorts alike, comparing integers rather than edges.
+        // By (minX, ring, index): edges were appended in (ring, index) order, so a stable sort by minX is enough.
+        return (sortedByMinX(segments), degenerate)
+    }
+
+    /// `segments` stably sorted by `minX`: a counting sort when the x-range is small against their number (a
+    /// tile's pieces: a few thousand columns), else a sort of integer keys (minX over the position).
+    private static func sortedByMinX(_ segments: [Segment]) -> [Segment] {
+        guard var lo = segments.first?.minX else { return segments }
+        var hi = lo
+        for s in segments {
+            lo = min(lo, s.minX)
+            hi = max(hi, s.minX)
+        }
+        let range = Int(hi) - Int(lo) + 1
+        if segments.count >= 64 && range <= 2 * segments.count {
+            var starts = [Int](repeating: 0, count: range + 1)
+            for s in segments { starts[Int(s.minX) - Int(lo) + 1] += 1 }
+            for k in 1..<starts.count { starts[k] += starts[k - 1] }
+            return [Segment](unsafeUninitializedCapacity: segments.count) { buffer, count in
+                for s in segments {
+                    let k = Int(s.minX) - Int(lo)
+                    (buffer.baseAddress! + starts[k]).initialize(to: s)
+                    starts[k] += 1
+                }
+                count = segments.count
+            }
+        }
+        // A key of minX (made unsigned, order kept) over the append position sorts alike, comparing integers.
         var keys = segments.indices.map { k in
             UInt64(UInt32(bitPattern: segments[k].minX) ^ 0x8000_0000) << 32 | UInt64(k)
         }
         keys.sort()
-        let sorted = keys.map { segments[Int(truncatingIfNeeded: $0 & 0xffff_ffff)] }
-        return (sorted, degenerate)
+        return keys.map { segments[Int(truncatingIfNeeded: $0 & 0xffff_ffff)] }
     }
 
     /// The x-sort walk: calls `meet` for each pair of edges that meet (cross, touch, overlap, or fold back onto the
@@ -175,8 +200,16 @@ public enum RingValidator {
     /// Twice the signed area of triangle (a, b, c): positive when c lies to the left of a→b with y up.
     @inlinable
     public static func orientation(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
-        (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
-            - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
+        let bx = Int64(b.x) - Int64(a.x), by = Int64(b.y) - Int64(a.y)
+        let cx = Int64(c.x) - Int64(a.x), cy = Int64(c.y) - Int64(a.y)
+        // In 64 bits when nothing overflows (tile coordinates: always), else the same value in 128 bits.
+        let (p, o1) = bx.multipliedReportingOverflow(by: cy)
+        let (q, o2) = by.multipliedReportingOverflow(by: cx)
+        if !o1 && !o2 {
+            let (d, o3) = p.subtractingReportingOverflow(q)
+            if !o3 { return Int128(d) }
+        }
+        return Int128(bx) * Int128(cy) - Int128(by) * Int128(cx)
     }
 
     /// True when c (known collinear with a, b) lies on the closed segment a–b.

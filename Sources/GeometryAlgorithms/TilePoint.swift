@@ -33,9 +33,16 @@ public func doubledSignedArea(_ ring: some Collection<TilePoint>) -> Int128 {
     var sum: Int128 = 0
     var prev = first
     for p in ring.dropFirst() {
-        sum += Int128(prev.x) * Int128(p.y) - Int128(p.x) * Int128(prev.y)
+        sum += Int128(cross(prev, p))
         prev = p
     }
-    sum += Int128(prev.x) * Int128(first.y) - Int128(first.x) * Int128(prev.y)
+    sum += Int128(cross(prev, first))
     return sum
+}
+
+/// a.x · b.y − b.x · a.y, exactly: each product of two `Int32` is within ±2^62 and their difference within
+/// ±(2^63 − 2^31), so 64-bit arithmetic suffices (only the sum over a ring needs 128 bits).
+@usableFromInline @inline(__always)
+internal func cross(_ a: TilePoint, _ b: TilePoint) -> Int64 {
+    Int64(a.x) * Int64(b.y) - Int64(b.x) * Int64(a.y)
 }

@@ -79,6 +79,53 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(simpleSeen > 50)
     }
 
+    /// Long rings in a narrow x-range take the counting sort of the edges (RingValidator.sortedByMinX): the same
+    /// answers as the all-pairs check, simple and not.
+    @Test func longRingsInANarrowRangeMatchBruteForce() {
+        var rng = SplitMix64(seed: 7)
+        var disagreements = 0
+        for _ in 0..<200 {
+            var r: [TilePoint] = []
+            for _ in 0..<Int.random(in: 64...90, using: &rng) {
+                let p = TilePoint(Int32.random(in: 0...30, using: &rng), Int32.random(in: 0...30, using: &rng))
+                if r.last != p { r.append(p) }
+            }
+            while r.count > 1 && r.last == r.first { r.removeLast() }
+            if RingValidator.isSimple(r) != bruteForceSimple(r) { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
+        // A staircase of 200 steps closed along its top and left side is simple; pulling a corner across it is not.
+        var stairs: [TilePoint] = []
+        for i in Int32(0)..<200 { stairs += [TilePoint(i, i), TilePoint(i + 1, i)] }
+        stairs += [TilePoint(200, 200), TilePoint(0, 200)]
+        #expect(bruteForceSimple(stairs))
+        #expect(RingValidator.isSimple(stairs))
+        stairs[stairs.count - 1] = TilePoint(150, 20)
+        #expect(!bruteForceSimple(stairs))
+        #expect(!RingValidator.isSimple(stairs))
+    }
+
+    /// The 64-bit fast paths of `orientation` and `doubledSignedArea` give the exact 128-bit values, also at the
+    /// ends of the `Int32` range, where the orientation's products overflow 64 bits.
+    @Test func orientationAndAreaAreExactAtTheEndsOfTheRange() {
+        func reference(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint) -> Int128 {
+            (Int128(b.x) - Int128(a.x)) * (Int128(c.y) - Int128(a.y))
+                - (Int128(b.y) - Int128(a.y)) * (Int128(c.x) - Int128(a.x))
+        }
+        let values: [Int32] = [.min, .min + 1, -7, 0, 1, 3, .max - 1, .max]
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<4_000 {
+            let p = (0..<3).map { _ in
+                TilePoint(values.randomElement(using: &rng)!, values.randomElement(using: &rng)!)
+            }
+            #expect(RingValidator.orientation(p[0], p[1], p[2]) == reference(p[0], p[1], p[2]))
+            // Twice the signed area of a triangle is its orientation.
+            #expect(doubledSignedArea(p) == reference(p[0], p[1], p[2]))
+        }
+        let far = [TilePoint(.min, .min), TilePoint(.max, .min), TilePoint(.max, .max)]
+        #expect(RingValidator.orientation(far[0], far[1], far[2]) == Int128(UInt32.max) * Int128(UInt32.max))
+    }
+
     /// Reference: a ring is simple when every pair of edges meets only where adjacent edges share their vertex.
     /// Written independently of `RingValidator`, with parametric intersection in exact integer fractions.
     private func bruteForceSimple(_ r: [TilePoint]) -> Bool {

@@ -37,11 +37,13 @@ struct GridBox {
 /// A uniform grid over tile coordinates, stored densely (compressed rows: one offset per cell, then the items):
 /// each item is filed under every cell its box covers, and a query visits the cells of its box.
 ///
-/// The cell size adapts to the data: about the mean size of the items and queries, doubled until they cover a few
-/// cells each on average and the grid has at most a few cells per item. So building and querying cost O(n)
-/// expected, with no hashing and one allocation per array. Items come back in index order within a cell.
+/// The cell size adapts to the data: a power of two (cells are found by shifts, not divisions) at least the mean
+/// size of the items and queries, doubled until they cover a few cells each on average and the grid has at most a
+/// few cells per item. So building and querying cost O(n) expected, with no hashing and one allocation per array.
+/// Items come back in index order within a cell. The callers' answers do not depend on the cell size.
 struct CellGrid {
-    private let cell: Int64
+    /// log2 of the cell side.
+    private let shift: Int64
     private let originX: Int64
     private let originY: Int64
     private let columns: Int64
@@ -53,43 +55,56 @@ struct CellGrid {
     /// tune the cell size).
     init(boxes: [GridBox], queries: [GridBox] = []) {
         var bounds = boxes.first ?? queries.first ?? GridBox(point: TilePoint(0, 0))
-        for b in boxes {
-            bounds.add(TilePoint(b.minX, b.minY))
-            bounds.add(TilePoint(b.maxX, b.maxY))
-        }
-        let all = boxes.count + queries.count
         var sum: Int64 = 0
-        for b in boxes { sum += Self.size(b) }
+        for b in boxes {
+            bounds.minX = min(bounds.minX, b.minX)
+            bounds.minY = min(bounds.minY, b.minY)
+            bounds.maxX = max(bounds.maxX, b.maxX)
+            bounds.maxY = max(bounds.maxY, b.maxY)
+            sum += Self.size(b)
+        }
         for b in queries { sum += Self.size(b) }
-        var c = max(1, sum / Int64(max(1, all)))
+        let all = boxes.count + queries.count
+        let mean = max(1, sum / Int64(max(1, all)))
+        var s: Int64 = 0
+        while (1 << s) < mean { s += 1 }
         let budget = Int64(4 * all + 1024)
         let width = Int64(bounds.maxX) - Int64(bounds.minX) + 1
         let height = Int64(bounds.maxY) - Int64(bounds.minY) + 1
-        while c < (1 << 32) {
-            let cells = (width / c + 1) * (height / c + 1)
+        while s < 32 {
+            let cells = ((width >> s) + 1) * ((height >> s) + 1)
             if cells <= budget {
                 var total: Int64 = 0
-                for b in boxes { total += Self.covered(b, cell: c) }
-                for b in queries { total += Self.covered(b, cell: c) }
+                for b in boxes { total += Self.covered(b, shift: s) }
+                for b in queries { total += Self.covered(b, shift: s) }
                 if total <= budget { break }
             }
-            c *= 2
+            s += 1
         }
-        cell = c
-        originX = Self.floorDiv(Int64(bounds.minX), c)
-        originY = Self.floorDiv(Int64(bounds.minY), c)
-        columns = Self.floorDiv(Int64(bounds.maxX), c) - originX + 1
-        rows = Self.floorDiv(Int64(bounds.maxY), c) - originY + 1
+        shift = s
+        originX = Int64(bounds.minX) >> s
+        originY = Int64(bounds.minY) >> s
+        columns = (Int64(bounds.maxX) >> s) - originX + 1
+        rows = (Int64(bounds.maxY) >> s) - originY + 1
+        // Filled through buffer pointers: no uniqueness check or reference count per filed item.
         var counts = [Int32](repeating: 0, count: Int(columns * rows) + 1)
-        for b in boxes { Self.forEach(b, cell: c, originX, originY, columns, rows) { counts[$0 + 1] += 1 } }
-        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        let (ox, oy, cols, rs) = (originX, originY, columns, rows)
+        counts.withUnsafeMutableBufferPointer { c in
+            for b in boxes { Self.forEach(b, shift: s, ox, oy, cols, rs) { c[$0 + 1] += 1 } }
+            for k in 1..<c.count { c[k] += c[k - 1] }
+        }
         var fill = counts
-        var items = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
-        for (i, b) in boxes.enumerated() {
-            Self.forEach(b, cell: c, originX, originY, columns, rows) { k in
-                items[Int(fill[k])] = Int32(i)
-                fill[k] += 1
+        let total = Int(counts[counts.count - 1])
+        let items = [Int32](unsafeUninitializedCapacity: total) { out, filled in
+            fill.withUnsafeMutableBufferPointer { f in
+                for (i, b) in boxes.enumerated() {
+                    Self.forEach(b, shift: s, ox, oy, cols, rs) { k in
+                        out[Int(f[k])] = Int32(i)
+                        f[k] += 1
+                    }
+                }
             }
+            filled = total
         }
         offsets = counts
         self.items = items
@@ -99,22 +114,18 @@ struct CellGrid {
         max(Int64(b.maxX) - Int64(b.minX), Int64(b.maxY) - Int64(b.minY))
     }
 
-    private static func covered(_ b: GridBox, cell c: Int64) -> Int64 {
-        (floorDiv(Int64(b.maxX), c) - floorDiv(Int64(b.minX), c) + 1)
-            * (floorDiv(Int64(b.maxY), c) - floorDiv(Int64(b.minY), c) + 1)
+    private static func covered(_ b: GridBox, shift s: Int64) -> Int64 {
+        ((Int64(b.maxX) >> s) - (Int64(b.minX) >> s) + 1) * ((Int64(b.maxY) >> s) - (Int64(b.minY) >> s) + 1)
     }
-
-    @inline(__always)
-    private static func floorDiv(_ v: Int64, _ c: Int64) -> Int64 { v >= 0 ? v / c : -((-v + c - 1) / c) }
 
     /// Calls `body(cellIndex)` for the grid cells `b` covers (clipped to the grid).
     @inline(__always)
     private static func forEach(
-        _ b: GridBox, cell c: Int64, _ ox: Int64, _ oy: Int64, _ columns: Int64, _ rows: Int64,
+        _ b: GridBox, shift s: Int64, _ ox: Int64, _ oy: Int64, _ columns: Int64, _ rows: Int64,
         _ body: (Int) -> Void
     ) {
-        let x0 = max(0, floorDiv(Int64(b.minX), c) - ox), x1 = min(columns - 1, floorDiv(Int64(b.maxX), c) - ox)
-        let y0 = max(0, floorDiv(Int64(b.minY), c) - oy), y1 = min(rows - 1, floorDiv(Int64(b.maxY), c) - oy)
+        let x0 = max(0, (Int64(b.minX) >> s) - ox), x1 = min(columns - 1, (Int64(b.maxX) >> s) - ox)
+        let y0 = max(0, (Int64(b.minY) >> s) - oy), y1 = min(rows - 1, (Int64(b.maxY) >> s) - oy)
         guard x0 <= x1, y0 <= y1 else { return }
         for cy in y0...y1 {
             for cx in x0...x1 { body(Int(cy * columns + cx)) }
@@ -123,14 +134,19 @@ struct CellGrid {
 
     /// The index of the cell holding the point (x, y), which must lie inside the grid's bounds.
     func cellIndex(_ x: Int32, _ y: Int32) -> Int {
-        Int((Self.floorDiv(Int64(y), cell) - originY) * columns + (Self.floorDiv(Int64(x), cell) - originX))
+        Int(((Int64(y) >> shift) - originY) * columns + ((Int64(x) >> shift) - originX))
     }
 
     /// Calls `body(cellIndex, items)` for every non-empty cell `box` covers, row by row.
-    func forEachCell(in box: GridBox, _ body: (Int, ArraySlice<Int32>) -> Void) {
-        Self.forEach(box, cell: cell, originX, originY, columns, rows) { k in
-            let lo = Int(offsets[k]), hi = Int(offsets[k + 1])
-            if lo < hi { body(k, items[lo..<hi]) }
+    /// (The items are lent for the call only: no array slice, so no reference count, per cell.)
+    func forEachCell(in box: GridBox, _ body: (Int, Slice<UnsafeBufferPointer<Int32>>) -> Void) {
+        offsets.withUnsafeBufferPointer { o in
+            items.withUnsafeBufferPointer { it in
+                Self.forEach(box, shift: shift, originX, originY, columns, rows) { k in
+                    let lo = Int(o[k]), hi = Int(o[k + 1])
+                    if lo < hi { body(k, it[lo..<hi]) }
+                }
+            }
         }
     }
 }

@@ -45,9 +45,12 @@ enum JunctionNoding {
             let n = ring.count
             for i in 0..<n where uses[Int(edgeSlot[base + i])] == 1 {
                 let j = i + 1 == n ? 0 : i + 1
-                for (k, p) in [(i, ring[i]), (j, ring[j])] where !isCandidate[Int(vertexIds[base + k])] {
-                    isCandidate[Int(vertexIds[base + k])] = true
-                    candidates.append(GridBox(point: p))
+                // The edge's two ends, in this order (no array per edge).
+                for k in i...(i + 1) {
+                    let v = k == i ? i : j
+                    guard !isCandidate[Int(vertexIds[base + v])] else { continue }
+                    isCandidate[Int(vertexIds[base + v])] = true
+                    candidates.append(GridBox(point: ring[v]))
                 }
                 queries.append(GridBox(ring[i], ring[j]))
                 queryEdge.append((r, i))
