@@ -22,6 +22,8 @@ public struct MVTFeatureTags: Sendable {
     /// Per property position, the key index the feature before had there: a layer's features mostly repeat their
     /// keys in the same order, so a key is usually found by one byte comparison, without hashing or allocating.
     private var keyAtPosition: [UInt32] = []
+    /// Per caller key number (`add(_:number:_:)`), its key index + 1 (0: not seen yet).
+    private var numbered: [UInt32] = []
     /// The current feature's number (from 1) and the position of its next property.
     private var stamp = 0
     private var position = 0
@@ -35,14 +37,15 @@ public struct MVTFeatureTags: Sendable {
         tags.removeAll(keepingCapacity: true)
     }
 
-    /// Adds the next property (`.null` is left out and counted).
-    public mutating func add(_ key: String, _ value: PropertyValue) {
+    /// Adds the next property (`.null` is left out and counted). `number`, when given, is the caller's number for
+    /// `key`, the same for the same bytes in every call to this layer: the key is then found by it, not compared.
+    public mutating func add(_ key: String, number: Int? = nil, _ value: PropertyValue) {
         if value.isNull {
             nullsOmitted += 1
             position += 1
             return
         }
-        guard let k = newKey(key) else { return }
+        guard let k = newKey(key, number: number) else { return }
         let v = values.index { w in
             switch value {
             case .string(let s): w.writeStringField(1, s)
@@ -58,9 +61,10 @@ public struct MVTFeatureTags: Sendable {
         tags.append(v)
     }
 
-    /// Adds the next property, a string value given by its UTF-8 bytes (which must be valid UTF-8).
-    public mutating func add(_ key: String, utf8 value: UnsafeBufferPointer<UInt8>) {
-        guard let k = newKey(key) else { return }
+    /// Adds the next property, a string value given by its UTF-8 bytes (which must be valid UTF-8); `number` as
+    /// in `add(_:number:_:)`.
+    public mutating func add(_ key: String, number: Int? = nil, utf8 value: UnsafeBufferPointer<UInt8>) {
+        guard let k = newKey(key, number: number) else { return }
         let v = values.index { w in w.writeBytesField(1, value) }
         tags.append(k)
         tags.append(v)
@@ -68,8 +72,19 @@ public struct MVTFeatureTags: Sendable {
 
     /// The index of `key`, the current position's, moving to the next position; nil (counted) when the feature
     /// already has the key.
-    private mutating func newKey(_ key: String) -> UInt32? {
-        let k = internKey(key, at: position)
+    private mutating func newKey(_ key: String, number: Int?) -> UInt32? {
+        let k: UInt32
+        if let number, number < numbered.count, numbered[number] != 0 {
+            k = numbered[number] - 1
+        } else {
+            k = internKey(key, at: position)
+            if let number {
+                if numbered.count <= number {
+                    numbered.append(contentsOf: repeatElement(0, count: number + 1 - numbered.count))
+                }
+                numbered[number] = k + 1
+            }
+        }
         position += 1
         if seenKeys.count <= Int(k) {
             seenKeys.append(contentsOf: repeatElement(0, count: Int(k) + 1 - seenKeys.count))

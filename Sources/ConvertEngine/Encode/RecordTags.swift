@@ -17,27 +17,28 @@ extension StoredRecord {
             var r = RecordCodec.Reader(bytes: rest)
             _ = r.varint()  // class base zoom
             for _ in 0..<Int(r.varint()) {
-                let key = keys[Int(r.varint())]
+                let number = Int(r.varint())
+                let key = keys[number]
                 let tag = RecordCodec.Tag(rawValue: r.bytes[r.at])
                 r.at += 1
                 switch tag {
                 case .string:
                     let n = Int(r.varint())
                     let start = r.at - rest.startIndex
-                    tags.add(key, utf8: UnsafeBufferPointer(rebasing: buffer[start..<(start + n)]))
+                    tags.add(key, number: number, utf8: UnsafeBufferPointer(rebasing: buffer[start..<(start + n)]))
                     r.at += n
                 case .int:
                     let v = r.varint()
-                    tags.add(key, .int(Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)))
-                case .uint: tags.add(key, .uint(r.varint()))
+                    tags.add(key, number: number, .int(Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)))
+                case .uint: tags.add(key, number: number, .uint(r.varint()))
                 case .double:
                     var bits: UInt64 = 0
                     for k in 0..<8 { bits |= UInt64(r.bytes[r.at + k]) << (8 * k) }
                     r.at += 8
-                    tags.add(key, .double(Double(bitPattern: bits)))
-                case .isFalse: tags.add(key, .bool(false))
-                case .isTrue: tags.add(key, .bool(true))
-                case .null, nil: tags.add(key, .null)
+                    tags.add(key, number: number, .double(Double(bitPattern: bits)))
+                case .isFalse: tags.add(key, number: number, .bool(false))
+                case .isTrue: tags.add(key, number: number, .bool(true))
+                case .null, nil: tags.add(key, number: number, .null)
                 }
             }
         }
