@@ -123,6 +123,8 @@ struct PackageCommand: Command {
     var shardRequest: PackageShardRequest?
     /// Set by a shard: only these regions are built, and the part is not signed.
     var shardRegions: Set<String>?
+    /// Set by a shard: sources the plan found with untrustworthy record boxes, read whole.
+    var shardReadWhole: Set<String> = []
     /// Set by a merge: each region's package comes from its shard's part.
     var partsByRegion: [String: RegionPackager.Part]?
 
@@ -228,6 +230,7 @@ struct PackageCommand: Command {
         o.signPasswordFile = passwordFile
         if let shardRegions {
             o.onlyRegions = shardRegions
+            o.readWhole = shardReadWhole
             o.signKey = nil
             o.signPasswordFile = nil
         }

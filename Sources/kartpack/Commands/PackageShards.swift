@@ -44,16 +44,18 @@ struct PackagePlanRequest {
             Console.error("\(command.pipeline): no such file (pipeline)")
             return .noInput
         }
-        let (o, fingerprint) = try command.planFingerprint(arguments: arguments)
+        let (o, fingerprint, untrusted) = try command.planFingerprint(arguments: arguments, auditingBoxes: true)
         let set = try RegionSet(path: o.regionsPath, idField: o.idField, nameField: o.nameField, filter: o.filter)
-        let plan = RegionShardPlan(
+        var plan = RegionShardPlan(
             directory: FileManager.default.currentDirectoryPath, arguments: arguments, output: o.outputFolder,
             fingerprint: fingerprint, groups: RegionShardPlan.groups(set.regions, shards: shards))
+        plan.untrustedBoxes = untrusted
         let digest = try plan.write(to: planPath)
         Console.out(
             "\(planPath): \(shards) shard(s) of \(o.outputFolder) (\(set.regions.count) regions), "
                 + "plan \(digest.prefix(12))")
         for (i, ids) in plan.groups.enumerated() { Console.out("  shard \(i)/\(shards): \(ids.count) regions") }
+        for line in untrusted.lines { Console.out(line) }
         return .success
     }
 }
@@ -137,7 +139,7 @@ struct PackageShardRequest {
                     path: self.plan, reason: "its arguments are not a package command line: \(error)")
             }
         }
-        let (_, now) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
+        let (_, now, _) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
         guard now == plan.fingerprint else {
             throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
         }
@@ -149,6 +151,7 @@ struct PackageShardRequest {
         let base = ShardArguments.split(plan.arguments, removing: ["output"], options: PackageCommand.options).kept
         var command = try parse(base + local + ["-o", part])
         command.shardRegions = Set(plan.groups[shard])
+        command.shardReadWhole = plan.untrustedBoxes.paths
         let exit = try command.run()
         if exit == .success {
             let manifest = JSONWriter.text(
@@ -167,8 +170,11 @@ struct PackageShardRequest {
 extension PackageCommand {
     /// The region options this command line packages (pipeline, regions, filter, folder) and the fingerprint a
     /// plan records: the Kartpack version, the command line, the pipeline, stylesheet and regions files' bytes and
-    /// every source's records (`ShardPlanner.fingerprint`).
-    func planFingerprint(arguments: [String]) throws -> (options: RegionPackageOptions, fingerprint: String) {
+    /// every source's records (`ShardPlanner.fingerprint`); with `auditingBoxes`, also the sources whose stored
+    /// record boxes cannot be trusted (`ShardPlanner.audit`; empty otherwise).
+    func planFingerprint(arguments: [String], auditingBoxes: Bool = false) throws -> (
+        options: RegionPackageOptions, fingerprint: String, untrustedBoxes: UntrustedRecordBoxes
+    ) {
         let spec = try PipelineSpec.load(path: pipeline, overrides: overrides)
         let section = spec.regions
         guard let regions = regionsFlag ?? section?.path, let idField = idFieldFlag ?? section?.idField,
@@ -194,6 +200,8 @@ extension PackageCommand {
             FileManager.default.fileExists(atPath: $0)
         }
         let planner = ShardPlanner(options: o.convert, arguments: arguments, otherFiles: files)
-        return (o, try planner.fingerprint())
+        guard auditingBoxes else { return (o, try planner.fingerprint(), UntrustedRecordBoxes()) }
+        let (fingerprint, untrusted) = try planner.audit()
+        return (o, fingerprint, untrusted)
     }
 }

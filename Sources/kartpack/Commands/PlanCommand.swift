@@ -89,6 +89,7 @@ struct PlanCommand: Command {
             let to = r.upperBound.map(String.init) ?? "end"
             Console.out("  shard \(i)/\(shards): tiles \(r.lowerBound)..<\(to)")
         }
+        for line in plan.untrustedBoxes.lines { Console.out(line) }
         return .success
     }
 }

@@ -69,6 +69,7 @@ struct ShardRequest {
         command.convert.shard = ShardTarget(
             planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName,
             splitZoom: plan.splitZoom)
+        command.convert.shard?.untrustedBoxes = plan.untrustedBoxes
         return try command.run()
     }
 }
