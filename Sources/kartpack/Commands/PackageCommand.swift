@@ -237,6 +237,9 @@ struct PackageCommand: Command {
         o.parts = partsByRegion
         o.rebuildAll = force
         o.allowRemovals = allowRemovals || section?.allowRemovals == true
+        // A shard's part folder is scratch for the merge, which alone decides tonight's removals: a part folder
+        // reused from another plan (last night's, other groups) drops the regions its shard no longer builds.
+        if shardRegions != nil { o.allowRemovals = true }
         o.dryRun = dryRun
         o.threads = threads
         o.convert.threads = threads

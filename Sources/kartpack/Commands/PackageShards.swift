@@ -27,11 +27,7 @@ struct PackagePlanRequest {
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
-        guard let shards = try p.int("shards", in: 1...4096) else { throw UsageError(message: "plan needs --shards N") }
-        guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
-        guard !p.flag("dry-run") else { throw UsageError(message: "a plan builds: --dry-run is not part of it") }
-        self.shards = shards
-        self.planPath = planPath
+        (shards, planPath) = try ShardArguments.planTarget(p)
         self.arguments =
             ShardArguments.split(
                 arguments, removing: Self.runOnly.union(["shards", "plan", "package"]), options: Self.options
@@ -98,28 +94,10 @@ struct PackageShardRequest {
             part = ""
             return
         }
-        guard p.positionals.isEmpty else {
-            throw UsageError(message: "with --plan the pipeline comes from the plan: give no PIPELINE.json")
-        }
-        let (plan, i, n) = try ShardArguments.planAndShard(p)
-        guard let part = p.value("output") else {
-            throw UsageError(message: "a shard needs -o PARTDIR, its part folder")
-        }
-        let stray =
-            ShardArguments.split(
-                arguments, removing: runOnly.union(["plan", "shard", "output"]), options: PackageCommand.options
-            )
-            .kept
-        guard stray.isEmpty else {
-            throw UsageError(
-                message: "with --plan the pipeline and options come from the plan; a shard takes only --shard, -o and "
-                    + runOnly.sorted().map { "--" + $0 }.joined(separator: ", ") + ", not "
-                    + stray.joined(separator: " "))
-        }
-        self.plan = ShardArguments.absolutePath(plan)
-        self.part = ShardArguments.absolutePath(part)
-        shard = i
-        shards = n
+        let line = try ShardCommandLine(
+            p, arguments: arguments, options: PackageCommand.options, runOnly: runOnly, what: "the pipeline",
+            part: "PARTDIR, its part folder")
+        (plan, shard, shards, part) = (line.plan, line.shard, line.shards, line.part)
     }
 
     /// Checks the plan and the inputs, then builds the shard's regions into the part folder.
@@ -150,6 +128,10 @@ struct PackageShardRequest {
         }
         let base = ShardArguments.split(plan.arguments, removing: ["output"], options: PackageCommand.options).kept
         var command = try parse(base + local + ["-o", part])
+        // A part folder used before (a rerun, last night's plan) says it is finished only once this run is.
+        if unlink(part + "/shard.json") != 0, errno != ENOENT {
+            throw PipelineError.badOutput(path: part + "/shard.json", reason: "cannot remove the earlier manifest")
+        }
         command.shardRegions = Set(plan.groups[shard])
         command.shardReadWhole = plan.untrustedBoxes.paths
         let exit = try command.run()
