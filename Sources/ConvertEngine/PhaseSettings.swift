@@ -22,6 +22,7 @@ package struct ReadSettings: Sendable {
 
     package init(options o: ConvertOptions) {
         recordBoxes = ShardFootprint(options: o)?.recordBoxFilter
+        recordBoxes?.readWhole = o.shard?.untrustedBoxes.paths ?? []
         inputs = o.inputs
         minZoom = o.minZoom
         maxZoom = o.maxZoom

@@ -64,17 +64,12 @@ package enum PipelineRunner {
         isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
         memoryBudget: Int? = nil, scratch: String? = nil, full: Bool = false
     ) throws -> PipelineRunReport {
-        var timings: [String: Double] = [:]
-        var clock = Date()
-        func lap(_ stage: String) {
-            timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
-            clock = Date()
-        }
+        var timer = StageTimings()
         let (compiled, problems) = compileIssues(spec)
         guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
         let missing = spec.missingFiles()
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
-        lap("validate")
+        timer.lap("validate")
 
         let lock = try RunLock(output: spec.output.path)
         defer { lock.release() }
@@ -86,11 +81,11 @@ package enum PipelineRunner {
         }
 
         let fingerprint = try spec.fingerprint()
-        lap("fingerprint")
+        timer.lap("fingerprint")
         let upToDate = !force && !full && storedFingerprint(of: spec.output.path) == fingerprint.hex
         var report = PipelineRunReport(
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: fingerprint.hex,
-            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timings,
+            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timer.seconds,
             exitCode: 0)
         if upToDate || dryRun { return report }
 
@@ -114,12 +109,12 @@ package enum PipelineRunner {
         report.incremental = IncrementalRun.finish(
             reuse, output: spec.output.path, featuresWritten: result.report.featuresWritten,
             published: result.published)
-        lap("convert")
+        timer.lap("convert")
         report.conversion = result.report
         report.published = result.published
         report.missingLayers = result.missingLayers
         report.findings = result.findings
-        report.timings = timings
+        report.timings = timer.seconds
         report.exitCode = result.exitCode.rawValue
         return report
     }
