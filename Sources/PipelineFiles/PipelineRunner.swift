@@ -106,13 +106,15 @@ package enum PipelineRunner {
         options.scratchDirectory = scratch
         let reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
         options.tileReuse = reuse
+        let pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
+        options.pieceReuse = pieces
         let names = displayNames(spec)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
             names: names)
         let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         report.incremental = IncrementalRun.finish(
-            reuse, output: spec.output.path, featuresWritten: result.report.featuresWritten,
+            reuse, pieces: pieces, output: spec.output.path, featuresWritten: result.report.featuresWritten,
             published: result.published)
         lap("convert")
         report.conversion = result.report
