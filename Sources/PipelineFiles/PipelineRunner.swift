@@ -80,9 +80,12 @@ package enum PipelineRunner {
         defer { lock.release() }
         let folder = RegularFile.parentPath(spec.output.path)
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
-        // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
+        // Under the lock, this output's own temporaries (the package's, its tile index's and piece store's) can
+        // only be from killed runs: removed whatever their age.
+        let name = SpecPaths.fileName(spec.output.path)
         for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
-            try StaleTemporaryFiles.removeAbandoned(in: dir, targets: [SpecPaths.fileName(spec.output.path)])
+            try StaleTemporaryFiles.removeAbandoned(
+                in: dir, targets: [name, name + ".tileindex", name + ".piecestore"])
         }
 
         let fingerprint = try spec.fingerprint()

@@ -147,3 +147,13 @@ def test_a_store_over_its_limit_is_not_written(kartpack, forest_export, tmp_path
     assert inc["pieceStoreBytes"] == 0 and "larger than its limit of 262144 bytes" in inc["pieceStoreNotWritten"]
     assert not store.exists()
     assert night.next_night()["pieceStoreUnused"] == "there is no piece store next to the package"
+
+
+def test_a_killed_runs_temporary_store_is_removed(kartpack, forest_export, tmp_path):
+    """The store is written into a temporary file during the build; one a killed run left is removed by the next."""
+    night, _, _ = baseline(kartpack, forest_export, tmp_path)
+    left = night.folder / "out" / "plan.pmtiles.piecestore.tmp-99999-0123abcd"
+    left.write_bytes(b"half a store")
+    assert night.run("--force")["incremental"]["featuresReused"] > 0
+    assert not left.exists()
+    assert sorted(p.name for p in (night.folder / "out").iterdir() if ".tmp-" in p.name) == []
