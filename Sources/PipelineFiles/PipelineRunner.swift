@@ -75,9 +75,12 @@ package enum PipelineRunner {
         defer { lock.release() }
         let folder = RegularFile.parentPath(spec.output.path)
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
-        // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
+        // Under the lock, this output's own temporaries (the package's, its tile index's and piece store's) can
+        // only be from killed runs: removed whatever their age.
+        let name = SpecPaths.fileName(spec.output.path)
         for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
-            try StaleTemporaryFiles.removeAbandoned(in: dir, targets: [SpecPaths.fileName(spec.output.path)])
+            try StaleTemporaryFiles.removeAbandoned(
+                in: dir, targets: [name, name + ".tileindex", name + ".piecestore"])
         }
 
         let fingerprint = try spec.fingerprint()
@@ -101,13 +104,15 @@ package enum PipelineRunner {
         options.scratchDirectory = scratch
         let reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
         options.tileReuse = reuse
+        let pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
+        options.pieceReuse = pieces
         let names = displayNames(spec)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
             names: names)
         let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         report.incremental = IncrementalRun.finish(
-            reuse, output: spec.output.path, featuresWritten: result.report.featuresWritten,
+            reuse, pieces: pieces, output: spec.output.path, featuresWritten: result.report.featuresWritten,
             published: result.published)
         timer.lap("convert")
         report.conversion = result.report
