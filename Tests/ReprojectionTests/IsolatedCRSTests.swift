@@ -5,10 +5,19 @@ import Testing
 @testable import Reprojection
 
 @Suite struct IsolatedCRSTests {
+    /// A helper script. Written here, the file would be open for writing in this process while other tests'
+    /// threads fork children, which inherit that descriptor until they exec: starting the script then fails with
+    /// ETXTBSY for as long as such a child waits for a core (seconds at load 15), and the resolver falls back to
+    /// the in-process path. So the source is written here and the executable by `install`, in a process of its own.
     private func script(_ dir: TemporaryDirectory, _ body: String) throws -> String {
-        let path = dir.file("helper.sh")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        let (source, path) = (dir.file("helper.src"), dir.file("helper.sh"))
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: source))
+        let install = Process()
+        install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+        install.arguments = ["-m", "755", source, path]
+        try install.run()
+        install.waitUntilExit()
+        #expect(install.terminationStatus == 0)
         return path
     }
 

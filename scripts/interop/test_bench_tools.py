@@ -208,4 +208,4 @@ def test_thread_demand_counts_the_threads_that_want_a_core():
     mean = lambda out: float(out.split("mean runnable threads ")[1].split(";")[0])  # noqa: E731
     assert one.returncode == 0 and 0.9 <= mean(one.stdout) <= 1.2, one.stdout + one.stderr
     assert two.returncode == 0 and mean(two.stdout) >= 1.6, two.stdout + two.stderr
-    assert thread_demand("sh", "-c", "exit 3").returncode == 3
+    assert thread_demand(sys.executable, "-c", "raise SystemExit(65)").returncode == 65
