@@ -132,6 +132,9 @@ package struct ConvertOptions: Sendable {
     /// `run`'s incremental build: tiles whose signature is unchanged are copied from the previous package, and the
     /// build's tile index is recorded (`TileReuse`); nil encodes every tile and records nothing.
     package var tileReuse: TileReuse?
+    /// `run`'s piece store: features whose geometry, style decisions and settings match last night's are read back
+    /// instead of tiled, and tonight's store is written (`PieceReuse`); nil tiles every feature.
+    package var pieceReuse: PieceReuse?
 
     /// Creates options with defaults.
     package init(inputs: [ConvertInput], output: String, format: ArchiveFormat) {

@@ -80,6 +80,26 @@ package final class FeatureChain {
         }
     }
 
+    /// Stage 5 alone, for the piece store (`PieceReuse`): the style decisions (nil without a stylesheet) and their
+    /// warnings, as `process` makes them when the feature's point on surface is `surface` (stored with its pieces);
+    /// nil when a descendant selector asks for a point that was not stored.
+    package func style(
+        _ job: FeatureJob, surface: SurfacePoint
+    ) throws(FeatureIssue) -> (styled: StyledFeature?, warnings: [FeatureIssue])? {
+        guard let matcher = job.context.matcher else { return (nil, []) }
+        let memo = SurfacePointMemo { () throws(GeometryError) in
+            switch surface {
+            case .point(let x, let y): return (x, y)
+            case .noPoint: return nil
+            case .notAsked, .failed: throw GeometryError.invalidArgument("no point on surface was stored")
+            }
+        }
+        var warnings: [FeatureIssue] = []
+        let styled = try classify.apply(
+            job.feature, context: job.context, matcher: matcher, pointOnSurface: memo.get, warnings: &warnings)
+        return memo.answer == surface ? (styled, warnings) : nil
+    }
+
     /// One antimeridian copy inside GEOS, clipped, with its extent.
     private struct Copy {
         var handle: EngineGeometry
@@ -118,12 +138,13 @@ package final class FeatureChain {
             }
             tiling.bounds = points.bounds ?? .empty
             if let matcher = ctx.matcher {
+                let surface = SurfacePointMemo { () throws(GeometryError) in
+                    try self.engine.pointOnSurface(self.engine.prepare(points))
+                }
                 let styled = try classify.apply(
-                    job.feature, context: ctx, matcher: matcher,
-                    pointOnSurface: { () throws(GeometryError) in
-                        try self.engine.pointOnSurface(self.engine.prepare(points))
-                    },
+                    job.feature, context: ctx, matcher: matcher, pointOnSurface: surface.get,
                     warnings: &tiling.warnings)
+                tiling.surfacePoint = surface.answer
                 tiling.zooms = styled.zooms
                 tiling.styled = styled
             }
@@ -154,10 +175,10 @@ package final class FeatureChain {
         inside = ctx.clip != nil
         for c in copies { tiling.bounds.include(c.bounds) }
         if let matcher = ctx.matcher {
+            let surface = SurfacePointMemo { () throws(GeometryError) in try self.engine.pointOnSurface(first.handle) }
             let styled = try classify.apply(
-                job.feature, context: ctx, matcher: matcher,
-                pointOnSurface: { () throws(GeometryError) in try self.engine.pointOnSurface(first.handle) },
-                warnings: &tiling.warnings)
+                job.feature, context: ctx, matcher: matcher, pointOnSurface: surface.get, warnings: &tiling.warnings)
+            tiling.surfacePoint = surface.answer
             tiling.zooms = styled.zooms
             tiling.styled = styled
         }

@@ -21,9 +21,13 @@ package struct FeaturePhase {
     /// Reads, processes and collects every layer of `read`.
     package func run(_ read: ReadPhase) throws -> TiledLayers {
         let parameters = settings.tiling
-        let team = WorkerTeam<FeatureChain, FeatureJob, TiledFeature>(
+        // With a piece store (`run`), unchanged features are read back instead of tiled.
+        let pieces = settings.pieces
+        pieces?.begin(parameters)
+        let team = WorkerTeam<FeatureChain, FeatureJob, PieceReuse.Outcome>(
             threads: settings.threads, makeState: { FeatureChain(parameters: parameters) },
-            work: { chain, job in chain.process(job) })
+            work: { chain, job in pieces?.process(job, chain: chain) ?? PieceReuse.Outcome(feature: chain.process(job))
+            })
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
         tiled.number(settings.outputNames)
@@ -41,7 +45,8 @@ package struct FeaturePhase {
                     let results = team.collect() ?? []
                     if let next { team.submit(next) }
                     for (job, result) in zip(batch, results) {
-                        intake.add(job, result, to: &tiled)
+                        pieces?.record(result)
+                        intake.add(job, result.feature, to: &tiled)
                         try tiled.spillIfOverBudget()
                     }
                     progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)

@@ -22,6 +22,7 @@ package struct ReadSettings: Sendable {
 
     package init(options o: ConvertOptions) {
         recordBoxes = ShardFootprint(options: o)?.recordBoxFilter
+        recordBoxes?.readWhole = o.shard?.untrustedBoxes.paths ?? []
         inputs = o.inputs
         minZoom = o.minZoom
         maxZoom = o.maxZoom
@@ -58,8 +59,11 @@ package struct FeatureSettings: Sendable {
     var spill: SpillSettings
     /// The output layers, in their fixed order (`LayerRegistry.outputNames`).
     var outputNames: [String]
+    /// `run`'s piece store (`PieceReuse`); nil tiles every feature and keeps nothing.
+    var pieces: PieceReuse?
 
     package init(options o: ConvertOptions) {
+        pieces = o.pieceReuse
         tiling = TilingParameters(options: o)
         threads = o.threads
         spill = SpillSettings(options: o)

@@ -267,7 +267,7 @@ package struct ReadPhase {
                 throw PipelineError.badIDField(layer: name, field: field, reason: error.reason)
             }
         }
-        settings.recordBoxes?.install(on: reader, crs: crs, ids: ids)
+        settings.recordBoxes?.install(on: reader, path: set.path, crs: crs, ids: ids)
         var cascade: ClientCascade?
         if let sheet = settings.style {
             let kinds = Dictionary(

@@ -233,8 +233,8 @@ package struct StoredRecord: Sendable {
     package var id: UInt64?
     /// The thinning rank (`FeatureRank`).
     var rank: UInt64
-    private let rest: ArraySlice<UInt8>
-    private let keys: [String]
+    let rest: ArraySlice<UInt8>
+    let keys: [String]
 
     fileprivate init(bytes: ArraySlice<UInt8>, rank: UInt64, keys: RecordKeys) {
         var reader = RecordCodec.Reader(bytes: bytes)
@@ -263,7 +263,7 @@ package struct StoredRecord: Sendable {
 /// payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per zoom: key count, key
 /// numbers. The rank is not coded: the table keeps ranks in an array of their own.
 package enum RecordCodec {
-    private enum Tag: UInt8 { case string, int, uint, double, isFalse, isTrue, null }
+    enum Tag: UInt8 { case string, int, uint, double, isFalse, isTrue, null }
 
     package static func encode(_ r: FeatureRecord, keys: inout RecordKeys, into out: inout [UInt8]) {
         out.append(r.id == nil ? 0 : 1)
@@ -315,7 +315,7 @@ package enum RecordCodec {
     /// Reads what `encode` wrote (the table wrote it: a malformed record is a bug, and traps).
     package struct Reader {
         package let bytes: ArraySlice<UInt8>
-        private(set) var at: Int
+        var at: Int
 
         package init(bytes: ArraySlice<UInt8>) {
             self.bytes = bytes
@@ -380,7 +380,7 @@ package enum RecordCodec {
             return String(decoding: bytes[at..<(at + n)], as: UTF8.self)
         }
 
-        private mutating func varint() -> UInt64 {
+        mutating func varint() -> UInt64 {
             var v: UInt64 = 0
             var shift: UInt64 = 0
             while true {

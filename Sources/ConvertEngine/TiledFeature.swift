@@ -37,5 +37,7 @@ package enum TiledFeature: Sendable {
         var styled: StyledFeature?
         /// Problems that did not stop the feature (reported as warnings).
         package var warnings: [FeatureIssue] = []
+        /// What the style asked of the feature's point on surface (descendant selectors), kept by the piece store.
+        var surfacePoint = SurfacePoint.notAsked
     }
 }

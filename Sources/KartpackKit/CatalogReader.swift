@@ -4,6 +4,12 @@ import KartpackJSON
 /// Typed, range-checked reads of catalog members; each failure names the member.
 struct CatalogReader {
     var name: String
+    /// The two time forms a catalog may hold, made once per catalog (not per date: a national catalog has
+    /// hundreds of thousands of `built` times, and a formatter costs more to make than to use).
+    private let plain = Self.formatter([.withInternetDateTime])
+    private let fractional = Self.formatter([.withInternetDateTime, .withFractionalSeconds])
+
+    init(name: String) { self.name = name }
 
     func fail(_ at: String, _ why: String) -> KartpackKitError {
         .invalidCatalog(path: name, reason: "\(at): \(why)")
@@ -55,19 +61,21 @@ struct CatalogReader {
 
     func date(_ o: JSONValue, _ key: String, at: String = "") throws(KartpackKitError) -> Date {
         let s = try string(o, key, at: at)
-        guard let d = Self.parseDate(s) else {
+        guard let d = parseDate(s) else {
             throw fail(path(at, key), "\"\(s)\" is not an ISO-8601 UTC time (YYYY-MM-DDThh:mm:ssZ)")
         }
         return d
     }
 
-    static func parseDate(_ s: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    func parseDate(_ s: String) -> Date? {
         guard s.hasSuffix("Z") else { return nil }
         return plain.date(from: s) ?? fractional.date(from: s)
+    }
+
+    private static func formatter(_ options: ISO8601DateFormatter.Options) -> ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = options
+        return f
     }
 
     func path(_ at: String, _ key: String) -> String { at.isEmpty ? key : "\(at).\(key)" }

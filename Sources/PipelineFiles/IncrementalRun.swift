@@ -22,6 +22,19 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     /// written (0 when nothing was published).
     package var indexBytes: Int
     package var indexBytesPerFeature: Double
+    /// Features read back from last night's piece store (`PACKAGE.piecestore`) instead of being reprojected,
+    /// repaired and tiled, and features tiled tonight (new, changed, re-classified, rejected, or every feature
+    /// when the store was not used: `pieceStoreUnused` says why).
+    package var featuresReused = 0
+    package var featuresTiled = 0
+    /// Records of the store found damaged (their features were tiled).
+    package var pieceRecordsDamaged = 0
+    package var pieceStoreUnused: String?
+    /// The piece store written next to the package: its size and size per feature written (0 when none was
+    /// written: `pieceStoreNotWritten` says why).
+    package var pieceStoreBytes = 0
+    package var pieceStoreBytesPerFeature: Double = 0
+    package var pieceStoreNotWritten: String?
 
     /// The one line `run` prints about it.
     package var summary: String {
@@ -33,6 +46,11 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
 /// `run`'s incremental builds: the tile index next to the package is read before the build (`reuse`) and
 /// replaced after it is published (`finish`).
 package enum IncrementalRun {
+    /// The piece store of a run into `output` (`PieceReuse`): last night's is read unless `full`.
+    package static func pieces(output: String, full: Bool, memoryBudget: Int) -> PieceReuse {
+        PieceReuse(packagePath: output, readLast: !full, limit: PieceReuse.limit(memoryBudget: memoryBudget))
+    }
+
     /// The reuse of a run into `output`: last night's index and package, unless `full` or they cannot be used
     /// (then every tile is encoded and the reason is reported).
     package static func reuse(output: String, full: Bool) -> TileReuse {
@@ -55,13 +73,19 @@ package enum IncrementalRun {
     /// Says what the build did and, when it was published, writes its index next to the package (atomically; an
     /// index that cannot be written is removed, so the next night builds in full rather than trust it).
     package static func finish(
-        _ reuse: TileReuse, output: String, featuresWritten: Int, published: Bool
+        _ reuse: TileReuse, pieces: PieceReuse, output: String, featuresWritten: Int, published: Bool
     ) -> IncrementalReport {
         let counts = reuse.counts
         var report = IncrementalReport(
             full: reuse.fullReason != nil, reason: reuse.fullReason, tilesReencoded: counts.reencoded,
             tilesCopied: counts.copied, tilesRemoved: counts.removed,
             firstRoundTilesReplayed: counts.firstRoundReplayed, indexBytes: 0, indexBytesPerFeature: 0)
+        let store = pieces.finish(published: published)
+        (report.featuresReused, report.featuresTiled) = (pieces.reused, pieces.tiled)
+        report.pieceRecordsDamaged = pieces.damaged
+        report.pieceStoreUnused = pieces.unusedReason
+        (report.pieceStoreBytes, report.pieceStoreNotWritten) = (store.bytes, store.problem)
+        report.pieceStoreBytesPerFeature = (Double(store.bytes) / Double(max(1, featuresWritten)) * 10).rounded() / 10
         guard published else { return report }
         let path = TileIndex.path(forPackage: output)
         var index = reuse.index(features: featuresWritten)

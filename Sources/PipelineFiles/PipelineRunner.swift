@@ -64,33 +64,31 @@ package enum PipelineRunner {
         isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
         memoryBudget: Int? = nil, scratch: String? = nil, full: Bool = false
     ) throws -> PipelineRunReport {
-        var timings: [String: Double] = [:]
-        var clock = Date()
-        func lap(_ stage: String) {
-            timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
-            clock = Date()
-        }
+        var timer = StageTimings()
         let (compiled, problems) = compileIssues(spec)
         guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
         let missing = spec.missingFiles()
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
-        lap("validate")
+        timer.lap("validate")
 
         let lock = try RunLock(output: spec.output.path)
         defer { lock.release() }
         let folder = RegularFile.parentPath(spec.output.path)
         try StaleTemporaryFiles.remove(in: folder.isEmpty ? "." : folder, olderThan: staleAfterSeconds)
-        // Under the lock, this output's own temporaries can only be from killed runs: removed whatever their age.
+        // Under the lock, this output's own temporaries (the package's, its tile index's and piece store's) can
+        // only be from killed runs: removed whatever their age.
+        let name = SpecPaths.fileName(spec.output.path)
         for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
-            try StaleTemporaryFiles.removeAbandoned(in: dir, targets: [SpecPaths.fileName(spec.output.path)])
+            try StaleTemporaryFiles.removeAbandoned(
+                in: dir, targets: [name, name + ".tileindex", name + ".piecestore"])
         }
 
         let fingerprint = try spec.fingerprint()
-        lap("fingerprint")
+        timer.lap("fingerprint")
         let upToDate = !force && !full && storedFingerprint(of: spec.output.path) == fingerprint.hex
         var report = PipelineRunReport(
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: fingerprint.hex,
-            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timings,
+            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timer.seconds,
             exitCode: 0)
         if upToDate || dryRun { return report }
 
@@ -106,20 +104,22 @@ package enum PipelineRunner {
         options.scratchDirectory = scratch
         let reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
         options.tileReuse = reuse
+        let pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
+        options.pieceReuse = pieces
         let names = displayNames(spec)
         let staged = StagedConversion(
             options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
             names: names)
         let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         report.incremental = IncrementalRun.finish(
-            reuse, output: spec.output.path, featuresWritten: result.report.featuresWritten,
+            reuse, pieces: pieces, output: spec.output.path, featuresWritten: result.report.featuresWritten,
             published: result.published)
-        lap("convert")
+        timer.lap("convert")
         report.conversion = result.report
         report.published = result.published
         report.missingLayers = result.missingLayers
         report.findings = result.findings
-        report.timings = timings
+        report.timings = timer.seconds
         report.exitCode = result.exitCode.rawValue
         return report
     }

@@ -32,8 +32,12 @@ extension PipelineSpec {
     }
 
     /// The files of the set at `shpPath`; just the `.shp` when it cannot be found (hashing it then reports that).
-    static func shapefileItems(_ shpPath: String) -> [Fingerprint.Item] {
+    /// With `boxDoubt` (a shard plan), the records' stored boxes are audited in the same pass
+    /// (`ShapefileRecordDigest.digestAuditingBoxes`) and `boxDoubt` is told the `.shp` and the reason when they
+    /// cannot be trusted.
+    static func shapefileItems(_ shpPath: String, boxDoubt: ((String, String) -> Void)? = nil) -> [Fingerprint.Item] {
         guard let set = try? ShapefileLocator.shapefiles(at: shpPath).first else {
+            boxDoubt?(shpPath, "its Shapefile set cannot be found")
             return [.file(tag: "shp", path: shpPath)]
         }
         let parts: [(String, String?)] = [
@@ -42,7 +46,15 @@ extension PipelineSpec {
         ]
         let files = parts.compactMap { tag, path in path.map { Fingerprint.Item.file(tag: tag, path: $0) } }
         // The records in any order (`ShapefileRecordDigest`): a re-export in another order keeps the fingerprint.
-        guard let records = ShapefileRecordDigest.digest(shp: set.shp, dbf: set.dbf) else { return files }
+        let records: [UInt8]?
+        if let boxDoubt {
+            let audited = ShapefileRecordDigest.digestAuditingBoxes(shp: set.shp, dbf: set.dbf, shx: set.shx)
+            if let why = audited.boxDoubt { boxDoubt(set.shp, why) }
+            records = audited.digest
+        } else {
+            records = ShapefileRecordDigest.digest(shp: set.shp, dbf: set.dbf)
+        }
+        guard let records else { return files }
         let ordered: Set<String> = ["shp", "shx", "dbf"]
         var items: [Fingerprint.Item] = []
         for (tag, path) in parts {

@@ -1,5 +1,6 @@
 import Foundation
 import Checksum
+import Shapefile
 
 /// A digest of a Shapefile set's records that does not depend on their order: the nightly fingerprint of a re-export
 /// of the same features in another record order is the same (issue 37), so `run` finds its package up to date and
@@ -27,8 +28,63 @@ package enum ShapefileRecordDigest {
         }
     }
 
-    /// The digest of an `.shp` and `.dbf` in memory (see the type).
-    static func compute(shp: UnsafeRawBufferPointer, dbf: UnsafeRawBufferPointer?) -> [UInt8]? {
+    /// The digest of the set `shp` (+ `dbf`) and, for a shard plan, why its stored record boxes cannot be trusted
+    /// (nil when they can): a record whose box does not hold its vertices (`RecordBoxAudit`), a `.shx` that does
+    /// not index the records in file order (the reader finds records through it; `shx` nil: there is none), or
+    /// records that cannot be split. Costs no decode beyond the digest's own pass over the records.
+    package static func digestAuditingBoxes(shp: String, dbf: String?, shx: String?) -> (
+        digest: [UInt8]?, boxDoubt: String?
+    ) {
+        let index = shx.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0), options: .alwaysMapped) }
+        var doubt: String? = index == nil ? "it has no readable .shx" : nil
+        var offsets: [(offset: Int, words: Int)] = []
+        guard let s = try? Data(contentsOf: URL(fileURLWithPath: shp), options: .alwaysMapped) else {
+            return (nil, "its records cannot be read")
+        }
+        var d: Data?
+        if let dbf {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: dbf), options: .alwaysMapped) else {
+                return (nil, "its records cannot be read")
+            }
+            d = data
+        }
+        let digest = s.withUnsafeBytes { sp in
+            (d ?? Data()).withUnsafeBytes { dp in
+                compute(shp: sp, dbf: d == nil ? nil : dp) { record, offset, words, content in
+                    offsets.append((offset, words))
+                    if doubt == nil, !RecordBoxAudit.boxHolds(content: content) {
+                        doubt = "record \(record + 1)'s stored box does not hold its vertices"
+                    }
+                }
+            }
+        }
+        guard let digest else { return (nil, "its records cannot be split in file order") }
+        if doubt == nil, let index, !indexMatches(index, offsets) {
+            doubt = "its .shx does not index the records in file order"
+        }
+        return (digest, doubt)
+    }
+
+    /// True when the `.shx` `index` lists exactly `records` (byte offset, length in 16-bit words) in order.
+    static func indexMatches(_ index: Data, _ records: [(offset: Int, words: Int)]) -> Bool {
+        guard index.count == 100 + 8 * records.count else { return false }
+        return index.withUnsafeBytes { x in
+            for (i, r) in records.enumerated() {
+                let at = 100 + 8 * i
+                let offset = Int(UInt32(bigEndian: x.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                let words = Int(UInt32(bigEndian: x.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                guard offset * 2 == r.offset, words == r.words else { return false }
+            }
+            return true
+        }
+    }
+
+    /// The digest of an `.shp` and `.dbf` in memory (see the type); `visit` sees each record (0-based number, byte
+    /// offset, content length in 16-bit words, content).
+    static func compute(
+        shp: UnsafeRawBufferPointer, dbf: UnsafeRawBufferPointer?,
+        visit: ((Int, Int, Int, UnsafeRawBufferPointer) -> Void)? = nil
+    ) -> [UInt8]? {
         guard shp.count >= 100 else { return nil }
         var header = SHA256()
         header.update(UnsafeRawBufferPointer(rebasing: shp[0..<100]))
@@ -56,7 +112,9 @@ package enum ShapefileRecordDigest {
             let end = at + 8 + 2 * words
             guard end <= shp.count else { return nil }
             var h = SHA256()
-            h.update(UnsafeRawBufferPointer(rebasing: shp[(at + 8)..<end]))
+            let content = UnsafeRawBufferPointer(rebasing: shp[(at + 8)..<end])
+            h.update(content)
+            visit?(records, at, words, content)
             if let rows, let dbf {
                 guard records < rows.count else { return nil }
                 let r = rows.start + records * rows.length

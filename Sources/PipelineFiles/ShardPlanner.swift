@@ -32,14 +32,27 @@ package struct ShardPlanner {
         let split = min(max(splitZoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder)
-        return ShardPlan(
+        let (fingerprint, untrusted) = try audit()
+        var plan = ShardPlan(
             command: "convert", directory: directory, arguments: arguments, output: options.output,
-            format: options.format, fingerprint: try fingerprint(), ranges: ranges, splitZoom: split)
+            format: options.format, fingerprint: fingerprint, ranges: ranges, splitZoom: split)
+        plan.untrustedBoxes = untrusted
+        return plan
     }
 
     /// The fingerprint of what the build reads: the Kartpack version, the command line, the other files' bytes,
     /// each input's Shapefile sets (records in any order, `.prj`, `.cpg`, memo), the clip file's.
-    package func fingerprint() throws(NightlyError) -> String {
+    package func fingerprint() throws(NightlyError) -> String { try fingerprint(boxDoubt: nil) }
+
+    /// The fingerprint and, from the same pass over the records, the inputs whose stored record boxes cannot be
+    /// trusted (`UntrustedRecordBoxes`): what a plan records.
+    package func audit() throws(NightlyError) -> (fingerprint: String, untrustedBoxes: UntrustedRecordBoxes) {
+        var untrusted = UntrustedRecordBoxes()
+        let fingerprint = try fingerprint { untrusted.add($0, reason: $1) }
+        return (fingerprint, untrusted)
+    }
+
+    private func fingerprint(boxDoubt: ((String, String) -> Void)?) throws(NightlyError) -> String {
         var items: [Fingerprint.Item] = [
             .bytes(tag: "kartpack-shard-plan", Array("1".utf8)), .bytes(tag: "version", Array(Kartpack.version.utf8)),
             .bytes(tag: "arguments", Array(arguments.joined(separator: "\0").utf8)),
@@ -53,7 +66,7 @@ package struct ShardPlanner {
             }
             for layer in layers {
                 switch layer {
-                case .shapefile(let set): items += PipelineSpec.shapefileItems(set.shp)
+                case .shapefile(let set): items += PipelineSpec.shapefileItems(set.shp, boxDoubt: boxDoubt)
                 case .geoPackage(let path, let table):
                     items += [.file(tag: "gpkg", path: path), .bytes(tag: "table", Array(table.utf8))]
                 }

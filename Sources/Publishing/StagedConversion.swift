@@ -33,6 +33,9 @@ package struct StagedConversion {
     package var expectations: [LayerExpectation]
     /// How the inputs are named in messages, the report and the metadata.
     package var names: FileDisplayNames
+    /// The package `maxShrink` compares with, when it is not the output (a shard of `run`: the published package,
+    /// not its part file).
+    package var previousPackage: String?
 
     /// Creates a staged conversion. Without `names`, files are shown as the inputs give them (`convert`'s command
     /// line: the sidecars of `data/roads.shp` are `data/roads.dbf`, …).
@@ -69,7 +72,7 @@ package struct StagedConversion {
         let target = options.output
         try Self.checkTarget(target, force: options.force)
         diagnostics.setFileNames(names)
-        let previous = PackageSummary.read(path: target)
+        let previous = PackageSummary.read(path: previousPackage ?? target)
 
         // The probe is the run's one opening of its inputs: the converter reads the readers it opened.
         let opened = ProbedSets()

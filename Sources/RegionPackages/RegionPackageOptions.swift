@@ -44,6 +44,8 @@ package struct RegionPackageOptions: Sendable {
     package var allowRemovals = false
     /// A shard of a plan (`RegionShardPlan`): only these regions are built and listed; nil builds all.
     package var onlyRegions: Set<String>?
+    /// A shard's sources whose stored record boxes its plan does not trust (`UntrustedRecordBoxes`): read whole.
+    package var readWhole: Set<String> = []
     /// The merge of a plan's shards: each region's package is taken from its shard's part (region id → part)
     /// instead of being built; nil builds.
     package var parts: [String: RegionPackager.Part]?

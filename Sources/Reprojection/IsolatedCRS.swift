@@ -15,8 +15,13 @@ import Synchronization
 public enum IsolatedCRS {
     private static let helper = Mutex<String?>(nil)
     private static let cache = Mutex<[String: Result<CRSInfo, ProjectionError>]>([:])
-    /// Wall-clock limit for one child.
-    public static let timeout = 5.0
+    /// CPU seconds one child may use (`RLIMIT_CPU`, set by the child itself): a text on which PROJ computes
+    /// without end is stopped here, however busy the machine is.
+    public static let cpuLimit = 5
+    /// Wall-clock limit for one child: a text on which PROJ blocks (a grid name at a FIFO) uses no CPU and is
+    /// stopped here. Generous, so that a child starved of CPU on a loaded machine (load 24 on 2 cores stretched a
+    /// 0.3 s answer past the former 5 s limit and rejected a good `.prj`) still answers.
+    public static let timeout = 60.0
 
     /// The executable that answers `__resolve-crs` (the `kartpack` binary sets itself at start).
     public static var helperExecutable: String? {
@@ -26,8 +31,10 @@ public enum IsolatedCRS {
 
     /// Like `CRSResolver.resolve`, with `.prj` text parsed in a child process of `helper` when there is one.
     /// Answers are cached per (helper, text): a run with many layers sharing one `.prj` starts one child.
+    /// `wallLimit` is for tests of the time limit; runs keep `timeout`.
     public static func resolve(
-        prjText: String?, override: String?, prjFile: String?, helper: String? = helperExecutable
+        prjText: String?, override: String?, prjFile: String?, helper: String? = helperExecutable,
+        wallLimit: Double = timeout
     ) throws(ProjectionError) -> CRSInfo {
         guard let exe = helper, override != nil || prjText != nil else {
             return try CRSResolver.resolve(prjText: prjText, override: override, prjFile: prjFile)
@@ -35,7 +42,7 @@ public enum IsolatedCRS {
         let request: Request = override.map { .override($0) } ?? .prj(prjText ?? "", file: prjFile)
         let key = exe + "\u{0}" + request.key
         if let cached = cache.withLock({ $0[key] }) { return try cached.mapError { $0.naming(prjFile) }.get() }
-        let result = runChild(exe, request: request)
+        let result = runChild(exe, request: request, wallLimit: wallLimit)
         // Running out of descriptors passes; it is not an answer about the text.
         if case .failure(.tooManyOpenFiles) = result { return try result.get() }
         cache.withLock { $0[key] = result }
@@ -138,11 +145,13 @@ public enum IsolatedCRS {
         init() {}
     }
 
-    private static func runChild(_ exe: String, request: Request) -> Result<CRSInfo, ProjectionError> {
+    private static func runChild(_ exe: String, request: Request, wallLimit: Double) -> Result<
+        CRSInfo, ProjectionError
+    > {
         let child = HelperChild(executable: exe, arguments: ["__resolve-crs"] + request.arguments)
         let data: [UInt8]
         let status: Int32
-        switch child.run(input: Array(request.text.utf8), timeout: timeout) {
+        switch child.run(input: Array(request.text.utf8), timeout: wallLimit) {
         case .notStarted(let e):
             // Out of descriptors is the machine's fault; PROJ in-process would only say it cannot find proj.db.
             if OpenFileLimit.isExhausted(e) {
@@ -151,7 +160,9 @@ public enum IsolatedCRS {
             // The helper cannot start (e.g. under valgrind): the sanitized in-process path is the remaining defence.
             return Result { () throws(ProjectionError) -> CRSInfo in try request.resolveHere() }
         case .timedOut:
-            return .failure(request.failure("PROJ did not finish within \(Int(timeout)) s"))
+            return .failure(request.failure("PROJ did not finish within \(Int(wallLimit)) s"))
+        case .signaled(let signal) where signal == SIGXCPU:
+            return .failure(request.failure("PROJ did not finish within \(cpuLimit) s of CPU time"))
         case .signaled(let signal):
             return .failure(request.failure("PROJ crashed (signal \(signal))"))
         case .exited(let code, let output):
@@ -202,6 +213,8 @@ public enum IsolatedCRS {
     /// The child's side: reads `.prj` text (or, with `override`, the user's CRS text) from stdin, resolves it and
     /// builds its transformations, prints an `Answer`. Returns the process exit code.
     public static func serveChild(prjFile: String?, override: Bool = false) -> Int32 {
+        var limit = rlimit(rlim_cur: rlim_t(cpuLimit), rlim_max: rlim_t(cpuLimit + 1))
+        _ = setrlimit(Int32(RLIMIT_CPU.rawValue), &limit)
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let text = String(decoding: data, as: UTF8.self)
         var answer = Answer()

@@ -143,11 +143,13 @@ extension ShapefileReader {
 
     /// The bytes without leading and trailing blanks (0x20), optionally cut at the first NUL first.
     static func trimmed(_ bytes: [UInt8], cutAtNUL: Bool) -> [UInt8] {
-        var b = bytes[...]
-        if cutAtNUL, let nul = b.firstIndex(of: 0) { b = b[..<nul] }
-        while let f = b.first, f == 0x20 { b.removeFirst() }
-        while let l = b.last, l == 0x20 { b.removeLast() }
-        return Array(b)
+        // Indices, not `ArraySlice.removeLast()`, which may copy the slice each time (80-character fields are
+        // mostly blanks).
+        var (lo, hi) = (0, bytes.count)
+        if cutAtNUL, let nul = bytes.firstIndex(of: 0) { hi = nul }
+        while lo < hi, bytes[lo] == 0x20 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 { hi -= 1 }
+        return Array(bytes[lo..<hi])
     }
 
     /// Text for parsing and messages: ASCII as is, anything else through the layer's decoder.

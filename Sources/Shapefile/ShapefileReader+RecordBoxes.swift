@@ -5,7 +5,7 @@ extension ShapefileReader {
     /// point's own `X, Y`), read without decoding the record, in the file's coordinates. Nil for a null shape, an
     /// unknown type, a record too short to hold it, or a box that is not finite or not ordered: the record is then
     /// read as usual. The box is the file's word for where the record lies; a damaged record whose vertices leave
-    /// its box is not detected here.
+    /// its box is not detected here, but by a shard plan (`RecordBoxAudit`), whose shards then read the file whole.
     func storedBox(offset: Int, length: Int) throws(ShapefileError) -> Bounds? {
         let bytes = try shpFile.bytes(at: offset + 8, count: min(length, 36))
         guard bytes.count >= 4 else { return nil }

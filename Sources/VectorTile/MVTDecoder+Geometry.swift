@@ -51,7 +51,10 @@ extension MVTDecoder {
         }
     }
 
-    func decodePoints(_ commands: [UInt32], state: inout State) throws(MVTDecodeError) -> DecodedGeometry {
+    /// The points of a POINT feature, checked; no parts when not `keep`.
+    func decodePoints(_ commands: [UInt32], keep: Bool, state: inout State) throws(MVTDecodeError)
+        -> DecodedGeometry
+    {
         var c = CommandCursor(commands: commands)
         guard !c.isAtEnd else { throw MVTDecodeError(.missingGeometry) }
         let count = try c.expect(.moveTo)
@@ -59,10 +62,13 @@ extension MVTDecoder {
         try c.requirePairs(count)
         try state.addVertices(count)
         var points: [TilePoint] = []
-        points.reserveCapacity(count)
-        for _ in 0..<count { points.append(try c.readPoint().point) }
+        if keep { points.reserveCapacity(count) }
+        for _ in 0..<count {
+            let p = try c.readPoint().point
+            if keep { points.append(p) }
+        }
         if let (id, n) = c.peek() { throw CommandCursor.unexpected(id, n) }
-        return DecodedGeometry(parts: [points])
+        return DecodedGeometry(parts: keep ? [points] : [])
     }
 
     /// Reads LineTo commands after a MoveTo; returns how many LineTo commands were read.

@@ -37,6 +37,19 @@ public struct MVTDecoder: Sendable {
 
     /// Decodes and validates `bytes`.
     public func decode(_ bytes: [UInt8]) throws(MVTDecodeError) -> DecodedTile {
+        try walk(bytes, keep: true)
+    }
+
+    /// Validates `bytes` as `decode` does — every rule and limit, the same error for the same input — without
+    /// building the decoded tile (no properties, point parts or value strings): the pre-publish check of every tile
+    /// written. Returns how many warnings `decode` would count.
+    @discardableResult
+    public func validate(_ bytes: [UInt8]) throws(MVTDecodeError) -> Int {
+        try walk(bytes, keep: false).warningCount
+    }
+
+    /// `decode` when `keep`, else `validate`: a tile whose layers hold no features and no values.
+    private func walk(_ bytes: [UInt8], keep: Bool) throws(MVTDecodeError) -> DecodedTile {
         var state = State(limits: limits)
         var reader = ProtobufReader(bytes)
         var layers: [DecodedLayer] = []
@@ -56,7 +69,7 @@ public struct MVTDecoder: Sendable {
                 throw MVTDecodeError(.limitExceeded("more than \(limits.maxLayers) layers"))
             }
             let index = layers.count
-            let layer = try decodeLayer(reader.subreader(range), index: index, state: &state)
+            let layer = try decodeLayer(reader.subreader(range), index: index, keep: keep, state: &state)
             guard names.insert(Array(layer.name.utf8)).inserted else {
                 throw MVTDecodeError(.duplicateLayerName, layer: layer.name, layerIndex: index)
             }
@@ -89,9 +102,9 @@ public struct MVTDecoder: Sendable {
         }
     }
 
-    private func decodeLayer(_ layerReader: ProtobufReader, index: Int, state: inout State) throws(MVTDecodeError)
-        -> DecodedLayer
-    {
+    private func decodeLayer(
+        _ layerReader: ProtobufReader, index: Int, keep: Bool, state: inout State
+    ) throws(MVTDecodeError) -> DecodedLayer {
         var r = layerReader
         var version: UInt64? = nil
         var name: String? = nil
@@ -138,7 +151,7 @@ public struct MVTDecoder: Sendable {
                     guard values.count < limits.maxValuesPerLayer else {
                         throw MVTDecodeError(.limitExceeded("more than \(limits.maxValuesPerLayer) values"))
                     }
-                    values.append(try decodeValue(r.subreader(range)))
+                    values.append(try decodeValue(r.subreader(range), keep: keep))
                 case 5:
                     try expect(.varint)
                     extent = try pb { () throws(ProtobufError) in try r.readVarint() }
@@ -171,12 +184,14 @@ public struct MVTDecoder: Sendable {
         let layerVersion = Int(version ?? 1)
         var features: [DecodedFeature] = []
         var keySeen = [Int](repeating: -1, count: keys.count)
+        // One tag and one command buffer for the layer's features.
+        var (tags, commands) = ([UInt32](), [UInt32]())
         for (i, range) in featureRanges.enumerated() {
             do throws(MVTDecodeError) {
                 let f = try decodeFeature(
                     r.subreader(range), keys: keys, values: values, version: layerVersion, keySeen: &keySeen,
-                    stamp: i, state: &state, layerName: name)
-                features.append(f)
+                    stamp: i, tags: &tags, commands: &commands, keep: keep, state: &state, layerName: name)
+                if let f { features.append(f) }
             } catch {
                 var e = error
                 e.layer = name
@@ -189,7 +204,8 @@ public struct MVTDecoder: Sendable {
             name: name, version: layerVersion, extent: Int(extent), features: features, keys: keys, values: values)
     }
 
-    private func decodeValue(_ valueReader: ProtobufReader) throws(MVTDecodeError) -> PropertyValue {
+    /// One `Value`; when not `keep`, its string checked but not made (`.null` stands for it).
+    private func decodeValue(_ valueReader: ProtobufReader, keep: Bool) throws(MVTDecodeError) -> PropertyValue {
         var r = valueReader
         var result: PropertyValue? = nil
         var fields = 0
@@ -213,7 +229,12 @@ public struct MVTDecoder: Sendable {
             switch field {
             case 1:
                 let range = try pb { () throws(ProtobufError) in try r.readLengthDelimited() }
-                result = .string(try utf8(r.slice(range)))
+                if keep {
+                    result = .string(try utf8(r.slice(range)))
+                } else {
+                    guard UTF8Validation.isValid(r.slice(range)) else { throw MVTDecodeError(.invalidUTF8) }
+                    result = .null
+                }
             case 2:
                 let bits = try pb { () throws(ProtobufError) in try r.readFixed32() }
                 result = .double(Double(Float(bitPattern: bits)))
@@ -236,15 +257,17 @@ public struct MVTDecoder: Sendable {
 
     // MARK: - Features
 
+    /// One feature, checked; nil when not `keep`. `tags` and `commands` are scratch buffers (emptied first).
     private func decodeFeature(
         _ featureReader: ProtobufReader, keys: [String], values: [PropertyValue], version: Int,
-        keySeen: inout [Int], stamp: Int, state: inout State, layerName: String
-    ) throws(MVTDecodeError) -> DecodedFeature {
+        keySeen: inout [Int], stamp: Int, tags: inout [UInt32], commands: inout [UInt32], keep: Bool,
+        state: inout State, layerName: String
+    ) throws(MVTDecodeError) -> DecodedFeature? {
         var r = featureReader
         var id: UInt64? = nil
-        var tags: [UInt32] = []
+        tags.removeAll(keepingCapacity: true)
+        commands.removeAll(keepingCapacity: true)
         var rawType: UInt64 = 0
-        var commands: [UInt32] = []
         while !r.isAtEnd {
             let offset = r.position
             let (field, wire) = try pb { () throws(ProtobufError) in try r.readTag() }
@@ -284,7 +307,7 @@ public struct MVTDecoder: Sendable {
             guard Int(v) < values.count else { throw MVTDecodeError(.valueIndexOutOfRange(v)) }
             guard keySeen[Int(k)] != stamp else { throw MVTDecodeError(.duplicateKeyInFeature(k)) }
             keySeen[Int(k)] = stamp
-            properties.append(keys[Int(k)], values[Int(v)])
+            if keep { properties.append(keys[Int(k)], values[Int(v)]) }
         }
         let geometry: DecodedGeometry
         switch type {
@@ -292,14 +315,14 @@ public struct MVTDecoder: Sendable {
             state.warn(.unknownGeometryType, layer: layerName, feature: stamp)
             geometry = DecodedGeometry(parts: [])
         case .point:
-            geometry = try decodePoints(commands, state: &state)
+            geometry = try decodePoints(commands, keep: keep, state: &state)
         case .lineString:
             geometry = try decodeLines(commands, version: version, state: &state)
         case .polygon:
             geometry = try decodePolygons(
                 commands, version: version, state: &state, layerName: layerName, feature: stamp)
         }
-        return DecodedFeature(id: id, type: type, properties: properties, geometry: geometry)
+        return keep ? DecodedFeature(id: id, type: type, properties: properties, geometry: geometry) : nil
     }
 
     // MARK: - Helpers

@@ -21,25 +21,18 @@ public struct MVTLayerBuilder: Sendable {
     /// Features added so far.
     public private(set) var featureCount = 0
     /// `.null` property values left out.
-    public private(set) var nullsOmitted = 0
+    public var nullsOmitted: Int { tables.nullsOmitted }
     /// Repeated keys within one feature left out.
-    public private(set) var duplicateKeysOmitted = 0
+    public var duplicateKeysOmitted: Int { tables.duplicateKeysOmitted }
     /// Features refused because their geometry stream was empty.
     public private(set) var emptyGeometriesSkipped = 0
     /// The key table, in first-use order.
-    public private(set) var keys: [String] = []
+    public var keys: [String] { tables.keys }
 
-    private var keyIndex: [[UInt8]: UInt32] = [:]
-    private var valueIndex: [ValueKey: UInt32] = [:]
-    /// Encoded `Value` message bodies, in first-use order.
-    private var values: [[UInt8]] = []
+    /// The key and value tables, and the tags of the feature being added.
+    private var tables = MVTFeatureTags()
     /// Encoded `features` fields (tag, length, body), in order.
     private var features = ProtobufWriter()
-    private var featureTags: [UInt32] = []
-    private var seenKeys: [Int] = []
-    /// Per property position, the key index the feature before had there: a layer's features mostly repeat their
-    /// keys in the same order, so a key is usually found by one byte comparison, without hashing or allocating.
-    private var keyAtPosition: [UInt32] = []
 
     /// Creates an empty layer. `extent` must be positive (4096 is the MVT default).
     public init(name: String, extent: Int = 4096) {
@@ -51,7 +44,7 @@ public struct MVTLayerBuilder: Sendable {
     public var isEmpty: Bool { featureCount == 0 }
 
     /// Number of distinct values in the value table.
-    public var valueCount: Int { values.count }
+    public var valueCount: Int { tables.values.count }
 
     /// The size in bytes of the encoded layer message body.
     public var encodedSize: Int {
@@ -59,7 +52,9 @@ public struct MVTLayerBuilder: Sendable {
         n += ProtobufWriter.lengthDelimitedFieldSize(field: 1, contentSize: name.utf8.count)
         n += features.count
         for k in keys { n += ProtobufWriter.lengthDelimitedFieldSize(field: 3, contentSize: k.utf8.count) }
-        for v in values { n += ProtobufWriter.lengthDelimitedFieldSize(field: 4, contentSize: v.count) }
+        for v in 0..<valueCount {
+            n += ProtobufWriter.lengthDelimitedFieldSize(field: 4, contentSize: tables.values.body(v).count)
+        }
         n += 1 + ProtobufWriter.varintSize(UInt64(extent))
         return n
     }
@@ -70,29 +65,24 @@ public struct MVTLayerBuilder: Sendable {
     public mutating func addFeature(
         id: UInt64?, type: MVTGeometryType, geometry: [UInt32], properties: Properties
     ) -> Bool {
+        addFeature(id: id, type: type, geometry: geometry) { tags in
+            for (key, value) in zip(properties.keys, properties.values) { tags.add(key, value) }
+        }
+    }
+
+    /// Adds one feature whose properties `addTags` adds in order to the `MVTFeatureTags` it is given (called only
+    /// when the feature is added); otherwise as `addFeature(id:type:geometry:properties:)`.
+    @discardableResult
+    public mutating func addFeature(
+        id: UInt64?, type: MVTGeometryType, geometry: [UInt32], tags addTags: (inout MVTFeatureTags) -> Void
+    ) -> Bool {
         guard !geometry.isEmpty else {
             emptyGeometriesSkipped += 1
             return false
         }
-        featureTags.removeAll(keepingCapacity: true)
-        let stamp = featureCount + 1
-        for (position, (key, value)) in zip(properties.keys, properties.values).enumerated() {
-            if value.isNull {
-                nullsOmitted += 1
-                continue
-            }
-            let k = internKey(key, at: position)
-            if seenKeys.count <= Int(k) {
-                seenKeys.append(contentsOf: repeatElement(0, count: Int(k) + 1 - seenKeys.count))
-            }
-            if seenKeys[Int(k)] == stamp {
-                duplicateKeysOmitted += 1
-                continue
-            }
-            seenKeys[Int(k)] = stamp
-            featureTags.append(k)
-            featureTags.append(internValue(value))
-        }
+        tables.begin(feature: featureCount + 1)
+        addTags(&tables)
+        let featureTags = tables.tags
 
         var size = 0
         if let id { size += 1 + ProtobufWriter.varintSize(id) }
@@ -119,65 +109,7 @@ public struct MVTLayerBuilder: Sendable {
         w.writeStringField(1, name)
         w.writeRaw(features.bytes)
         for k in keys { w.writeStringField(3, k) }
-        for v in values { w.writeBytesField(4, v) }
+        for v in 0..<valueCount { w.writeBytesField(4, tables.values.body(v)) }
         w.writeVarintField(5, UInt64(extent))
-    }
-
-    /// The index of `key` (the `position`-th property of its feature), added to the table on first use.
-    private mutating func internKey(_ key: String, at position: Int) -> UInt32 {
-        if position < keyAtPosition.count {
-            let guess = keyAtPosition[position]
-            if keys[Int(guess)].utf8.elementsEqual(key.utf8) { return guess }
-        } else {
-            keyAtPosition.append(contentsOf: repeatElement(0, count: position + 1 - keyAtPosition.count))
-        }
-        let bytes = Array(key.utf8)
-        let i: UInt32
-        if let known = keyIndex[bytes] {
-            i = known
-        } else {
-            i = UInt32(truncatingIfNeeded: keys.count)
-            keys.append(key)
-            keyIndex[bytes] = i
-        }
-        keyAtPosition[position] = i
-        return i
-    }
-
-    private mutating func internValue(_ value: PropertyValue) -> UInt32 {
-        let key = ValueKey(value)
-        if let i = valueIndex[key] { return i }
-        let i = UInt32(truncatingIfNeeded: values.count)
-        var w = ProtobufWriter()
-        switch key {
-        case .string(let s): w.writeBytesField(1, s)
-        case .double(let bits): w.writeFixed64Field(3, bits)
-        case .uint(let u): w.writeVarintField(5, u)
-        case .sint(let s): w.writeSignedVarintField(6, s)
-        case .bool(let b): w.writeVarintField(7, b ? 1 : 0)
-        }
-        values.append(w.bytes)
-        valueIndex[key] = i
-        return i
-    }
-
-    /// The identity of a value on the wire: field type plus payload.
-    private enum ValueKey: Hashable {
-        case string([UInt8])
-        case double(UInt64)
-        case uint(UInt64)
-        case sint(Int64)
-        case bool(Bool)
-
-        init(_ v: PropertyValue) {
-            switch v {
-            case .string(let s): self = .string(Array(s.utf8))
-            case .double(let d): self = .double(d.bitPattern)
-            case .uint(let u): self = .uint(u)
-            case .int(let i): self = i >= 0 ? .uint(UInt64(i)) : .sint(i)
-            case .bool(let b): self = .bool(b)
-            case .null: self = .bool(false)  // Never reached: nulls are filtered before interning.
-            }
-        }
     }
 }

@@ -15,6 +15,9 @@ public struct ProtobufWriter: Sendable {
     /// Number of bytes written.
     public var count: Int { bytes.count }
 
+    /// Forgets what was written, keeping the buffer's capacity.
+    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     /// The number of bytes `writeVarint(v)` appends (1…10).
     @inlinable
     public static func varintSize(_ v: UInt64) -> Int {

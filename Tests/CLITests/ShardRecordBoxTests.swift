@@ -11,28 +11,38 @@ import Testing
     /// Copies the sample's stands (`avdelningar`) to `dir/stands.*` and breaks the westernmost record: its first part
     /// starts at vertex 1 (`bad_part_layout` when decoded). Returns the `.shp` path.
     static func damagedStands(in dir: TemporaryDirectory) throws -> String {
+        let (path, west) = try westernmostStand(in: dir, as: "stands")
+        var shp = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Content: type 4, box 32, parts 4, points 4, then the part starts.
+        shp.replaceSubrange(west + 8 + 44..<west + 8 + 48, with: [1, 0, 0, 0])
+        try shp.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Copies the sample's stands (`avdelningar`) to `dir/NAME.*`; returns the `.shp` path and the byte offset of
+    /// its westernmost record (by its stored box).
+    static func westernmostStand(in dir: TemporaryDirectory, as name: String) throws -> (shp: String, offset: Int) {
         for ext in ["shp", "shx", "dbf", "prj", "cpg"] {
             try FileManager.default.copyItem(
                 atPath: RepositoryPaths.sampleForest.appendingPathComponent("avdelningar.\(ext)").path,
-                toPath: dir.file("stands.\(ext)"))
+                toPath: dir.file("\(name).\(ext)"))
         }
-        let path = dir.file("stands.shp")
-        var shp = try Data(contentsOf: URL(fileURLWithPath: path))
-        let shx = try Data(contentsOf: URL(fileURLWithPath: dir.file("stands.shx")))
+        let path = dir.file("\(name).shp")
+        let shp = try Data(contentsOf: URL(fileURLWithPath: path))
+        let shx = try Data(contentsOf: URL(fileURLWithPath: dir.file("\(name).shx")))
         func int32BE(_ d: Data, _ o: Int) -> Int { d[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
-        func doubleLE(_ d: Data, _ o: Int) -> Double {
-            Double(bitPattern: d[o..<o + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        }
         var west = (x: Double.infinity, offset: 0)
         for i in 0..<(shx.count - 100) / 8 {
             let offset = int32BE(shx, 100 + 8 * i) * 2
             let minX = doubleLE(shp, offset + 12)  // record header 8, shape type 4
             if minX < west.x { west = (minX, offset) }
         }
-        // Content: type 4, box 32, parts 4, points 4, then the part starts.
-        shp.replaceSubrange(west.offset + 8 + 44..<west.offset + 8 + 48, with: [1, 0, 0, 0])
-        try shp.write(to: URL(fileURLWithPath: path))
-        return path
+        return (path, west.offset)
+    }
+
+    /// The little-endian double at byte `o` of `d`.
+    static func doubleLE(_ d: Data, _ o: Int) -> Double {
+        Double(bitPattern: d[o..<o + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     /// The records an input report rejected as `bad_part_layout`, and those it left to other shards.
@@ -103,11 +113,7 @@ import Testing
         #expect(Self.counts(report).broken == 1)
 
         let shards = 3
-        let plan = dir.file("shard-plan.json")  // plan.json is the pipeline
-        let p = try runKartpack(
-            ["plan", "--package"] + command + ["-o", "merged", "--shards", "\(shards)", "--plan", plan],
-            currentDirectory: dir.path)
-        #expect(p.status == 0, "\(p.stderr)")
+        let (plan, _) = try ShardUntrustedBoxTests.packagePlan(command, shards: shards, in: dir)
         var parts: [String] = []
         var left = 0  // shards that never decoded the broken stand
         for i in 0..<shards {

@@ -33,6 +33,19 @@ import Testing
         #expect(Catalog.timeText(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
     }
 
+    /// Both time forms read, with the formatters made once per catalog: whole seconds and fractions, `Z` only.
+    @Test func timesReadWithAndWithoutFractions() throws {
+        let head = #"{"catalogVersion": 1, "kartpack": "x", "regions": [], "created": "#
+        let root = URL(fileURLWithPath: "/")
+        let whole = try Catalog(data: Data((head + #""2026-12-01T12:00:00Z"}"#).utf8), folder: root)
+        let fraction = try Catalog(data: Data((head + #""2026-12-01T12:00:00.250Z"}"#).utf8), folder: root)
+        #expect(whole.created == Date(timeIntervalSince1970: 1_796_126_400))
+        #expect(fraction.created == Date(timeIntervalSince1970: 1_796_126_400.25))
+        #expect(throws: KartpackKitError.self) {
+            try Catalog(data: Data((head + #""2026-12-01T12:00:00.250+00:00"}"#).utf8), folder: root)
+        }
+    }
+
     @Test func theProducerLimitsReadWhatAClientWouldRefuse() throws {
         let many = (0..<3).map { Self.region("r\($0)", built: 1_796_126_280) }
         let text = Catalog(

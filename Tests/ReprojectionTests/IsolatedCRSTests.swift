@@ -30,12 +30,36 @@ import Testing
         let start = Date()
         #expect {
             _ = try IsolatedCRS.resolve(
-                prjText: "PROJCS[\"hang-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
+                prjText: "PROJCS[\"hang-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper,
+                wallLimit: 2)
         } throws: { error in
             guard case ProjectionError.hostilePrj(_, let reason) = error else { return false }
-            return reason.contains("did not finish")
+            return reason.contains("did not finish within 2 s")
         }
-        #expect(Date().timeIntervalSince(start) < IsolatedCRS.timeout + 5)
+        #expect(Date().timeIntervalSince(start) < 2 + 5)
+    }
+
+    /// A text on which PROJ computes without end is stopped by the CPU limit, not by the wall clock.
+    @Test func aSpinningParserIsStoppedByTheCPULimit() throws {
+        let dir = try TemporaryDirectory()
+        let helper = try script(dir, "cat > /dev/null; ulimit -S -t 1; while :; do :; done")
+        #expect {
+            _ = try IsolatedCRS.resolve(
+                prjText: "PROJCS[\"spin-\(UUID())\"]", override: nil, prjFile: "x.prj", helper: helper)
+        } throws: { error in
+            guard case ProjectionError.hostilePrj(_, let reason) = error else { return false }
+            return reason.contains("s of CPU time")
+        }
+    }
+
+    /// A child that is slow to answer but uses little CPU (a loaded machine) is waited for: a good `.prj` is not
+    /// rejected because the machine was busy (the former 5 s wall limit did that at load 24).
+    @Test func aSlowButWorkingHelperIsWaitedFor() throws {
+        let dir = try TemporaryDirectory()
+        let helper = try script(dir, "sleep 6; exec '\(RepositoryPaths.kartpackBinary)' \"$@\"")
+        let crs = try IsolatedCRS.resolve(
+            prjText: PrjFixtures.sweref99TM + " ", override: nil, prjFile: "slow.prj", helper: helper)
+        #expect(crs.epsg == 3006)
     }
 
     @Test func theRealHelperResolvesAndRejects() throws {
@@ -67,12 +91,13 @@ import Testing
         let start = Date()
         #expect {
             _ = try IsolatedCRS.resolve(
-                prjText: nil, override: "EPSG:\(3000 + Int.random(in: 0...99))-hang", prjFile: nil, helper: hang)
+                prjText: nil, override: "EPSG:\(3000 + Int.random(in: 0...99))-hang", prjFile: nil, helper: hang,
+                wallLimit: 2)
         } throws: { error in
             guard case ProjectionError.badOverride(_, let detail) = error else { return false }
             return detail.contains("did not finish")
         }
-        #expect(Date().timeIntervalSince(start) < IsolatedCRS.timeout + 5)
+        #expect(Date().timeIntervalSince(start) < 2 + 5)
         let crash = try script(dir, "cat > /dev/null; kill -SEGV $$")
         #expect {
             _ = try IsolatedCRS.resolve(prjText: nil, override: "EPSG:4326 \(UUID())", prjFile: nil, helper: crash)

@@ -3,14 +3,20 @@ import KartpackCore
 import Testing
 import VectorTile
 
-/// The error kind a decode ends with, or nil when it succeeds.
+/// The error a decode ends with, or nil when it succeeds; `validate` must end the same way (the same error, or
+/// success with the same warning count).
 private func failure(_ bytes: [UInt8], limits: MVTDecoder.Limits = MVTDecoder.Limits()) -> MVTDecodeError? {
-    do throws(MVTDecodeError) {
-        _ = try MVTDecoder(limits: limits).decode(bytes)
-        return nil
-    } catch {
-        return error
-    }
+    let decoder = MVTDecoder(limits: limits)
+    let decoded = outcome { () throws(MVTDecodeError) in try decoder.decode(bytes).warningCount }
+    let validated = outcome { () throws(MVTDecodeError) in try decoder.validate(bytes) }
+    #expect(decoded == validated, "validate disagrees with decode")
+    if case .failure(let e) = decoded { return e }
+    return nil
+}
+
+/// A decoder call's warning count or error.
+private func outcome(_ body: () throws(MVTDecodeError) -> Int) -> Result<Int, MVTDecodeError> {
+    do throws(MVTDecodeError) { return .success(try body()) } catch { return .failure(error) }
 }
 
 private func failure(layer: [UInt8]) -> MVTDecodeError.Kind? { failure(RawTile.tile([layer]))?.kind }
@@ -236,11 +242,10 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
     @Test func randomBytesNeverTrap() throws {
         var rng = SplitMix64(seed: 0x4B61_7274_7061_636B)
         var outcomes = (ok: 0, failed: 0)
-        let decoder = MVTDecoder()
         for _ in 0..<20_000 {
             let n = Int.random(in: 0...96, using: &rng)
             let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            if (try? decoder.decode(bytes)) != nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
+            if failure(bytes) == nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
         }
         var l = MVTLayerBuilder(name: "seed")
         l.addFeature(
@@ -260,7 +265,7 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
                 default: if bytes.count > 1 { bytes.remove(at: Int.random(in: 0..<bytes.count, using: &rng)) }
                 }
             }
-            if (try? decoder.decode(bytes)) != nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
+            if failure(bytes) == nil { outcomes.ok += 1 } else { outcomes.failed += 1 }
         }
         #expect(outcomes.ok + outcomes.failed == 40_000)
         #expect(outcomes.failed > 0 && outcomes.ok > 0)
@@ -283,7 +288,7 @@ private func failure(feature: [UInt8], keys: [String] = [], values: [[UInt8]] = 
                 }
             }
             let bytes = RawTile.tile([RawTile.layer(features: [RawTile.feature(type: type, geometry: stream)])])
-            guard let tile = try? decoder.decode(bytes) else { continue }
+            guard failure(bytes) == nil, let tile = try? decoder.decode(bytes) else { continue }
             accepted += 1
             if let f = tile.layers.first?.features.first, f.type == .polygon {
                 #expect(f.geometry.ringIsExterior.first != false)

@@ -210,3 +210,27 @@ import VectorTile
         #expect(decoded.map { Array($0.properties.keys[0].utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
     }
 }
+
+@Suite struct MVTValueTableTests {
+    /// Thousands of distinct values, each used several times: the table grows and still finds every value once,
+    /// in first-use order, and values of different wire types never meet.
+    @Test func manyValuesInternedOnceInFirstUseOrder() throws {
+        var layer = MVTLayerBuilder(name: "t")
+        var expected: [PropertyValue] = []
+        var seen = Set<String>()
+        for i in 0..<12_000 {
+            let k = (i * 7919) % 5_000
+            let values: [PropertyValue] = [
+                .string("place \(k) with a name longer than sixteen bytes"), .uint(UInt64(k % 300)),
+                .int(-Int64(k % 50) - 1), .double(Double(k % 40) / 4), .bool(k % 2 == 0),
+            ]
+            for v in values where seen.insert("\(v)").inserted { expected.append(v) }
+            let keys = ["name", "n", "neg", "d", "b"]
+            layer.addFeature(
+                id: nil, type: .point, geometry: [9, 2, 2], properties: Properties(Array(zip(keys, values))))
+        }
+        #expect(layer.valueCount == expected.count)
+        let decoded = try MVTDecoder().decode(try encodeTile([layer])).layers[0]
+        #expect(decoded.values == expected)
+    }
+}

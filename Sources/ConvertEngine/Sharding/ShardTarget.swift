@@ -15,6 +15,8 @@ package struct ShardTarget: Sendable {
     package var outputName: String
     /// The plan's split zoom (`ShardZooms`): the zooms below it are the first shard's, whole.
     package var splitZoom: Int
+    /// Files the plan found with stored record boxes it cannot trust: read whole (`RecordBoxFilter.readWhole`).
+    package var untrustedBoxes = UntrustedRecordBoxes()
 
     /// True for the part that holds the package metadata: the first shard's, which encodes every thinned zoom.
     package var holdsMetadata: Bool { range.lowerBound == 0 }

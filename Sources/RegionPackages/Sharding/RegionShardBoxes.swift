@@ -11,10 +11,12 @@ extension RegionPackager {
         guard options.onlyRegions != nil, options.parts == nil else { return nil }
         let index = RegionIndex(clips.map(\.bounds))
         let h = SphericalMercator.halfWorld
-        return RecordBoxFilter { b in
+        var filter = RecordBoxFilter { b in
             // An extent past the world's edge has antimeridian copies on the other side: read it.
             guard !b.isEmpty, b.minX > -h, b.maxX < h else { return true }
             return !index.regions(touching: b).isEmpty
         }
+        filter.readWhole = options.readWhole
+        return filter
     }
 }

@@ -22,6 +22,8 @@ package struct RegionShardPlan: Sendable {
     package var groups: [[String]]
     /// The Kartpack version that made the plan; shards of another version refuse it.
     package var kartpack: String = Kartpack.version
+    /// Sources whose stored record boxes the plan does not trust: every shard reads them whole.
+    package var untrustedBoxes = UntrustedRecordBoxes()
 
     package init(directory: String, arguments: [String], output: String, fingerprint: String, groups: [[String]]) {
         self.directory = directory
@@ -66,7 +68,8 @@ package struct RegionShardPlan: Sendable {
                 ("kartpackShardPlan", .int(Self.formatVersion)), ("kartpack", .string(kartpack)),
                 ("command", .string("package")), ("directory", .string(directory)),
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
-                ("fingerprint", .string(fingerprint)), ("shards", .array(shards)),
+                ("fingerprint", .string(fingerprint)), ("recordBoxesNotTrusted", untrustedBoxes.json),
+                ("shards", .array(shards)),
             ]), format: .pretty)
     }
 
@@ -83,7 +86,8 @@ package struct RegionShardPlan: Sendable {
         guard let directory = j["directory"]?.stringValue,
             let args = j["arguments"]?.arrayValue?.compactMap(\.stringValue), let output = j["output"]?.stringValue,
             let fingerprint = j["fingerprint"]?.stringValue, let shards = j["shards"]?.arrayValue, !shards.isEmpty,
-            let version = j["kartpack"]?.stringValue
+            let version = j["kartpack"]?.stringValue,
+            let untrusted = UntrustedRecordBoxes(json: j["recordBoxesNotTrusted"])
         else { throw bad("a key is missing or has the wrong type") }
         var groups: [[String]] = []
         for (i, s) in shards.enumerated() {
@@ -99,6 +103,7 @@ package struct RegionShardPlan: Sendable {
         var plan = RegionShardPlan(
             directory: directory, arguments: args, output: output, fingerprint: fingerprint, groups: groups)
         plan.kartpack = version
+        plan.untrustedBoxes = untrusted
         return (plan, SHA256.hex(of: bytes))
     }
 }

@@ -24,14 +24,11 @@ struct ConvertCommand: Command {
                 help:
                     "output layer name of the n-th input (repeat per input; default: file name); for a .gpkg the "
                     + "feature table to read (default: every one, each a layer named after its table)",
-                valueName: "NAME"),
-            OptionSpec(
-                name: "plan", kind: .value,
-                help: "build one shard of a plan (`kartpack plan`): inputs and options come from the plan, -o is the "
-                    + "shard's part file for `kartpack merge`",
-                valueName: "PLAN.json"),
-            OptionSpec(name: "shard", kind: .value, help: "the shard of --plan to build, 0 <= I < N", valueName: "I/N"),
+                valueName: "NAME")
         ]
+        + ShardArguments.planOptions(
+            "build one shard of a plan (`kartpack plan`): inputs and options come from the plan, -o is the shard's "
+                + "part file for `kartpack merge`")
     static var help: String {
         helpText(
             usage: "kartpack convert INPUT.shp|INPUT.gpkg [INPUT2 ...] -o OUT.pmtiles|OUT.mbtiles [options]",

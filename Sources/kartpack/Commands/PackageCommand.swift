@@ -123,6 +123,8 @@ struct PackageCommand: Command {
     var shardRequest: PackageShardRequest?
     /// Set by a shard: only these regions are built, and the part is not signed.
     var shardRegions: Set<String>?
+    /// Set by a shard: sources the plan found with untrustworthy record boxes, read whole.
+    var shardReadWhole: Set<String> = []
     /// Set by a merge: each region's package comes from its shard's part.
     var partsByRegion: [String: RegionPackager.Part]?
 
@@ -228,12 +230,16 @@ struct PackageCommand: Command {
         o.signPasswordFile = passwordFile
         if let shardRegions {
             o.onlyRegions = shardRegions
+            o.readWhole = shardReadWhole
             o.signKey = nil
             o.signPasswordFile = nil
         }
         o.parts = partsByRegion
         o.rebuildAll = force
         o.allowRemovals = allowRemovals || section?.allowRemovals == true
+        // A shard's part folder is scratch for the merge, which alone decides tonight's removals: a part folder
+        // reused from another plan (last night's, other groups) drops the regions its shard no longer builds.
+        if shardRegions != nil { o.allowRemovals = true }
         o.dryRun = dryRun
         o.threads = threads
         o.convert.threads = threads

@@ -27,11 +27,7 @@ struct PackagePlanRequest {
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
-        guard let shards = try p.int("shards", in: 1...4096) else { throw UsageError(message: "plan needs --shards N") }
-        guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
-        guard !p.flag("dry-run") else { throw UsageError(message: "a plan builds: --dry-run is not part of it") }
-        self.shards = shards
-        self.planPath = planPath
+        (shards, planPath) = try ShardArguments.planTarget(p)
         self.arguments =
             ShardArguments.split(
                 arguments, removing: Self.runOnly.union(["shards", "plan", "package"]), options: Self.options
@@ -44,16 +40,18 @@ struct PackagePlanRequest {
             Console.error("\(command.pipeline): no such file (pipeline)")
             return .noInput
         }
-        let (o, fingerprint) = try command.planFingerprint(arguments: arguments)
+        let (o, fingerprint, untrusted) = try command.planFingerprint(arguments: arguments, auditingBoxes: true)
         let set = try RegionSet(path: o.regionsPath, idField: o.idField, nameField: o.nameField, filter: o.filter)
-        let plan = RegionShardPlan(
+        var plan = RegionShardPlan(
             directory: FileManager.default.currentDirectoryPath, arguments: arguments, output: o.outputFolder,
             fingerprint: fingerprint, groups: RegionShardPlan.groups(set.regions, shards: shards))
+        plan.untrustedBoxes = untrusted
         let digest = try plan.write(to: planPath)
         Console.out(
             "\(planPath): \(shards) shard(s) of \(o.outputFolder) (\(set.regions.count) regions), "
                 + "plan \(digest.prefix(12))")
         for (i, ids) in plan.groups.enumerated() { Console.out("  shard \(i)/\(shards): \(ids.count) regions") }
+        for line in untrusted.lines { Console.out(line) }
         return .success
     }
 }
@@ -96,28 +94,10 @@ struct PackageShardRequest {
             part = ""
             return
         }
-        guard p.positionals.isEmpty else {
-            throw UsageError(message: "with --plan the pipeline comes from the plan: give no PIPELINE.json")
-        }
-        let (plan, i, n) = try ShardArguments.planAndShard(p)
-        guard let part = p.value("output") else {
-            throw UsageError(message: "a shard needs -o PARTDIR, its part folder")
-        }
-        let stray =
-            ShardArguments.split(
-                arguments, removing: runOnly.union(["plan", "shard", "output"]), options: PackageCommand.options
-            )
-            .kept
-        guard stray.isEmpty else {
-            throw UsageError(
-                message: "with --plan the pipeline and options come from the plan; a shard takes only --shard, -o and "
-                    + runOnly.sorted().map { "--" + $0 }.joined(separator: ", ") + ", not "
-                    + stray.joined(separator: " "))
-        }
-        self.plan = ShardArguments.absolutePath(plan)
-        self.part = ShardArguments.absolutePath(part)
-        shard = i
-        shards = n
+        let line = try ShardCommandLine(
+            p, arguments: arguments, options: PackageCommand.options, runOnly: runOnly, what: "the pipeline",
+            part: "PARTDIR, its part folder")
+        (plan, shard, shards, part) = (line.plan, line.shard, line.shards, line.part)
     }
 
     /// Checks the plan and the inputs, then builds the shard's regions into the part folder.
@@ -137,7 +117,7 @@ struct PackageShardRequest {
                     path: self.plan, reason: "its arguments are not a package command line: \(error)")
             }
         }
-        let (_, now) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
+        let (_, now, _) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
         guard now == plan.fingerprint else {
             throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
         }
@@ -148,7 +128,12 @@ struct PackageShardRequest {
         }
         let base = ShardArguments.split(plan.arguments, removing: ["output"], options: PackageCommand.options).kept
         var command = try parse(base + local + ["-o", part])
+        // A part folder used before (a rerun, last night's plan) says it is finished only once this run is.
+        if unlink(part + "/shard.json") != 0, errno != ENOENT {
+            throw PipelineError.badOutput(path: part + "/shard.json", reason: "cannot remove the earlier manifest")
+        }
         command.shardRegions = Set(plan.groups[shard])
+        command.shardReadWhole = plan.untrustedBoxes.paths
         let exit = try command.run()
         if exit == .success {
             let manifest = JSONWriter.text(
@@ -167,8 +152,11 @@ struct PackageShardRequest {
 extension PackageCommand {
     /// The region options this command line packages (pipeline, regions, filter, folder) and the fingerprint a
     /// plan records: the Kartpack version, the command line, the pipeline, stylesheet and regions files' bytes and
-    /// every source's records (`ShardPlanner.fingerprint`).
-    func planFingerprint(arguments: [String]) throws -> (options: RegionPackageOptions, fingerprint: String) {
+    /// every source's records (`ShardPlanner.fingerprint`); with `auditingBoxes`, also the sources whose stored
+    /// record boxes cannot be trusted (`ShardPlanner.audit`; empty otherwise).
+    func planFingerprint(arguments: [String], auditingBoxes: Bool = false) throws -> (
+        options: RegionPackageOptions, fingerprint: String, untrustedBoxes: UntrustedRecordBoxes
+    ) {
         let spec = try PipelineSpec.load(path: pipeline, overrides: overrides)
         let section = spec.regions
         guard let regions = regionsFlag ?? section?.path, let idField = idFieldFlag ?? section?.idField,
@@ -194,6 +182,8 @@ extension PackageCommand {
             FileManager.default.fileExists(atPath: $0)
         }
         let planner = ShardPlanner(options: o.convert, arguments: arguments, otherFiles: files)
-        return (o, try planner.fingerprint())
+        guard auditingBoxes else { return (o, try planner.fingerprint(), UntrustedRecordBoxes()) }
+        let (fingerprint, untrusted) = try planner.audit()
+        return (o, fingerprint, untrusted)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KartpackCore
+import ConvertEngine
 
 /// `kartpack plan INPUT… -o OUT.pmtiles [convert options] --shards N --plan PLAN.json`: splits a `convert` build
 /// into N shards for a cluster's array job (docs/cluster.md).
@@ -19,8 +20,9 @@ struct PlanCommand: Command {
     static var help: String {
         helpText(
             usage: "kartpack plan INPUT.shp [INPUT2.shp ...] -o OUT.pmtiles|OUT.mbtiles [convert options] --shards N "
-                + "--plan PLAN.json\n       kartpack plan --package PIPELINE.json [package options] --shards N "
-                + "--plan PLAN.json",
+                + "--plan PLAN.json\n       kartpack plan PIPELINE.json [--set KEY=VALUE ...] [--allow-partial] "
+                + "--shards N --plan PLAN.json\n       kartpack plan --package PIPELINE.json [package options] "
+                + "--shards N --plan PLAN.json",
             summary: """
                 Writes a shard plan for the convert command line given (the same inputs and options as convert):
                 the inputs' fingerprint, the options, and N contiguous ranges of the archive's tile order of about
@@ -32,6 +34,8 @@ struct PlanCommand: Command {
                 With --package, the plan is of a `kartpack package PIPELINE.json [package options]` build: N groups
                 of regions of about equal cost (their bounding boxes' area), and `kartpack package --plan PLAN.json
                 --shard I/N -o PARTDIR` builds group I's packages, unsigned, into the part folder PARTDIR.
+                With a pipeline file first (and no --package), the plan is of `kartpack run PIPELINE.json`: the
+                same ranges, then `kartpack run --plan PLAN.json --shard I/N -o PART` and `kartpack merge`.
                 """,
             options: options,
             footer: "See docs/cluster.md for Slurm and Kubernetes.")
@@ -44,8 +48,21 @@ struct PlanCommand: Command {
     let command: ConvertCommand?
     /// `--package`: the plan of a `package` build instead.
     let packagePlan: PackagePlanRequest?
+    /// `PIPELINE.json` first: the plan of a `run`.
+    var runPlan: RunPlanRequest?
 
     init(arguments: [String]) throws(UsageError) {
+        if !arguments.contains("--package"), RunPlanRequest.isPipeline(arguments) {
+            let request = try RunPlanRequest(arguments: arguments)
+            self.shards = request.shards
+            self.planPath = request.planPath
+            self.splitZoom = request.splitZoom
+            self.arguments = request.arguments
+            self.command = nil
+            self.packagePlan = nil
+            self.runPlan = request
+            return
+        }
         if arguments.contains("--package") {
             let request = try PackagePlanRequest(arguments: arguments)
             self.shards = request.shards
@@ -73,6 +90,7 @@ struct PlanCommand: Command {
 
     func run() throws -> ExitCode {
         if let packagePlan { return try packagePlan.run() }
+        if let runPlan { return try runPlan.run() }
         guard let command else { return .software }
         let missing = command.convert.inputs.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
         if !missing.isEmpty {
@@ -83,12 +101,19 @@ struct PlanCommand: Command {
         let plan = try planner.plan(
             shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom)
         let digest = try plan.write(to: planPath)
+        Self.describe(plan, path: planPath, digest: digest)
+        return .success
+    }
+
+    /// Prints what a convert or run plan holds: its shards' ranges and the files read whole.
+    static func describe(_ plan: ShardPlan, path: String, digest: String) {
         let split = "split at zoom \(plan.splitZoom)"
-        Console.out("\(planPath): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
+        let shards = plan.ranges.count
+        Console.out("\(path): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
         for (i, r) in plan.ranges.enumerated() {
             let to = r.upperBound.map(String.init) ?? "end"
             Console.out("  shard \(i)/\(shards): tiles \(r.lowerBound)..<\(to)")
         }
-        return .success
+        for line in plan.untrustedBoxes.lines { Console.out(line) }
     }
 }

@@ -3,46 +3,56 @@ import KartpackCore
 import Nightly
 import ConvertEngine
 import PipelineFiles
+import TileArchive
 
 /// `kartpack run PIPELINE.json`: the nightly job.
 struct RunCommand: Command {
     static let name = "run"
     static let summary = "build the package a pipeline file describes (skipped when nothing changed)"
-    static let options: [OptionSpec] = [
-        OptionSpec(
-            name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12",
-            valueName: "KEY=VALUE"),
-        OptionSpec(
-            name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
-        OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
-        OptionSpec(
-            name: "full", kind: .flag,
-            help: "encode every tile (rebuild even when up to date), not only those changed since the tile index"),
-        OptionSpec(
-            name: "allow-partial", kind: .flag,
-            help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
-        OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
-        OptionSpec(
-            name: "log-format", kind: .value, help: "text (default) or json: one JSON object per log line on stderr",
-            valueName: "text|json"),
-        OptionSpec(
-            name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
-        OptionSpec(
-            name: "memory-budget", kind: .value,
-            help:
-                "memory for tile pieces and finished tiles before they go to scratch files on disk (default: the "
-                + "pipeline's memoryBudget, else 256M)",
-            valueName: "SIZE"),
-        OptionSpec(
-            name: "scratch", kind: .value, help: "folder for those scratch files (default: the output's folder)",
-            valueName: "DIR"),
-        OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
-    ]
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(
+                name: "set", kind: .repeatable, help: "override a pipeline value, e.g. tiles.maxZoom=12",
+                valueName: "KEY=VALUE"),
+            OptionSpec(
+                name: "dry-run", kind: .flag, help: "validate, fingerprint and say what would happen; build nothing"),
+            OptionSpec(name: "force", kind: .flag, help: "rebuild even when the package is up to date"),
+            OptionSpec(
+                name: "full", kind: .flag,
+                help: "encode every tile (rebuild even when up to date), not only those changed since the tile index"),
+            OptionSpec(
+                name: "allow-partial", kind: .flag,
+                help: "publish the other layers when an input is rejected (as \"onInputError\": \"skip\")"),
+            OptionSpec(name: "report", kind: .value, help: "write the run report as JSON", valueName: "FILE.json"),
+            OptionSpec(
+                name: "log-format", kind: .value,
+                help: "text (default) or json: one JSON object per log line on stderr",
+                valueName: "text|json"),
+            OptionSpec(
+                name: "threads", kind: .value, help: "worker threads (default: the number of cores)", valueName: "N"),
+            OptionSpec(
+                name: "memory-budget", kind: .value,
+                help:
+                    "memory for tile pieces and finished tiles before they go to scratch files on disk (default: the "
+                    + "pipeline's memoryBudget, else 256M)",
+                valueName: "SIZE"),
+            OptionSpec(
+                name: "scratch", kind: .value, help: "folder for those scratch files (default: the output's folder)",
+                valueName: "DIR"),
+            OptionSpec(name: "quiet", kind: .flag, help: "no progress line, warnings or summary"),
+            OptionSpec(
+                name: "output", kind: .value, help: "with --plan: the shard's part file", valueName: "PART",
+                short: "o"),
+        ]
+        + ShardArguments.planOptions(
+            "build one shard of a plan (`kartpack plan PIPELINE.json`): the pipeline and options come from the plan, "
+                + "-o is the shard's part file for `kartpack merge`")
     static var help: String {
         helpText(
             usage:
                 "kartpack run PIPELINE.json [--set KEY=VALUE ...] [--dry-run] [--force] [--full] [--report FILE.json] "
-                + "[--log-format text|json]",
+                + "[--log-format text|json]\n       kartpack run --plan PLAN.json --shard I/N -o PART [--threads N] "
+                + "[--report FILE.json] [--force]",
             summary: """
                 Validates the pipeline, takes a lock next to the output (a second run of the same pipeline exits 75 at
                 once), and skips the build when the package already holds the fingerprint of these exact inputs,
@@ -58,7 +68,8 @@ struct RunCommand: Command {
                 tile is encoded, and the report says why.
                 """,
             options: options,
-            footer: "The pipeline format is documented in Pipelines/README.md; exit codes in the README.")
+            footer: "The pipeline format is documented in Pipelines/README.md; exit codes in the README. Sharded runs "
+                + "on a cluster: docs/cluster.md.")
     }
 
     let path: String
@@ -73,11 +84,27 @@ struct RunCommand: Command {
     let scratch: String?
     let quiet: Bool
     let allowPartial: Bool
+    /// `--plan`/`--shard`: this run builds one shard of a plan (the other fields are unused).
+    var shardRequest: RunShardRequest?
+    /// What a shard builds: the plan's target, the package's format and the part file (set by `RunShardRequest`).
+    struct Shard {
+        var target: ShardTarget
+        var format: ArchiveFormat
+        var part: String
+    }
+    var shard: Shard?
 
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
-        guard p.positionals.count == 1 else { throw UsageError(message: "run needs exactly one PIPELINE.json") }
-        path = p.positionals[0]
+        if p.value("plan") != nil || p.value("shard") != nil {
+            shardRequest = try RunShardRequest(p, arguments: arguments)
+        } else {
+            guard p.value("output") == nil else {
+                throw UsageError(message: "-o is a shard's part file (with --plan); the pipeline names the output")
+            }
+            guard p.positionals.count == 1 else { throw UsageError(message: "run needs exactly one PIPELINE.json") }
+        }
+        path = p.positionals.first ?? ""
         overrides = p.values("set")
         dryRun = p.flag("dry-run")
         force = p.flag("force")
@@ -103,6 +130,7 @@ struct RunCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        if let shardRequest { return try shardRequest.run() }
         let formatter = JSONLogFormatter()
         func log(_ message: String, level: String = "info", code: ReasonCode? = nil, file: String? = nil) {
             if json {
@@ -126,7 +154,10 @@ struct RunCommand: Command {
         }
         inputs.append(OutputCollision.Role(path, as: "pipeline file"))
         inputs.append(OutputCollision.Role(RunLock.lockPath(forOutput: spec.output.path), as: "output's lock file"))
-        var outputs = [OutputCollision.Role(spec.output.path, as: "output package")]
+        var outputs = [
+            shard.map { OutputCollision.Role($0.part, as: "shard part") }
+                ?? OutputCollision.Role(spec.output.path, as: "output package")
+        ]
         if let reportPath { outputs.append(OutputCollision.Role(reportPath, as: "--report")) }
         do {
             try RunGuard.check(outputs: outputs, inputs: inputs)
@@ -142,7 +173,14 @@ struct RunCommand: Command {
             report = try DiagnosticTail.around(PackageOptions.sink(quiet: quiet, json: json), quiet: quiet, json: json)
             {
                 sink in
-                try PipelineRunner.run(
+                if let shard {
+                    return try PipelineRunner.runShard(
+                        spec: spec, shard: shard.target, format: shard.format, part: shard.part, force: force,
+                        diagnostics: sink, progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
+                        isCancelled: { signals.cancelled }, threads: threads, allowPartial: allowPartial,
+                        memoryBudget: memoryBudget, scratch: scratch)
+                }
+                return try PipelineRunner.run(
                     spec: spec, force: force, dryRun: dryRun, diagnostics: sink,
                     progress: json ? nil : ProgressReporter.forStandardError(enabled: !quiet),
                     isCancelled: { signals.cancelled },

@@ -60,6 +60,22 @@ enum ShardArguments {
         return (kept, removed)
     }
 
+    /// A plan command line's `--shards N` and `--plan PLAN.json` (a plan builds: no `--dry-run`).
+    static func planTarget(_ p: ParsedArguments) throws(UsageError) -> (shards: Int, plan: String) {
+        guard let shards = try p.int("shards", in: 1...4096) else { throw UsageError(message: "plan needs --shards N") }
+        guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
+        guard !p.flag("dry-run") else { throw UsageError(message: "a plan builds: --dry-run is not part of it") }
+        return (shards, planPath)
+    }
+
+    /// A command's `--plan PLAN.json` (`help` says what the shard builds) and `--shard I/N` options.
+    static func planOptions(_ help: String) -> [OptionSpec] {
+        [
+            OptionSpec(name: "plan", kind: .value, help: help, valueName: "PLAN.json"),
+            OptionSpec(name: "shard", kind: .value, help: "the shard of --plan to build, 0 <= I < N", valueName: "I/N"),
+        ]
+    }
+
     /// `path` from the current folder, as an absolute path.
     static func absolutePath(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

@@ -17,40 +17,15 @@ struct ShardRequest {
     var local: [String]
 
     init(_ p: ParsedArguments, arguments: [String]) throws(UsageError) {
-        guard p.positionals.isEmpty else {
-            throw UsageError(message: "with --plan the inputs come from the plan: give no INPUT")
-        }
-        let (plan, i, n) = try ShardArguments.planAndShard(p)
-        guard let part = p.value("output") else { throw UsageError(message: "a shard needs -o PART, its part file") }
-        let allowed = ShardArguments.runOnly.union(["plan", "shard", "output"])
-        let stray = ShardArguments.split(arguments, removing: allowed, options: ConvertCommand.options).kept
-        guard stray.isEmpty else {
-            throw UsageError(
-                message: "with --plan the inputs and options come from the plan; a shard takes only --shard, -o and "
-                    + ShardArguments.runOnly.sorted().map { "--" + $0 }.joined(separator: ", ") + ", not "
-                    + stray.joined(separator: " "))
-        }
-        self.plan = ShardArguments.absolutePath(plan)
-        self.part = ShardArguments.absolutePath(part)
-        shard = i
-        shards = n
-        local =
-            ShardArguments.split(
-                arguments, removing: ShardArguments.runOnly, options: ConvertCommand.options, absolute: true
-            )
-            .removed
+        let line = try ShardCommandLine(
+            p, arguments: arguments, options: ConvertCommand.options, runOnly: ShardArguments.runOnly,
+            what: "the inputs", part: "PART, its part file")
+        (plan, shard, shards, part, local) = (line.plan, line.shard, line.shards, line.part, line.local)
     }
 
     /// Checks the plan and the inputs, then builds the part.
     func run() throws -> ExitCode {
-        let (plan, digest) = try ShardPlan.read(path: self.plan)
-        guard plan.command == "convert" else {
-            throw ShardError.damaged(path: self.plan, reason: "a plan for `\(plan.command)`, not `convert`")
-        }
-        guard shards == plan.ranges.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
-        guard FileManager.default.changeCurrentDirectoryPath(plan.directory) else {
-            throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
-        }
+        let (plan, digest) = try ShardCommandLine.openPlan(self.plan, command: "convert", shard: shard, shards: shards)
         var command: ConvertCommand
         do {
             command = try ConvertCommand(arguments: plan.arguments + local)
@@ -69,7 +44,68 @@ struct ShardRequest {
         command.convert.shard = ShardTarget(
             planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName,
             splitZoom: plan.splitZoom)
+        command.convert.shard?.untrustedBoxes = plan.untrustedBoxes
         return try command.run()
+    }
+}
+
+/// A shard's command line (`convert`, `run`, `package` with `--plan` and `--shard`): the plan, the shard, its part
+/// (`-o`) and its run-only options; anything else is a usage error, since the plan gives it.
+struct ShardCommandLine {
+    var plan: String
+    var shard: Int
+    var shards: Int
+    var part: String
+    /// The run-only options given, paths made absolute.
+    var local: [String]
+
+    /// `what` names what the plan gives instead of positional arguments (`the inputs`, `the pipeline`), `part`
+    /// what `-o` is (`PART, its part file`).
+    init(
+        _ p: ParsedArguments, arguments: [String], options: [OptionSpec], runOnly: Set<String>, what: String,
+        part partName: String
+    ) throws(UsageError) {
+        guard p.positionals.isEmpty else {
+            throw UsageError(message: "with --plan \(what) comes from the plan: give none on the command line")
+        }
+        let (plan, i, n) = try ShardArguments.planAndShard(p)
+        guard let part = p.value("output") else { throw UsageError(message: "a shard needs -o \(partName)") }
+        let stray =
+            ShardArguments.split(arguments, removing: runOnly.union(["plan", "shard", "output"]), options: options)
+            .kept
+        guard stray.isEmpty else {
+            throw UsageError(
+                message: "with --plan \(what) and the options come from the plan; a shard takes only --shard, -o and "
+                    + runOnly.sorted().map { "--" + $0 }.joined(separator: ", ") + ", not "
+                    + stray.joined(separator: " "))
+        }
+        self.plan = ShardArguments.absolutePath(plan)
+        self.part = ShardArguments.absolutePath(part)
+        shard = i
+        shards = n
+        local = ShardArguments.split(arguments, removing: runOnly, options: options, absolute: true).removed
+    }
+}
+
+extension ShardCommandLine {
+    /// Reads this shard's plan (a plan of `command` with this shard count) and enters its folder.
+    func openPlan(command: String) throws -> (plan: ShardPlan, digest: String) {
+        try Self.openPlan(plan, command: command, shard: shard, shards: shards)
+    }
+
+    /// Reads the plan at `path`, refuses one of another command (65) or shard count, and enters its folder.
+    static func openPlan(_ path: String, command: String, shard: Int, shards: Int) throws -> (
+        plan: ShardPlan, digest: String
+    ) {
+        let (plan, digest) = try ShardPlan.read(path: path)
+        guard plan.command == command else {
+            throw ShardError.damaged(path: path, reason: "a plan for `\(plan.command)`, not `\(command)`")
+        }
+        guard shards == plan.ranges.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
+        guard FileManager.default.changeCurrentDirectoryPath(plan.directory) else {
+            throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
+        }
+        return (plan, digest)
     }
 }
 

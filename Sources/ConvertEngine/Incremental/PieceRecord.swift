@@ -1,0 +1,184 @@
+import KartpackCore
+
+/// One feature's feature-phase output as the piece store keeps it (`PieceStore`): what `FeatureChain` made of the
+/// feature's geometry — its pieces and label pieces at every zoom, the repairs, the zooms where nothing was left,
+/// its bounds — everything of a `TiledFeature.Tiling` except the style decisions, which are made again each night
+/// (`FeatureChain.style`) and must match the stored digest of those it was tiled with.
+///
+/// Layout: the digest of the style decisions it was tiled with (16 bytes, `PieceReuse.styleDigest`) · what the
+/// style asked of its point on surface (a byte: 0 nothing, 1 no point, 2 a point, then x and y as Float64 bit
+/// patterns) · zooms (lower, upper) · bounds (4 × Float64 bit patterns) · repair count, each reason code's name ·
+/// collapsed count, each zoom · for the pieces, then the label pieces: block count, per block (one zoom) its zoom,
+/// its byte length and the pieces as `PieceEncoder` writes them (layer and feature 0, a running tile key). All
+/// integers are varints. `PieceStoreWriter` puts a 64-bit check of these bytes before them.
+enum PieceRecord {
+    /// The stored form of `tiling`.
+    static func encode(_ tiling: TiledFeature.Tiling, style: TileDigest) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + tiling.pieces.count * 48)
+        putWord(style.high, &out)
+        putWord(style.low, &out)
+        switch tiling.surfacePoint {
+        case .notAsked, .failed: out.append(0)
+        case .noPoint: out.append(1)
+        case .point(let x, let y):
+            out.append(2)
+            putWord(x.bitPattern, &out)
+            putWord(y.bitPattern, &out)
+        }
+        PieceEncoder.varint(UInt64(tiling.zooms.lowerBound), into: &out)
+        PieceEncoder.varint(UInt64(tiling.zooms.upperBound), into: &out)
+        let b = tiling.bounds
+        for v in [b.minX, b.minY, b.maxX, b.maxY] { putWord(v.bitPattern, &out) }
+        let repairs = tiling.repairs.sorted()
+        PieceEncoder.varint(UInt64(repairs.count), into: &out)
+        for r in repairs {
+            let name = Array(r.rawValue.utf8)
+            PieceEncoder.varint(UInt64(name.count), into: &out)
+            out += name
+        }
+        PieceEncoder.varint(UInt64(tiling.collapsedAt.count), into: &out)
+        for z in tiling.collapsedAt { PieceEncoder.varint(UInt64(z), into: &out) }
+        putBlocks(tiling.pieces, &out)
+        putBlocks(tiling.labelPieces, &out)
+        return out
+    }
+
+    /// The tiling stored in `bytes` (style decisions and warnings left empty) and the digest of the style
+    /// decisions it was made with; nil when the bytes do not parse.
+    static func decode(_ bytes: [UInt8]) -> (style: TileDigest, tiling: TiledFeature.Tiling)? {
+        var r = RecordReader(bytes: bytes)
+        guard let high = r.word(), let low = r.word(), let surface = r.surface() else { return nil }
+        guard let tiling = decodeTiling(&r) else { return nil }
+        var t = tiling
+        t.surfacePoint = surface
+        return (TileDigest(high: high, low: low), t)
+    }
+
+    private static func decodeTiling(_ r: inout RecordReader) -> TiledFeature.Tiling? {
+        guard let lo = r.int(), let hi = r.int(), lo <= hi, let minX = r.word(), let minY = r.word(),
+            let maxX = r.word(), let maxY = r.word(), let repairCount = r.count()
+        else { return nil }
+        var tiling = TiledFeature.Tiling(zooms: lo...hi)
+        tiling.bounds = Bounds(
+            minX: Double(bitPattern: minX), minY: Double(bitPattern: minY), maxX: Double(bitPattern: maxX),
+            maxY: Double(bitPattern: maxY))
+        for _ in 0..<repairCount {
+            guard let name = r.text(), let code = ReasonCode(rawValue: name) else { return nil }
+            tiling.repairs.insert(code)
+        }
+        guard let collapsedCount = r.count() else { return nil }
+        for _ in 0..<collapsedCount {
+            guard let z = r.int() else { return nil }
+            tiling.collapsedAt.append(z)
+        }
+        guard let pieces = r.blocks(), let labels = r.blocks(), r.isAtEnd else { return nil }
+        tiling.pieces = pieces
+        tiling.labelPieces = labels
+        return tiling
+    }
+
+    private static func putWord(_ w: UInt64, _ out: inout [UInt8]) {
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: w >> (8 * UInt64(i)))) }
+    }
+
+    /// Pieces in tile order, one block per zoom.
+    private static func putBlocks(_ pieces: [TilePiece], _ out: inout [UInt8]) {
+        var zooms: [(z: Int, range: Range<Int>)] = []
+        var start = 0
+        for i in pieces.indices where i + 1 == pieces.count || pieces[i + 1].tile.z != pieces[i].tile.z {
+            zooms.append((pieces[i].tile.z, start..<(i + 1)))
+            start = i + 1
+        }
+        PieceEncoder.varint(UInt64(zooms.count), into: &out)
+        for (z, range) in zooms {
+            var block = PieceEncoder(capacity: range.count * 48)
+            for (n, i) in range.enumerated() {
+                var p = pieces[i]
+                (p.key, p.layer, p.feature) = (UInt64(n + 1), 0, 0)
+                block.append(p)
+            }
+            PieceEncoder.varint(UInt64(z), into: &out)
+            PieceEncoder.varint(UInt64(block.bytes.count), into: &out)
+            out += block.bytes
+        }
+    }
+}
+
+/// Reads the varints, words and blocks of a `PieceRecord`; every read answers nil past the end.
+private struct RecordReader {
+    let bytes: [UInt8]
+    var at = 0
+
+    var isAtEnd: Bool { at == bytes.count }
+
+    mutating func varint() -> UInt64? {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while at < bytes.count, shift < 64 {
+            let b = bytes[at]
+            at += 1
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func int() -> Int? {
+        guard let v = varint(), v <= UInt64(Int32.max) else { return nil }
+        return Int(v)
+    }
+
+    /// A count or length: no larger than the bytes left.
+    mutating func count() -> Int? {
+        guard let n = int(), n <= bytes.count - at else { return nil }
+        return n
+    }
+
+    mutating func word() -> UInt64? {
+        guard bytes.count - at >= 8 else { return nil }
+        var w: UInt64 = 0
+        for i in 0..<8 { w |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        at += 8
+        return w
+    }
+
+    mutating func surface() -> SurfacePoint? {
+        guard at < bytes.count else { return nil }
+        at += 1
+        switch bytes[at - 1] {
+        case 0: return .notAsked
+        case 1: return .noPoint
+        case 2:
+            guard let x = word(), let y = word() else { return nil }
+            return .point(Double(bitPattern: x), Double(bitPattern: y))
+        default: return nil
+        }
+    }
+
+    mutating func text() -> String? {
+        guard let n = count() else { return nil }
+        defer { at += n }
+        return String(decoding: bytes[at..<(at + n)], as: UTF8.self)
+    }
+
+    mutating func blocks() -> [TilePiece]? {
+        guard let n = count() else { return nil }
+        var pieces: [TilePiece] = []
+        for _ in 0..<n {
+            guard let z = int(), z <= TileCoordinate.maxZoom, let length = count() else { return nil }
+            var decoder = PieceDecoder(bytes: Array(bytes[at..<(at + length)]), zoom: z)
+            at += length
+            do throws(SpillError) {
+                while var p = try decoder.next() {
+                    p.key = 0
+                    pieces.append(p)
+                }
+            } catch {
+                return nil
+            }
+        }
+        return pieces
+    }
+}

@@ -1,0 +1,161 @@
+import Checksum
+import Foundation
+import KartpackCore
+import TileArchive
+
+/// Last night's piece store (`PACKAGE.piecestore`, written by `PieceStoreWriter`): each feature's feature-phase
+/// output (`PieceRecord`) under a key of its geometry as read, its style decisions and its set's settings
+/// (`PieceReuse.key`). Only the key table is held in memory (28 bytes a feature, sorted); records are read with
+/// `pread` when a feature's key is found, and each is checked against the 64-bit check stored before it.
+///
+/// Format (little-endian; Pipelines/README.md, *Incremental builds: the piece store*):
+/// `KARTPACK-PIECE-STORE\n` · version u32 (1) · settings digest (16 bytes) · records, each a check u64 (of the
+/// record's bytes, `TileHasher`) and the record · the key table, sorted by key: per feature key (16), offset u64
+/// and length u32 of its check and record · table offset u64 · entry count u64 · SHA-256 of the header and the
+/// table (32 bytes).
+package final class PieceStore: @unchecked Sendable {
+    package static let magic = Array("KARTPACK-PIECE-STORE\n".utf8)
+    package static let version: UInt32 = 1
+
+    /// One key table entry.
+    struct Entry {
+        var high: UInt64
+        var low: UInt64
+        var offset: UInt64
+        var length: UInt32
+    }
+
+    private let fd: Int32
+    private let size: Int
+    private let entries: [Entry]
+
+    /// Where the store of the package at `path` lives.
+    package static func path(forPackage path: String) -> String { path + ".piecestore" }
+
+    /// Opens the store at `path` and reads its key table; the error says why it cannot be used.
+    package init(path: String, settings: TileDigest) throws(PieceStoreProblem) {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PieceStoreProblem("there is no piece store next to the package") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            throw PieceStoreProblem(damaged: "it cannot be read")
+        }
+        size = Int(st.st_size)
+        do {
+            entries = try Self.table(fd: fd, size: size, settings: settings)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Features in the store.
+    package var count: Int { entries.count }
+
+    private static func table(fd: Int32, size: Int, settings: TileDigest) throws(PieceStoreProblem) -> [Entry] {
+        let headerSize = magic.count + 4 + 16
+        guard size >= headerSize + 48, let header = read(fd, at: 0, count: headerSize), header.starts(with: magic)
+        else { throw PieceStoreProblem(damaged: "not a Kartpack piece store") }
+        var r = ByteWords(bytes: header, at: magic.count)
+        let version = UInt32(truncatingIfNeeded: r.word(4))
+        guard version == Self.version else {
+            throw PieceStoreProblem("the piece store has format \(version), this Kartpack reads \(Self.version)")
+        }
+        guard let footer = read(fd, at: size - 48, count: 48) else {
+            throw PieceStoreProblem(damaged: "it cannot be read")
+        }
+        var f = ByteWords(bytes: footer, at: 0)
+        let (tableOffset, count) = (Int(truncatingIfNeeded: f.word(8)), Int(truncatingIfNeeded: f.word(8)))
+        guard tableOffset >= headerSize, count >= 0, count <= (size - 48) / 28,
+            tableOffset + count * 28 + 48 == size, let table = read(fd, at: tableOffset, count: count * 28)
+        else { throw PieceStoreProblem(damaged: "its key table does not fit the file") }
+        var sha = SHA256()
+        sha.update(header)
+        sha.update(table)
+        guard sha.finalize().elementsEqual(footer[16...]) else {
+            throw PieceStoreProblem(damaged: "its checksum does not match")
+        }
+        guard r.word(8) == settings.high, r.word(8) == settings.low else {
+            throw PieceStoreProblem("the piece store was made with other tiling settings or another Kartpack")
+        }
+        var t = ByteWords(bytes: table, at: 0)
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for _ in 0..<count {
+            entries.append(
+                Entry(high: t.word(8), low: t.word(8), offset: t.word(8), length: UInt32(truncatingIfNeeded: t.word(4)))
+            )
+        }
+        return entries
+    }
+
+    /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the
+    /// record is damaged (`damaged` set).
+    func record(_ key: TileDigest, damaged: inout Bool) -> [UInt8]? {
+        var (lo, hi) = (0, entries.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let e = entries[mid]
+            if (e.high, e.low) < (key.high, key.low) { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < entries.count, entries[lo].high == key.high, entries[lo].low == key.low else { return nil }
+        let e = entries[lo]
+        guard e.length >= 8, Int(e.offset) + Int(e.length) <= size,
+            let bytes = Self.read(fd, at: Int(e.offset), count: Int(e.length))
+        else {
+            damaged = true
+            return nil
+        }
+        var check = TileHasher()
+        check.add(bytes[8...])
+        var w = ByteWords(bytes: bytes, at: 0)
+        guard w.word(8) == check.finish().low else {
+            damaged = true
+            return nil
+        }
+        return Array(bytes[8...])
+    }
+
+    private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        guard count > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return out
+    }
+
+    static func put32(_ v: UInt32, _ out: inout [UInt8]) {
+        for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) }
+    }
+
+    static func put64(_ v: UInt64, _ out: inout [UInt8]) {
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) }
+    }
+}
+
+/// Little-endian words of a byte array (the caller has checked the length).
+private struct ByteWords {
+    let bytes: [UInt8]
+    var at: Int
+
+    mutating func word(_ n: Int) -> UInt64 {
+        var w: UInt64 = 0
+        for i in 0..<n { w |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        at += n
+        return w
+    }
+}
+
+/// Why last night's piece store is not read (every feature is then tiled).
+package struct PieceStoreProblem: Error, Sendable {
+    package var reason: String
+    init(_ reason: String) { self.reason = reason }
+    init(damaged why: String) { reason = "the piece store is damaged: " + why }
+}

@@ -1,0 +1,105 @@
+import Checksum
+import Foundation
+import KartpackCore
+import TileArchive
+
+/// Writes tonight's piece store (`PieceStore`) into a temporary file next to the package while the feature phase
+/// runs, one record per feature in input order; `finish` appends the sorted key table and the checksum, and
+/// `publish` renames it over last night's store once the package is published. Past `limit` bytes it stops and
+/// writes nothing (`overLimit`): the next night then tiles every feature.
+package final class PieceStoreWriter {
+    private let file: AtomicFile
+    private let limit: Int
+    private var buffer: [UInt8] = []
+    private var offset: Int
+    private var entries: [PieceStore.Entry] = []
+    private var header: [UInt8]
+    private var failed = false
+    /// True once the store would have grown past `limit` (nothing is published then).
+    package private(set) var overLimit = false
+    /// Bytes of the published store (0 before `finish`).
+    package private(set) var bytes = 0
+
+    /// A store for `path` (`PieceStore.path(forPackage:)`) holding at most `limit` bytes.
+    package init(path: String, settings: TileDigest, limit: Int) throws(TileArchiveError) {
+        file = try AtomicFile(targetPath: path, overwrite: true)
+        self.limit = limit
+        header = PieceStore.magic
+        PieceStore.put32(PieceStore.version, &header)
+        PieceStore.put64(settings.high, &header)
+        PieceStore.put64(settings.low, &header)
+        buffer = header
+        offset = header.count
+    }
+
+    /// Adds one feature's record (`PieceRecord`) under `key`.
+    func append(key: TileDigest, record: [UInt8]) {
+        guard !overLimit, !failed else { return }
+        let length = 8 + record.count
+        guard offset + length + 28 * (entries.count + 1) + 48 <= limit, record.count <= Int(UInt32.max) - 8 else {
+            overLimit = true
+            buffer = []
+            entries = []
+            return
+        }
+        var check = TileHasher()
+        check.add(record)
+        PieceStore.put64(check.finish().low, &buffer)
+        buffer += record
+        entries.append(PieceStore.Entry(high: key.high, low: key.low, offset: UInt64(offset), length: UInt32(length)))
+        offset += length
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    private func flush() {
+        guard !failed, !buffer.isEmpty else { return }
+        do { try file.write(buffer) } catch { failed = true }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
+    /// when it was over its limit or could not be written.
+    package func publish() -> Bool {
+        guard !overLimit, !failed else {
+            file.discard()
+            return false
+        }
+        entries.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        var table: [UInt8] = []
+        table.reserveCapacity(entries.count * 28 + 48)
+        var last: (UInt64, UInt64)?
+        var count = 0
+        for e in entries where last.map({ $0 != (e.high, e.low) }) ?? true {
+            last = (e.high, e.low)
+            PieceStore.put64(e.high, &table)
+            PieceStore.put64(e.low, &table)
+            PieceStore.put64(e.offset, &table)
+            PieceStore.put32(e.length, &table)
+            count += 1
+        }
+        var sha = SHA256()
+        sha.update(header)
+        sha.update(table)
+        PieceStore.put64(UInt64(offset), &table)
+        PieceStore.put64(UInt64(count), &table)
+        table += sha.finalize()
+        buffer += table
+        flush()
+        guard !failed else {
+            file.discard()
+            return false
+        }
+        do { try file.publish() } catch {
+            file.discard()
+            return false
+        }
+        bytes = offset + table.count
+        return true
+    }
+
+    /// Leaves nothing behind (a build that was not published).
+    package func discard() { file.discard() }
+
+    /// A build that failed before `publish` leaves no temporary file either.
+    deinit { file.discard() }
+}

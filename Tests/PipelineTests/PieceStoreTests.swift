@@ -1,0 +1,87 @@
+import Foundation
+import GeometryAlgorithms
+import KartpackCore
+import Testing
+import VectorTile
+
+@testable import ConvertEngine
+
+/// The piece store (issue 37): a feature's stored record reads back as the tiling it was made from; the store's
+/// key table finds it; a damaged record or table is never used; a store over its limit is not written.
+@Suite struct PieceStoreTests {
+    private func tiling() -> TiledFeature.Tiling {
+        var t = TiledFeature.Tiling(zooms: 3...5)
+        let ring = [TilePoint(0, 0), TilePoint(4000, 0), TilePoint(4000, 4000), TilePoint(-70000, 2)]
+        t.pieces = [
+            TilePiece(tile: TileCoordinate(z: 3, x: 1, y: 2), geometry: .polygons(PieceParts(points: ring))),
+            TilePiece(
+                tile: TileCoordinate(z: 4, x: 2, y: 4),
+                geometry: .dust(SmallFeatureDust(x: 3, y: -4, measure: 1.5, polygon: true, angle: 0.25))),
+            TilePiece(tile: TileCoordinate(z: 4, x: 3, y: 4), geometry: .lines(PieceParts(points: ring))),
+            TilePiece(
+                tile: TileCoordinate(z: 5, x: 6, y: 9),
+                geometry: .polygons(PieceParts(points: ring + ring, counts: [4 | 1 << 31, 4]))),
+        ]
+        t.labelPieces = [TilePiece(tile: TileCoordinate(z: 5, x: 6, y: 9), geometry: .points([TilePoint(7, 8)]))]
+        t.repairs = [.makeValid, .gridRepair]
+        t.collapsedAt = [3]
+        t.bounds = Bounds(minX: -1.5, minY: 2, maxX: 1e7, maxY: 3.25)
+        return t
+    }
+
+    private func same(_ a: TiledFeature.Tiling, _ b: TiledFeature.Tiling) {
+        #expect(a.zooms == b.zooms && a.repairs == b.repairs && a.collapsedAt == b.collapsedAt && a.bounds == b.bounds)
+        #expect(a.pieces.map(\.tile) == b.pieces.map(\.tile) && a.pieces.map(\.geometry) == b.pieces.map(\.geometry))
+        #expect(a.labelPieces.map(\.geometry) == b.labelPieces.map(\.geometry))
+        #expect(b.pieces.allSatisfy { $0.key == 0 && $0.layer == 0 && $0.feature == 0 })
+    }
+
+    @Test func aRecordReadsBackAsItsTiling() throws {
+        var t = tiling()
+        t.surfacePoint = .point(1.25, -3)
+        let bytes = PieceRecord.encode(t, style: TileDigest(high: 5, low: 6))
+        let (style, back) = try #require(PieceRecord.decode(bytes))
+        same(t, back)
+        #expect(style == TileDigest(high: 5, low: 6) && back.surfacePoint == .point(1.25, -3))
+        #expect(PieceRecord.decode(Array(bytes.dropLast())) == nil)
+        #expect(PieceRecord.decode(bytes + [0]) == nil)
+    }
+
+    @Test func theStoreFindsRecordsAndRefusesDamagedOnes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/p.piecestore"
+        let settings = TileDigest(high: 1, low: 2)
+        let writer = try PieceStoreWriter(path: path, settings: settings, limit: 1 << 20)
+        let keys = (0..<50).map { TileDigest(high: UInt64($0 * 7919 % 50), low: UInt64($0)) }
+        let record = PieceRecord.encode(tiling(), style: TileDigest(high: 0, low: 0))
+        for k in keys { writer.append(key: k, record: record) }
+        writer.append(key: keys[3], record: record)  // stored once
+        #expect(writer.publish())
+        let store = try PieceStore(path: path, settings: settings)
+        #expect(store.count == 50)
+        var damaged = false
+        for k in keys { #expect(store.record(k, damaged: &damaged) == record) }
+        #expect(store.record(TileDigest(high: 9, low: 9), damaged: &damaged) == nil && !damaged)
+        #expect(throws: PieceStoreProblem.self) { try PieceStore(path: path, settings: TileDigest(high: 1, low: 3)) }
+
+        // A flipped bit in a record: that record is refused, the others still read.
+        var bytes = try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) })
+        bytes[PieceStore.magic.count + 4 + 16 + 8 + 20] ^= 1
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let flipped = try PieceStore(path: path, settings: settings)
+        let refused = keys.filter { flipped.record($0, damaged: &damaged) == nil }
+        #expect(refused.count == 1 && damaged)
+        // A flipped bit in the key table: the store is not used.
+        bytes[bytes.count - 50] ^= 1
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(throws: PieceStoreProblem.self) { try PieceStore(path: path, settings: settings) }
+
+        // Over its limit: nothing is written.
+        let small = try PieceStoreWriter(path: dir + "/q.piecestore", settings: settings, limit: 4 * record.count)
+        for k in keys { small.append(key: k, record: record) }
+        #expect(!small.publish() && small.overLimit)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/q.piecestore"))
+    }
+}
