@@ -93,7 +93,7 @@ package enum PipelineRunner {
         if upToDate || dryRun { return report }
 
         let inputBytes = fingerprint.inputs.reduce(UInt64(0)) { $0 + UInt64($1.bytes) }
-        let previous = (try? FileManager.default.attributesOfItem(atPath: spec.output.path)[.size] as? UInt64) ?? nil
+        let previous = Self.previousBytes(package: spec.output.path)
         try DiskSpace.check(
             folder: folder.isEmpty ? "." : folder,
             needed: DiskSpace.estimate(inputBytes: inputBytes, previousOutputBytes: previous))
@@ -138,5 +138,16 @@ package enum PipelineRunner {
             }
         }
         return names
+    }
+
+    /// Bytes of last night's package and of the files rewritten beside it every night (its piece store and tile
+    /// index, `PACKAGE.piecestore` and `PACKAGE.tileindex`): each is written whole before it replaces the old one,
+    /// so a night needs about that much free space. Nil on a first night (no package yet).
+    static func previousBytes(package: String) -> UInt64? {
+        func size(_ path: String) -> UInt64? {
+            (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? nil
+        }
+        guard let bytes = size(package) else { return nil }
+        return [".piecestore", ".tileindex"].reduce(bytes) { $0 + (size(package + $1) ?? 0) }
     }
 }
