@@ -80,7 +80,7 @@ package enum PipelineRunner {
         let name = SpecPaths.fileName(spec.output.path)
         for dir in [folder.isEmpty ? "." : folder] + (scratch.map { [$0] } ?? []) {
             try StaleTemporaryFiles.removeAbandoned(
-                in: dir, targets: [name, name + ".tileindex", name + ".piecestore"])
+                in: dir, targets: [name] + companions(of: name))
         }
 
         let fingerprint = try spec.fingerprint()
@@ -140,14 +140,18 @@ package enum PipelineRunner {
         return names
     }
 
-    /// Bytes of last night's package and of the files rewritten beside it every night (its piece store and tile
-    /// index, `PACKAGE.piecestore` and `PACKAGE.tileindex`): each is written whole before it replaces the old one,
-    /// so a night needs about that much free space. Nil on a first night (no package yet).
+    /// The files a `run` rewrites beside its package every night: the tile index and the piece store.
+    static func companions(of package: String) -> [String] {
+        [TileIndex.path(forPackage: package), PieceStore.path(forPackage: package)]
+    }
+
+    /// Bytes of last night's package and of its `companions`: each is written whole before it replaces the old
+    /// one, so a night needs about that much free space. Nil on a first night (no package yet).
     static func previousBytes(package: String) -> UInt64? {
         func size(_ path: String) -> UInt64? {
             (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? nil
         }
         guard let bytes = size(package) else { return nil }
-        return [".piecestore", ".tileindex"].reduce(bytes) { $0 + (size(package + $1) ?? 0) }
+        return companions(of: package).reduce(bytes) { $0 + (size($1) ?? 0) }
     }
 }

@@ -3,10 +3,8 @@ feature-phase output is kept next to the package, and the next night a feature w
 settings are unchanged is read back instead of reprojected, repaired and tiled. Every night is byte-identical to
 `run --full` (`Night.next_night`); the report says how many features were reused and tiled, and why the store was
 not used or not written."""
-import shutil
 import struct
 
-from shapefile_shuffle import shuffle_shapefile
 from test_incremental_run import LAYERS, Night, forest_export, forest_spec  # noqa: F401 (a fixture)
 
 MAGIC = b"KARTPACK-PIECE-STORE\n"
@@ -94,12 +92,7 @@ def test_a_changed_rule_and_crs_tile_only_what_they_change(kartpack, forest_expo
 
 def test_a_shuffled_export_reuses_every_feature(kartpack, forest_export, tmp_path):
     night, rejected, reused = baseline(kartpack, forest_export, tmp_path)
-    for i, layer in enumerate(LAYERS):
-        src = night.folder / f"{layer}.shp"
-        shuffled = night.folder / "shuffled" / f"{layer}.shp"
-        shuffle_shapefile(src, shuffled, seed=i + 1)
-        for ext in (".shp", ".shx", ".dbf"):
-            shutil.copyfile(shuffled.with_suffix(ext), src.with_suffix(ext))
+    night.shuffle_layers(LAYERS)
     inc = night.next_night("--force")
     assert inc["featuresTiled"] == rejected and inc["featuresReused"] == reused
 

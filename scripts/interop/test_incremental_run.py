@@ -69,6 +69,15 @@ class Night:
     def layer(self, name: str) -> ShapefileSet:
         return ShapefileSet.load(self.folder / f"{name}.shp")
 
+    def shuffle_layers(self, layers) -> None:
+        """Rewrites each of `layers` in place in another record order (a re-export of the same data)."""
+        for i, layer in enumerate(layers):
+            src = self.folder / f"{layer}.shp"
+            shuffled = self.folder / "shuffled" / f"{layer}.shp"
+            shuffle_shapefile(src, shuffled, seed=i + 1)
+            for ext in (".shp", ".shx", ".dbf"):
+                shutil.copyfile(shuffled.with_suffix(ext), src.with_suffix(ext))
+
     def next_night(self, *args: str) -> dict:
         """Builds incrementally, then in full; asserts the bytes are equal and returns the incremental report."""
         incremental = self.run("--force", *args)
@@ -159,12 +168,7 @@ def test_a_changed_crs(forest_night):
 
 
 def test_a_shuffled_export_copies_every_tile(forest_night):
-    for i, layer in enumerate(LAYERS):
-        src = forest_night.folder / f"{layer}.shp"
-        shuffled = forest_night.folder / "shuffled" / f"{layer}.shp"
-        shuffle_shapefile(src, shuffled, seed=i + 1)
-        for ext in (".shp", ".shx", ".dbf"):
-            shutil.copyfile(shuffled.with_suffix(ext), src.with_suffix(ext))
+    forest_night.shuffle_layers(LAYERS)
     assert forest_night.run()["upToDate"] is True
     inc = forest_night.next_night()
     assert inc["full"] is False and inc["tilesReencoded"] == 0 and inc["tilesRemoved"] == 0

@@ -72,10 +72,9 @@ struct RunShardRequest {
     /// Checks the plan and the inputs, then builds the part.
     func run() throws -> ExitCode {
         let (plan, digest) = try line.openPlan(command: "run")
-        let (local, shard, shards, part) = (line.local, line.shard, line.shards, line.part)
         var command: RunCommand
         do {
-            command = try RunCommand(arguments: plan.arguments + local)
+            command = try RunCommand(arguments: plan.arguments + line.local)
         } catch {
             throw ShardError.damaged(path: line.plan, reason: "its arguments are not a run command line: \(error)")
         }
@@ -84,11 +83,8 @@ struct RunShardRequest {
         guard now == plan.fingerprint else {
             throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
         }
-        var target = ShardTarget(
-            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard],
-            outputName: (plan.output as NSString).lastPathComponent, splitZoom: plan.splitZoom)
-        target.untrustedBoxes = plan.untrustedBoxes
-        command.shard = RunCommand.Shard(target: target, format: plan.format, part: part)
+        command.shard = RunCommand.Shard(
+            target: line.target(in: plan, digest: digest), format: plan.format, part: line.part)
         return try command.run()
     }
 }

@@ -9,42 +9,35 @@ import PipelineFiles
 /// the inputs' fingerprint must still be the plan's (exit 65 otherwise); then the shard converts as the whole
 /// build does, with the same guards, report and exit codes, and publishes its part file atomically at PART.
 struct ShardRequest {
-    var plan: String
-    var shard: Int
-    var shards: Int
-    var part: String
-    /// The shard's run-only options, paths made absolute.
-    var local: [String]
+    var line: ShardCommandLine
 
     init(_ p: ParsedArguments, arguments: [String]) throws(UsageError) {
-        let line = try ShardCommandLine(
+        line = try ShardCommandLine(
             p, arguments: arguments, options: ConvertCommand.options, runOnly: ShardArguments.runOnly,
             what: "the inputs", part: "PART, its part file")
-        (plan, shard, shards, part, local) = (line.plan, line.shard, line.shards, line.part, line.local)
     }
 
     /// Checks the plan and the inputs, then builds the part.
     func run() throws -> ExitCode {
-        let (plan, digest) = try ShardCommandLine.openPlan(self.plan, command: "convert", shard: shard, shards: shards)
+        let (plan, digest) = try line.openPlan(command: "convert")
         var command: ConvertCommand
         do {
-            command = try ConvertCommand(arguments: plan.arguments + local)
+            command = try ConvertCommand(arguments: plan.arguments + line.local)
         } catch {
-            throw ShardError.damaged(path: self.plan, reason: "its arguments are not a convert command line: \(error)")
+            throw ShardError.damaged(path: line.plan, reason: "its arguments are not a convert command line: \(error)")
         }
         let now = try ShardArguments.planner(command, arguments: plan.arguments).fingerprint()
         guard now == plan.fingerprint else {
-            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
+            throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
         }
-        let outputName = (plan.output as NSString).lastPathComponent
-        command.convert.output = part
+        let target = line.target(in: plan, digest: digest)
+        command.convert.output = line.part
         command.convert.format = plan.format
         // The package is named after the merged file, not the part.
-        if command.convert.name == nil { command.convert.name = (outputName as NSString).deletingPathExtension }
-        command.convert.shard = ShardTarget(
-            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard], outputName: outputName,
-            splitZoom: plan.splitZoom)
-        command.convert.shard?.untrustedBoxes = plan.untrustedBoxes
+        if command.convert.name == nil {
+            command.convert.name = (target.outputName as NSString).deletingPathExtension
+        }
+        command.convert.shard = target
         return try command.run()
     }
 }
@@ -88,24 +81,27 @@ struct ShardCommandLine {
 }
 
 extension ShardCommandLine {
-    /// Reads this shard's plan (a plan of `command` with this shard count) and enters its folder.
+    /// Reads this shard's plan, refuses one of another `command` (65) or shard count, and enters its folder.
     func openPlan(command: String) throws -> (plan: ShardPlan, digest: String) {
-        try Self.openPlan(plan, command: command, shard: shard, shards: shards)
-    }
-
-    /// Reads the plan at `path`, refuses one of another command (65) or shard count, and enters its folder.
-    static func openPlan(_ path: String, command: String, shard: Int, shards: Int) throws -> (
-        plan: ShardPlan, digest: String
-    ) {
-        let (plan, digest) = try ShardPlan.read(path: path)
+        let (plan, digest) = try ShardPlan.read(path: self.plan)
         guard plan.command == command else {
-            throw ShardError.damaged(path: path, reason: "a plan for `\(plan.command)`, not `\(command)`")
+            throw ShardError.damaged(path: self.plan, reason: "a plan for `\(plan.command)`, not `\(command)`")
         }
         guard shards == plan.ranges.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
         guard FileManager.default.changeCurrentDirectoryPath(plan.directory) else {
             throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
         }
         return (plan, digest)
+    }
+
+    /// What this shard of `plan` (read with `digest`) builds: its tile range, the plan's split zoom, the merged
+    /// file's name and the files whose record boxes are not trusted.
+    func target(in plan: ShardPlan, digest: String) -> ShardTarget {
+        var target = ShardTarget(
+            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard],
+            outputName: (plan.output as NSString).lastPathComponent, splitZoom: plan.splitZoom)
+        target.untrustedBoxes = plan.untrustedBoxes
+        return target
     }
 }
 
