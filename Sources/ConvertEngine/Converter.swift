@@ -54,7 +54,7 @@ package final class Converter {
     /// routed features: `RegionBuild`) through the order, encode and publish phases.
     package func run(features: () throws -> TiledLayers) throws -> ConvertReport {
         var clock = StageClock()
-        try checkOutput()
+        try OutputTarget.check(options.output, force: options.force)
         try chooseMaxZoom()
         try ScratchPlace(options: options).checkBeforeRun(
             shpBytes: ScratchPlace.shpBytes(options.inputs), zooms: options.maxZoom - options.minZoom + 1,
@@ -173,36 +173,6 @@ package final class Converter {
     package func checkCancelled() throws {
         if isCancelled() { throw PipelineError.interrupted(signal: 0) }
     }
-
-    /// Refuses an existing output without `--force` before any work is done.
-    private func checkOutput() throws {
-        let fm = FileManager.default
-        let dir = RegularFile.parentPath(options.output)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
-            throw PipelineError.badOutput(path: options.output, reason: "folder \(dir) does not exist")
-        }
-        if fm.fileExists(atPath: options.output, isDirectory: &isDir) {
-            if isDir.boolValue { throw PipelineError.badOutput(path: options.output, reason: "is a folder") }
-            if !options.force { throw PipelineError.outputExists(path: options.output) }
-        }
-    }
-}
-
-/// Wall time per stage, in seconds (rounded to milliseconds), for reports.
-package struct StageClock: Sendable {
-    private(set) var timings: [String: Double] = [:]
-    private var clock = Date()
-    package let started = Date()
-
-    /// Ends a stage: records the time since the previous one.
-    package mutating func lap(_ stage: String) {
-        timings[stage] = (Date().timeIntervalSince(clock) * 1000).rounded() / 1000
-        clock = Date()
-    }
-
-    /// Seconds since the clock was made.
-    var elapsed: Double { (Date().timeIntervalSince(started) * 1000).rounded() / 1000 }
 }
 
 extension ConvertReport {

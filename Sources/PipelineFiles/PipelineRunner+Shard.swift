@@ -35,7 +35,7 @@ extension PipelineRunner {
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool,
         threads: Int? = nil, allowPartial: Bool = false, memoryBudget: Int? = nil, scratch: String? = nil
     ) throws -> PipelineRunReport {
-        var timer = StageTimings()
+        var timer = StageClock()
         let (compiled, problems) = compileIssues(spec)
         guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
         timer.lap("validate")
@@ -62,6 +62,6 @@ extension PipelineRunner {
             kartpack: Kartpack.version, pipeline: spec.file, output: part, fingerprint: fingerprint?.hex ?? "",
             upToDate: false, dryRun: false, inputs: fingerprint?.inputs ?? [], conversion: result.report,
             published: result.published, missingLayers: result.missingLayers, findings: result.findings,
-            incremental: nil, timings: timer.seconds, exitCode: result.exitCode.rawValue)
+            incremental: nil, timings: timer.timings, exitCode: result.exitCode.rawValue)
     }
 }

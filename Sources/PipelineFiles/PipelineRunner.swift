@@ -64,7 +64,7 @@ package enum PipelineRunner {
         isCancelled: @escaping @Sendable () -> Bool, threads: Int? = nil, allowPartial: Bool = false,
         memoryBudget: Int? = nil, scratch: String? = nil, full: Bool = false
     ) throws -> PipelineRunReport {
-        var timer = StageTimings()
+        var timer = StageClock()
         let (compiled, problems) = compileIssues(spec)
         guard var options = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
         let missing = spec.missingFiles()
@@ -88,7 +88,7 @@ package enum PipelineRunner {
         let upToDate = !force && !full && storedFingerprint(of: spec.output.path) == fingerprint.hex
         var report = PipelineRunReport(
             kartpack: Kartpack.version, pipeline: spec.file, output: spec.output.path, fingerprint: fingerprint.hex,
-            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timer.seconds,
+            upToDate: upToDate, dryRun: dryRun, inputs: fingerprint.inputs, conversion: nil, timings: timer.timings,
             exitCode: 0)
         if upToDate || dryRun { return report }
 
@@ -119,7 +119,7 @@ package enum PipelineRunner {
         report.published = result.published
         report.missingLayers = result.missingLayers
         report.findings = result.findings
-        report.timings = timer.seconds
+        report.timings = timer.timings
         report.exitCode = result.exitCode.rawValue
         return report
     }

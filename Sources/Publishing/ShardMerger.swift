@@ -41,7 +41,7 @@ package struct ShardMerger {
         guard let metadata = ArchiveMetadata(shardJSON: header.metadata) else {
             throw ShardError.damaged(path: ordered[0].path, reason: "its package metadata cannot be read")
         }
-        try StagedConversion.checkTarget(output, force: force)
+        try OutputTarget.check(output, force: force)
         let staged = try StagedPackage(target: output, staleSidecarSuffixes: header.format.sidecarSuffixes)
         defer { staged.discard() }
         let writer: any TileArchiveWriting

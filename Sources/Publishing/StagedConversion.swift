@@ -70,7 +70,7 @@ package struct StagedConversion {
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> StagedConversionResult {
         let target = options.output
-        try Self.checkTarget(target, force: options.force)
+        try OutputTarget.check(target, force: options.force)
         diagnostics.setFileNames(names)
         let previous = PackageSummary.read(path: previousPackage ?? target)
 
@@ -131,21 +131,6 @@ package struct StagedConversion {
         shownReport.exitCode = exit.rawValue
         return StagedConversionResult(
             report: shownReport, published: !refuse, missingLayers: missing, findings: findings, exitCode: exit)
-    }
-
-    /// Refuses an output folder that does not exist, an output that is a folder, and an existing output without
-    /// `force`, before any work.
-    package static func checkTarget(_ target: String, force: Bool) throws {
-        let fm = FileManager.default
-        let dir = RegularFile.parentPath(target)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty, !fm.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
-            throw PipelineError.badOutput(path: target, reason: "folder \(dir) does not exist")
-        }
-        if fm.fileExists(atPath: target, isDirectory: &isDir) {
-            if isDir.boolValue { throw PipelineError.badOutput(path: target, reason: "is a folder") }
-            if !force { throw PipelineError.outputExists(path: target) }
-        }
     }
 
     private func missingLayer(_ r: InputProbe.Rejection) -> MissingLayer {

@@ -48,7 +48,7 @@ package struct TileExtractor {
         guard let format = ArchiveFormat.from(path: output) else {
             throw PipelineError.badOutput(path: output, reason: "must end in .pmtiles or .mbtiles")
         }
-        try StagedConversion.checkTarget(output, force: force)
+        try OutputTarget.check(output, force: force)
         let source = try openTileArchive(path: input)
         let metadata = try source.metadata()
         let header = source.headerMetadata
