@@ -48,7 +48,7 @@ enum TileSignature {
             } else {
                 h.add(-1)
             }
-            h.add(record.properties(atZoom: z))
+            record.addProperties(atZoom: z, to: &h)
             h.add(Int(p.type.rawValue))
             // The piece's MVT command words, two to a value, as when pieces were held as commands (same digests).
             h.add(p.geometry.commandCount)
