@@ -2,7 +2,7 @@ internal import CDeflate
 import Synchronization
 
 /// libdeflate compressors kept for reuse, per level: allocating one per call cost a fresh mmap of its hash tables
-/// (about 0.5 MiB at level 6, above the process's 256 KiB mmap threshold), which the first writes then faulted in
+/// (about 0.5 MiB at level 6, then above the process's 256 KiB mmap threshold), which the first writes then faulted in
 /// page by page — a sixth of all page faults of a conversion went to the tiles' gzip. A compressor keeps no state
 /// from one call to the next, so the output is the same bytes; each is used by one call at a time (taken from the
 /// pool, given back after), and at most `kept` idle ones per level are held, for the life of the process.
