@@ -47,6 +47,9 @@ package struct TilingParameters: Sendable {
     package var smallFeatureSize = 2.0
     /// A range shard's tiles (`ShardFootprint`): features that touch none are not tiled (nil: every feature).
     package var shardFootprint: ShardFootprint?
+    /// A range shard's lowest encoded zoom (`ShardZooms.firstPieceZoom`): below it, and below a feature's highest
+    /// zoom, no piece is made (the cut still goes down through those zooms). Nil: pieces at every zoom.
+    package var firstPieceZoom: Int?
 
     /// The parameters of a conversion: the one place they are taken from its options (the feature phase and the
     /// region builds must tile alike).
@@ -57,6 +60,7 @@ package struct TilingParameters: Sendable {
         smallFeatures = options.smallFeatures
         smallFeatureSize = options.smallFeatureSize
         shardFootprint = ShardFootprint(options: options)
+        firstPieceZoom = ShardZooms.firstPieceZoom(options: options)
     }
 
     package init(minZoom: Int, maxZoom: Int, extent: Int, buffer: Double, simplify: Double, sharedBorders: Bool = false)
@@ -76,6 +80,9 @@ package struct TilingParameters: Sendable {
     func bufferedBounds(of tile: TileCoordinate) -> Bounds {
         SphericalMercator.bounds(of: tile).expanded(by: bufferMetres(zoom: tile.z))
     }
+
+    /// Whether a feature whose highest zoom is `top` gets pieces at zoom `z` (`firstPieceZoom`).
+    func makesPieces(zoom z: Int, top: Int) -> Bool { z >= (firstPieceZoom ?? z) || z >= top }
 
     /// The buffer in metres at zoom `z`.
     func bufferMetres(zoom z: Int) -> Double { buffer * unit(zoom: z) }

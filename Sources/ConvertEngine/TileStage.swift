@@ -44,7 +44,7 @@ package final class TileStage {
 
     /// Adds the point pieces of `g` at every zoom; zooms where no point lies in any tile are collapsed.
     func tilePoints(_ g: Geometry, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
-        for z in zooms {
+        for z in zooms where parameters.makesPieces(zoom: z, top: zooms.upperBound) {
             var byTile: [TileCoordinate: [TilePoint]] = [:]
             var order: [TileCoordinate] = []
             for i in 0..<g.pointCount {
@@ -122,6 +122,11 @@ package final class TileStage {
                     guard let clipped = try parentCut.clipped(to: rect, engine: engine) else { continue }
                     cut = clipped
                     cutBounds = parentBounds.intersection(rect)
+                }
+                if !parameters.makesPieces(zoom: tile.z, top: zooms.upperBound) {
+                    // A range shard's zoom below its own (`firstPieceZoom`): only the cut goes on down.
+                    for child in tile.children.reversed() { stack.append((child, cut, cutBounds)) }
+                    continue
                 }
                 var full = cut.geometry
                 if full == nil { full = try copied.geometry(of: cut.handle, family: family, engine: engine) }

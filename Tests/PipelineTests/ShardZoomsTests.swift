@@ -1,3 +1,5 @@
+import Foundation
+import GeometryOps
 import KartpackCore
 import Testing
 import TileArchive
@@ -70,5 +72,58 @@ import TileArchive
         // The first shard tiles everything.
         options.shard?.range = ShardKeyRange(lowerBound: 0, upperBound: key)
         #expect(ShardFootprint(options: options) == nil)
+    }
+    /// A range shard makes pieces only from the lowest zoom it encodes (and at a feature's highest zoom), and
+    /// those are the whole build's pieces: the cut still goes down through the zooms below. The first shard, which
+    /// holds the metadata, makes every zoom's.
+    @Test func aRangeShardMakesThePiecesOfItsZoomsOnly() throws {
+        let order = TileOrder.hilbert
+        let ranges = ShardSplitter.split(
+            shards: 3, zooms: 6...14, splitZoom: 11, bounds: ShardSplitterTests.sweden, order: order)
+        var options = ConvertOptions(inputs: [], output: "x.pmtiles", format: .pmtiles)
+        options.minZoom = 6
+        options.maxZoom = 14
+        func target(_ i: Int) -> ShardTarget {
+            ShardTarget(
+                planDigest: "", shard: i, shards: 3, range: ranges[i], outputName: "x.pmtiles", splitZoom: 11)
+        }
+        options.shard = target(0)
+        #expect(ShardZooms.firstPieceZoom(options: options) == nil)
+        options.shard = target(1)
+        #expect(ShardZooms.firstPieceZoom(options: options) == 11)
+        options.shard = nil
+        #expect(ShardZooms.firstPieceZoom(options: options) == nil)
+
+        // A 3 km polygon with a jagged edge across tile borders, tiled by the whole build and by a range shard.
+        var ring: [Double] = []
+        for i in 0..<60 {
+            let a = Double(i) / 60 * 2 * Double.pi
+            let r = 1_500 + (i % 2 == 0 ? 40.0 : -25.0)
+            ring += [2_000_000 + r * cos(a), 8_250_000 + r * sin(a)]
+        }
+        ring += ring[0...1]
+        let g = Geometry.polygons([[ring]])
+        var whole = TilingParameters(minZoom: 6, maxZoom: 14, extent: 4096, buffer: 80, simplify: 1)
+        whole.smallFeatures = true
+        var shard = whole
+        shard.firstPieceZoom = 11
+        func pieces(_ p: TilingParameters, zooms: ClosedRange<Int>) throws -> [TilePiece] {
+            guard case .tiled(let t) = TileStage(engine: GeometryEngine(), parameters: p).tile(g, zooms: zooms) else {
+                Issue.record("rejected")
+                return []
+            }
+            return t.pieces
+        }
+        let all = try pieces(whole, zooms: 6...14)
+        let some = try pieces(shard, zooms: 6...14)
+        #expect(all.contains { $0.tile.z < 11 })
+        #expect(!some.contains { $0.tile.z < 11 })
+        let kept = all.filter { $0.tile.z >= 11 }
+        #expect(kept.map(\.tile) == some.map(\.tile))
+        #expect(kept.map(\.geometry) == some.map(\.geometry))
+        // A feature whose highest zoom is below the shard's zooms keeps its pieces at that zoom.
+        let low = try pieces(shard, zooms: 6...9)
+        #expect(Set(low.map(\.tile.z)) == [9])
+        #expect(low.map(\.geometry) == (try pieces(whole, zooms: 6...9)).filter { $0.tile.z == 9 }.map(\.geometry))
     }
 }

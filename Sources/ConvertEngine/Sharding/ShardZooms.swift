@@ -47,3 +47,19 @@ package struct ShardZooms: Sendable, Hashable {
         return .range
     }
 }
+
+extension ShardZooms {
+    /// The lowest zoom a shard that does not hold the package metadata makes pieces at
+    /// (`TilingParameters.firstPieceZoom`): the lowest zoom it encodes a tile of. Its feature phase still cuts each
+    /// feature down the pyramid from the lowest zoom (so the cuts, and the pieces from that zoom up, are those of the
+    /// one-machine build) but neither quantizes nor validates the pieces below it, which it would only sort and
+    /// never read. Nil — every zoom's pieces — for the shard that holds the metadata (its counts: repairs found at
+    /// any zoom, features collapsed at a zoom, classes by zoom; and the drop order's anchors, from each feature's
+    /// pieces at its highest zoom), for a one-shard plan and for a shard that encodes no zoom.
+    package static func firstPieceZoom(options o: ConvertOptions) -> Int? {
+        guard let shard = o.shard, !shard.holdsMetadata, o.minZoom <= o.maxZoom else { return nil }
+        let zooms = ShardZooms(range: shard.range, splitZoom: shard.splitZoom, order: o.format.tileOrder)
+        guard !zooms.coversAll else { return nil }
+        return (o.minZoom...o.maxZoom).first { zooms.role(zoom: $0) != .none }
+    }
+}
