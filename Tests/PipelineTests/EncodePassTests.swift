@@ -3,6 +3,7 @@ import GeometryAlgorithms
 import Gzip
 import KartpackCore
 import Styling
+import Synchronization
 import Testing
 import TileArchive
 import VectorTile
@@ -118,17 +119,53 @@ import VectorTile
         let o = try order(pieces, records: recs)
         let selection = ZoomSelection(zoom: 9, cutoff: o.end, order: o)
         let thin = ThinPass(maxTileBytes: 1000, maxTileFeatures: 3)
-        var trials: [Int32] = []
+        let trials = Mutex<[Int32]>([])
         // A trial that says each kept feature costs 100 compressed bytes: 3 features fit both limits.
         let cutoff = try thin.fittingCutoff(
             EncodeBatch(pieces: pieces, runs: [0..<6]), tile: 0, compressed: 600, raw: 1200, selection: selection
         ) { s throws(PipelineError) in
-            trials.append(s.cutoff)
+            trials.withLock { $0.append(s.cutoff) }
             let kept = (0..<6).count { s.keeps(layer: 0, feature: $0) }
             return kept > 3 ? nil : kept * 100
         }
         #expect((0..<6).count { o.position[0][$0] < cutoff } == 3)
-        #expect(trials.count == 1, "the model found it and one trial confirmed it")
+        #expect(trials.withLock { $0.count } == 1, "the model found it and one trial confirmed it")
+    }
+
+    /// When the model keeps missing, the search ends in a binary search of trials; trying the next probe ahead
+    /// on a spare core (`ahead`) asks the same probes in the same order and finds the same cut-off, whatever the
+    /// sizes (here not even growing with what the tile keeps).
+    @Test func tryingTheNextProbeAheadFindsTheSameCutoff() throws {
+        let n = 200
+        let pieces = (0..<n).map { piece(Int32($0), square(Int32($0 % 20) * 200, Int32($0 / 20) * 200, 100)) }
+        let recs = records(n)
+        let o = try order(pieces, records: recs)
+        let selection = ZoomSelection(zoom: 9, cutoff: o.end, order: o)
+        let thin = ThinPass(maxTileBytes: 5000, maxTileFeatures: 1000, workers: workers)
+        let batch = EncodeBatch(pieces: pieces, runs: [0..<n])
+        for seed in 0..<12 {
+            // Sizes that grow slower than what the tile keeps (the linear model misses four times), plus noise.
+            @Sendable func size(_ kept: Int) -> Int {
+                Int(1000 * Double(kept).squareRoot()) + (kept * 7919 + seed * 104_729) % (seed * 100 + 1)
+            }
+            var found: [Int32] = []
+            var asked: [[Int32]] = []
+            for ahead in [false, true] {
+                let trials = Mutex<[Int32: Int]>([:])
+                let cutoff = try thin.fittingCutoff(
+                    batch, tile: 0, compressed: n * 10, raw: n * 20, selection: selection, ahead: ahead
+                ) { s throws(PipelineError) in
+                    let kept = (0..<n).count { s.keeps(layer: 0, feature: $0) }
+                    trials.withLock { $0[s.cutoff] = kept }
+                    return size(kept)
+                }
+                found.append(cutoff)
+                asked.append(trials.withLock { Array($0.keys).sorted() })
+            }
+            #expect(found[0] == found[1], "seed \(seed)")
+            #expect(asked[0].count > 5, "seed \(seed): the model missed and the binary search ran")
+            #expect(Set(asked[0]).isSubset(of: Set(asked[1])), "seed \(seed): every probe of the search was tried")
+        }
     }
 
     // MARK: TileEncodePass

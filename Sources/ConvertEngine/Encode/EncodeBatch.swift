@@ -36,7 +36,7 @@ package struct EncodeBatch: Sendable {
 package struct HeldBatches {
     package var limit: Int
     var batches: [EncodeBatch] = []
-    private var bytes = 0
+    private(set) var bytes = 0
     /// A batch was turned away: those after it are not held either.
     private var full = false
     /// The stream ended with every batch held: the next round merges nothing.

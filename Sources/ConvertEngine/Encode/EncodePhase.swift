@@ -19,7 +19,9 @@ import MallocTuning
 /// again. The cut-off only decreases from the max zoom down, so a feature shown at zoom z is shown at every higher
 /// zoom. At the max zoom, and at a feature's own highest zoom, nothing is dropped; a tile that stays over a limit
 /// is written anyway and counted in `tilesOverLimit`. Every decision is per tile, or per zoom from counts summed
-/// over its batches, so the bytes do not depend on the batches or the thread count.
+/// over its batches, so the bytes do not depend on the batches or the thread count. With more than one thread, a
+/// zoom held whole leaves its last round to the zoom below, which runs it beside its own cut-off search
+/// (`DeferredRound`): the low zooms' searches, on one heavy tile or a few, would keep one core busy.
 package struct EncodePhase {
     package var settings: EncodeSettings
     package var prepare: PreparePass
@@ -41,7 +43,7 @@ package struct EncodePhase {
     }
 
     /// What each zoom hands down to the one below it.
-    private struct Descent {
+    struct Descent {
         /// The drop order, made once it is needed (`max-points`, or the first tile over a limit).
         var order: FeatureOrder?
         /// The drop order made before a zoom needs it (a replayed first round, `TileReuse`), not yet handed down:
@@ -64,12 +66,28 @@ package struct EncodePhase {
         var stats: [Int: ZoomStats] = [:]
         var descent = Descent(highest: records.map { [Int8](repeating: -1, count: $0.count) })
         settings.reuse?.begin(settings)
+        // A thinned zoom's last round, run beside the next zoom's cut-off search (`DeferredRound`).
+        var deferred: Deferral?
+        defer { deferred?.round.abandon() }
+        func encode(_ z: Int, deferring: Bool) throws {
+            try encodeZoom(
+                z, ordered: ordered, records: records, zooms: zooms, descent: &descent, into: tiles,
+                deferred: &deferred, deferring: deferring, stats: &stats)
+        }
+        // The deferred round was over a limit after all: its zoom again from its start, in order.
+        func again() throws {
+            guard let d = deferred else { return }
+            deferred = nil
+            descent = d.start
+            try encode(d.zoom, deferring: false)
+        }
         for z in zooms.reversed() {
             // The zoom before freed its batches (its tiles are in `tiles`), the first zoom the sort's pieces: this
             // one starts from a trimmed heap, before the drop order and `max-points` allocate.
             ProcessHeap.giveBackFreePages()
             try checkNoMaxPoints(zoom: z)
             if shardRole(zoom: z) == .none {
+                do { try settle(&deferred, into: tiles, stats: &stats) } catch is DeferredRound.NotLast { try again() }
                 // A shard holding no tile of this zoom (`ShardZooms`) only notes the features' highest zooms, for
                 // the zooms below that it encodes.
                 if shardEncodes(below: z, from: zooms.lowerBound) {
@@ -77,10 +95,13 @@ package struct EncodePhase {
                 }
                 continue
             }
-            stats[z] = try encodeZoom(
-                z, ordered: ordered, records: records, zooms: zooms, descent: &descent, into: tiles)
+            do { try encode(z, deferring: true) } catch is DeferredRound.NotLast {
+                try again()
+                try encode(z, deferring: true)
+            }
             progress?.update("encoding tiles", done: zooms.upperBound - z + 1, total: zooms.count)
         }
+        do { try settle(&deferred, into: tiles, stats: &stats) } catch is DeferredRound.NotLast { try again() }
         tiles.stats = stats
         return tiles
     }
@@ -113,11 +134,15 @@ package struct EncodePhase {
         return order
     }
 
-    /// Encodes zoom `z` into `tiles`, in as many rounds as thinning takes, and returns its statistics.
+    /// Encodes zoom `z` into `tiles`, in as many rounds as thinning takes, with its statistics into `stats`.
+    /// The round `deferred` from the zoom above starts beside this zoom's cut-off search and is settled before
+    /// this zoom adds tiles; when `deferring`, this zoom's own last round may be left in `deferred` for the next.
     private func encodeZoom(
         _ z: Int, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>, descent: inout Descent,
-        into tiles: EncodedTiles
-    ) throws -> ZoomStats {
+        into tiles: EncodedTiles, deferred: inout Deferral?, deferring: Bool, stats: inout [Int: ZoomStats]
+    ) throws {
+        // Where a deferred last round's zoom starts again should that round be over a limit.
+        let start = deferring && settings.threads > 1 && settings.reuse == nil ? descent : nil
         var selection = ZoomSelection(zoom: z, cutoff: descent.cutoff, order: descent.order)
         if thin.hasMaxPoints {
             let order = try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms)
@@ -141,6 +166,16 @@ package struct EncodePhase {
             let fit = thinnable && rounds + 1 < 40
             tally = ZoomTally()
             let first = rounds == 0 && thinnable
+            if deferring, rounds > 0, z > zooms.lowerBound, settings.threads > 1, settings.reuse == nil,
+                held.isComplete, held.bytes <= settings.keepBytes / 2, selection.order != nil, let start
+            {
+                // Every batch is held and the cut-off lowered: the last round goes beside the next zoom's search.
+                try settle(&deferred, into: tiles, stats: &stats)
+                deferred = Deferral(
+                    round: lastRound(held.batches, zoom: z, records: records, selection: selection, fit: fit),
+                    zoom: z, start: start, thinnable: thinnable, reason: descent.reason)
+                return
+            }
             settings.reuse?.beginRound(zoom: z, first: first)
             // The first round's answers of tiles unchanged since the last build come from its index (`TileReuse`).
             let replay =
@@ -154,8 +189,9 @@ package struct EncodePhase {
                 var batch = batch
                 try thin.findNeighbours(&batch, selection: selection)
                 let made = try encodeRound(
-                    batch, records: records, selection: &selection, fit: fit, into: &tally
+                    batch, records: records, selection: &selection, fit: fit, into: &tally, beside: deferred?.round
                 ) { try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
+                try settle(&deferred, into: tiles, stats: &stats)
                 try tiles.add(reused.merged(with: made, tally: &tally, selection: selection), zoom: z)
                 return batch
             }
@@ -216,8 +252,9 @@ package struct EncodePhase {
             descent.cutoff = rounds >= 40 ? 0 : min(descent.cutoff, tally.fit ?? descent.cutoff)
             selection.cutoff = descent.cutoff
         }
+        try settle(&deferred, into: tiles, stats: &stats)
         settings.reuse?.endZoom(z, thinned: rounds > 0)
-        return tally.finished(reason: descent.reason, hasOrder: selection.order != nil)
+        stats[z] = tally.finished(reason: descent.reason, hasOrder: selection.order != nil)
     }
 
     /// `read` prepared (`PreparePass`); with reuse, its tiles prepared in an earlier round of the zoom are taken
@@ -239,12 +276,13 @@ package struct EncodePhase {
     /// Encodes a batch's tiles at `selection`, adds what it found to `tally` (over-limit tiles, with their fitting
     /// cut-off when `fit`; features present and left out; tile and small-feature counts) and returns its tiles
     /// that have features. `makeOrder` gives the drop order when a tile is over a limit before there is one.
-    private func encodeRound(
+    func encodeRound(
         _ batch: EncodeBatch, records: [RecordTable], selection: inout ZoomSelection, fit: Bool,
-        into tally: inout ZoomTally, makeOrder: () throws -> FeatureOrder
+        into tally: inout ZoomTally, beside: DeferredRound? = nil, makeOrder: () throws -> FeatureOrder
     ) throws -> [EncodedTile] {
         let (thin, encoder, current) = (thin, encoder, selection)
-        let outcomes = try workers.map(batch.runs.count) { i throws(PipelineError) in
+        let runs = batch.runs
+        let outcomes = try workers.map(runs.count, largestFirst: { runs[$0].count }) { i throws(PipelineError) in
             try encoder.encode(
                 batch, tile: i, plan: thin.plan(batch, tile: i, selection: current), records: records, compress: true)
         }
@@ -258,10 +296,14 @@ package struct EncodePhase {
             // With no drop order yet nothing was left out, so the tiles are those the order keeps at this cut-off.
             if selection.order == nil { selection.order = try makeOrder() }
             let (selection, maxFeatures) = (selection, settings.maxTileFeatures)
-            let fits = try workers.map(over.count) { k throws(PipelineError) in
+            // The search of a few heavy tiles keeps one core busy: the zoom above's last round takes the other.
+            beside?.start()
+            // Fewer tiles than threads: each search tries its next probe on a spare core (`FitProbes`).
+            let ahead = over.count < workers.threads
+            let fits = try workers.map(over.count, largestFirst: { runs[over[$0]].count }) { k throws(PipelineError) in
                 try thin.fittingCutoff(
                     batch, tile: over[k], compressed: encoded[over[k]].bytes.count, raw: outcomes[over[k]].raw,
-                    selection: selection
+                    selection: selection, ahead: ahead
                 ) { trial throws(PipelineError) in
                     try encoder.trialSize(
                         batch, tile: over[k], plan: thin.plan(batch, tile: over[k], selection: trial),

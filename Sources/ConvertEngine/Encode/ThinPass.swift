@@ -101,9 +101,13 @@ package struct ThinPass: Sendable {
     /// differently) the model is recalibrated there and the search goes on below it (four times at most, then with
     /// compressed sizes throughout). So the cut-off returned fits exactly and the zoom's next round (at the
     /// smallest of its tiles' cut-offs) is its last; a tile costs a few encodes, not one per step of a binary search.
+    ///
+    /// With `ahead` (a tile searched alone, a core to spare), each trial of the last binary search runs beside a
+    /// trial of the probe that would follow it, picked by the sizes found so far (`FitProbes`): the probes, and so
+    /// the cut-off, are those of the search one trial at a time.
     func fittingCutoff(
-        _ batch: EncodeBatch, tile: Int, compressed: Int, raw: Int, selection: ZoomSelection,
-        trial: (ZoomSelection) throws(PipelineError) -> Int?
+        _ batch: EncodeBatch, tile: Int, compressed: Int, raw: Int, selection: ZoomSelection, ahead: Bool = false,
+        trial: @escaping @Sendable (ZoomSelection) throws(PipelineError) -> Int?
     ) throws(PipelineError) -> Int32 {
         guard let order = selection.order else { return 0 }
         var kept: [(position: Int32, geometry: Int)] = []
@@ -132,12 +136,20 @@ package struct ThinPass: Sendable {
         func model(_ m: Int) -> Double { Double(geometry[m]) + perPiece * Double(pieces[m]) }
         var ratio = Double(compressed) / max(1, model(distinct.count))
         func fits(_ m: Int) -> Bool { pieces[m] <= maxTileFeatures && model(m) * ratio <= Double(maxTileBytes) }
+        var probes = FitProbes(limit: maxTileBytes)
         /// Whether the tile fits at cut-off `distinct[m]`, encoded and compressed, and its compressed size (nil:
-        /// over the feature limit).
-        func check(_ m: Int) throws(PipelineError) -> (fits: Bool, size: Int?) {
-            var s = selection
-            s.cutoff = distinct[m]
-            guard let size = try trial(s) else { return (false, nil) }
+        /// over the feature limit); with `next`, the trial at `distinct[next]` runs beside it for a later check.
+        func check(_ m: Int, next: Int? = nil) throws(PipelineError) -> (fits: Bool, size: Int?) {
+            if let known = probes.sizes[m] { return (known.map { $0 <= maxTileBytes } ?? false, known) }
+            let ms = [m] + (next.map { [$0] } ?? [])
+            let cutoffs = ms.map { distinct[$0] }
+            let sizes = try workers.map(ms.count) { k throws(PipelineError) in
+                var s = selection
+                s.cutoff = cutoffs[k]
+                return try trial(s)
+            }
+            for (m, size) in zip(ms, sizes) { probes.sizes[m] = size }
+            guard let size = sizes[0] else { return (false, nil) }
             return (size <= maxTileBytes, size)
         }
         var hi = distinct.count  // does not fit
@@ -154,9 +166,11 @@ package struct ThinPass: Sendable {
             if let size = checked.size { ratio = Double(size) / max(1, model(lo)) }
         }
         var lo = 0
+        probes.sizes[0] = 0
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
-            if try check(mid).fits { lo = mid } else { hi = mid }
+            let next = ahead ? probes.likelyNext(lo: lo, mid: mid, hi: hi) : nil
+            if try check(mid, next: next).fits { lo = mid } else { hi = mid }
         }
         return distinct[lo]
     }
