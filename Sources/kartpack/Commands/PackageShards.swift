@@ -117,14 +117,16 @@ struct PackageShardRequest {
                     path: self.plan, reason: "its arguments are not a package command line: \(error)")
             }
         }
-        let (_, now, _) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
-        guard now == plan.fingerprint else {
-            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
-        }
         if let merge {
+            // The shards checked the inputs against the plan; the merge checks that the parts are the plan's
+            // and agree, and takes the fingerprints from them: it reads no source.
             var command = try parse(plan.arguments + local)
             command.partsByRegion = try PackagePartSet.check(merge, plan: plan, digest: digest)
             return try command.run()
+        }
+        let (_, now, _) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
+        guard now == plan.fingerprint else {
+            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
         }
         let base = ShardArguments.split(plan.arguments, removing: ["output"], options: PackageCommand.options).kept
         var command = try parse(base + local + ["-o", part])
