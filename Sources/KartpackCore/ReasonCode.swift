@@ -340,6 +340,9 @@ public enum ReasonCode: String, CaseIterable, Sendable, Codable, Hashable, Compa
     case outsideShard = "outside_shard"
     /// Counted: features of a source that touch no region's polygon.
     case outsideRegions = "outside_regions"
+    /// Warning (`validate`): a Shapefile's stored record boxes cannot be trusted (a box that does not hold its
+    /// record's vertices, a `.shx` out of file order): a shard plan has every shard read it whole.
+    case recordBoxUntrusted = "record_box_untrusted"
 
     // MARK: Tile decoding
     /// A tile that does not decode (`MVTDecodeError`, `verify` and the decode check): broken protobuf, bad tags.
