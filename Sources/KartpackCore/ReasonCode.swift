@@ -358,6 +358,11 @@ public enum ReasonCode: String, CaseIterable, Sendable, Codable, Hashable, Compa
     case version1Layer = "version_1_layer", missingVersion = "missing_version", unknownGeometryType =
         "unknown_geometry_type", zeroAreaRing = "zero_area_ring", closingPointRepeated = "closing_point_repeated"
 
+    // MARK: Validation (new cases go last: a case inserted before others renumbers them in stale builds)
+    /// Warning (`validate`): a Shapefile's stored record boxes cannot be trusted (a box that does not hold its
+    /// record's vertices, a `.shx` out of file order): a shard plan has every shard read it whole.
+    case recordBoxUntrusted = "record_box_untrusted"
+
     /// The code as written in reports, logs and messages (`"\(code)"` is the raw value, never the case name).
     public var description: String { rawValue }
 

@@ -145,6 +145,7 @@ extension PipelineRunner {
                 }
             }
             issues += fieldIssues(s, fields: reader.schema.fields, at: at).map(spec.locations.locate)
+            if rejections.isEmpty, let why = recordBoxDoubt(input) { warnings.append(names.rewrite(why)) }
         }
         if let style = spec.style, FileManager.default.fileExists(atPath: style) {
             let sheet = try? StyleLoader.load(path: style).0

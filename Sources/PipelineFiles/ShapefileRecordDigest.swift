@@ -59,23 +59,25 @@ package enum ShapefileRecordDigest {
             }
         }
         guard let digest else { return (nil, "its records cannot be split in file order") }
-        if doubt == nil, let index, !indexMatches(index, offsets) {
-            doubt = "its .shx does not index the records in file order"
+        if doubt == nil, let index, let record = firstIndexMismatch(index, offsets) {
+            doubt = "its .shx does not index the records in file order (from record \(record + 1))"
         }
         return (digest, doubt)
     }
 
-    /// True when the `.shx` `index` lists exactly `records` (byte offset, length in 16-bit words) in order.
-    static func indexMatches(_ index: Data, _ records: [(offset: Int, words: Int)]) -> Bool {
-        guard index.count == 100 + 8 * records.count else { return false }
-        return index.withUnsafeBytes { x in
-            for (i, r) in records.enumerated() {
+    /// Nil when the `.shx` `index` lists exactly `records` (byte offset, length in 16-bit words) in order; else the
+    /// first record (0-based) it does not list in its place (the count of the shorter list when only the lengths
+    /// differ).
+    static func firstIndexMismatch(_ index: Data, _ records: [(offset: Int, words: Int)]) -> Int? {
+        let listed = index.count >= 100 ? (index.count - 100) / 8 : 0
+        return index.withUnsafeBytes { x -> Int? in
+            for (i, r) in records.prefix(listed).enumerated() {
                 let at = 100 + 8 * i
                 let offset = Int(UInt32(bigEndian: x.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                 let words = Int(UInt32(bigEndian: x.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
-                guard offset * 2 == r.offset, words == r.words else { return false }
+                guard offset * 2 == r.offset, words == r.words else { return i }
             }
-            return true
+            return index.count == 100 + 8 * records.count ? nil : min(listed, records.count)
         }
     }
 

@@ -32,11 +32,12 @@ package struct ShardPlanner {
         let split = min(max(splitZoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder)
-        let (fingerprint, untrusted) = try audit()
+        let (fingerprint, untrusted, stamps) = try stampedAudit()
         var plan = ShardPlan(
             command: "convert", directory: directory, arguments: arguments, output: options.output,
             format: options.format, fingerprint: fingerprint, ranges: ranges, splitZoom: split)
         plan.untrustedBoxes = untrusted
+        plan.inputStamps = stamps
         return plan
     }
 

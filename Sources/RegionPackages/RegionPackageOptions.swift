@@ -107,9 +107,10 @@ package struct RegionPackageReport: Encodable, Sendable {
 extension RegionPackageOptions {
     /// The options of a package run of the pipeline `spec`: its conversion (inputs, filters, stylesheet, tiles,
     /// format) and, for the fingerprints, its canonical text and the stylesheet's digest. A pipeline `clip` is
-    /// refused: each region is the clip.
+    /// refused: each region is the clip. With `readsSources` false (a merge of shard parts, which reads no source)
+    /// the sources need not be there.
     package static func from(
-        spec: PipelineSpec, regionsPath: String, idField: String, outputFolder: String
+        spec: PipelineSpec, regionsPath: String, idField: String, outputFolder: String, readsSources: Bool = true
     ) throws -> RegionPackageOptions {
         let (compiled, problems) = PipelineRunner.compileIssues(spec)
         guard var convert = compiled else { throw PipelineSpecError(file: spec.file, issues: problems) }
@@ -119,7 +120,9 @@ extension RegionPackageOptions {
         // the same run from flags or from the section gives the same fingerprints.
         var base = spec
         base.regions = nil
-        let missing = base.missingFiles(forPackage: true)
+        var checked = base
+        if !readsSources { checked.sources = [] }
+        let missing = checked.missingFiles(forPackage: true)
         guard missing.isEmpty else { throw PipelineSpecError(file: spec.file, issues: missing, exitCode: .noInput) }
         if spec.clip != nil {
             throw PipelineSpecError(

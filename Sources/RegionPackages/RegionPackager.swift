@@ -55,46 +55,14 @@ package struct RegionPackager {
             path: options.regionsPath, idField: options.idField, nameField: options.nameField, filter: options.filter)
         if let only = options.onlyRegions { set.regions = set.regions.filter { only.contains($0.id) } }
         var findings = set.problems
-        let path = options.regionsPath
-        let regionsFile = (path as NSString).lastPathComponent
+        let regionsFile = (options.regionsPath as NSString).lastPathComponent
+        let night =
+            try options.parts.map { try mergeInputs(set.regions, parts: $0, diagnostics: diagnostics) }
+            ?? readInputs(set.regions, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
         let shared = RegionProgress(progress)
-        let (regions, clips, clipProblems) = Self.clipRegions(
-            set.regions, buffer: options.buffer, path: path, threads: options.threads, progress: shared)
-        findings += clipProblems
-        shared.finish()
-
-        var convert = options.convert
-        convert.clip = nil
-        let chosen = try Self.chooseMaxZoom(&convert, diagnostics: diagnostics)
-        let source = try RegionSource.read(
-            options: convert, diagnostics: diagnostics, progress: progress, isCancelled: isCancelled,
-            recordBoxes: Self.shardRecordBoxes(options, clips: clips))
-        let routing = RegionRouting.route(source, clips: clips, threads: options.threads)
-        let routed = routing.routed
-        let missing = Self.missingLayers(source)
-        let rejectedLayers = Set(missing.map(\.layer))
-        findings += PublishCheck.rejections(missing, policy: options.policy, partialHint: CatalogCheck.partialHint)
-        var settings =
-            options.settings + [
-                "buffer \(options.buffer)", "format \(options.fileExtension)",
-                "zooms \(convert.minZoom)-\(convert.maxZoom)",
-                "extent \(convert.extent) simplify \(convert.simplify) tilebuffer \(convert.buffer)",
-                "limits \(convert.maxTileBytes) \(convert.maxTileFeatures)", "idField \(convert.idField ?? "")",
-                "description \(convert.description ?? "") attribution \(convert.attribution ?? "")",
-            ]
-        if !missing.isEmpty {
-            // Published only under "onInputError": "skip": each package lists the layers it lacks.
-            let text = MissingLayer.metadataText(missing)
-            convert.extraMetadata.append((MissingLayer.metadataKey, text))
-            settings.append("missing " + text)
-        }
-        let fixedSettings = settings
-        let fingerprints = parallelRegions(count: regions.count, threads: options.threads) { i in
-            defer { shared.step("fingerprinting regions", total: regions.count) }
-            return RegionFingerprint.region(
-                regions[i], routed: routed[i], ancestors: routing.ancestors[i], source: source, settings: fixedSettings)
-        }
-        shared.finish()
+        let (regions, fingerprints, convert) = (night.regions, night.fingerprints, night.convert)
+        let rejectedLayers = Set(night.missing.map(\.layer))
+        findings += night.findings
 
         let old = Dictionary((previous?.regions ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ext = options.fileExtension
@@ -112,11 +80,11 @@ package struct RegionPackager {
             kartpack: Kartpack.version, outputFolder: folder, catalog: folder + "/" + Catalog.fileName,
             signed: options.signKey != nil && !options.dryRun, dryRun: options.dryRun, regions: [], removed: [],
             published: false, findings: [],
-            inputs: Self.inputReports(source, outside: routing.outside), warnings: [:], seconds: 0, exitCode: 0)
-        report.maxZoomChosen = chosen
+            inputs: night.inputs, warnings: [:], seconds: 0, exitCode: 0)
+        report.maxZoomChosen = night.chosen
         // Regions that cannot be built tonight are named by their own findings, not as removals.
         let present = Set(regions.map(\.id)).union(set.problems.compactMap(\.region))
-            .union(clipProblems.compactMap(\.region))
+            .union(night.unbuildable)
         let leaving: [(id: String, why: CatalogCheck.Leaving)] = (previous?.regions ?? []).map(\.id)
             .filter { !present.contains($0) }.map { ($0, .gone(regionsFile: regionsFile)) }
         report.removed = leaving.map(\.id)
@@ -126,7 +94,7 @@ package struct RegionPackager {
                 RegionPackageReport.Region(
                     id: r.id, name: r.name,
                     status: reuse[i] != nil ? "up-to-date" : old[r.id] == nil ? "new" : "changed",
-                    file: "\(r.id).\(ext)", features: routed[i].reduce(0) { $0 + $1.count },
+                    file: "\(r.id).\(ext)", features: night.features(i),
                     bytes: UInt64(reuse[i]?.bytes ?? 0),
                     fingerprint: fingerprints[i])
             }
@@ -166,13 +134,16 @@ package struct RegionPackager {
                     else { return .empty(counts: []) }
                     return .built(p.entry, features: p.features, written: p.written, counts: [])
                 }
+                guard let source = night.source else {
+                    throw PipelineError.badInput(path: options.regionsPath, reason: "region \(region.id) has no source")
+                }
                 var o = baseOptions
                 o.output = target
                 o.force = true
                 o.name = region.name
                 let sink = DiagnosticSink(sampleLimit: 5)
                 let build = RegionBuild(
-                    options: o, clip: clips[i], source: source, routed: routed[i], outputNames: outputNames)
+                    options: o, clip: night.clips[i], source: source, routed: night.routed[i], outputNames: outputNames)
                 let converted: ConvertReport
                 do {
                     converted = try build.run(diagnostics: sink, isCancelled: isCancelled)
@@ -286,6 +257,13 @@ package struct RegionPackager {
             report.warnings[.regionEmpty, default: 0] += 1
         }
         report.published = true
+        if options.onlyRegions != nil {
+            // A shard's part: what the merge needs instead of reading the sources (`RegionPartSummary`).
+            let summary = RegionPartSummary(
+                fingerprints: Dictionary(zip(regions.map(\.id), fingerprints), uniquingKeysWith: { a, _ in a }),
+                inputs: night.inputs, maxZoomChosen: night.chosen)
+            try summary.write(folder: folder)
+        }
         return Self.finished(report, findings: findings, started: started)
     }
 
@@ -302,10 +280,15 @@ package struct RegionPackager {
         let choice = try MaxZoomGuess(options: convert).choose()
         convert.maxZoom = choice.zoom
         convert.maxZoomChoice = choice
+        say(choice, diagnostics: diagnostics)
+        return choice
+    }
+
+    /// The note `max_zoom_chosen`.
+    static func say(_ choice: MaxZoomChoice, diagnostics: DiagnosticSink) {
         diagnostics.report(
             Diagnostic(
                 .note, code: .maxZoomChosen, "max zoom \(choice.zoom) chosen for every region: \(choice.reason)"))
-        return choice
     }
 
     private enum BuildOutcome: @unchecked Sendable {

@@ -15,7 +15,8 @@ from conftest import ROOT
 pytestmark = pytest.mark.smoke
 
 KUBERNETES = ROOT / "scripts" / "cluster" / "kubernetes"
-MANIFESTS = {"convert-jobs.yaml": ("convert", "merge"), "package-jobs.yaml": ("package", "package")}
+MANIFESTS = {"convert-jobs.yaml": ("convert", "merge"), "package-jobs.yaml": ("package", "package"),
+             "run-jobs.yaml": ("run", "merge")}
 
 
 def load(path) -> list:

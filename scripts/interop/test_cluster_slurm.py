@@ -1,7 +1,7 @@
-"""A sharded convert and a sharded package on a real one-node Slurm (Debian 12 slurm-wlm + munge, started by
-scripts/cluster/slurm-one-node.sh as root and stopped at the end whatever happens): submit-convert.sh's and
-submit-package.sh's plan job, requeueable shard array and afterok merge give the one-machine package (for
-`package`: every region's package and the catalog) byte for byte; a shard killed mid-run and requeued still gives
+"""A sharded convert, a sharded package and a sharded pipeline run on a real one-node Slurm (Debian 12 slurm-wlm +
+munge, started by scripts/cluster/slurm-one-node.sh as root and stopped at the end whatever happens):
+submit-convert.sh's, submit-package.sh's and submit-run.sh's plan job, requeueable shard array and afterok merge
+give the one-machine package (for `package`: every region's package and the catalog) byte for byte; a shard killed mid-run and requeued still gives
 it; a merge job started with a shard missing fails with exit 65 and publishes nothing. Skipped when Slurm is not
 installed, not root, or it cannot start here (docs/cluster.md)."""
 import hashlib
@@ -224,3 +224,35 @@ def test_four_package_shards_on_slurm_merge_byte_identical_also_after_a_kill(slu
     assert s["JobState"] == "FAILED" and s["ExitCode"] == "65:0", s
     assert "shard 3/4 is missing" in (work / "merge-missing.log").read_text()
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+
+
+def test_two_run_shards_on_slurm_merge_byte_identical(slurm, kartpack, natural_earth, tmp_path):
+    """submit-run.sh: a pipeline's `run` planned, sharded and merged by Slurm gives the bytes one-machine `run`
+    publishes at the pipeline's output; a merge job with a shard's part missing fails with 65."""
+    night = tmp_path / "night"
+    (night / "out").mkdir(parents=True)
+    (night / "pipeline.json").write_text(json.dumps({
+        "version": 1, "sources": [{"path": str(natural_earth["naturalearth_lowres"]), "layer": "countries"}],
+        "tiles": {"minZoom": 0, "maxZoom": 7, "maxTileBytes": 30000},
+        "output": {"path": "out/countries.pmtiles", "name": "Countries", "attribution": "Natural Earth"}}))
+    out = night / "out" / "countries.pmtiles"
+    r = subprocess.run([kartpack, "run", "pipeline.json", "--quiet"], cwd=night, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    expected = out.read_bytes()
+    for published in (night / "out").iterdir():
+        published.unlink()
+
+    work = night / "work"
+    plan, array, merge = submit_script(slurm, kartpack, "submit-run.sh", work, 2, ["pipeline.json"])
+    assert wait_done(slurm, merge)["JobState"] == "COMPLETED", [p.read_text() for p in work.glob("*.log")]
+    assert json.loads((work / "run-plan.json").read_text())["command"] == "run"
+    assert out.read_bytes() == expected
+    assert [json.loads((work / f"run-report-{i}.json").read_text())["published"] for i in range(2)] == [True, True]
+
+    out.unlink()
+    (work / "run-part-1.kpart").unlink()
+    s = merge_alone(slurm, "run-merge.sbatch", work / "merge-missing.log", KARTPACK=kartpack, WORKDIR=str(work),
+                    SUBMIT_DIR=str(night))
+    assert s["JobState"] == "FAILED" and s["ExitCode"] == "65:0", s
+    assert "shard 1/2 is missing" in (work / "merge-missing.log").read_text()
+    assert not out.exists()

@@ -28,6 +28,8 @@ package struct ShardPlan: Sendable {
     package var kartpack: String = Kartpack.version
     /// Inputs whose stored record boxes the plan does not trust: every shard reads them whole.
     package var untrustedBoxes = UntrustedRecordBoxes()
+    /// The stamps of the files the fingerprint hashed (nil: none recorded, the shards hash).
+    package var inputStamps: InputStamps?
 
     package init(
         command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,
@@ -58,7 +60,7 @@ package struct ShardPlan: Sendable {
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
                 ("format", .string(format.rawValue)), ("fingerprint", .string(fingerprint)),
                 ("splitZoom", .int(Int64(splitZoom))), ("recordBoxesNotTrusted", untrustedBoxes.json),
-                ("shards", .array(shards)),
+                ("inputStamps", inputStamps?.json ?? .null), ("shards", .array(shards)),
             ]), format: .pretty)
     }
 
@@ -104,6 +106,7 @@ package struct ShardPlan: Sendable {
             fingerprint: fingerprint, ranges: ranges, splitZoom: Int(splitZoom))
         plan.kartpack = version
         plan.untrustedBoxes = untrusted
+        plan.inputStamps = try InputStamps.read(j["inputStamps"], bad: bad)
         return (plan, SHA256.hex(of: bytes))
     }
 

@@ -24,6 +24,8 @@ package struct RegionShardPlan: Sendable {
     package var kartpack: String = Kartpack.version
     /// Sources whose stored record boxes the plan does not trust: every shard reads them whole.
     package var untrustedBoxes = UntrustedRecordBoxes()
+    /// The stamps of the files the fingerprint hashed (nil: none recorded, the shards hash).
+    package var inputStamps: InputStamps?
 
     package init(directory: String, arguments: [String], output: String, fingerprint: String, groups: [[String]]) {
         self.directory = directory
@@ -69,7 +71,7 @@ package struct RegionShardPlan: Sendable {
                 ("command", .string("package")), ("directory", .string(directory)),
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
                 ("fingerprint", .string(fingerprint)), ("recordBoxesNotTrusted", untrustedBoxes.json),
-                ("shards", .array(shards)),
+                ("inputStamps", inputStamps?.json ?? .null), ("shards", .array(shards)),
             ]), format: .pretty)
     }
 
@@ -104,6 +106,7 @@ package struct RegionShardPlan: Sendable {
             directory: directory, arguments: args, output: output, fingerprint: fingerprint, groups: groups)
         plan.kartpack = version
         plan.untrustedBoxes = untrusted
+        plan.inputStamps = try InputStamps.read(j["inputStamps"], bad: bad)
         return (plan, SHA256.hex(of: bytes))
     }
 }

@@ -190,7 +190,9 @@ struct PackageCommand: Command {
             Console.error("\(path): no such file (\(what))")
             return .noInput
         }
-        var o = try RegionPackageOptions.from(spec: spec, regionsPath: regions, idField: idField, outputFolder: output)
+        var o = try RegionPackageOptions.from(
+            spec: spec, regionsPath: regions, idField: idField, outputFolder: output,
+            readsSources: partsByRegion == nil)
         if let reportPath {
             let inputs =
                 [pipeline] + RegionPackager.shapefileSet(regions)

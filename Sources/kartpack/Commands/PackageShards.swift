@@ -40,12 +40,13 @@ struct PackagePlanRequest {
             Console.error("\(command.pipeline): no such file (pipeline)")
             return .noInput
         }
-        let (o, fingerprint, untrusted) = try command.planFingerprint(arguments: arguments, auditingBoxes: true)
+        let (o, fingerprint, untrusted, stamps) = try command.planFingerprint(arguments: arguments, auditing: true)
         let set = try RegionSet(path: o.regionsPath, idField: o.idField, nameField: o.nameField, filter: o.filter)
         var plan = RegionShardPlan(
             directory: FileManager.default.currentDirectoryPath, arguments: arguments, output: o.outputFolder,
             fingerprint: fingerprint, groups: RegionShardPlan.groups(set.regions, shards: shards))
         plan.untrustedBoxes = untrusted
+        plan.inputStamps = stamps
         let digest = try plan.write(to: planPath)
         Console.out(
             "\(planPath): \(shards) shard(s) of \(o.outputFolder) (\(set.regions.count) regions), "
@@ -117,14 +118,17 @@ struct PackageShardRequest {
                     path: self.plan, reason: "its arguments are not a package command line: \(error)")
             }
         }
-        let (_, now, _) = try parse(plan.arguments).planFingerprint(arguments: plan.arguments)
-        guard now == plan.fingerprint else {
-            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
-        }
         if let merge {
+            // The shards checked the inputs against the plan; the merge checks that the parts are the plan's
+            // and agree, and takes the fingerprints from them: it reads no source.
             var command = try parse(plan.arguments + local)
             command.partsByRegion = try PackagePartSet.check(merge, plan: plan, digest: digest)
             return try command.run()
+        }
+        let (_, now, _, _) = try parse(plan.arguments).planFingerprint(
+            arguments: plan.arguments, trusting: (plan.fingerprint, plan.inputStamps))
+        guard now == plan.fingerprint else {
+            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
         }
         let base = ShardArguments.split(plan.arguments, removing: ["output"], options: PackageCommand.options).kept
         var command = try parse(base + local + ["-o", part])
@@ -152,10 +156,15 @@ struct PackageShardRequest {
 extension PackageCommand {
     /// The region options this command line packages (pipeline, regions, filter, folder) and the fingerprint a
     /// plan records: the Kartpack version, the command line, the pipeline, stylesheet and regions files' bytes and
-    /// every source's records (`ShardPlanner.fingerprint`); with `auditingBoxes`, also the sources whose stored
-    /// record boxes cannot be trusted (`ShardPlanner.audit`; empty otherwise).
-    func planFingerprint(arguments: [String], auditingBoxes: Bool = false) throws -> (
-        options: RegionPackageOptions, fingerprint: String, untrustedBoxes: UntrustedRecordBoxes
+    /// every source's records (`ShardPlanner.fingerprint`); `auditing` (a plan), also the sources whose stored
+    /// record boxes cannot be trusted and the files' stamps (`ShardPlanner.stampedAudit`; empty and nil otherwise).
+    /// `trusting` (a shard: the plan's fingerprint and stamps) gives the plan's fingerprint when every file still
+    /// has its stamp (`ShardPlanner.currentFingerprint`).
+    func planFingerprint(
+        arguments: [String], auditing: Bool = false, trusting: (fingerprint: String, stamps: InputStamps?)? = nil
+    ) throws -> (
+        options: RegionPackageOptions, fingerprint: String, untrustedBoxes: UntrustedRecordBoxes,
+        stamps: InputStamps?
     ) {
         let spec = try PipelineSpec.load(path: pipeline, overrides: overrides)
         let section = spec.regions
@@ -182,8 +191,12 @@ extension PackageCommand {
             FileManager.default.fileExists(atPath: $0)
         }
         let planner = ShardPlanner(options: o.convert, arguments: arguments, otherFiles: files)
-        guard auditingBoxes else { return (o, try planner.fingerprint(), UntrustedRecordBoxes()) }
-        let (fingerprint, untrusted) = try planner.audit()
-        return (o, fingerprint, untrusted)
+        if let trusting {
+            let now = try planner.currentFingerprint(planned: trusting.fingerprint, stamps: trusting.stamps)
+            return (o, now, UntrustedRecordBoxes(), nil)
+        }
+        guard auditing else { return (o, try planner.fingerprint(), UntrustedRecordBoxes(), nil) }
+        let (fingerprint, untrusted, stamps) = try planner.stampedAudit()
+        return (o, fingerprint, untrusted, stamps)
     }
 }

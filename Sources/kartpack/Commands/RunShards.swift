@@ -79,7 +79,8 @@ struct RunShardRequest {
             throw ShardError.damaged(path: line.plan, reason: "its arguments are not a run command line: \(error)")
         }
         let spec = try PipelineSpec.load(path: command.path, overrides: command.overrides)
-        let now = try PipelineRunner.shardPlanner(spec: spec, arguments: plan.arguments).fingerprint()
+        let now = try PipelineRunner.shardPlanner(spec: spec, arguments: plan.arguments).currentFingerprint(
+            planned: plan.fingerprint, stamps: plan.inputStamps)
         guard now == plan.fingerprint else {
             throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
         }

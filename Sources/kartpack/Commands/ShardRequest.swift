@@ -26,7 +26,8 @@ struct ShardRequest {
         } catch {
             throw ShardError.damaged(path: line.plan, reason: "its arguments are not a convert command line: \(error)")
         }
-        let now = try ShardArguments.planner(command, arguments: plan.arguments).fingerprint()
+        let now = try ShardArguments.planner(command, arguments: plan.arguments).currentFingerprint(
+            planned: plan.fingerprint, stamps: plan.inputStamps)
         guard now == plan.fingerprint else {
             throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
         }

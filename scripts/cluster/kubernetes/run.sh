@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs a manifest of three Jobs (convert-jobs.yaml, the default, or package-jobs.yaml) start to finish: deletes
-# last night's Jobs, then applies the plan, the shards and the merge in turn, each after the one before completed.
+# Runs a manifest of three Jobs (convert-jobs.yaml, the default, package-jobs.yaml or run-jobs.yaml) start to
+# finish: deletes last night's Jobs, then applies the plan, the shards and the merge in turn, each after the one
+# before completed.
 # Exits non-zero (and publishes nothing) when a Job fails.
 #   scripts/cluster/kubernetes/run.sh [NAMESPACE [MANIFEST]]
 set -eu
