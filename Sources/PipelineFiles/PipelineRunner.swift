@@ -148,8 +148,8 @@ package enum PipelineRunner {
     /// Bytes of last night's package and of its `companions`: each is written whole before it replaces the old
     /// one, so a night needs about that much free space. Nil on a first night (no package yet).
     static func previousBytes(package: String) -> UInt64? {
-        guard let bytes = size(package) else { return nil }
-        return companions(of: package).reduce(bytes) { $0 + (size($1) ?? 0) }
+        guard let bytes = POSIXFile.size(of: package) else { return nil }
+        return companions(of: package).reduce(bytes) { $0 + (POSIXFile.size(of: $1) ?? 0) }
     }
 
     /// The free space a night needs beside `package` (`DiskSpace.estimate` of last night's files, `previousBytes`),
@@ -158,15 +158,11 @@ package enum PipelineRunner {
     /// the store's limit under `memoryBudget` (a larger one is not written).
     static func neededBytes(package: String, inputBytes: UInt64, memoryBudget: Int) -> UInt64 {
         let needed = DiskSpace.estimate(inputBytes: inputBytes, previousOutputBytes: previousBytes(package: package))
-        guard size(PieceStore.path(forPackage: package)) == nil else { return needed }
+        guard POSIXFile.size(of: PieceStore.path(forPackage: package)) == nil else { return needed }
         let store = min(
             inputBytes > UInt64.max / 2 ? .max : inputBytes / 2 * 3,
             UInt64(max(0, PieceReuse.limit(memoryBudget: memoryBudget))))
         let (sum, overflow) = needed.addingReportingOverflow(store)
         return overflow ? .max : sum
-    }
-
-    private static func size(_ path: String) -> UInt64? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? nil
     }
 }
