@@ -71,19 +71,14 @@ struct RunShardRequest {
 
     /// Checks the plan and the inputs, then builds the part.
     func run() throws -> ExitCode {
-        let (plan, digest) = try line.openPlan(command: "run")
-        var command: RunCommand
-        do {
-            command = try RunCommand(arguments: plan.arguments + line.local)
-        } catch {
-            throw ShardError.damaged(path: line.plan, reason: "its arguments are not a run command line: \(error)")
-        }
-        let spec = try PipelineSpec.load(path: command.path, overrides: command.overrides)
-        let now = try PipelineRunner.shardPlanner(spec: spec, arguments: plan.arguments).currentFingerprint(
-            planned: plan.fingerprint, stamps: plan.inputStamps)
-        guard now == plan.fingerprint else {
-            throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
-        }
+        let (plan, digest, parsed) = try line.open(
+            command: "run", parse: RunCommand.init(arguments:),
+            fingerprint: { command, plan in
+                let spec = try PipelineSpec.load(path: command.path, overrides: command.overrides)
+                return try PipelineRunner.shardPlanner(spec: spec, arguments: plan.arguments).currentFingerprint(
+                    planned: plan.fingerprint, stamps: plan.inputStamps)
+            })
+        var command = parsed
         command.shard = RunCommand.Shard(
             target: line.target(in: plan, digest: digest), format: plan.format, part: line.part)
         return try command.run()

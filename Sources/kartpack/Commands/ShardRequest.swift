@@ -19,18 +19,13 @@ struct ShardRequest {
 
     /// Checks the plan and the inputs, then builds the part.
     func run() throws -> ExitCode {
-        let (plan, digest) = try line.openPlan(command: "convert")
-        var command: ConvertCommand
-        do {
-            command = try ConvertCommand(arguments: plan.arguments + line.local)
-        } catch {
-            throw ShardError.damaged(path: line.plan, reason: "its arguments are not a convert command line: \(error)")
-        }
-        let now = try ShardArguments.planner(command, arguments: plan.arguments).currentFingerprint(
-            planned: plan.fingerprint, stamps: plan.inputStamps)
-        guard now == plan.fingerprint else {
-            throw ShardError.inputsChanged(plan: line.plan, planned: plan.fingerprint, now: now)
-        }
+        let (plan, digest, parsed) = try line.open(
+            command: "convert", parse: ConvertCommand.init(arguments:),
+            fingerprint: { command, plan in
+                try ShardArguments.planner(command, arguments: plan.arguments).currentFingerprint(
+                    planned: plan.fingerprint, stamps: plan.inputStamps)
+            })
+        var command = parsed
         let target = line.target(in: plan, digest: digest)
         command.convert.output = line.part
         command.convert.format = plan.format
@@ -83,7 +78,7 @@ struct ShardCommandLine {
 
 extension ShardCommandLine {
     /// Reads this shard's plan, refuses one of another `command` (65) or shard count, and enters its folder.
-    func openPlan(command: String) throws -> (plan: ShardPlan, digest: String) {
+    private func openPlan(command: String) throws -> (plan: ShardPlan, digest: String) {
         let (plan, digest) = try ShardPlan.read(path: self.plan)
         guard plan.command == command else {
             throw ShardError.damaged(path: self.plan, reason: "a plan for `\(plan.command)`, not `\(command)`")
@@ -93,6 +88,27 @@ extension ShardCommandLine {
             throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
         }
         return (plan, digest)
+    }
+
+    /// Opens the plan of `command` (`openPlan`), parses the plan's command line with this shard's run-only options
+    /// (`parse`), and checks that the inputs' fingerprint (`fingerprint`, of the parsed command) is still the
+    /// plan's: a plan whose arguments are not such a command line is damaged, changed inputs refuse the shard (65).
+    func open<Command>(
+        command name: String, parse: ([String]) throws -> Command,
+        fingerprint: (Command, ShardPlan) throws -> String
+    ) throws -> (plan: ShardPlan, digest: String, command: Command) {
+        let (plan, digest) = try openPlan(command: name)
+        let command: Command
+        do {
+            command = try parse(plan.arguments + local)
+        } catch {
+            throw ShardError.damaged(path: self.plan, reason: "its arguments are not a \(name) command line: \(error)")
+        }
+        let now = try fingerprint(command, plan)
+        guard now == plan.fingerprint else {
+            throw ShardError.inputsChanged(plan: self.plan, planned: plan.fingerprint, now: now)
+        }
+        return (plan, digest, command)
     }
 
     /// What this shard of `plan` (read with `digest`) builds: its tile range, the plan's split zoom, the merged
