@@ -34,7 +34,8 @@ struct ConvertCommand: Command {
             usage: "kartpack convert INPUT.shp|INPUT.gpkg [INPUT2 ...] -o OUT.pmtiles|OUT.mbtiles [options]",
             summary: """
                 Reprojects each input to Web Mercator, cuts it into MVT tiles for every zoom (clipped to each tile
-                plus a buffer with GEOS, simplified with Douglas-Peucker, repaired on the tile grid where needed)
+                plus a buffer: polygons in Swift, lines with GEOS; simplified with Douglas-Peucker, repaired on the
+                tile grid where needed)
                 and writes one layer per input into a PMTiles v3 (default) or MBTiles 1.3 package. The output is
                 written to a temporary file and renamed into place only when complete. A folder input adds every
                 Shapefile in it (--layer then needs a folder of one Shapefile); a GeoPackage adds each of its
