@@ -11,12 +11,12 @@ package struct CatalogSigner: Sendable {
     package init() {}
 
     /// Writes a signature of `file` to `signature` (a staging path the caller publishes; on failure it is
-    /// removed). `name` is the file name the trusted comment gives (the published name, not the staging one).
+    /// removed). `name` is the file name the trusted comment gives (the published name, not the staging one), with
+    /// `timestamp` (seconds since 1970: the catalog's `created`, so a fixed build time gives the same signature).
     package func sign(
-        file: String, signature: String, name: String, secretKey: String, passwordFile: String?
+        file: String, signature: String, name: String, secretKey: String, passwordFile: String?, timestamp stamp: Int
     ) throws(SigningError) {
         try Self.checkInputs(secretKey: secretKey, passwordFile: passwordFile)
-        let stamp = Int(Date().timeIntervalSince1970)
         let (status, message) = try Self.run(
             ["-S", "-s", secretKey, "-m", file, "-x", signature, "-t", "timestamp:\(stamp)\tfile:\(name)"],
             stdin: passwordFile, timeout: timeout)

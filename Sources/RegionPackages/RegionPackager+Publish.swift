@@ -144,14 +144,14 @@ extension RegionPackager {
     /// (`signature_removed`). Returns the size of the catalog and its signature.
     package func publish(
         _ entries: [CatalogRegion], generation: StagedGeneration, reused: [CatalogRegion], from published: String,
-        previous: Catalog?, diagnostics: DiagnosticSink
+        previous: Catalog?, created: Date, diagnostics: DiagnosticSink
     ) throws -> UInt64 {
         let folder = options.outputFolder
         for entry in reused {
             try Self.linkOrCopy(published + "/" + entry.file, to: generation.path + "/" + entry.file)
         }
         let catalog = Catalog(
-            created: Date(timeIntervalSince1970: UTCTimestamp.now().rounded(.down)), sequence: generation.sequence,
+            created: created, sequence: generation.sequence,
             kartpackVersion: Kartpack.version, regions: entries, folder: URL(fileURLWithPath: generation.path))
         let catalogPath = generation.path + "/" + Catalog.fileName
         let file = try AtomicFile(targetPath: catalogPath, overwrite: true)
@@ -166,7 +166,7 @@ extension RegionPackager {
         if let key = options.signKey {
             try CatalogSigner().sign(
                 file: catalogPath, signature: generation.path + "/" + Catalog.signatureName, name: Catalog.fileName,
-                secretKey: key, passwordFile: options.signPasswordFile)
+                secretKey: key, passwordFile: options.signPasswordFile, timestamp: Int(created.timeIntervalSince1970))
         }
         let signatureBytes = Self.regularFileSize(generation.path + "/" + Catalog.signatureName) ?? 0
         let wasSigned = FileManager.default.fileExists(atPath: folder + "/" + Catalog.signatureName)

@@ -34,6 +34,8 @@ package struct RegionPackager {
         diagnostics: DiagnosticSink, progress: ProgressReporter?, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> RegionPackageReport {
         let started = Date()
+        // The time written into the catalog and its signature: `SOURCE_DATE_EPOCH` when set (a bad value: 64).
+        let buildTime = Date(timeIntervalSince1970: try BuildClock.seconds())
         let folder = options.outputFolder
         try LayerRegistry.check(options.convert)
         try Self.prepareFolder(folder, create: !options.dryRun)
@@ -120,7 +122,7 @@ package struct RegionPackager {
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let outputNames = LayerRegistry.outputNames(convert)
-        let built0 = Date(timeIntervalSince1970: UTCTimestamp.now().rounded(.down))
+        let built0 = buildTime
         let parts = options.parts
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -224,7 +226,7 @@ package struct RegionPackager {
         entries.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         let catalogBytes = try publish(
             entries, generation: generation, reused: reuse.compactMap { $0 }, from: published, previous: previous,
-            diagnostics: diagnostics)
+            created: buildTime, diagnostics: diagnostics)
         report.night = Self.night(
             regions: regions, reuse: reuse, staged: staged, previous: old, removed: report.removed.count,
             catalogBytes: catalogBytes)

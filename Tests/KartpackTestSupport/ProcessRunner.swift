@@ -39,9 +39,16 @@ public func runProcess(
         stderr: String(decoding: errData, as: UTF8.self))
 }
 
-/// Runs the `kartpack` executable.
-public func runKartpack(_ arguments: [String], currentDirectory: String? = nil) throws -> ProcessResult {
-    try runProcess(RepositoryPaths.kartpackBinary, arguments, currentDirectory: currentDirectory)
+/// Runs the `kartpack` executable, with `environment` added to this process's environment (none by default).
+public func runKartpack(
+    _ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]
+) throws -> ProcessResult {
+    var env: [String: String]?
+    if !environment.isEmpty {
+        env = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+    }
+    return try runProcess(
+        RepositoryPaths.kartpackBinary, arguments, environment: env, currentDirectory: currentDirectory)
 }
 
 /// Runs a `/bin/sh -c` script with `$KP` set to the `kartpack` executable (for redirections such as `>&-`,

@@ -95,7 +95,8 @@ struct PackageCommand: Command {
                 With --max-zoom auto (or "maxZoom": "auto" in the pipeline's tiles or regions section)
                 one max zoom is chosen for all regions from all the sources, as `convert --max-zoom auto` chooses it
                 (so each package is still the one a `convert --clip --max-zoom auto` run writes); the log and the
-                report (maxZoomChosen) say which and why.
+                report (maxZoomChosen) say which and why. With SOURCE_DATE_EPOCH set (whole seconds since 1970),
+                the catalog's times and its signature's are that time, so equal nights give equal bytes.
                 """,
             options: options,
             footer: "See docs/regions.md (package, verify, extract) and docs/catalog.md.")
