@@ -11,7 +11,7 @@ package enum PieceSize {
     /// Area in square tile units of the polygons of `geometry` inside the tile (holes subtracted).
     static func polygonArea(_ geometry: PieceGeometry, extent: Int) -> Double {
         guard case .polygons(let parts) = geometry else { return 0 }
-        let rect = ClipRect(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
+        let rect = Bounds(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
         var xy: [Double] = []
         var scratch: [Double] = []
         var area = 0.0
@@ -29,7 +29,7 @@ package enum PieceSize {
     /// Length in tile units of the lines of `geometry` inside the tile.
     static func lineLength(_ geometry: PieceGeometry, extent: Int) -> Double {
         guard case .lines(let parts) = geometry else { return 0 }
-        let rect = ClipRect(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
+        let rect = Bounds(minX: 0, minY: 0, maxX: Double(extent), maxY: Double(extent))
         var length = 0.0
         parts.forEach { part, _ in
             for (a, b) in zip(part, part.dropFirst()) {

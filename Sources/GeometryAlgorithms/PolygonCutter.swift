@@ -2,11 +2,11 @@ import KartpackCore
 
 /// The work of `RectangleClipper.clipPolygons` for one polygon at a time (see there for the method).
 struct PolygonCutter {
-    let rect: ClipRect
+    let rect: Bounds
     let cancellation: CancellationFlag
     private var steps = 0
 
-    init(rect: ClipRect, cancellation: CancellationFlag) {
+    init(rect: Bounds, cancellation: CancellationFlag) {
         self.rect = rect
         self.cancellation = cancellation
     }

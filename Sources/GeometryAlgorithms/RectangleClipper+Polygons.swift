@@ -37,9 +37,9 @@ extension RectangleClipper {
     /// clipping a piece made of many small polygons — a dense star's spikes cut by the parent tile — in time
     /// proportional to the polygons near `r`, not to all of them.
     public static func clipPolygons(
-        _ g: Geometry, to r: ClipRect, boxes: [Bounds]? = nil, cancellation: CancellationFlag = .process
+        _ g: Geometry, to r: Bounds, boxes: [Bounds]? = nil, cancellation: CancellationFlag = .process
     ) -> PolygonClip {
-        guard g.kind.family == .polygon, !r.isEmpty else { return .empty }
+        guard g.kind.family == .polygon, r.hasArea else { return .empty }
         var out = FlatPolygons()
         var cutter = PolygonCutter(rect: r, cancellation: cancellation)
         let boxes = boxes?.count == g.polygonCount ? boxes : nil

@@ -1,3 +1,4 @@
+public import KartpackCore
 /// A point in a plane (metres, tile units or pixels).
 public struct Point2: Hashable, Sendable {
     /// East / right.
@@ -12,32 +13,13 @@ public struct Point2: Hashable, Sendable {
     }
 }
 
-/// An axis-aligned rectangle, both edges inclusive.
-public struct ClipRect: Hashable, Sendable {
-    public var minX: Double
-    public var minY: Double
-    public var maxX: Double
-    public var maxY: Double
-
-    /// Creates a rectangle.
-    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX
-        self.minY = minY
-        self.maxX = maxX
-        self.maxY = maxY
-    }
-
-    /// True when it has no area.
-    public var isEmpty: Bool { !(minX < maxX && minY < maxY) }
-}
-
 /// Clipping to a rectangle: Sutherland–Hodgman for rings (fills), Liang–Barsky for polylines (strokes). The one
 /// implementation of both: previews draw with it and GEOS clip results are checked with it.
 public enum RectangleClipper {
     /// Sutherland–Hodgman on an open ring of interleaved coordinates: the result replaces `xy` (`scratch` is
     /// reused between calls). Degenerate edges along the rectangle are kept: the output's signed area and moments
     /// are exactly those of the ring's winding number inside the rectangle, for any simple ring.
-    public static func clip(ring xy: inout [Double], scratch: inout [Double], to r: ClipRect) {
+    public static func clip(ring xy: inout [Double], scratch: inout [Double], to r: Bounds) {
         clip(&xy, &scratch, axis: 0, limit: r.minX, keepGreater: true)
         clip(&xy, &scratch, axis: 0, limit: r.maxX, keepGreater: false)
         clip(&xy, &scratch, axis: 1, limit: r.minY, keepGreater: true)
@@ -80,7 +62,7 @@ public enum RectangleClipper {
 
     /// The part of a ring (open or closed) inside `r`, open, without repeated points; empty when fewer than 3
     /// points remain.
-    public static func clipRing(_ ring: [Point2], to r: ClipRect) -> [Point2] {
+    public static func clipRing(_ ring: [Point2], to r: Bounds) -> [Point2] {
         var pts = ring
         if pts.count > 1, pts.first == pts.last { pts.removeLast() }
         guard pts.count >= 3 else { return [] }
@@ -100,7 +82,7 @@ public enum RectangleClipper {
     }
 
     /// The parts of a polyline inside `r` (each with at least 2 distinct points).
-    public static func clipLine(_ line: [Point2], to r: ClipRect) -> [[Point2]] {
+    public static func clipLine(_ line: [Point2], to r: Bounds) -> [[Point2]] {
         guard line.count >= 2 else { return [] }
         var parts: [[Point2]] = []
         var current: [Point2] = []
@@ -126,7 +108,7 @@ public enum RectangleClipper {
     }
 
     /// Liang–Barsky: the part of segment a→b inside `r`, or nil.
-    public static func clipSegment(_ a: Point2, _ b: Point2, _ r: ClipRect) -> (Point2, Point2)? {
+    public static func clipSegment(_ a: Point2, _ b: Point2, _ r: Bounds) -> (Point2, Point2)? {
         let dx = b.x - a.x
         let dy = b.y - a.y
         var t0 = 0.0

@@ -32,7 +32,7 @@ struct RectMomentCalculator {
     private let cx: Double
     private let cy: Double
     /// The rectangle relative to its centre.
-    private let relativeRect: ClipRect
+    private let relativeRect: Bounds
     private var ring: [Double] = []
     private var a: [Double] = []
     private var b: [Double] = []
@@ -42,7 +42,7 @@ struct RectMomentCalculator {
         // Work relative to the rectangle's centre to keep precision with large projected coordinates.
         cx = (rect.minX + rect.maxX) / 2
         cy = (rect.minY + rect.maxY) / 2
-        relativeRect = ClipRect(minX: rect.minX - cx, minY: rect.minY - cy, maxX: rect.maxX - cx, maxY: rect.maxY - cy)
+        relativeRect = Bounds(minX: rect.minX - cx, minY: rect.minY - cy, maxX: rect.maxX - cx, maxY: rect.maxY - cy)
     }
 
     /// The moments of the polygons in `g` (borrowed) inside the rectangle; nil when GEOS fails to report them.

@@ -51,7 +51,7 @@ public final class TileClipper {
         guard let input = try engine.geometry(g, family: .polygon), let b = input.bounds else { return nil }
         if rect.minX < b.minX, b.maxX < rect.maxX, rect.minY < b.minY, b.maxY < rect.maxY { return g }
         if b.maxX <= rect.minX || rect.maxX <= b.minX || b.maxY <= rect.minY || rect.maxY <= b.minY { return nil }
-        let r = ClipRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
+        let r = rect
         switch RectangleClipper.clipPolygons(input, to: r, cancellation: .process) {
         case .empty:
             return nil
@@ -93,7 +93,7 @@ public final class TileClipper {
         guard !b.isEmpty else { return .empty }
         if rect.minX < b.minX, b.maxX < rect.maxX, rect.minY < b.minY, b.maxY < rect.maxY { return .unchanged }
         if b.maxX <= rect.minX || rect.maxX <= b.minX || b.maxY <= rect.minY || rect.maxY <= b.minY { return .empty }
-        let r = ClipRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: rect.maxY)
+        let r = rect
         switch RectangleClipper.clipPolygons(input, to: r, boxes: boxes, cancellation: .process) {
         case .empty:
             return .empty

@@ -19,6 +19,9 @@ public struct Bounds: Sendable, Hashable, Codable {
     /// True when no point has been included.
     public var isEmpty: Bool { !(minX <= maxX && minY <= maxY) }
 
+    /// True when the box has an area (a clip rectangle that can hold a fill): wider and taller than nothing.
+    public var hasArea: Bool { minX < maxX && minY < maxY }
+
     /// Grows the box to include a point.
     public mutating func include(x: Double, y: Double) {
         if x < minX { minX = x }

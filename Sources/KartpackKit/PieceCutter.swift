@@ -1,3 +1,4 @@
+import KartpackCore
 import GeometryAlgorithms
 import VectorTile
 
@@ -13,19 +14,19 @@ struct PieceCutter {
     let projection: TileProjection
     let mode: GeometryMode
     /// The tile's square in tile units.
-    let tileRect: ClipRect
+    let tileRect: Bounds
     /// The region ∩ the tile square, in tile units (nil when they do not meet).
-    let regionRect: ClipRect?
+    let regionRect: Bounds?
 
     init(projection: TileProjection, region: GeoRegion, mode: GeometryMode) {
         self.projection = projection
         self.mode = mode
         let e = projection.extent
-        tileRect = ClipRect(minX: 0, minY: 0, maxX: e, maxY: e)
+        tileRect = Bounds(minX: 0, minY: 0, maxX: e, maxY: e)
         let nw = projection.tileUnits(GeoCoordinate(longitude: region.west, latitude: region.north))
         let se = projection.tileUnits(GeoCoordinate(longitude: region.east, latitude: region.south))
-        let r = ClipRect(minX: max(nw.x, 0), minY: max(nw.y, 0), maxX: min(se.x, e), maxY: min(se.y, e))
-        regionRect = r.minX <= r.maxX && r.minY <= r.maxY ? r : nil
+        let r = Bounds(minX: max(nw.x, 0), minY: max(nw.y, 0), maxX: min(se.x, e), maxY: min(se.y, e))
+        regionRect = r.isEmpty ? nil : r
     }
 
     /// Where the feature sits for spreading, in `0..<extent`: a point's first position (nil when it lies in the

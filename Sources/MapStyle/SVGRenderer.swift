@@ -20,7 +20,7 @@ struct Renderer {
         /// Pixel = (ax * tx + bx, ay * ty + by) for tile units (tx, ty).
         var ax: Double, bx: Double, ay: Double, by: Double
         /// The tile square ∩ canvas, in tile units.
-        var clip: ClipRect
+        var clip: Bounds
         var extent: Double
     }
 
@@ -54,12 +54,12 @@ struct Renderer {
                 let k = canvas.scale * size / extent
                 let bx = (tb.minX - canvas.bounds.minX) * canvas.scale
                 let by = (canvas.bounds.maxY - tb.maxY) * canvas.scale
-                let clip = ClipRect(
+                let clip = Bounds(
                     minX: max(0, (canvas.bounds.minX - tb.minX) / size * extent),
                     minY: max(0, (tb.maxY - canvas.bounds.maxY) / size * extent),
                     maxX: min(extent, (canvas.bounds.maxX - tb.minX) / size * extent),
                     maxY: min(extent, (tb.maxY - canvas.bounds.minY) / size * extent))
-                guard !clip.isEmpty else { continue }
+                guard clip.hasArea else { continue }
                 let known = Set(info.layer(layer.name)?.allClassNames ?? [])
                 for feature in layer.features {
                     let family: GeometryFamily

@@ -13,8 +13,8 @@ import Testing
         let boxes = RectangleClipper.polygonBoxes(g)
         #expect(boxes.count == g.polygonCount)
         for r in [
-            ClipRect(minX: 0, minY: 0, maxX: 10, maxY: 10), ClipRect(minX: -2, minY: 3, maxX: 4, maxY: 12),
-            ClipRect(minX: 20, minY: 20, maxX: 30, maxY: 30), ClipRect(minX: -10, minY: -10, maxX: 20, maxY: 20),
+            Bounds(minX: 0, minY: 0, maxX: 10, maxY: 10), Bounds(minX: -2, minY: 3, maxX: 4, maxY: 12),
+            Bounds(minX: 20, minY: 20, maxX: 30, maxY: 30), Bounds(minX: -10, minY: -10, maxX: 20, maxY: 20),
         ] {
             let plain = RectangleClipper.clipPolygons(g, to: r, cancellation: .never)
             let boxed = RectangleClipper.clipPolygons(g, to: r, boxes: boxes, cancellation: .never)
@@ -40,7 +40,7 @@ import Testing
     /// Boxes that do not match the polygons (a caller's mistake) are ignored rather than trusted.
     @Test func boxesOfTheWrongCountAreIgnored() {
         let g = Geometry.polygons([[PolygonClipTests.box(-5, -5, 5, 5)]])
-        let r = ClipRect(minX: 0, minY: 0, maxX: 10, maxY: 10)
+        let r = Bounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
         let wrong = [Bounds(minX: 100, minY: 100, maxX: 101, maxY: 101), Bounds.empty]
         guard case .polygons(let a) = RectangleClipper.clipPolygons(g, to: r, cancellation: .never),
             case .polygons(let b) = RectangleClipper.clipPolygons(g, to: r, boxes: wrong, cancellation: .never)

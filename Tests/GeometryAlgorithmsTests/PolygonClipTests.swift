@@ -6,7 +6,7 @@ import Testing
 /// `RectangleClipper.clipPolygons` on hand-made shapes (the comparison with GEOS on random polygons is in
 /// GeometryOpsTests/PolygonClipAgainstGEOSTests).
 @Suite struct PolygonClipTests {
-    let rect = ClipRect(minX: 0, minY: 0, maxX: 10, maxY: 10)
+    let rect = Bounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
 
     /// Closed ring from (x, y) pairs.
     static func ring(_ points: [(Double, Double)]) -> [Double] {
@@ -49,7 +49,7 @@ import Testing
         return total
     }
 
-    func clip(_ polygons: [[[Double]]], to r: ClipRect? = nil) -> PolygonClip {
+    func clip(_ polygons: [[[Double]]], to r: Bounds? = nil) -> PolygonClip {
         RectangleClipper.clipPolygons(.polygons(polygons), to: r ?? rect, cancellation: .never)
     }
 
@@ -148,7 +148,7 @@ import Testing
 
     @Test func vNotchTouchingTheBottomGivesTwoTriangles() {
         // GEOS PR #605: GEOSClipByRect returned the complement. The notch's tip touches the bottom side.
-        let r = ClipRect(minX: 30, minY: 20, maxX: 70, maxY: 40)
+        let r = Bounds(minX: 30, minY: 20, maxX: 70, maxY: 40)
         let v = Self.ring([(10, 0), (10, 60), (50, 20), (90, 60), (90, 0)])
         let result = clip([[v]], to: r)
         let polygons = Self.rings(result)
@@ -218,13 +218,13 @@ import Testing
     // MARK: Helpers
 
     /// The ring's area inside `rect` by Sutherland–Hodgman (exact for a simple ring, whatever its shape).
-    func sutherlandHodgmanArea(_ ring: [Double], _ r: ClipRect? = nil) -> Double {
+    func sutherlandHodgmanArea(_ ring: [Double], _ r: Bounds? = nil) -> Double {
         var pts: [Point2] = []
         for i in stride(from: 0, to: ring.count - 2, by: 2) { pts.append(Point2(x: ring[i], y: ring[i + 1])) }
         return abs(RectangleClipper.area(RectangleClipper.clipRing(pts, to: r ?? rect)))
     }
 
-    func areaIn(_ result: PolygonClip, _ r: ClipRect) -> Double {
+    func areaIn(_ result: PolygonClip, _ r: Bounds) -> Double {
         guard let polygons = Self.rings(result) else { return 0 }
         return polygons.reduce(0) { $0 + $1.reduce(0) { $0 + RectangleClipper.area($1) } }
     }

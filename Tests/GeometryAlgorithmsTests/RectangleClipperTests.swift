@@ -1,8 +1,9 @@
+import KartpackCore
 import GeometryAlgorithms
 import Testing
 
 @Suite struct RectangleClipperTests {
-    let rect = ClipRect(minX: 0, minY: 0, maxX: 10, maxY: 10)
+    let rect = Bounds(minX: 0, minY: 0, maxX: 10, maxY: 10)
 
     @Test func ringsKeepThePartInsideWithExactArea() {
         // A diamond centred on the rectangle's corner: a quarter of its area (50) lies inside.
