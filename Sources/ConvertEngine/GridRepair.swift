@@ -13,7 +13,9 @@ import VectorTile
 ///    edges.
 /// 2. Still broken, at most `exactRepairLimit` vertices and `exactRepairPolygons` polygons (or any number of
 ///    polygons each within `smallPart` units), and few crossings (`hasFewCrossings`): GEOS makes it valid on the
-///    grid (isValid, MakeValid, setPrecision 1), as before (`grid_repair`).
+///    grid (isValid, MakeValid, setPrecision 1), as before (`grid_repair`). With shared borders (unsimplified
+///    pieces, so whole coastlines), rings that only touch themselves at a repeated vertex are cut into loops in Swift
+///    instead and GEOS only checks them (`pinchedLoops`).
 /// 3. Larger: simplified again with 4× the tolerance (`coarse_grid_repair`) while a round still removes an
 ///    eighth of the vertices, up to `maxCoarsening` rounds, until it is valid or small enough for step 2: at this
 ///    zoom its detail is below the grid anyway.
@@ -35,10 +37,12 @@ extension TileStage {
     static let smallPart: Int32 = 16
 
     /// The repaired polygons of a piece whose quantization `q` (of `full` simplified with `tolerance`) needs
-    /// repair; `unit` is one grid unit in the piece's coordinates. Nil when nothing is left.
+    /// repair; `unit` is one grid unit in the piece's coordinates. Nil when nothing is left. `cutsPinchedRings`:
+    /// in step 2, rings touching themselves at a repeated vertex are first cut into loops in Swift (`PinchedRings`)
+    /// and GEOS only checks the result (`pinchedLoops`).
     func repairPolygons(
         _ q: QuantizedPolygons, full: Geometry, tolerance: Double, unit: Double, quantizer: Quantizer,
-        repairs: inout Set<ReasonCode>
+        cutsPinchedRings: Bool = false, repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> QuantizedPolygons? {
         var current = q
         var tol = tolerance
@@ -57,8 +61,11 @@ extension TileStage {
                 && (cleaned.count <= Self.exactRepairPolygons || Self.hasOnlySmallParts(cleaned))
                 && Self.hasFewCrossings(cleaned, size: size)
             {
-                guard let repaired = try repairOnGrid(cleaned) else { return nil }
                 repairs.insert(.gridRepair)
+                if cutsPinchedRings, let loops = try pinchedLoops(cleaned) {
+                    return Self.replacing(current, with: loops)
+                }
+                guard let repaired = try repairOnGrid(cleaned) else { return nil }
                 return Quantizer().quantizePolygons(repaired)
             }
             if rounds == Self.maxCoarsening || size > previousSize - previousSize / 8 {
@@ -189,6 +196,21 @@ extension TileStage {
                     return xy
                 }
             })
+    }
+
+    /// `polygons` with every ring that touches itself at a repeated vertex cut into loops there (`PinchedRings`), when
+    /// that is all that was wrong: GEOS finds the loops valid (polygons or holes touching at a point). Nil when no
+    /// ring repeats a vertex or the loops are still invalid (a ring crossing itself as well): `repairOnGrid` then.
+    /// The loops are what GEOS MakeValid made of such a ring, on the grid already, at a fraction of its cost (the
+    /// defect rounding unsimplified coastlines to the grid leaves most often: a narrow inlet closed to one point).
+    func pinchedLoops(_ polygons: [[[TilePoint]]]) throws(GeometryError) -> [[[TilePoint]]]? {
+        // Not cleaned again: at the cut, a loop's vertex may lie between two collinear edges of the loop, and
+        // without it the other loop would touch an edge there, which the pass's junction noding turns into more
+        // meeting edges than its input had (`SharedBorderPass.meetsNoMore`), sending its tile back unsimplified.
+        guard let loops = PinchedRings.split(polygons), !loops.isEmpty,
+            try engine.isValid(engine.prepare(Self.closed(loops)))
+        else { return nil }
+        return loops
     }
 
     /// Makes quantized polygons valid on the integer grid (GEOS setPrecision with grid 1, which keeps the output

@@ -251,7 +251,7 @@ package final class TileStage {
             guard
                 let repaired = try repairPolygons(
                     q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
-                    repairs: &repairs)
+                    cutsPinchedRings: deferred, repairs: &repairs)
             else { return nil }
             q = repaired
         }
