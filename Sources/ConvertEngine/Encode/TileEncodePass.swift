@@ -38,24 +38,9 @@ package struct TileEncodePass: Sendable {
         let run = batch.runs[index]
         var builders: [MVTLayerBuilder?] = Array(repeating: nil, count: layerNames.count)
         var count = 0
-        // The pieces the tile writes, and only their records: a thinned tile leaves most of its pieces out.
-        var written: [(index: Int, geometry: PieceGeometry)] = []
-        for i in run {
-            if let geometry = plan.geometry(i, batch.pieces[i]) { written.append((i, geometry)) }
-        }
-        // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
-        // feature) order, so each reader loads a spilled chunk once.
-        let stored = try Self.records(of: batch.pieces, written.map(\.index), records: records)
-        // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
-        var commands: [UInt32] = []
-        for (k, (i, geometry)) in written.enumerated() {
-            let p = batch.pieces[i]
-            geometry.writeCommands(into: &commands)
-            let l = Int(p.layer)
-            let rec = stored[k]
+        try forEachWritten(batch, tile: index, plan: plan, records: records) { _, l, rec, type, commands, z in
             if builders[l] == nil { builders[l] = MVTLayerBuilder(name: layerNames[l], extent: extent) }
-            let z = p.tile.z
-            let added = builders[l]?.addFeature(id: rec.id, type: geometry.type, geometry: commands) { tags in
+            let added = builders[l]?.addFeature(id: rec.id, type: type, geometry: commands) { tags in
                 rec.addTags(atZoom: z, to: &tags)
             }
             if added == true { count += 1 }
@@ -78,6 +63,29 @@ package struct TileEncodePass: Sendable {
                 raw: raw.count)
         } catch {
             throw PipelineError.tileEncoding(tile: tile.description, reason: "\(error)")
+        }
+    }
+
+    /// Calls `add` with each piece the tile (`tile` in the batch's runs) writes at `plan`, in run order: its batch
+    /// index, layer, record, geometry type, MVT command stream (one buffer, reused) and zoom.
+    func forEachWritten(
+        _ batch: EncodeBatch, tile index: Int, plan: TilePlan, records: [RecordTable],
+        _ add: (Int, Int, StoredRecord, MVTGeometryType, [UInt32], Int) -> Void
+    ) throws(PipelineError) {
+        // The pieces the tile writes, and only their records: a thinned tile leaves most of its pieces out.
+        var written: [(index: Int, geometry: PieceGeometry)] = []
+        for i in batch.runs[index] {
+            if let geometry = plan.geometry(i, batch.pieces[i]) { written.append((i, geometry)) }
+        }
+        // A tile's pieces come in stable-key order (`PreparePass.stableOrder`); its records are read in (layer,
+        // feature) order, so each reader loads a spilled chunk once.
+        let stored = try Self.records(of: batch.pieces, written.map(\.index), records: records)
+        // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
+        var commands: [UInt32] = []
+        for (k, (i, geometry)) in written.enumerated() {
+            let p = batch.pieces[i]
+            geometry.writeCommands(into: &commands)
+            add(i, Int(p.layer), stored[k], geometry.type, commands, p.tile.z)
         }
     }
 
@@ -108,14 +116,27 @@ package struct TileEncodePass: Sendable {
     }
 
     /// The compressed size of one tile as `plan` says, or nil when it has more than `maxFeatures` features: a
-    /// trial of `ThinPass.fittingCutoff` (not checked with the decoder).
+    /// trial of `ThinPass.fittingCutoff` (not checked with the decoder). Written from `fragments` when they hold
+    /// what the plan writes (the same bytes), else encoded in full.
     func trialSize(
-        _ batch: EncodeBatch, tile index: Int, plan: TilePlan, records: [RecordTable], maxFeatures: Int
+        _ batch: EncodeBatch, tile index: Int, plan: TilePlan, records: [RecordTable], maxFeatures: Int,
+        fragments: TileFragments? = nil
     ) throws(PipelineError) -> Int? {
-        let t = try encode(batch, tile: index, plan: plan, records: records, compress: false).tile
-        guard t.features <= maxFeatures else { return nil }
-        do { return try compression.compressWithLibdeflate(t.bytes).count } catch {
-            throw .tileEncoding(tile: t.tile.description, reason: "\(error)")
+        let tile = batch.pieces[batch.runs[index].lowerBound].tile
+        do throws(any Error) {
+            let raw: (bytes: [UInt8], features: Int)
+            if let made = try fragments?.encode(at: plan) {
+                raw = made
+            } else {
+                let t = try encode(batch, tile: index, plan: plan, records: records, compress: false).tile
+                raw = (t.bytes, t.features)
+            }
+            guard raw.features <= maxFeatures else { return nil }
+            return try compression.compressWithLibdeflate(raw.bytes).count
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw .tileEncoding(tile: tile.description, reason: "\(error)")
         }
     }
 }
