@@ -83,9 +83,8 @@ package struct TileEncodePass: Sendable {
         // The one place pieces become MVT commands (`PieceGeometry.forEachCommand`), into one buffer per tile.
         var commands: [UInt32] = []
         for (k, (i, geometry)) in written.enumerated() {
-            let p = batch.pieces[i]
             geometry.writeCommands(into: &commands)
-            add(i, Int(p.layer), stored[k], geometry.type, commands, p.tile.z)
+            add(i, Int(batch.pieces[i].layer), stored[k], geometry.type, commands, batch.pieces[i].tile.z)
         }
     }
 
@@ -96,21 +95,28 @@ package struct TileEncodePass: Sendable {
         try Self.records(of: pieces, Array(run), records: records)
     }
 
-    /// The records of `pieces` at `indices`, in that order, read in (layer, feature) order.
+    /// The records of `pieces` at `indices`, in that order; read in (layer, feature) order when a table has
+    /// spilled records (each spilled chunk is then read once), else in piece order (reading a held record costs the
+    /// same in any order, and sorting the tile's pieces cost more than reading them).
     static func records(
         of pieces: [TilePiece], _ indices: [Int], records: [RecordTable]
     ) throws(PipelineError) -> [StoredRecord] {
         var readers = records.map { $0.reader() }
-        let byFeature = indices.indices.sorted {
-            (pieces[indices[$0]].layer, pieces[indices[$0]].feature)
-                < (pieces[indices[$1]].layer, pieces[indices[$1]].feature)
-        }
-        var out = [StoredRecord?](repeating: nil, count: indices.count)
-        for k in byFeature {
-            let p = pieces[indices[k]]
-            do { out[k] = try readers[Int(p.layer)].record(Int(p.feature)) } catch {
-                throw .scratch(error)
+        guard records.contains(where: { $0.spilledBytes > 0 }) else {
+            var out: [StoredRecord] = []
+            out.reserveCapacity(indices.count)
+            for i in indices {
+                let (l, f) = (Int(pieces[i].layer), Int(pieces[i].feature))
+                do { out.append(try readers[l].record(f)) } catch { throw .scratch(error) }
             }
+            return out
+        }
+        // (layer, feature, position in `indices`), sorted by layer and feature.
+        var byFeature = indices.enumerated().map { k, i in (pieces[i].layer, pieces[i].feature, k) }
+        byFeature.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        var out = [StoredRecord?](repeating: nil, count: indices.count)
+        for (l, f, k) in byFeature {
+            do { out[k] = try readers[Int(l)].record(Int(f)) } catch { throw .scratch(error) }
         }
         return out.map { $0! }
     }
