@@ -25,33 +25,38 @@ struct MVTValueTable: Sendable {
     mutating func index(of write: (inout ProtobufWriter) -> Void) -> UInt32 {
         scratch.removeAll()
         write(&scratch)
-        let found = scratch.bytes.withUnsafeBufferPointer { b in lookUp(b) }
+        let (found, h) = scratch.bytes.withUnsafeBufferPointer { b in
+            let h = Self.hash(b)
+            return (lookUp(b, hash: h), h)
+        }
         if let found { return found }
-        return add(scratch.bytes)
+        return add(scratch.bytes, hash: h)
     }
 
-    /// The index of `body` when it is in the table.
-    private func lookUp(_ body: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    /// The index of `body` (whose hash is `h`) when it is in the table.
+    private func lookUp(_ body: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> UInt32? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        var s = Int(truncatingIfNeeded: Self.hash(body)) & mask
+        var s = Int(truncatingIfNeeded: h) & mask
         return bytes.withUnsafeBufferPointer { all in
             while true {
                 let v = Int(slots[s])
                 if v == 0 { return nil }
-                let start = starts[v - 1]
-                let end = v < starts.count ? starts[v] : all.count
-                if end - start == body.count && UnsafeBufferPointer(rebasing: all[start..<end]).elementsEqual(body) {
-                    return UInt32(truncatingIfNeeded: v - 1)
+                // The stored hash first: most bodies met on the way are other values of the same length.
+                if hashes[v - 1] == h {
+                    let start = starts[v - 1]
+                    let end = v < starts.count ? starts[v] : all.count
+                    if end - start == body.count && Self.equal(UnsafeBufferPointer(rebasing: all[start..<end]), body) {
+                        return UInt32(truncatingIfNeeded: v - 1)
+                    }
                 }
                 s = (s + 1) & mask
             }
         }
     }
 
-    private mutating func add(_ body: [UInt8]) -> UInt32 {
+    private mutating func add(_ body: [UInt8], hash h: UInt64) -> UInt32 {
         let i = starts.count
-        let h = body.withUnsafeBufferPointer { Self.hash($0) }
         starts.append(bytes.count)
         bytes.append(contentsOf: body)
         hashes.append(h)
@@ -69,6 +74,27 @@ struct MVTValueTable: Sendable {
         var s = Int(truncatingIfNeeded: hashes[k]) & mask
         while slots[s] != 0 { s = (s + 1) & mask }
         slots[s] = UInt32(truncatingIfNeeded: k + 1)
+    }
+
+    /// True when `a` and `b` hold the same bytes (of the same count), compared eight at a time.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        let (ra, rb) = (UnsafeRawPointer(pa), UnsafeRawPointer(pb))
+        var i = 0
+        while i + 8 <= a.count {
+            let (x, y) = (
+                ra.loadUnaligned(fromByteOffset: i, as: UInt64.self),
+                rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            )
+            if x != y { return false }
+            i += 8
+        }
+        while i < a.count {
+            if pa[i] != pb[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// A 64-bit hash of `b`, eight bytes at a time (not cryptographic; only where a value lands in `slots`

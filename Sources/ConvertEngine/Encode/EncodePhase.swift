@@ -301,13 +301,17 @@ package struct EncodePhase {
             // Fewer tiles than threads: each search tries its next probe on a spare core (`FitProbes`).
             let ahead = over.count < workers.threads
             let fits = try workers.map(over.count, largestFirst: { runs[over[$0]].count }) { k throws(PipelineError) in
-                try thin.fittingCutoff(
+                // The tile's features encoded once; each trial writes its subset of them (`TileFragments`).
+                let fragments = try TileFragments(
+                    batch, tile: over[k], plan: thin.plan(batch, tile: over[k], selection: selection),
+                    records: records, encoder: encoder)
+                return try thin.fittingCutoff(
                     batch, tile: over[k], compressed: encoded[over[k]].bytes.count, raw: outcomes[over[k]].raw,
                     selection: selection, ahead: ahead
                 ) { trial throws(PipelineError) in
                     try encoder.trialSize(
                         batch, tile: over[k], plan: thin.plan(batch, tile: over[k], selection: trial),
-                        records: records, maxFeatures: maxFeatures)
+                        records: records, maxFeatures: maxFeatures, fragments: fragments)
                 }
             }
             if let m = fits.min() { tally.fit = min(tally.fit ?? m, m) }

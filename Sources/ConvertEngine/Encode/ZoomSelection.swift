@@ -38,8 +38,9 @@ package struct TilePlan: Sendable {
     /// piece that is not drawn as a square) is never written as such.
     package func geometry(_ i: Int, _ p: TilePiece) -> PieceGeometry? {
         guard selection.keeps(layer: Int(p.layer), feature: Int(p.feature)) else { return nil }
-        var geometry = merged[i] ?? p.geometry
-        if let r = replaced[i] {
+        // Most plans merge and replace nothing: no lookups then.
+        var geometry = merged.isEmpty ? p.geometry : merged[i] ?? p.geometry
+        if !replaced.isEmpty, let r = replaced[i] {
             guard let r else { return nil }
             geometry = r
         }
