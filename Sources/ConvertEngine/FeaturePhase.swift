@@ -71,6 +71,8 @@ package struct FeaturePhase {
 package struct LayerIntake {
     package let layer: OpenedSet
     package let diagnostics: DiagnosticSink
+    /// The layer's file name (`OpenedSet.fileName`), taken once: every diagnostic of every feature names it.
+    private let file: String
     private var written = 0
     private var rejected: [ReasonCode: Int] = [:]
     private var repaired: [ReasonCode: Int] = [:]
@@ -87,12 +89,12 @@ package struct LayerIntake {
     package init(layer: OpenedSet, diagnostics: DiagnosticSink, clipped: Bool? = nil) {
         self.layer = layer
         self.diagnostics = diagnostics
+        file = layer.fileName
         self.clipped = clipped ?? (layer.context.clip != nil)
     }
 
     /// Adds one feature's result.
     package mutating func add(_ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers) {
-        let file = layer.fileName
         let record = job.feature.provenance.record
         let tiling: TiledFeature.Tiling
         switch result {

@@ -1,4 +1,5 @@
 import KartpackCore
+import Synchronization
 
 /// The feature records of one output layer, stored compactly: each record is a few varint-coded bytes in 64 KiB
 /// chunks (`RecordCodec`), attribute keys once per table, ranks in an array of their own (the thinning order
@@ -56,7 +57,7 @@ package struct RecordTable: Sendable {
             case .held(let bytes):
                 return StoredRecord(bytes: bytes[range], rank: storage.ranks[i], keys: storage.keys)
             case .spilled(let offset, let count):
-                if loaded?.chunk != chunk { loaded = (chunk, try storage.read(offset: offset, count: count)) }
+                if loaded?.chunk != chunk { loaded = (chunk, try storage.spilledChunk(offset: offset, count: count)) }
                 return StoredRecord(bytes: loaded!.bytes[range], rank: storage.ranks[i], keys: storage.keys)
             }
         }
@@ -67,6 +68,9 @@ package struct RecordTable: Sendable {
 
     /// Coded bytes written to the scratch file.
     var spilledBytes: Int { storage.spilledChunkBytes }
+
+    /// Spilled chunks read from the scratch file by readers (`Reader`), for tests.
+    var spilledChunkReads: Int { storage.recent.withLock { $0.reads } }
 
     package mutating func append(_ r: FeatureRecord) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -109,6 +113,8 @@ package struct RecordTable: Sendable {
         let spill: RecordSpill?
         private(set) var heldChunkBytes = 0
         private(set) var spilledChunkBytes = 0
+        /// The spilled chunks readers read last, shared by every reader of the table (`RecentChunks`).
+        let recent = Mutex(RecentChunks())
 
         init(spill: RecordSpill?) {
             self.spill = spill
@@ -146,6 +152,14 @@ package struct RecordTable: Sendable {
         func read(offset: UInt64, count: Int) throws(SpillError) -> [UInt8] {
             guard let spill else { throw .corrupt("a spilled record chunk without a scratch file") }
             return try spill.read(offset: offset, count: count)
+        }
+
+        /// The spilled chunk at `offset`, from `recent` when a reader read it lately, else from the scratch file.
+        func spilledChunk(offset: UInt64, count: Int) throws(SpillError) -> [UInt8] {
+            if let bytes = recent.withLock({ $0.bytes(offset: offset, count: count) }) { return bytes }
+            let bytes = try read(offset: offset, count: count)
+            recent.withLock { $0.keep(offset: offset, count: count, bytes) }
+            return bytes
         }
 
         func append(_ r: FeatureRecord) {
@@ -201,29 +215,6 @@ package struct RecordTable: Sendable {
             }
             starts.removeSubrange(n...)
             ranks.removeSubrange(n...)
-        }
-    }
-}
-
-/// The attribute and flag keys of a `RecordTable`, numbered in first-seen order; compared byte for byte (as MVT
-/// keys are), never by Unicode equivalence.
-package struct RecordKeys: Sendable {
-    private(set) var names: [String] = []
-    private var index: [ExactKey: Int] = [:]
-
-    package mutating func number(_ key: String) -> Int {
-        if let i = index[ExactKey(key)] { return i }
-        names.append(key)
-        index[ExactKey(key)] = names.count - 1
-        return names.count - 1
-    }
-
-    private struct ExactKey: Hashable {
-        let text: String
-        init(_ text: String) { self.text = text }
-        static func == (a: ExactKey, b: ExactKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-        func hash(into h: inout Hasher) {
-            for b in text.utf8 { h.combine(b) }
         }
     }
 }

@@ -30,12 +30,25 @@ package struct Fingerprint: Sendable, Hashable {
     /// - Throws: `.inputUnreadable` (66) for a missing file, `.inputChanged` (75) for a file that changed while
     ///   being read, `.io` (74) for read errors.
     package static func compute(_ items: [Item]) throws(NightlyError) -> Fingerprint {
+        try compute(items, listed: [:])
+    }
+
+    /// `compute(items)` with the digests of `.listed` files already taken (`compute(listing:_:)`); a file not in
+    /// `listed` is hashed here.
+    static func compute(_ items: [Item], listed: [String: Result<FileDigest, NightlyError>]) throws(NightlyError)
+        -> Fingerprint
+    {
         var builder = Builder()
         for item in items {
             switch item {
             case .bytes(let tag, let bytes): builder.item(tag, bytes)
             case .file(let tag, let path): try builder.file(tag, path: path)
-            case .listed(let path): builder.inputs.append(try FileDigest.sha256(path: path))
+            case .listed(let path):
+                if let taken = listed[path] {
+                    builder.inputs.append(try taken.get())
+                } else {
+                    builder.inputs.append(try FileDigest.sha256(path: path))
+                }
             }
         }
         return Fingerprint(hex: builder.hash.finalizeHex(), inputs: builder.inputs)

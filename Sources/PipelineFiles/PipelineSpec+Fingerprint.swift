@@ -27,8 +27,21 @@ extension PipelineSpec {
     }
 
     /// The fingerprint of this pipeline's output.
+    /// The sets' `.shp`, `.shx` and `.dbf` are hashed whole (for the report) on a second thread while their records
+    /// are digested (`Fingerprint.compute(listing:_:)`).
     package func fingerprint(kartpackVersion: String = Kartpack.version) throws(NightlyError) -> Fingerprint {
-        try Fingerprint.compute(fingerprintItems(kartpackVersion: kartpackVersion))
+        try Fingerprint.compute(listing: listedFiles()) { fingerprintItems(kartpackVersion: kartpackVersion) }
+    }
+
+    /// The files `fingerprintItems` lists for the report rather than hashes (`.listed`): each source's and the clip
+    /// file's `.shp`, `.shx` and `.dbf`, as far as their sets can be found.
+    func listedFiles() -> [String] {
+        var paths = sources.map(\.path)
+        if let clip, case .file(let path, _) = clip.area { paths.append(path) }
+        return paths.flatMap { path -> [String] in
+            guard let set = try? ShapefileLocator.shapefiles(at: path).first else { return [] }
+            return [set.shp, set.shx, set.dbf].compactMap { $0 }
+        }
     }
 
     /// The files of the set at `shpPath`; just the `.shp` when it cannot be found (hashing it then reports that).

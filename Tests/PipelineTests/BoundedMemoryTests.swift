@@ -54,6 +54,30 @@ import MallocTuning
         #expect(table.heldBytes < n * 120, "\(table.heldBytes) bytes for \(n) records")
     }
 
+    @Test func readersShareTheSpilledChunksReadLately() throws {
+        let dir = try TemporaryDirectory()
+        let spill = RecordSpill(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), heldLimit: 16 << 10)
+        var table = RecordTable(spill: spill)
+        let n = 10000
+        for i in 0..<n { table.append(record(i)) }
+        try table.spillIfOverLimit()
+        // Two tiles' records in the same spilled chunks: the second reader reads none of them again.
+        var first = table.reader()
+        for i in 0..<400 { #expect(same((try first.record(i)).record, record(i))) }
+        let reads = table.spilledChunkReads
+        #expect(reads > 1 && reads <= RecentChunks.capacity, "\(reads) chunks read")
+        var second = table.reader()
+        for i in stride(from: 0, to: 400, by: 7) { #expect(same((try second.record(i)).record, record(i))) }
+        #expect(table.spilledChunkReads == reads)
+        // Past the chunks kept, the oldest are read again, with the same bytes.
+        var far = table.reader()
+        for i in 0..<(n - 200) { _ = try far.record(i) }
+        let again = table.spilledChunkReads
+        var back = table.reader()
+        #expect(same((try back.record(0)).record, record(0)))
+        #expect(table.spilledChunkReads == again + 1)
+    }
+
     @Test func recordsPastTheSpillLimitAreReadBackFromTheScratchFile() throws {
         let dir = try TemporaryDirectory()
         let spill = RecordSpill(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), heldLimit: 16 << 10)

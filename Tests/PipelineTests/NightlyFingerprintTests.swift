@@ -114,6 +114,40 @@ private struct FingerprintFixture {
         }
     }
 
+    @Test func listedFilesAreHashedWhileTheItemsAreMade() throws {
+        let f = try FingerprintFixture()
+        let spec = try PipelineSpec.load(path: f.pipeline)
+        let names = spec.listedFiles().map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["roads.shp", "roads.shx", "roads.dbf", "area.shp", "area.dbf"])
+        let listed = [f.dir.file("data/roads.shp"), f.dir.file("data/roads.dbf")]
+        let items: [Fingerprint.Item] = [.bytes(tag: "a", [1, 2])] + listed.map { .listed(path: $0) }
+        let done = DispatchSemaphore(value: 0)
+        var hashedMeanwhile = false
+        let fp = try Fingerprint.compute(listing: listed, aheadDone: { done.signal() }) {
+            // The files are hashed on another thread: done before the items are (not after, as one thread would).
+            hashedMeanwhile = done.wait(timeout: .now() + 30) == .success
+            return items
+        }
+        #expect(hashedMeanwhile)
+        let serial = try Fingerprint.compute(items)
+        #expect(fp == serial)
+        let digests = listed.map { SHA256.hex(of: [UInt8](FileManager.default.contents(atPath: $0) ?? Data())) }
+        #expect(fp.inputs.map(\.sha256) == digests)
+        // The pipeline's fingerprint is the one the items give hashed in one thread.
+        #expect(try spec.fingerprint() == Fingerprint.compute(spec.fingerprintItems()))
+    }
+
+    @Test func aListedFileThatCannotBeReadFailsAsInOneThread() throws {
+        let f = try FingerprintFixture()
+        let missing = f.dir.file("data/none.dbf")
+        do throws(NightlyError) {
+            _ = try Fingerprint.compute(listing: [missing]) { [.listed(path: missing)] }
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.exitCode == .noInput)
+        }
+    }
+
     @Test func movingTheWholeTreeKeepsIt() throws {
         let a = try FingerprintFixture()
         let b = try FingerprintFixture()

@@ -35,6 +35,8 @@ package final class ZoomStream {
 
     private var cursors: [RunCursor]
     private var heads: [TilePiece?] = []
+    /// Each head's (key, layer, feature), what the heap compares (without copying the pieces).
+    private var order: [(key: UInt64, layer: Int32, feature: Int32)] = []
     private var heap = MinHeap([]) { _, _ in false }
     /// The first piece of the next batch (read to find where the last tile of a batch ended).
     private var pending: TilePiece?
@@ -48,9 +50,26 @@ package final class ZoomStream {
         self.skip = skip
         cursors = store.runs.indices.map { RunCursor(store: store, run: $0, zoom: z) }
         for i in cursors.indices { heads.append(try cursors[i].next(skipping: skip, into: &skipped)) }
+        order = heads.map { Self.place($0) }
         heap = MinHeap(heads.indices.filter { heads[$0] != nil }) { [unowned self] a, b in
-            RunMerger.precedes(self.heads[a]!, a, self.heads[b]!, b)
+            Self.precedes(self.order[a], a, self.order[b], b)
         }
+    }
+
+    private static func place(_ p: TilePiece?) -> (key: UInt64, layer: Int32, feature: Int32) {
+        p.map { ($0.key, $0.layer, $0.feature) } ?? (0, 0, 0)
+    }
+
+    /// `RunMerger.precedes` on the heads' places.
+    @inline(__always)
+    private static func precedes(
+        _ a: (key: UInt64, layer: Int32, feature: Int32), _ ra: Int, _ b: (key: UInt64, layer: Int32, feature: Int32),
+        _ rb: Int
+    ) -> Bool {
+        if a.key != b.key { return a.key < b.key }
+        if a.layer != b.layer { return a.layer < b.layer }
+        if a.feature != b.feature { return a.feature < b.feature }
+        return ra < rb
     }
 
     /// The next tiles, about `maxPieces` pieces (more when one tile has more), with each tile's range in them; nil
@@ -66,6 +85,7 @@ package final class ZoomStream {
         while let i = heap.top {
             let p = heads[i]!
             heads[i] = try cursors[i].next(skipping: skip, into: &skipped)
+            order[i] = Self.place(heads[i])
             if heads[i] == nil { heap.pop() } else { heap.siftTopDown() }
             if let last = out.last, last.key != p.key {
                 tiles.append(start..<out.count)
