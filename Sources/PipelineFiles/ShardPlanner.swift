@@ -27,11 +27,13 @@ package struct ShardPlanner {
     }
 
     /// The plan for `shards` shards, with `directory` as the folder the arguments are read from: the zooms below
-    /// `splitZoom` (default: the max zoom) go whole to the first shard, the tiles of the others are split.
+    /// `splitZoom` go whole to the first shard, the tiles of the others are split. Without `splitZoom`, the lowest
+    /// zoom the estimate shows far under the tile limits (`chosenSplitZoom`), else the max zoom.
     package func plan(shards: Int, directory: String, splitZoom: Int? = nil) throws -> ShardPlan {
         let zooms = options.minZoom...max(options.minZoom, options.maxZoom)
-        let split = min(max(splitZoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let work = shards > 1 ? estimateWork() : nil
+        let chosen = splitZoom == nil ? chosenSplitZoom(work) : nil
+        let split = min(max(splitZoom ?? chosen?.zoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder,
             work: work)
@@ -41,6 +43,7 @@ package struct ShardPlanner {
             format: options.format, fingerprint: fingerprint, ranges: ranges, splitZoom: split)
         plan.untrustedBoxes = untrusted
         plan.inputStamps = stamps
+        plan.splitNote = chosen?.note
         return plan
     }
 

@@ -65,4 +65,25 @@ import TileArchive
         #expect(at14 >= 20_000)
         #expect(z13.count > z14.count)
     }
+
+    /// The densest tile's bounds only grow towards the lower zooms, and the lowest unthinned zoom follows the
+    /// limits: far under them from zoom 6, over them even at zoom 14, and in between a zoom whose densest tile is
+    /// under the margin while the zoom below is not.
+    @Test func theLowestUnthinnedZoomFollowsTheLimits() throws {
+        let (work, _) = Self.skewed()
+        let densest = work.densest()
+        #expect(densest.map(\.zoom) == Array(6...14))
+        for (low, high) in zip(densest, densest.dropFirst()) {
+            #expect(low.features >= high.features && low.bytes >= high.bytes, "\(low) \(high)")
+        }
+        #expect(work.lowestUnthinnedZoom(maxFeatures: 1_000_000, maxBytes: 1 << 40, margin: 0.5) == 6)
+        #expect(work.lowestUnthinnedZoom(maxFeatures: 1, maxBytes: 1 << 40, margin: 0.5) == nil)
+        let z = try #require(work.lowestUnthinnedZoom(maxFeatures: 200_000, maxBytes: 500_000, margin: 0.5))
+        let at = try #require(densest.first { $0.zoom == z })
+        #expect(at.bytes <= 250_000 && at.features <= 100_000)
+        if z > 6 {
+            let below = try #require(densest.first { $0.zoom == z - 1 })
+            #expect(below.bytes > 250_000 || below.features > 100_000)
+        }
+    }
 }

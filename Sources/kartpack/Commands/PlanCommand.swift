@@ -14,7 +14,8 @@ struct PlanCommand: Command {
             OptionSpec(
                 name: "split-zoom", kind: .value,
                 help: "the zooms below Z go whole to shard 0, the tiles of Z and up are split among the other shards "
-                    + "(default: the max zoom); a shard refuses a Z that is thinned (docs/cluster.md)",
+                    + "(default: the lowest zoom whose densest tile the plan estimates at under half the tile limits, "
+                    + "else the max zoom); a shard refuses a Z that is thinned (docs/cluster.md)",
                 valueName: "Z"),
         ]
     static var help: String {
@@ -26,7 +27,7 @@ struct PlanCommand: Command {
             summary: """
                 Writes a shard plan for the convert command line given (the same inputs and options as convert):
                 the inputs' fingerprint, the options, and N contiguous ranges of the archive's tile order of about
-                equal cost (estimated from the inputs' bounds). Then `kartpack convert --plan PLAN.json --shard I/N
+                equal cost (estimated from the records' boxes). Then `kartpack convert --plan PLAN.json --shard I/N
                 -o PART` builds shard I on any machine that sees the same files at the same paths, and `kartpack
                 merge PART... -o OUT` joins the parts into the package `convert` would have written, byte for byte.
                 --threads, --memory-budget, --temp-dir, --scratch, --report, --quiet and --force are not part of
@@ -107,7 +108,7 @@ struct PlanCommand: Command {
 
     /// Prints what a convert or run plan holds: its shards' ranges and the files read whole.
     static func describe(_ plan: ShardPlan, path: String, digest: String) {
-        let split = "split at zoom \(plan.splitZoom)"
+        let split = "split at zoom \(plan.splitZoom)" + (plan.splitNote.map { ", \($0)" } ?? "")
         let shards = plan.ranges.count
         Console.out("\(path): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
         for (i, r) in plan.ranges.enumerated() {
