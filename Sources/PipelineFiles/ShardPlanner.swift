@@ -27,12 +27,15 @@ package struct ShardPlanner {
     }
 
     /// The plan for `shards` shards, with `directory` as the folder the arguments are read from: the zooms below
-    /// `splitZoom` go whole to the first shard, the tiles of the others are split. Without `splitZoom`, the lowest
-    /// zoom the estimate shows far under the tile limits (`chosenSplitZoom`), else the max zoom.
-    package func plan(shards: Int, directory: String, splitZoom: Int? = nil) throws -> ShardPlan {
+    /// `splitZoom` go whole to the first shard, the tiles of the others are split. Without `splitZoom`, the max
+    /// zoom; with `chooseSplit` (`--split-zoom auto`), the lowest zoom the estimate shows far under the tile limits
+    /// (`chosenSplitZoom`), else the max zoom.
+    package func plan(shards: Int, directory: String, splitZoom: Int? = nil, chooseSplit: Bool = false) throws
+        -> ShardPlan
+    {
         let zooms = options.minZoom...max(options.minZoom, options.maxZoom)
         let work = shards > 1 ? estimateWork() : nil
-        let chosen = splitZoom == nil ? chosenSplitZoom(work) : nil
+        let chosen = splitZoom == nil && chooseSplit ? chosenSplitZoom(work) : nil
         let split = min(max(splitZoom ?? chosen?.zoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder,

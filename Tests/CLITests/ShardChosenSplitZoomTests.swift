@@ -2,9 +2,9 @@ import Foundation
 import KartpackTestSupport
 import Testing
 
-/// `kartpack plan` without `--split-zoom` splits below the max zoom when its estimate of the densest tile stays far
+/// `kartpack plan --split-zoom auto` splits below the max zoom when its estimate of the densest tile stays far
 /// under the tile limits from that zoom up, and at the max zoom when it cannot tell (a `max-points` limit, tiles
-/// near the limits); the merge stays the one-machine package.
+/// near the limits); the merge stays the one-machine package. Without `--split-zoom` the split is the max zoom.
 @Suite struct ShardChosenSplitZoomTests {
     /// The split zoom `kartpack plan` printed.
     static func splitZoom(_ stdout: String) -> Int? {
@@ -20,7 +20,11 @@ import Testing
         let expected = try ShardCommandTests.whole([sample], name: "forest.pmtiles", options: options, in: dir)
         let plan = dir.file("plan.json")
         let out = dir.file("forest.pmtiles")
-        let p = try runKartpack(["plan", sample, "-o", out] + options + ["--shards", "\(shards)", "--plan", plan])
+        let plain = try runKartpack(
+            ["plan", sample, "-o", out] + options + ["--shards", "\(shards)", "--plan", dir.file("plain.json")])
+        #expect(Self.splitZoom(plain.stdout) == 14, "\(plain.stdout)")
+        let p = try runKartpack(
+            ["plan", sample, "-o", out] + options + ["--shards", "\(shards)", "--plan", plan, "--split-zoom", "auto"])
         #expect(p.status == 0, "\(p.stderr)")
         let z = try #require(Self.splitZoom(p.stdout), "\(p.stdout)")
         #expect(z < 14, "\(p.stdout)")
@@ -44,7 +48,7 @@ import Testing
         let world = try runKartpack(
             [
                 "plan", ShardCommandTests.world, "-o", dir.file("world.pmtiles"), "--max-zoom", "6",
-                "--max-tile-features", "4", "--shards", "3", "--plan", dir.file("world.json"),
+                "--max-tile-features", "4", "--shards", "3", "--plan", dir.file("world.json"), "--split-zoom", "auto",
             ])
         #expect(world.status == 0, "\(world.stderr)")
         #expect(Self.splitZoom(world.stdout) == 6, "\(world.stdout)")
@@ -52,7 +56,7 @@ import Testing
         let limited = try runKartpack(
             [
                 "plan", cities.path, "-o", dir.file("cities.pmtiles"), "--max-zoom", "6", "--max-points", "5",
-                "--shards", "3", "--plan", dir.file("cities.json"),
+                "--shards", "3", "--plan", dir.file("cities.json"), "--split-zoom", "auto",
             ])
         #expect(limited.status == 0, "\(limited.stderr)")
         #expect(Self.splitZoom(limited.stdout) == 6, "\(limited.stdout)")
@@ -60,7 +64,7 @@ import Testing
         let free = try runKartpack(
             [
                 "plan", cities.path, "-o", dir.file("cities.pmtiles"), "--max-zoom", "6", "--shards", "3", "--plan",
-                dir.file("free.json"),
+                dir.file("free.json"), "--split-zoom", "auto",
             ])
         #expect(free.status == 0, "\(free.stderr)")
         #expect(Self.splitZoom(free.stdout) == 0, "\(free.stdout)")
