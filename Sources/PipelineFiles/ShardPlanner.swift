@@ -8,9 +8,10 @@ import ConvertEngine
 
 /// Makes a shard plan for a `convert` command line: the inputs' fingerprint (what shards check before building
 /// and what the merge relies on through the plan's digest) and the ranges of the archive's tile order, split by
-/// `ShardSplitter` from the inputs' bounds (each `.shp` header's box, projected as the features will be). Reading a
-/// header and a `.prj` is all the split needs; the fingerprint hashes every record (`ShapefileRecordDigest`), as
-/// the nightly fingerprint does.
+/// `ShardSplitter` so that each range shard gets about equal estimated feature pieces (`estimateWork`: every
+/// record's stored box, projected, and vertex count; no record is decoded), or, for inputs it cannot estimate
+/// (GeoPackage), equal shares of the area's tiles (each `.shp` header's box, projected as the features will be).
+/// The fingerprint hashes every record (`ShapefileRecordDigest`), as the nightly fingerprint does.
 package struct ShardPlanner {
     /// The conversion (its inputs, clip, zooms and format).
     package var options: ConvertOptions
@@ -26,18 +27,26 @@ package struct ShardPlanner {
     }
 
     /// The plan for `shards` shards, with `directory` as the folder the arguments are read from: the zooms below
-    /// `splitZoom` (default: the max zoom) go whole to the first shard, the tiles of the others are split.
-    package func plan(shards: Int, directory: String, splitZoom: Int? = nil) throws -> ShardPlan {
+    /// `splitZoom` go whole to the first shard, the tiles of the others are split. Without `splitZoom`, the max
+    /// zoom; with `chooseSplit` (`--split-zoom auto`), the lowest zoom the estimate shows far under the tile limits
+    /// (`chosenSplitZoom`), else the max zoom.
+    package func plan(shards: Int, directory: String, splitZoom: Int? = nil, chooseSplit: Bool = false) throws
+        -> ShardPlan
+    {
         let zooms = options.minZoom...max(options.minZoom, options.maxZoom)
-        let split = min(max(splitZoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
+        let work = shards > 1 ? estimateWork() : nil
+        let chosen = splitZoom == nil && chooseSplit ? chosenSplitZoom(work) : nil
+        let split = min(max(splitZoom ?? chosen?.zoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
         let ranges = ShardSplitter.split(
-            shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder)
+            shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder,
+            work: work)
         let (fingerprint, untrusted, stamps) = try stampedAudit()
         var plan = ShardPlan(
             command: "convert", directory: directory, arguments: arguments, output: options.output,
             format: options.format, fingerprint: fingerprint, ranges: ranges, splitZoom: split)
         plan.untrustedBoxes = untrusted
         plan.inputStamps = stamps
+        plan.splitNote = chosen?.note
         return plan
     }
 

@@ -10,13 +10,15 @@ import Testing
 /// shards run from the plan with that list emptied lose the record, so the tests can fail.
 @Suite struct ShardUntrustedBoxTests {
     /// Copies the sample's stands to `dir/stands.*` and moves the westernmost record's stored box 1,000 km south of
-    /// its vertices (which stay as they are). Returns the `.shp` path.
-    static func lyingStands(in dir: TemporaryDirectory) throws -> String {
+    /// its vertices (which stay as they are), or with `east` by the width of the file's box, among the easternmost
+    /// stands (in another range shard's tiles). Returns the `.shp` path.
+    static func lyingStands(in dir: TemporaryDirectory, east: Bool = false) throws -> String {
         let (path, west) = try ShardRecordBoxTests.westernmostStand(in: dir, as: "stands")
         var shp = try Data(contentsOf: URL(fileURLWithPath: path))
-        // Content: type 4, then Xmin, Ymin, Xmax, Ymax.
-        for o in [west + 8 + 12, west + 8 + 28] {
-            let moved = ShardRecordBoxTests.doubleLE(shp, o) - 1_000_000
+        // Header: the file's Xmin at 36, Xmax at 52. Content: type 4, then Xmin, Ymin, Xmax, Ymax.
+        let width = ShardRecordBoxTests.doubleLE(shp, 52) - ShardRecordBoxTests.doubleLE(shp, 36)
+        for o in east ? [west + 8 + 4, west + 8 + 20] : [west + 8 + 12, west + 8 + 28] {
+            let moved = ShardRecordBoxTests.doubleLE(shp, o) + (east ? width : -1_000_000)
             withUnsafeBytes(of: moved.bitPattern.littleEndian) { shp.replaceSubrange(o..<o + 8, with: $0) }
         }
         try shp.write(to: URL(fileURLWithPath: path))
@@ -55,7 +57,7 @@ import Testing
     @Test func convertShardsReadAFileWithALyingBoxWhole() throws {
         let dir = try TemporaryDirectory()
         let sample = try ShardRecordBoxTests.westernmostStand(in: dir, as: "sample").shp
-        let stands = try Self.lyingStands(in: dir)
+        let stands = try Self.lyingStands(in: dir, east: true)
         let options = ["--min-zoom", "8", "--max-zoom", "14"]
         let out = dir.file("stands.pmtiles")
         let whole = try runKartpack(["convert", stands, "-o", out, "--quiet"] + options)

@@ -4,6 +4,7 @@
 # the merged output is byte-identical, and prints one line per step: label, user+system CPU seconds, wall seconds.
 #   [SPLIT_ZOOM=Z] [WHOLE=FILE] scripts/cluster/measure-shards.sh KARTPACK SHARDS WORKDIR INPUT... -- [options]
 #   [WHOLE=DIR] scripts/cluster/measure-shards.sh --package KARTPACK SHARDS WORKDIR PIPELINE.json -- [options]
+# SPLIT_ZOOM: the plan's --split-zoom, a zoom or auto (unset: the max zoom; docs/cluster.md "Choosing Z").
 # WHOLE: a one-machine package built before from the same inputs and options, written under the name measured.pmtiles
 # (the metadata is named after the file); its build is then not run again. With --package: a one-machine package
 # folder; every region's package must be the same bytes and the catalog the same but for its times.

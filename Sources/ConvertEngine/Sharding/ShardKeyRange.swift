@@ -34,13 +34,20 @@ package enum ShardSplitter {
         -> [ShardKeyRange]
     {
         precondition(shards >= 1)
-        let cells = self.cells(zooms: zooms, bounds: bounds, order: order)
+        return cut(shards: shards, cells: self.cells(zooms: zooms, bounds: bounds, order: order))
+    }
+
+    /// `shards` contiguous ranges from key 0 to the end, cut between `cells` (in key order) so that each range's
+    /// cells weigh about the same: each cut falls before the cell whose middle reaches the range's share, so a
+    /// range is off its share by at most half a cell at either end.
+    package static func cut(shards: Int, cells: [(key: UInt64, weight: Double)]) -> [ShardKeyRange] {
+        precondition(shards >= 1)
         let total = cells.reduce(0) { $0 + $1.weight }
         var cuts: [UInt64] = []
         var sum = 0.0
         var next = 1
         for cell in cells where next < shards {
-            while next < shards, sum >= total * Double(next) / Double(shards) {
+            while next < shards, sum + cell.weight / 2 >= total * Double(next) / Double(shards) {
                 cuts.append(cell.key)
                 next += 1
             }
@@ -58,15 +65,23 @@ package enum ShardSplitter {
     /// The ranges for `shards` shards when the zooms below `splitZoom` (thinned, so each needs all its tiles in one
     /// shard: `ShardZooms`) go whole to the first shard and the tiles of `splitZoom` up to the top of `zooms` are
     /// split among the others; one shard takes everything.
+    /// With `work` (the plan's estimate of the features in each tile), the others' ranges hold about equal
+    /// estimated feature pieces; without, about equal numbers of the area's tiles.
     package static func split(
-        shards: Int, zooms: ClosedRange<Int>, splitZoom: Int, bounds: Bounds?, order: TileOrder
+        shards: Int, zooms: ClosedRange<Int>, splitZoom: Int, bounds: Bounds?, order: TileOrder,
+        work: ShardWorkEstimate? = nil
     ) -> [ShardKeyRange] {
         precondition(shards >= 1)
         guard shards > 1 else { return [ShardKeyRange(lowerBound: 0, upperBound: nil)] }
         let at = min(max(splitZoom, zooms.lowerBound), zooms.upperBound)
         var lowers = [0, ShardZooms.firstKey(zoom: at, order: order)]
-        lowers += split(shards: shards - 1, zooms: at...zooms.upperBound, bounds: bounds, order: order)
-            .dropFirst().map(\.lowerBound)
+        let cells = work.map { $0.weightedCells(from: at, order: order) } ?? []
+        if cells.count >= shards - 1 {
+            lowers += cut(shards: shards - 1, cells: cells).dropFirst().map(\.lowerBound)
+        } else {
+            lowers += split(shards: shards - 1, zooms: at...zooms.upperBound, bounds: bounds, order: order)
+                .dropFirst().map(\.lowerBound)
+        }
         for i in 1..<lowers.count where lowers[i] <= lowers[i - 1] { lowers[i] = lowers[i - 1] + 1 }
         return lowers.indices.map { i in
             ShardKeyRange(lowerBound: lowers[i], upperBound: i + 1 < lowers.count ? lowers[i + 1] : nil)

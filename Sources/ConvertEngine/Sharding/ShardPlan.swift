@@ -30,6 +30,8 @@ package struct ShardPlan: Sendable {
     package var untrustedBoxes = UntrustedRecordBoxes()
     /// The stamps of the files the fingerprint hashed (nil: none recorded, the shards hash).
     package var inputStamps: InputStamps?
+    /// Why the plan chose its split zoom, when `--split-zoom` did not give it (printed, not stored).
+    package var splitNote: String?
 
     package init(
         command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,

@@ -14,8 +14,9 @@ struct PlanCommand: Command {
             OptionSpec(
                 name: "split-zoom", kind: .value,
                 help: "the zooms below Z go whole to shard 0, the tiles of Z and up are split among the other shards "
-                    + "(default: the max zoom); a shard refuses a Z that is thinned (docs/cluster.md)",
-                valueName: "Z"),
+                    + "(default: the max zoom; auto: the lowest zoom whose densest tile the plan estimates at under "
+                    + "half the tile limits, else the max zoom); a shard refuses a Z that is thinned (docs/cluster.md)",
+                valueName: "Z|auto"),
         ]
     static var help: String {
         helpText(
@@ -26,7 +27,7 @@ struct PlanCommand: Command {
             summary: """
                 Writes a shard plan for the convert command line given (the same inputs and options as convert):
                 the inputs' fingerprint, the options, and N contiguous ranges of the archive's tile order of about
-                equal cost (estimated from the inputs' bounds). Then `kartpack convert --plan PLAN.json --shard I/N
+                equal cost (estimated from the records' boxes). Then `kartpack convert --plan PLAN.json --shard I/N
                 -o PART` builds shard I on any machine that sees the same files at the same paths, and `kartpack
                 merge PART... -o OUT` joins the parts into the package `convert` would have written, byte for byte.
                 --threads, --memory-budget, --temp-dir, --scratch, --report, --quiet and --force are not part of
@@ -44,6 +45,8 @@ struct PlanCommand: Command {
     let shards: Int
     let planPath: String
     let splitZoom: Int?
+    /// `--split-zoom auto`: the plan chooses the split zoom from its estimate.
+    var chooseSplit = false
     let arguments: [String]
     let command: ConvertCommand?
     /// `--package`: the plan of a `package` build instead.
@@ -57,6 +60,7 @@ struct PlanCommand: Command {
             self.shards = request.shards
             self.planPath = request.planPath
             self.splitZoom = request.splitZoom
+            self.chooseSplit = request.chooseSplit
             self.arguments = request.arguments
             self.command = nil
             self.packagePlan = nil
@@ -79,7 +83,7 @@ struct PlanCommand: Command {
         guard let planPath = p.value("plan") else { throw UsageError(message: "plan needs --plan PLAN.json") }
         self.shards = shards
         self.planPath = planPath
-        splitZoom = try p.int("split-zoom", in: 0...30)
+        (splitZoom, chooseSplit) = try Self.splitZoom(p)
         self.arguments =
             ShardArguments.split(
                 arguments, removing: ShardArguments.runOnly.union(["shards", "plan", "split-zoom"]),
@@ -99,15 +103,22 @@ struct PlanCommand: Command {
         }
         let planner = try ShardArguments.planner(command, arguments: arguments)
         let plan = try planner.plan(
-            shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom)
+            shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom,
+            chooseSplit: chooseSplit)
         let digest = try plan.write(to: planPath)
         Self.describe(plan, path: planPath, digest: digest)
         return .success
     }
 
+    /// `--split-zoom Z|auto`: the zoom given, or none and whether the plan chooses it (`auto`).
+    static func splitZoom(_ p: ParsedArguments) throws(UsageError) -> (zoom: Int?, choose: Bool) {
+        if p.value("split-zoom") == "auto" { return (nil, true) }
+        return (try p.int("split-zoom", in: 0...30), false)
+    }
+
     /// Prints what a convert or run plan holds: its shards' ranges and the files read whole.
     static func describe(_ plan: ShardPlan, path: String, digest: String) {
-        let split = "split at zoom \(plan.splitZoom)"
+        let split = "split at zoom \(plan.splitZoom)" + (plan.splitNote.map { ", \($0)" } ?? "")
         let shards = plan.ranges.count
         Console.out("\(path): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
         for (i, r) in plan.ranges.enumerated() {

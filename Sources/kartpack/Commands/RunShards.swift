@@ -20,6 +20,8 @@ struct RunPlanRequest {
     let shards: Int
     let planPath: String
     let splitZoom: Int?
+    /// `--split-zoom auto`.
+    let chooseSplit: Bool
     /// The `run` command line the shards run: the pipeline, `--set` and `--allow-partial`.
     let arguments: [String]
     let command: RunCommand
@@ -27,7 +29,7 @@ struct RunPlanRequest {
     init(arguments: [String]) throws(UsageError) {
         let p = try ParsedArguments(arguments, options: Self.options)
         (shards, planPath) = try ShardArguments.planTarget(p)
-        splitZoom = try p.int("split-zoom", in: 0...30)
+        (splitZoom, chooseSplit) = try PlanCommand.splitZoom(p)
         self.arguments =
             ShardArguments.split(
                 arguments, removing: Self.runOnly.union(["shards", "plan", "split-zoom"]), options: Self.options
@@ -48,7 +50,8 @@ struct RunPlanRequest {
         }
         let spec = try PipelineSpec.load(path: command.path, overrides: command.overrides)
         var plan = try PipelineRunner.shardPlanner(spec: spec, arguments: arguments).plan(
-            shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom)
+            shards: shards, directory: FileManager.default.currentDirectoryPath, splitZoom: splitZoom,
+            chooseSplit: chooseSplit)
         plan.command = "run"
         let digest = try plan.write(to: planPath)
         PlanCommand.describe(plan, path: planPath, digest: digest)
