@@ -1,17 +1,22 @@
+import ConvertEngine
 import KartpackCore
 import Nightly
 import Shapefile
 
 extension PipelineSpec {
-    /// What the nightly fingerprint hashes, in order: a format tag, the Kartpack version, the canonical spec
+    /// What the nightly fingerprint hashes, in order: a format tag, the Kartpack version and its output format
+    /// (`OutputFormat.version`: a build whose bytes would differ is not up to date), the canonical spec
     /// (paths relative to the pipeline file, so moving the checkout keeps the hash), the stylesheet's bytes, then
     /// for each source (and then the clip file) the files of its Shapefile set as `convert` reads them
     /// (`ShapefileGrouping`): the records in any order (`ShapefileRecordDigest`; `.shp`, `.shx` and `.dbf` are
     /// only listed for the report), `.prj`, `.cpg` and the memo file (`.dbt`/`.fpt`, tag `memo`) where present,
     /// each tagged by its extension; a set whose records cannot be split has its files hashed as they are.
-    package func fingerprintItems(kartpackVersion: String = Kartpack.version) -> [Fingerprint.Item] {
+    package func fingerprintItems(
+        kartpackVersion: String = Kartpack.version, outputFormat: Int = OutputFormat.version
+    ) -> [Fingerprint.Item] {
         var items: [Fingerprint.Item] = [
-            .bytes(tag: "kartpack-fingerprint", Array("2".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
+            .bytes(tag: "kartpack-fingerprint", Array("3".utf8)), .bytes(tag: "version", Array(kartpackVersion.utf8)),
+            .bytes(tag: "output-format", Array(String(outputFormat).utf8)),
             .bytes(tag: "spec", Array(canonicalJSON.utf8)),
         ]
         items.append(style.map { .file(tag: "style", path: $0) } ?? .bytes(tag: "style-none", []))

@@ -1,11 +1,12 @@
 import Foundation
 import KartpackCore
 import Checksum
+import ConvertEngine
 import Nightly
 import PipelineFiles
 
 /// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
-/// Kartpack version, the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
+/// Kartpack version and its output format (`OutputFormat.version`), the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
 /// (id, name, polygon), per input its layer (name, fields, zooms) and every feature routed to the region
 /// (`RegionRouting`: those touching its polygon) in any order (feature id, attributes, projected geometry,
 /// repairs: each feature hashed alone, the digests summed, so a re-export in another record order keeps the
@@ -17,10 +18,11 @@ import PipelineFiles
 package struct RegionFingerprint {
     private var hash = SHA256()
 
-    /// Starts with the settings shared by every region of a run.
-    package init(settings: [String]) {
-        add("kartpack-region-fingerprint 4")
+    /// Starts with the settings shared by every region of a run (`outputFormat`: the bytes this build writes).
+    package init(settings: [String], outputFormat: Int = OutputFormat.version) {
+        add("kartpack-region-fingerprint 5")
         add(Kartpack.version)
+        add("output format \(outputFormat)")
         for s in settings { add(s) }
     }
 
@@ -105,6 +107,12 @@ package struct RegionFingerprint {
             f.add(lanes.map { String($0, radix: 16) }.joined(separator: ","))
         }
         return f.hash.finalizeHex()
+    }
+
+    /// The digest of what was added so far (hex).
+    package var hex: String {
+        var copy = hash
+        return copy.finalizeHex()
     }
 
     /// Adds this hash's digest to `lanes` (four 64-bit sums): a digest of a set, whatever its order.

@@ -1,5 +1,6 @@
 import Foundation
 import Checksum
+import ConvertEngine
 import KartpackTestSupport
 import Testing
 
@@ -79,6 +80,12 @@ private struct FingerprintFixture {
         let original = try f.fingerprint().hex
         #expect(try f.fingerprint(overrides: ["tiles.maxZoom=12"]).hex != original)
         #expect(try f.fingerprint(version: "0.2.0").hex != original)
+        // Another output format (the same version writing other bytes) is not up to date either.
+        let spec = try PipelineSpec.load(path: f.pipeline)
+        let items = spec.fingerprintItems(kartpackVersion: "0.1.0")
+        #expect(try Fingerprint.compute(items).hex == original)
+        let next = spec.fingerprintItems(kartpackVersion: "0.1.0", outputFormat: OutputFormat.version + 1)
+        #expect(try Fingerprint.compute(next).hex != original)
         try f.write("data/roads.cpg", Array("UTF-8".utf8))
         let withCPG = try f.fingerprint()
         #expect(withCPG.hex != original)
