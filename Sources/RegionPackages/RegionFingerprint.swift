@@ -5,16 +5,16 @@ import ConvertEngine
 import Nightly
 import PipelineFiles
 
-/// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the
-/// Kartpack version and its output format (`OutputFormat.version`), the package settings (pipeline text, stylesheet bytes, buffer, zooms, format), the region
-/// (id, name, polygon), per input its layer (name, fields, zooms) and every feature routed to the region
-/// (`RegionRouting`: those touching its polygon) in any order (feature id, attributes, projected geometry,
-/// repairs: each feature hashed alone, the digests summed, so a re-export in another record order keeps the
-/// fingerprint), and the ancestor polygons of descendant selectors that touch the region (they can change its
-/// classes). Nothing else of an input counts: a clipped package's metadata counts only the records inside its
-/// clip (`ConvertReport.Input.insideClip`), so adding, deleting or changing a record changes only the regions
-/// whose polygons it touches. Record numbers are left out (a deleted record renumbers the later ones); they reach
-/// the package only as feature ids when the layer has no id field.
+/// The fingerprint of one region's package: SHA-256 over everything its bytes depend on — a format tag, the Kartpack
+/// version and its output format (`OutputFormat.version`), the package settings (pipeline text, stylesheet bytes,
+/// buffer, zooms, format), the region (id, name, polygon), per input its layer (name, fields, zooms) and every feature
+/// routed to the region (`RegionRouting`: those touching its polygon) in any order (feature id, attributes, projected
+/// geometry, repairs: each feature hashed alone, the digests summed, so a re-export in another record order keeps the
+/// fingerprint), and the ancestor polygons of descendant selectors that touch the region (they can change its classes).
+/// Nothing else of an input counts: a clipped package's metadata counts only the records inside its clip
+/// (`ConvertReport.Input.insideClip`), so adding, deleting or changing a record changes only the regions whose polygons
+/// it touches. Record numbers are left out (a deleted record renumbers the later ones); they reach the package only as
+/// feature ids when the layer has no id field.
 package struct RegionFingerprint {
     private var hash = SHA256()
 
