@@ -122,7 +122,6 @@ package struct RegionPackager {
         let stage = "building regions (\(regions.count - toBuild.count) unchanged)"
         let baseOptions = convert
         let outputNames = LayerRegistry.outputNames(convert)
-        let built0 = buildTime
         let parts = options.parts
         let outcomes = parallelRegions(count: toBuild.count, threads: options.threads) { k -> BuildOutcome in
             let i = toBuild[k]
@@ -153,7 +152,7 @@ package struct RegionPackager {
                     return .empty(counts: sink.counts)
                 }
                 let entry = try CatalogRegion.describe(
-                    id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: built0,
+                    id: region.id, name: region.name, file: region.id + "." + ext, path: target, built: buildTime,
                     fingerprint: fingerprints[i])
                 var written: [String: Int] = [:]
                 for input in converted.inputs where input.error == nil {
