@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // glibc's malloc tuning (part of libc: nothing to link).
@@ -66,8 +67,9 @@ let package = Package(
             dependencies: [
                 "KartpackCore", "KartpackJSON", "GeometryAlgorithms", "VectorTile", "PMTiles", "Gzip", "Checksum",
             ]),
-        // SHA-256 (no dependencies): input fingerprints in Nightly, package digests in KartpackKit's catalogs.
-        .target(name: "Checksum"),
+        // SHA-256: input fingerprints in Nightly, package digests in KartpackKit's catalogs. Nettle on Linux (the
+        // CPU's SHA extensions), Swift alone elsewhere (the client library on Apple platforms).
+        .target(name: "Checksum", dependencies: [.target(name: "CNettle", condition: .when(platforms: [.linux]))]),
         // Nightly-job infrastructure: locks, fingerprints, signals, disk space, JSON logs.
         .target(name: "Nightly", dependencies: ["KartpackCore", "KartpackJSON", "Checksum"]),
         // GeoPackage input (OGC GeoPackage 1.2+ feature tables) through SQLiteStore: binary header, WKB, SRS.

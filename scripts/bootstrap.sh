@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Kartpack needs on Debian 12, and only what is missing (safe to run again).
-#   - C libraries (shapelib, GEOS, PROJ + proj-data, SQLite, zlib, libdeflate) as Debian -dev packages;
+#   - C libraries (shapelib, GEOS, PROJ + proj-data, SQLite, zlib, libdeflate, Nettle) as Debian -dev packages;
 #   - GDAL's ogrinfo and Debian's geopandas (real sample shapefiles, independent readers for tests), strace (a
 #     test counts how often a run opens each input);
 #   - FreeType, librsvg/cairo and the Noto fonts (glyphs and icons of client styles), Chromium and Node.js (the
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
     pkg-config libshp-dev libgeos-dev libproj-dev proj-data proj-bin libsqlite3-dev sqlite3 zlib1g-dev libdeflate-dev
-    gdal-bin python3-geopandas python3-yaml python3-venv python3-pip unzip zip librsvg2-bin strace
+    nettle-dev gdal-bin python3-geopandas python3-yaml python3-venv python3-pip unzip zip librsvg2-bin strace
     libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core chromium nodejs minisign
 )
 missing=()

@@ -3,6 +3,7 @@
 
 Two checks over the package's target graph (`swift package dump-package`, or --dump FILE with its JSON):
 1. the declared dependency closure of KartpackKit holds no forbidden target and no system library but CZlib;
+   (CNettle is allowed only through a dependency conditioned on Linux: Checksum's SHA-256);
 2. no Swift file of a target in that closure imports a module outside the closure (SwiftPM on Linux puts every
    built module on one search path, so an undeclared `import SQLiteStore` could compile by accident).
 Exit 0 and a one-line summary when clean; exit 1 naming each offending edge or import otherwise.
@@ -20,6 +21,9 @@ FORBIDDEN = {"CGEOS", "CProj", "CShapelib", "CSQLite3", "SQLiteStore", "Geometry
              "TileArchive", "ConvertEngine", "Publishing", "PipelineFiles", "RegionPackages", "Inspection", "MapStyle",
              "Import", "CFreeType", "CRsvg", "Glyphs", "SVGRaster"}
 ALLOWED_SYSTEM = {"CZlib"}
+# System libraries the Kit may reach only through a dependency conditioned on Linux (Apple builds see none):
+# Nettle, the SHA-256 of Checksum on Linux (Swift alone elsewhere).
+LINUX_ONLY_SYSTEM = {"CNettle"}
 PLATFORM_MODULES = {"Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization",
                     "MapKit", "CoreGraphics", "CoreLocation", "UIKit", "AppKit", "CryptoKit", "Swift", "os"}
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+"
@@ -27,11 +31,18 @@ IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|file
 
 
 def dependency_names(target: dict) -> list:
+    return [name for name, _ in dependency_edges(target)]
+
+
+def dependency_edges(target: dict) -> list:
+    """(name, platforms) per dependency; platforms is None when the dependency has no platform condition."""
     out = []
     for d in target.get("dependencies", []):
         for kind in ("byName", "target", "product"):
             if kind in d:
-                out.append(d[kind][0])
+                condition = next((c for c in d[kind][1:] if isinstance(c, dict)), None)
+                platforms = condition.get("platformNames") if condition else None
+                out.append((d[kind][0], sorted(platforms) if platforms else None))
     return out
 
 
@@ -67,7 +78,10 @@ def check(package: dict, root: pathlib.Path) -> list:
             if name in FORBIDDEN:
                 problems.append(f"{start} reaches {name}: {path(name)}")
             elif t.get("type") == "system" and name not in ALLOWED_SYSTEM:
-                problems.append(f"{start} reaches system library {name}: {path(name)}")
+                edges = [p for n, u in targets.items() if n in closure
+                         for dep, p in dependency_edges(u) if dep == name]
+                if name not in LINUX_ONLY_SYSTEM or any(p != ["linux"] for p in edges):
+                    problems.append(f"{start} reaches system library {name}: {path(name)}")
         for name in sorted(closure):
             t = targets.get(name)
             if t is None or t.get("type") == "system":
@@ -95,7 +109,7 @@ def main() -> int:
         print(f"check-kit-graph: {p}", file=sys.stderr)
     if problems:
         return 1
-    print("check-kit-graph: KartpackKit reaches no GEOS, PROJ, shapelib or SQLite (system libraries: CZlib only)")
+    print("check-kit-graph: KartpackKit reaches no GEOS, PROJ, shapelib or SQLite (system libraries: CZlib; CNettle on Linux only)")
     return 0
 
 

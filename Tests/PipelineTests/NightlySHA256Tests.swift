@@ -1,8 +1,8 @@
 import Foundation
-import Checksum
 import KartpackTestSupport
 import Testing
 
+@testable import Checksum
 @testable import Nightly
 @Suite struct NightlySHA256Tests {
     @Test func nistVectors() {
@@ -44,6 +44,38 @@ import Testing
         // Lengths around the padding boundary differ from each other.
         let digests = Set((50...70).map { SHA256.hex(of: data.prefix($0)) })
         #expect(digests.count == 21)
+    }
+
+    /// Nettle hashes on Linux; the Swift code that hashes elsewhere must give the same digests, whatever the
+    /// lengths and however the input is split.
+    @Test func portableCodeAgreesWithNettle() {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let data = (0..<70_000).map { _ -> UInt8 in
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: x >> 33)
+        }
+        for length in Array(0...200) + [1_000, 4_095, 4_096, 65_536, 70_000] {
+            let part = data.prefix(length)
+            var fast = SHA256()
+            var portable = PortableSHA256()
+            let cut = length / 3
+            part.prefix(cut).withContiguousStorageIfAvailable { fast.update(UnsafeRawBufferPointer($0)) }
+            part.dropFirst(cut).withContiguousStorageIfAvailable { fast.update(UnsafeRawBufferPointer($0)) }
+            Array(part.prefix(cut)).withUnsafeBytes { portable.update($0) }
+            Array(part.dropFirst(cut)).withUnsafeBytes { portable.update($0) }
+            #expect(fast.finalize() == portable.finalize(), "length \(length)")
+        }
+    }
+
+    /// `SHA256` is a value: a copy taken mid-stream hashes on by itself (Nettle's state is a plain C struct).
+    @Test func aCopyHashesOnByItself() {
+        var first = SHA256()
+        first.update(Array("ab".utf8))
+        var second = first
+        first.update(Array("c".utf8))
+        second.update(Array("d".utf8))
+        #expect(first.finalizeHex() == SHA256.hex(of: Array("abc".utf8)))
+        #expect(second.finalizeHex() == SHA256.hex(of: Array("abd".utf8)))
     }
 
     @Test func fileDigestMatchesSha256sum() throws {

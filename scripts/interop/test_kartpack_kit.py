@@ -223,3 +223,13 @@ def test_library_graph_is_free_of_c_libraries(tmp_path):
     bad.write_text(json.dumps(dump))
     r = subprocess.run(["python3", str(script), "--dump", str(bad)], capture_output=True, text=True)
     assert r.returncode == 1 and "SQLiteStore" in r.stderr
+    # Nettle (Checksum's SHA-256) may be reached on Linux only: the same edge without its condition fails.
+    dump = json.loads(ok.read_text())
+    for t in dump["targets"]:
+        if t["name"] == "Checksum":
+            assert t["dependencies"] == [{"target": ["CNettle", {"platformNames": ["linux"]}]}]
+            t["dependencies"] = [{"byName": ["CNettle", None]}]
+    unconditioned = tmp_path / "unconditioned.json"
+    unconditioned.write_text(json.dumps(dump))
+    r = subprocess.run(["python3", str(script), "--dump", str(unconditioned)], capture_output=True, text=True)
+    assert r.returncode == 1 and "CNettle" in r.stderr
