@@ -3,6 +3,8 @@
 #   - C libraries (shapelib, GEOS, PROJ + proj-data, SQLite, zlib, libdeflate, Nettle) as Debian -dev packages;
 #   - GDAL's ogrinfo and Debian's geopandas (real sample shapefiles, independent readers for tests), strace (a
 #     test counts how often a run opens each input);
+#   - Slurm (slurm-wlm) and munge: the cluster tests start a one-node Slurm as root
+#     (scripts/cluster/slurm-one-node.sh; installing them starts no daemon);
 #   - FreeType, librsvg/cairo and the Noto fonts (glyphs and icons of client styles), Chromium and Node.js (the
 #     MapLibre browser tests and the style-spec validator);
 #   - a Python venv in .venv with the PyPI test tools pinned in scripts/requirements-test.txt.
@@ -13,6 +15,7 @@ APT_PACKAGES=(
     pkg-config libshp-dev libgeos-dev libproj-dev proj-data proj-bin libsqlite3-dev sqlite3 zlib1g-dev libdeflate-dev
     nettle-dev gdal-bin python3-geopandas python3-yaml python3-venv python3-pip unzip zip librsvg2-bin strace
     libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core chromium nodejs minisign
+    slurm-wlm munge
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
