@@ -154,7 +154,8 @@ package struct LayerIntake {
             flags: flags, classBaseZoom: base)
         tiled.outputs[out].records.append(stored)
         tiled.shardNotes?.add(
-            input: layer.name, record: record, repairs: tiling.repairs, collapsedAt: tiling.collapsedAt,
+            input: ShardFeatureNotes.inputKey(name: layer.name, path: layer.set.path), record: record,
+            repairs: tiling.repairs, collapsedAt: tiling.collapsedAt,
             layer: tiled.outputs[out].name, zooms: tiling.zooms, classes: classes)
         let tier = (layer.input.thinning ?? styled?.thinning ?? .auto).tier
         let identity = (layer.input.identity ?? styled?.identity).map {

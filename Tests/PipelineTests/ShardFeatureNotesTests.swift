@@ -91,6 +91,26 @@ import TileArchive
         #expect(text.contains(#""11":{"wood":1}"#), "\(text)")
     }
 
+    /// Two inputs of one layer name (two folders' `stands.shp`) are apart in the notes: one's range notes do not
+    /// stand for the other's features (refused until the other's come too); the repairs count under the name.
+    @Test func inputsOfOneNameStayApart() throws {
+        let a = ShardFeatureNotes.inputKey(name: "stands", path: "a/stands.shp")
+        let b = ShardFeatureNotes.inputKey(name: "stands", path: "b/stands.shp")
+        #expect(ShardFeatureNotes.inputName(a) == "stands")
+        var first = ShardFeatureNotes(holdsMetadata: true, lowestZoom: 8, skippedZooms: [11, 12, 13])
+        first.add(input: a, record: 1, repairs: [], collapsedAt: [], layer: "forest", zooms: 8...14, classes: [])
+        first.add(input: b, record: 1, repairs: [], collapsedAt: [], layer: "forest", zooms: 8...14, classes: [])
+        var range = ShardFeatureNotes(holdsMetadata: false, lowestZoom: 11, skippedZooms: [])
+        range.add(input: a, record: 1, repairs: [.gridRepair], collapsedAt: [], layer: "", zooms: 8...14, classes: [])
+        #expect(throws: ShardError.self) {
+            _ = try first.completed(Self.metadata(Self.summary), with: [("r", range)])
+        }
+        range.add(input: b, record: 1, repairs: [], collapsedAt: [], layer: "", zooms: 8...14, classes: [])
+        let done = try first.completed(Self.metadata(Self.summary), with: [("r", range)])
+        let text = try #require(done.extra.first { $0.key == "kartpack" }?.value.stringValue)
+        #expect(text.contains(#""repaired":{"grid_repair":1,"make_valid":1}"#), "\(text)")
+    }
+
     /// A feature that no part tiled from zoom 11 (a missing part's notes, or a part tiling from 13 only) refuses.
     @Test func aFeatureNoPartTiledRefuses() throws {
         var b = ShardFeatureNotes(holdsMetadata: false, lowestZoom: 13, skippedZooms: [])

@@ -46,7 +46,7 @@ extension ShardFeatureNotes {
         for n in notes {
             let needed = (Int(n.base)..<Int(n.top)).filter { skipped.contains($0) }
             guard let first = needed.first else { continue }
-            let input = inputs[Int(n.input)]
+            let input = Self.inputName(inputs[Int(n.input)])
             guard let f = found[UInt64(n.input) << 40 | UInt64(n.record)], f.lowest <= first else {
                 throw ShardError.partsDoNotFit(
                     reason: "no part tiled record \(n.record) of \(input) at zoom \(first), which the first shard "

@@ -16,7 +16,7 @@ import KartpackJSON
 package struct ShardFeatureNotes: Sendable, Equatable {
     /// One written feature.
     package struct Note: Sendable, Equatable {
-        /// Index into `inputs`.
+        /// Index into `inputs` (input keys, `inputKey`).
         package var input: UInt32
         /// The record number in its input (`FeatureProvenance.record`).
         package var record: Int
@@ -70,8 +70,17 @@ package struct ShardFeatureNotes: Sendable, Equatable {
         }
     }
 
-    /// Notes one written feature of input `input`. `layer` and `classes` (per zoom from `zooms.lowerBound`) are
-    /// kept in the metadata shard's notes only.
+    /// The key of an input in the notes: its layer name (the metadata's `inputs` member), then U+0001 and its
+    /// file's path as the plan's command line gives it (two inputs of one name stay apart).
+    package static func inputKey(name: String, path: String) -> String { name + "\u{1}" + path }
+
+    /// The layer name in an input key (`inputKey`).
+    package static func inputName(_ key: String) -> String {
+        String(key.split(separator: "\u{1}", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
+
+    /// Notes one written feature of input `input` (`inputKey`). `layer` and `classes` (per zoom from
+    /// `zooms.lowerBound`) are kept in the metadata shard's notes only.
     package mutating func add(
         input: String, record: Int, repairs: Set<ReasonCode>, collapsedAt: [Int], layer: String,
         zooms: ClosedRange<Int>,
