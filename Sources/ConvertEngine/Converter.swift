@@ -92,7 +92,7 @@ package final class Converter {
             // One shard of a plan: its range of the tiles, as a part file for `kartpack merge`.
             summary = try publisher.publishPart(
                 encoded, zooms: zooms, metadata: metadata, target: shard, format: options.format,
-                path: options.output, checkCancelled: checkCancelled)
+                path: options.output, notes: tiled.shardNotes, checkCancelled: checkCancelled)
         } else {
             summary = try publisher.publish(
                 encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)

@@ -31,6 +31,7 @@ package struct FeaturePhase {
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
         tiled.number(settings.outputNames)
+        tiled.shardNotes = settings.notes
         var sets = read.sets()
         while let layer = try sets.next() {
             let start = tiled.checkpoint()
@@ -152,6 +153,10 @@ package struct LayerIntake {
             id: id, properties: properties, rank: rank, classes: classes.contains { $0 != nil } ? classes : [],
             flags: flags, classBaseZoom: base)
         tiled.outputs[out].records.append(stored)
+        tiled.shardNotes?.add(
+            input: ShardFeatureNotes.inputKey(name: layer.name, path: layer.set.path), record: record,
+            repairs: tiling.repairs, collapsedAt: tiling.collapsedAt,
+            layer: tiled.outputs[out].name, zooms: tiling.zooms, classes: classes)
         let tier = (layer.input.thinning ?? styled?.thinning ?? .auto).tier
         let identity = (layer.input.identity ?? styled?.identity).map {
             ThinningTraits.IdentityKey(names: $0, properties: job.feature.properties)

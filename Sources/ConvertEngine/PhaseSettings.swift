@@ -61,9 +61,12 @@ package struct FeatureSettings: Sendable {
     var outputNames: [String]
     /// `run`'s piece store (`PieceReuse`); nil tiles every feature and keeps nothing.
     var pieces: PieceReuse?
+    /// A shard's notes of its features for the merge (`ShardFeatureNotes`); nil when the merge needs none.
+    var notes: ShardFeatureNotes?
 
     package init(options o: ConvertOptions) {
         pieces = o.pieceReuse
+        notes = ShardFeatureNotes(options: o)
         tiling = TilingParameters(options: o)
         threads = o.threads
         spill = SpillSettings(options: o)

@@ -50,6 +50,9 @@ package struct TilingParameters: Sendable {
     /// A range shard's lowest encoded zoom (`ShardZooms.firstPieceZoom`): below it, and below a feature's highest
     /// zoom, no piece is made (the cut still goes down through those zooms). Nil: pieces at every zoom.
     package var firstPieceZoom: Int?
+    /// The metadata shard's zooms it encodes no tile of (`ShardZooms.metadataSkippedZooms`): there, below a
+    /// feature's highest zoom, no piece is made (the range shards' notes give the merge what it counts there).
+    package var skippedZooms: Set<Int>?
 
     /// The parameters of a conversion: the one place they are taken from its options (the feature phase and the
     /// region builds must tile alike).
@@ -61,6 +64,7 @@ package struct TilingParameters: Sendable {
         smallFeatureSize = options.smallFeatureSize
         shardFootprint = ShardFootprint(options: options)
         firstPieceZoom = ShardZooms.firstPieceZoom(options: options)
+        skippedZooms = ShardFeatureNotes(options: options).flatMap { $0.holdsMetadata ? Set($0.skippedZooms) : nil }
     }
 
     package init(minZoom: Int, maxZoom: Int, extent: Int, buffer: Double, simplify: Double, sharedBorders: Bool = false)
@@ -81,8 +85,10 @@ package struct TilingParameters: Sendable {
         SphericalMercator.bounds(of: tile).expanded(by: bufferMetres(zoom: tile.z))
     }
 
-    /// Whether a feature whose highest zoom is `top` gets pieces at zoom `z` (`firstPieceZoom`).
-    func makesPieces(zoom z: Int, top: Int) -> Bool { z >= (firstPieceZoom ?? z) || z >= top }
+    /// Whether a feature whose highest zoom is `top` gets pieces at zoom `z` (`firstPieceZoom`, `skippedZooms`).
+    func makesPieces(zoom z: Int, top: Int) -> Bool {
+        z >= top || (z >= (firstPieceZoom ?? z) && !(skippedZooms?.contains(z) ?? false))
+    }
 
     /// The buffer in metres at zoom `z`.
     func bufferMetres(zoom z: Int) -> Double { buffer * unit(zoom: z) }

@@ -64,6 +64,8 @@ package struct TiledLayers: Sendable {
     var longitudes = LongitudeCoverage()
     /// How each read input set numbered its features, in input order (`kartpack_ids`).
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
+    /// A shard's notes of the features written (`ShardFeatureNotes`), for the merge; nil when it needs none.
+    package var shardNotes: ShardFeatureNotes?
 
     /// Where the layers' feature records go past their share of the budget (nil: they stay in memory).
     let recordSpill: RecordSpill?

@@ -9,8 +9,9 @@ import ConvertEngine
 ///
 /// Before anything is written the parts are checked as a set (`ShardSet`: one plan, every shard once, contiguous
 /// ranges, one metadata) and against the output (the plan's package name and format); while tiles are copied each
-/// is checked to be in its shard's range and order, and each part's checksum at its end. Any refusal leaves
-/// nothing at the output (a previous package stays as it was).
+/// is checked to be in its shard's range and order, and each part's checksum at its end. The metadata's counts of
+/// the zooms the first shard did not tile are completed from the parts' feature notes (`ShardFeatureNotes`). Any
+/// refusal leaves nothing at the output (a previous package stays as it was).
 package struct ShardMerger {
     package var parts: [String]
     package var output: String
@@ -68,7 +69,7 @@ package struct ShardMerger {
                 }
             }
             try checkCancelled()
-            summary = try writer.finish(metadata: metadata)
+            summary = try writer.finish(metadata: try completed(metadata, ordered))
         } catch {
             writer.abort()
             throw error
@@ -77,5 +78,12 @@ package struct ShardMerger {
         var published = summary
         published.path = output
         return published
+    }
+
+    /// The first part's metadata with the counts of the zooms its shard did not tile taken from every part's
+    /// feature notes (`ShardFeatureNotes.completed`); read after the parts' tiles (the notes come before them).
+    private func completed(_ metadata: ArchiveMetadata, _ parts: [ShardPartReader]) throws -> ArchiveMetadata {
+        guard let first = parts.first?.notes else { return metadata }
+        return try first.completed(metadata, with: parts.dropFirst().compactMap { p in p.notes.map { (p.path, $0) } })
     }
 }

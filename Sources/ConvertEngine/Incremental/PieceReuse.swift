@@ -57,7 +57,7 @@ package final class PieceReuse: @unchecked Sendable {
     /// Opens last night's store and starts tonight's, for features tiled with `tiling`; a range shard uses none.
     func begin(_ tiling: TilingParameters) {
         // A range shard's pieces are partial (none below its zooms, `firstPieceZoom`): never stored or read.
-        guard tiling.shardFootprint == nil, tiling.firstPieceZoom == nil else {
+        guard tiling.shardFootprint == nil, tiling.firstPieceZoom == nil, tiling.skippedZooms == nil else {
             unusedReason = "a range shard keeps no piece store"
             return
         }

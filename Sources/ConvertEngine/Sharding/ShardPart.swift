@@ -62,6 +62,7 @@ package struct ShardPartHeader: Sendable {
 ///
 ///     "KARTPACK-SHARD-PART 1\n"
 ///     u32 header length, header JSON (`ShardPartHeader`)
+///     optionally: u8 2, u64 length, the shard's feature notes (`ShardFeatureNotes.bytes`)
 ///     per tile: u8 1, u64 order key, u8 z, u32 x, u32 y, u32 length, the tile's bytes
 ///     u8 0, u64 tile count, 32 bytes SHA-256 of everything before it
 ///
@@ -69,10 +70,11 @@ package struct ShardPartHeader: Sendable {
 package enum ShardPart {
     static let magic = Array("KARTPACK-SHARD-PART 1\n".utf8)
 
-    /// Writes a part: `tiles` yields each tile in archive order; a tile outside the header's range is an internal
-    /// error. The file is written at `path` (a staging name: the caller publishes it) and fsync'd.
+    /// Writes a part: `notes` (when given) first, then `tiles` yields each tile in archive order; a tile outside the
+    /// header's range is an internal error. The file is written at `path` (a staging name: the caller publishes
+    /// it) and fsync'd.
     package static func write(
-        path: String, header: ShardPartHeader, order: TileOrder,
+        path: String, header: ShardPartHeader, order: TileOrder, notes: ShardFeatureNotes? = nil,
         tiles: ((TileCoordinate, [UInt8]) throws -> Void) throws -> Void
     ) throws -> Int {
         guard FileManager.default.createFile(atPath: path, contents: nil),
@@ -90,6 +92,13 @@ package enum ShardPart {
         buffer += magic
         append(UInt32(headerText.count), to: &buffer)
         buffer += headerText
+        if let notes {
+            let bytes = notes.bytes
+            buffer.append(2)
+            append(UInt64(bytes.count), to: &buffer)
+            buffer += bytes
+            try flush()
+        }
         var count: UInt64 = 0
         var previous: UInt64?
         try tiles { tile, bytes in
@@ -129,6 +138,8 @@ package final class ShardPartReader {
     private var position = 0
     private var hash = SHA256()
     private var atEnd = false
+    /// The part's feature notes (`ShardFeatureNotes`), once `forEachTile` has read past them; nil when it has none.
+    package private(set) var notes: ShardFeatureNotes?
 
     package init(path: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -199,6 +210,14 @@ package final class ShardPartReader {
         while true {
             let tag = try next(1).first
             if tag == 0 { break }
+            if tag == 2, notes == nil {
+                let length = Int(Self.integer(try next(8), as: UInt64.self))
+                guard length <= 1 << 40, let read = ShardFeatureNotes(bytes: Array(try next(length))) else {
+                    throw ShardError.damaged(path: path, reason: "its feature notes cannot be read")
+                }
+                notes = read
+                continue
+            }
             guard tag == 1 else { throw ShardError.damaged(path: path, reason: "bad tile record") }
             let fixed = try next(21)
             let key = Self.integer(fixed.prefix(8), as: UInt64.self)

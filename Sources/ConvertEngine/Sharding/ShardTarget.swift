@@ -34,11 +34,12 @@ package struct ShardTarget: Sendable {
 }
 
 extension PublishPhase {
-    /// Writes the shard's part instead of a package: the tiles in the shard's range, in archive order, and the
-    /// whole package's metadata. The part goes to the settings' output (the staging name `StagedConversion` chose).
+    /// Writes the shard's part instead of a package: the tiles in the shard's range, in archive order, the whole
+    /// package's metadata (but for the counts the merge completes from `notes`) and the shard's feature notes. The
+    /// part goes to the settings' output (the staging name `StagedConversion` chose).
     func publishPart(
         _ tiles: EncodedTiles, zooms: ClosedRange<Int>, metadata: ArchiveMetadata, target: ShardTarget,
-        format: ArchiveFormat, path: String, checkCancelled: () throws -> Void
+        format: ArchiveFormat, path: String, notes: ShardFeatureNotes? = nil, checkCancelled: () throws -> Void
     ) throws -> ArchiveSummary {
         let header = ShardPartHeader(
             planDigest: target.planDigest, shard: target.shard, shards: target.shards, range: target.range,
@@ -46,7 +47,7 @@ extension PublishPhase {
         let order = format.tileOrder
         var contents = Set<Int>()  // distinct tiles, by hash (the report's count only)
         var zoomsWritten: [Int] = []
-        let count = try ShardPart.write(path: path, header: header, order: order) { write in
+        let count = try ShardPart.write(path: path, header: header, order: order, notes: notes) { write in
             for z in zooms {
                 try checkCancelled()
                 try tiles.forEachTile(zoom: z) { tile, bytes in

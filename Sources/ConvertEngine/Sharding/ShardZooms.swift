@@ -63,3 +63,19 @@ extension ShardZooms {
         return (o.minZoom...o.maxZoom).first { zooms.role(zoom: $0) != .none }
     }
 }
+
+extension ShardZooms {
+    /// The zooms below the max zoom at which the shard that holds the package metadata encodes no tile (the split
+    /// zoom and up, but for a part of one its range reaches), where it makes no piece below a feature's highest zoom
+    /// (`TilingParameters.skippedZooms`): what the metadata counts there comes from the other shards' notes
+    /// (`ShardFeatureNotes`). Nil when there is none, and for every other shard.
+    package static func metadataSkippedZooms(options o: ConvertOptions) -> [Int]? {
+        guard let shard = o.shard, shard.holdsMetadata, o.minZoom < o.maxZoom, shard.splitZoom < o.maxZoom else {
+            return nil
+        }
+        let zooms = ShardZooms(range: shard.range, splitZoom: shard.splitZoom, order: o.format.tileOrder)
+        guard !zooms.coversAll else { return nil }
+        let skipped = (max(o.minZoom, shard.splitZoom)..<o.maxZoom).filter { zooms.role(zoom: $0) == .none }
+        return skipped.isEmpty ? nil : skipped
+    }
+}
