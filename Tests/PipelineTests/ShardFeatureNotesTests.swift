@@ -168,4 +168,27 @@ import TileArchive
         }
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A part written by a Kartpack of another part format (format 1 had no feature notes) is named as such.
+    @Test func aPartOfAnotherFormatSaysSo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("part-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let old = dir + "/old"
+        try Data("KARTPACK-SHARD-PART 1\n\u{0}\u{0}\u{0}\u{0}".utf8).write(to: URL(fileURLWithPath: old))
+        let junk = dir + "/junk"
+        try Data("PMTiles\u{3}-not-a-part-at-all".utf8).write(to: URL(fileURLWithPath: junk))
+        do {
+            _ = try ShardPartReader(path: old)
+            Issue.record("a format-1 part was read")
+        } catch {
+            #expect("\(error)".contains("a part of format 1, this Kartpack reads format 2"))
+        }
+        do {
+            _ = try ShardPartReader(path: junk)
+            Issue.record("junk was read as a part")
+        } catch {
+            #expect("\(error)".contains("no part header"))
+        }
+    }
 }

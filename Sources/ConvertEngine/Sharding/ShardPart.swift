@@ -60,7 +60,7 @@ package struct ShardPartHeader: Sendable {
 /// The file a shard writes: its tiles, compressed as the archive stores them, in the archive's tile order, with
 /// what the merge needs. Layout (integers little-endian):
 ///
-///     "KARTPACK-SHARD-PART 1\n"
+///     "KARTPACK-SHARD-PART 2\n" (the part format: 2 since parts carry feature notes)
 ///     u32 header length, header JSON (`ShardPartHeader`)
 ///     optionally: u8 2, u64 length, the shard's feature notes (`ShardFeatureNotes.bytes`)
 ///     per tile: u8 1, u64 order key, u8 z, u32 x, u32 y, u32 length, the tile's bytes
@@ -68,7 +68,9 @@ package struct ShardPartHeader: Sendable {
 ///
 /// The trailing hash makes a truncated or damaged part fail the merge instead of publishing a hole.
 package enum ShardPart {
-    static let magic = Array("KARTPACK-SHARD-PART 1\n".utf8)
+    static let magic = Array("KARTPACK-SHARD-PART \(formatVersion)\n".utf8)
+    /// The part format this Kartpack writes and reads (1: before the feature notes).
+    static let formatVersion = 2
 
     /// Writes a part: `notes` (when given) first, then `tiles` yields each tile in archive order; a tile outside the
     /// header's range is an internal error. The file is written at `path` (a staging name: the caller publishes
@@ -149,7 +151,7 @@ package final class ShardPartReader {
         var headerBytes: [UInt8] = []
         do {
             let magic = try Self.take(ShardPart.magic.count, handle: handle, path: path)
-            guard magic == ShardPart.magic else { throw ShardError.damaged(path: path, reason: "no part header") }
+            guard magic == ShardPart.magic else { throw ShardError.damaged(path: path, reason: Self.otherMagic(magic)) }
             let lengthBytes = try Self.take(4, handle: handle, path: path)
             let length = Int(Self.integer(lengthBytes, as: UInt32.self))
             guard length <= 64 << 20 else { throw ShardError.damaged(path: path, reason: "header too long") }
@@ -172,6 +174,16 @@ package final class ShardPartReader {
     }
 
     deinit { try? handle.close() }
+
+    /// Why a file's first bytes are not this Kartpack's part header: a part of another part format (a shard run by
+    /// another Kartpack), or no part at all.
+    static func otherMagic(_ bytes: [UInt8]) -> String {
+        let prefix = Array("KARTPACK-SHARD-PART ".utf8)
+        guard bytes.starts(with: prefix), bytes.last == UInt8(ascii: "\n") else { return "no part header" }
+        let version = String(decoding: bytes[prefix.count..<(bytes.count - 1)], as: UTF8.self)
+        return "a part of format \(version), this Kartpack reads format \(ShardPart.formatVersion) "
+            + "(were the shards run by another Kartpack?)"
+    }
 
     private static func take(_ n: Int, handle: FileHandle, path: String) throws -> [UInt8] {
         let data = (try? handle.read(upToCount: n)) ?? nil
