@@ -65,7 +65,7 @@ package final class Converter {
         try check(tiled, clock: clock)
         clock.lap("features")
 
-        let ordered = try OrderPhase(order: publisher.tileOrder).run(&tiled.pieces)
+        let ordered = try OrderPhase(order: publisher.tileOrder, threads: options.threads).run(&tiled.pieces)
         defer { ordered.close() }
         clock.lap("sort")
         try checkCancelled()
@@ -82,6 +82,8 @@ package final class Converter {
             budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes)
         )
         ordered.close()
+        // The pieces are freed while the package is written.
+        if options.threads > 1 { ordered.releaseInBackground() }
         progress?.finish()
         try checkCancelled()
         clock.lap("encode")

@@ -5,7 +5,8 @@ import Styling
 /// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
 ///
 /// Reading overlaps processing: while the workers cut one batch, the next is read, and the previous batch's
-/// results are added while the workers are busy with the next (one batch in flight).
+/// results are added while the workers are busy with the next (one batch in flight). With more than one thread the
+/// reading runs on a thread of its own (`BatchPrefetch`), beside the adding.
 ///
 /// Input: the `ReadPhase`'s layers. Output: `TiledLayers` (every feature's pieces, spooled past the memory budget,
 /// and its record). Settings: `FeatureSettings` (the tiling, worker threads, the spill).
@@ -38,11 +39,20 @@ package struct FeaturePhase {
             do {
                 var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
                 let total = layer.reader.readerStats.recordsInFile
-                var current = try layer.nextBatch(size: Self.batchSize)
+                // With more than one thread the batches are read on a thread of their own (`BatchPrefetch`).
+                let prefetch =
+                    settings.threads > 1 ? BatchPrefetch(layer, size: Self.batchSize, diagnostics: diagnostics) : nil
+                defer { prefetch?.stop() }
+                func nextBatch() throws -> (batch: [FeatureJob]?, recordsRead: Int) {
+                    if let prefetch { return try prefetch.next() }
+                    let batch = try layer.nextBatch(size: Self.batchSize)
+                    return (batch, layer.reader.readerStats.recordsRead)
+                }
+                var current = try nextBatch().batch
                 if let current { team.submit(current) }
                 while let batch = current {
                     if isCancelled() { throw PipelineError.interrupted(signal: 0) }
-                    let next = try layer.nextBatch(size: Self.batchSize)
+                    let (next, readAfter) = try nextBatch()
                     let results = team.collect() ?? []
                     if let next { team.submit(next) }
                     for (job, result) in zip(batch, results) {
@@ -50,9 +60,10 @@ package struct FeaturePhase {
                         intake.add(job, result.feature, to: &tiled)
                         try tiled.spillIfOverBudget()
                     }
-                    progress?.update("reading \(layer.name)", done: layer.reader.readerStats.recordsRead, total: total)
+                    progress?.update("reading \(layer.name)", done: readAfter, total: total)
                     current = next
                 }
+                prefetch?.stop()
                 tiled.idSchemes.append((layer.name, layer.ids.scheme))
                 sets.finish(intake.finish())
             } catch {
@@ -82,6 +93,8 @@ package struct LayerIntake {
     private var rejectedInside: [ReasonCode: Int] = [:]
     /// Features left to the other shards (`ShardFootprint`).
     private var outsideShard = 0
+    /// The layer's ids are record numbers (taken once: the set's id assigner may be busy on a reader thread).
+    private let recordNumberIDs: Bool
 
     /// True in a clipped run: the report then has `insideClip`.
     package let clipped: Bool
@@ -91,6 +104,7 @@ package struct LayerIntake {
         self.layer = layer
         self.diagnostics = diagnostics
         file = layer.fileName
+        recordNumberIDs = layer.ids.scheme.kind == .recordNumber
         self.clipped = clipped ?? (layer.context.clip != nil)
     }
 
@@ -144,7 +158,7 @@ package struct LayerIntake {
         if let n = styled?.maxPoints { tiled.outputs[out].maxPoints = max(n, tiled.outputs[out].maxPoints ?? n) }
         if styled?.coalesce == true { tiled.outputs[out].coalesce = true }
         // The stable key (`FeatureKey`): the id when the layer takes ids from a field, else the content.
-        let fieldID = layer.ids.scheme.kind == .recordNumber ? nil : id
+        let fieldID = recordNumberIDs ? nil : id
         let rank = FeatureKey.rank(layer: tiled.outputs[out].name, id: fieldID, content: job.content)
         let base = tiling.zooms.lowerBound
         let flags = styled?.flags ?? []

@@ -1,12 +1,13 @@
+import Foundation
 import TileArchive
 
 /// The pieces of a run in archive order, one zoom level at a time, and where each tile's pieces are: sorted in
 /// memory when they fit the memory budget, else k-way merged from the sort runs in the scratch file.
 package final class TileRuns: @unchecked Sendable {
     /// Sorted by (tile key, output layer, feature), when nothing was spilled.
-    private let held: [TilePiece]
+    private var held: [TilePiece]
     /// Per zoom, the range of `held` of each tile, in archive order.
-    private let heldByZoom: [Int: [Range<Int>]]
+    private var heldByZoom: [Int: [Range<Int>]]
     private let store: SortRunStore?
 
     package init(held: [TilePiece], byZoom: [Int: [Range<Int>]]) {
@@ -76,6 +77,22 @@ package final class TileRuns: @unchecked Sendable {
 
     /// Gives the scratch space back (the file has no name: closing it frees it).
     package func close() { store?.file.close() }
+
+    /// Lets the held pieces go, on a thread of its own: a million pieces with their geometry take about a second
+    /// to free one by one, which the caller (writing the package) need not wait for. The runs are empty after.
+    package func releaseInBackground() {
+        guard !held.isEmpty else { return }
+        let garbage = Garbage(held)
+        (held, heldByZoom) = ([], [:])
+        let thread = Thread { garbage.pieces = nil }
+        thread.start()
+    }
+}
+
+/// Pieces on their way to the thread that frees them.
+private final class Garbage: @unchecked Sendable {
+    var pieces: [TilePiece]?
+    init(_ pieces: [TilePiece]) { self.pieces = pieces }
 }
 
 /// Phase 3 of `convert`: tile pieces into the archive writer's declared tile order (Hilbert TileID for PMTiles,
@@ -86,6 +103,13 @@ package final class TileRuns: @unchecked Sendable {
 /// Input: the feature phase's `PieceSpool`. Output: `TileRuns`. Settings: the writer's tile order alone.
 package struct OrderPhase {
     package let order: TileOrder
+    /// Threads for the in-memory sort (`PieceSpool.sortedIndices`); the order does not depend on them.
+    package var threads = 1
+
+    package init(order: TileOrder, threads: Int = 1) {
+        self.order = order
+        self.threads = threads
+    }
 
     package func run(_ spool: inout PieceSpool) throws(SpillError) -> TileRuns {
         var held: [TilePiece]
@@ -97,7 +121,7 @@ package struct OrderPhase {
 
     /// Sorts pieces held in memory (consumed: `pieces` is left empty).
     package func run(_ pieces: inout [TilePiece]) -> TileRuns {
-        let sorted = PieceSpool.sortedIndices(&pieces, order: order)
+        let sorted = PieceSpool.sortedIndices(&pieces, order: order, threads: threads)
         let unsorted = pieces
         pieces = []
         let pieces = sorted.map { unsorted[$0] }

@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Hashable, Codable, Comparable {
     case note, warning, error
@@ -52,6 +58,8 @@ public final class DiagnosticSink: Sendable {
         var counts: [ReasonCode: Int] = [:]
         var samples: [Diagnostic] = []
         var samplesPerCode: [ReasonCode: Int] = [:]
+        /// What the threads inside `holding` reported, by thread.
+        var held: [UInt: [Diagnostic]] = [:]
     }
     private let state = Mutex(State())
     private let names = Mutex(FileDisplayNames())
@@ -78,6 +86,10 @@ public final class DiagnosticSink: Sendable {
     /// their files named as `setFileNames` says).
     public func report(_ diagnostic: Diagnostic) {
         let keep = state.withLock { s -> Bool in
+            if !s.held.isEmpty, s.held[Self.thread] != nil {
+                s.held[Self.thread]?.append(diagnostic)
+                return false
+            }
             s.counts[diagnostic.code, default: 0] += 1
             let n = s.samplesPerCode[diagnostic.code, default: 0]
             guard n < sampleLimit else { return false }
@@ -89,6 +101,26 @@ public final class DiagnosticSink: Sendable {
         let d = names.relabel(diagnostic)
         state.withLock { $0.samples.append(d) }
         echo?(d)
+    }
+
+    /// Runs `body` with what this thread reports held back, neither counted nor kept, and returns it in order with
+    /// `body`'s value: a reader running ahead on a thread of its own hands its diagnostics to the thread that
+    /// `report`s them where the log's order (the same for any thread count) wants them. Not nested.
+    public func holding<T>(_ body: () -> T) -> (value: T, held: [Diagnostic]) {
+        let me = Self.thread
+        state.withLock { $0.held[me] = [] }
+        let value = body()
+        let held = state.withLock { $0.held.removeValue(forKey: me) } ?? []
+        return (value, held)
+    }
+
+    /// The calling thread's identity.
+    private static var thread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
     }
 
     /// Counts per code, sorted by code.

@@ -40,7 +40,7 @@ extension ShapefileReader {
             recordsLeftByBox += 1
             return nil
         }
-        let head = try shpFile.bytes(at: offset, count: 8)
+        let head = try shpFile.aheadBytes(at: offset, count: 8)
         guard head.count == 8 else { throw .ioError(file: shpName, offset: offset, reason: "short read") }
         let number = head.int32BE(0)
         if Int(number) != record {

@@ -48,7 +48,16 @@ private struct VirtualHandle {
     var fdOffset = 0
     var size: Int
     var position: Int
+    /// Bytes of the descriptor read ahead (`readAheadBytes`, allocated on the first small read): shapelib reads a
+    /// record's shape and attributes in small reads, one `pread` each otherwise.
+    var window: UnsafeMutableRawPointer?
+    /// Where the window starts in the descriptor, and how many bytes it holds.
+    var windowStart = 0
+    var windowCount = 0
 }
+
+/// The read-ahead of a descriptor handle: reads smaller than a quarter of it are served from it.
+private let readAheadBytes = 16 << 10
 
 enum ShapelibIO {
     /// A fresh virtual base path (without extension) for one reader.
@@ -161,7 +170,17 @@ private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count:
     }
     if h.pointee.fd >= 0 {
         while got < want {
-            let n = pread(h.pointee.fd, dst + got, want - got, off_t(h.pointee.fdOffset + h.pointee.position + got))
+            let at = h.pointee.fdOffset + h.pointee.position + got
+            if let window = h.pointee.window, at >= h.pointee.windowStart,
+                at < h.pointee.windowStart + h.pointee.windowCount
+            {
+                let n = min(want - got, h.pointee.windowStart + h.pointee.windowCount - at)
+                (dst + got).copyMemory(from: window + (at - h.pointee.windowStart), byteCount: n)
+                got += n
+                continue
+            }
+            if want - got < readAheadBytes / 4, fillWindow(h, at: at) { continue }
+            let n = pread(h.pointee.fd, dst + got, want - got, off_t(at))
             if n < 0 {
                 if errno == EINTR { continue }
                 break
@@ -172,6 +191,22 @@ private func vfsRead(_ dst: UnsafeMutableRawPointer?, _ size: SAOffset, _ count:
     }
     h.pointee.position += got
     return SAOffset(got) / size
+}
+
+/// Reads the window of `h` from descriptor offset `at`; false when nothing is there (the end, or an error, which
+/// the direct read then meets).
+private func fillWindow(_ h: UnsafeMutablePointer<VirtualHandle>, at: Int) -> Bool {
+    let window = h.pointee.window ?? UnsafeMutableRawPointer.allocate(byteCount: readAheadBytes, alignment: 16)
+    h.pointee.window = window
+    h.pointee.windowCount = 0
+    while true {
+        let n = pread(h.pointee.fd, window, readAheadBytes, off_t(at))
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return false }
+        h.pointee.windowStart = at
+        h.pointee.windowCount = n
+        return true
+    }
 }
 
 private func vfsSeek(_ file: SAFile?, _ offset: SAOffset, _ whence: Int32) -> SAOffset {
@@ -197,6 +232,7 @@ private func vfsTell(_ file: SAFile?) -> SAOffset {
 private func vfsClose(_ file: SAFile?) -> Int32 {
     guard let h = handle(file) else { return 0 }
     h.pointee.memory?.deallocate()
+    h.pointee.window?.deallocate()
     h.deinitialize(count: 1)
     h.deallocate()
     return 0

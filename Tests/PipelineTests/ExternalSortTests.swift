@@ -79,6 +79,18 @@ import VectorTile
         #expect(encoder.bytes.count * 3 < held)
     }
 
+    @Test func theSortOnTwoThreadsGivesTheOrderOfOne() {
+        // Past the size where the halves are sorted side by side; many repeated (tile, layer, feature) triples.
+        let all = pieces(PieceSpool.parallelSortMinimum * 2 + 17, seed: 11)
+        for order in [TileOrder.hilbert, .zxy] {
+            var one = all
+            var two = all
+            #expect(
+                PieceSpool.sortedIndices(&one, order: order) == PieceSpool.sortedIndices(&two, order: order, threads: 2)
+            )
+        }
+    }
+
     @Test func aTruncatedBlockThrowsInsteadOfTrapping() throws {
         var all = pieces(50).filter { $0.tile.z == 3 }
         let order = PieceSpool.sortedIndices(&all, order: .zxy)
