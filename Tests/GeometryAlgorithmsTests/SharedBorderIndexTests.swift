@@ -51,4 +51,37 @@ import Testing
             #expect(found == expected)
         }
     }
+
+    /// The ids `JunctionNoding` keeps while it inserts junctions number the new rings' points as hashing them
+    /// afresh would (the same partition into equal points), so the arc graph can take them without hashing again.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func junctionNodingKeepsVertexIdsOfItsResult(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        // Axis-parallel rings on a coarse lattice: many T-junctions, shared edges, repeated points, and short rings.
+        var rings: [[TilePoint]] = []
+        for k in 0..<60 {
+            let x = Int32.random(in: 0...8, using: &rng) * 4, y = Int32.random(in: 0...8, using: &rng) * 4
+            let w = Int32.random(in: 1...3, using: &rng) * 4, h = Int32.random(in: 1...3, using: &rng) * 4
+            switch k % 10 {
+            case 0: rings.append([TilePoint(x, y), TilePoint(x + w, y)])
+            case 1: rings.append([TilePoint(x, y)])
+            default:
+                rings.append([TilePoint(x, y), TilePoint(x + w, y), TilePoint(x + w, y + h), TilePoint(x, y + h)])
+            }
+        }
+        var ids = JunctionNoding.VertexIds(rings)
+        let inserted = JunctionNoding.insertJunctions(&rings, ids: &ids)
+        #expect(inserted > 0)
+        let fresh = JunctionNoding.VertexIds(rings)
+        #expect(ids.count == fresh.count && ids.ids.count == fresh.ids.count)
+        let points = rings.filter { $0.count >= 2 }.flatMap { $0 }
+        #expect(points.count == ids.ids.count)
+        var byId: [Int32: TilePoint] = [:]
+        var idOf: [TilePoint: Int32] = [:]
+        for (p, id) in zip(points, ids.ids) {
+            #expect(byId.updateValue(p, forKey: id).map { $0 == p } ?? true)
+            #expect(idOf.updateValue(id, forKey: p).map { $0 == id } ?? true)
+        }
+        #expect(ids.ids.allSatisfy { $0 >= 0 && Int($0) < ids.count })
+    }
 }
