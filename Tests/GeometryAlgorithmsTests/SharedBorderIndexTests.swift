@@ -84,4 +84,27 @@ import Testing
         }
         #expect(ids.ids.allSatisfy { $0 >= 0 && Int($0) < ids.count })
     }
+
+    /// Junctions found by looking up an edge's lattice points are those the grid finds (long and diagonal edges,
+    /// collinear overlaps, points on edges of their own ring).
+    @Test(arguments: [UInt64(4), 5, 6])
+    func junctionLookupByLatticePointsMatchesTheGrid(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var rings: [[TilePoint]] = []
+        for _ in 0..<80 {
+            let n = Int.random(in: 3...7, using: &rng)
+            rings.append(
+                (0..<n).map { _ in
+                    TilePoint(Int32.random(in: 0...12, using: &rng) * 3, Int32.random(in: 0...12, using: &rng) * 2)
+                })
+        }
+        rings = rings.map { r in r.enumerated().compactMap { k, p in k > 0 && r[k - 1] == p ? nil : p } }
+        var byLattice = rings, byGrid = rings
+        var latticeIds = JunctionNoding.VertexIds(byLattice), gridIds = JunctionNoding.VertexIds(byGrid)
+        let a = JunctionNoding.insertJunctions(&byLattice, ids: &latticeIds, latticeFactor: 1 << 40)
+        let b = JunctionNoding.insertJunctions(&byGrid, ids: &gridIds, latticeFactor: -1)
+        #expect(a > 0 && a == b)
+        #expect(byLattice == byGrid)
+        #expect(latticeIds.ids == gridIds.ids)
+    }
 }

@@ -9,11 +9,13 @@ enum JunctionNoding {
     struct VertexIds {
         var ids: [Int32] = []
         var count = 0
+        /// The id of each point.
+        var points: PointTable
 
         /// The ids of `rings`' vertices.
         init(_ rings: [[TilePoint]]) {
             let total = rings.reduce(0) { $0 + $1.count }
-            var points = PointTable(capacity: total)
+            points = PointTable(capacity: total)
             ids.reserveCapacity(total)
             for ring in rings where ring.count >= 2 {
                 for p in ring { ids.append(points.insert(PointTable.key(p)).id) }
@@ -36,7 +38,8 @@ enum JunctionNoding {
     /// and the clip edges, so the search is small; it costs one hash of every edge plus a grid (O(n) expected).
     /// `ids` are `rings`' vertex ids (`VertexIds`), kept up to date: an inserted point is a vertex already, so the
     /// ids stay those of a `VertexIds` of the new rings (up to numbering), and the arc graph need not hash again.
-    static func insertJunctions(_ rings: inout [[TilePoint]], ids: inout VertexIds) -> Int {
+    /// `latticeFactor` (tests): lattice points looked up per query and candidate at most, instead of the grid.
+    static func insertJunctions(_ rings: inout [[TilePoint]], ids: inout VertexIds, latticeFactor: Int = 4) -> Int {
         let total = ids.ids.count
         let vertexIds = ids.ids
         // Undirected edge uses, once or more (`once`). An edge with an end that occurs once in all rings is used
@@ -77,6 +80,13 @@ enum JunctionNoding {
         var candidateIds: [Int32] = []
         var queries: [GridBox] = []
         var queryEdge: [(ring: Int, index: Int)] = []
+        // Sized once (on coastlines every edge is a query and every vertex a candidate).
+        var onceCount = 0
+        for k in 0..<total where usedOnce(k) { onceCount += 1 }
+        candidates.reserveCapacity(min(ids.count, 2 * onceCount))
+        candidateIds.reserveCapacity(min(ids.count, 2 * onceCount))
+        queries.reserveCapacity(onceCount)
+        queryEdge.reserveCapacity(onceCount)
         base = 0
         for (r, ring) in rings.enumerated() where ring.count >= 2 {
             let n = ring.count
@@ -96,17 +106,38 @@ enum JunctionNoding {
             base += n
         }
         guard !candidates.isEmpty else { return 0 }
-        let grid = CellGrid(boxes: candidates, queries: queries)
         // Junctions per edge, grouped by ring in ring order.
         var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
-        for (q, box) in queries.enumerated() {
-            let (r, i) = queryEdge[q]
-            let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
-            grid.forEachCell(in: box) { _, items in
-                for v in items {
-                    let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
-                    guard box.contains(p), p != a, p != b else { continue }
-                    if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p, candidateIds[Int(v)])) }
+        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
+        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
+        // cost, each is looked up among the candidates instead.
+        var lattice = 0
+        for (r, i) in queryEdge {
+            lattice += Self.latticeSteps(rings[r][i], rings[r][i + 1 == rings[r].count ? 0 : i + 1]) - 1
+        }
+        if lattice <= latticeFactor * (candidates.count + queries.count) {
+            for (r, i) in queryEdge {
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                let g = Self.latticeSteps(a, b)
+                guard g > 1 else { continue }
+                let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
+                for t in 1..<g {
+                    // Between a and b: in range.
+                    let p = TilePoint(Int32(Int(a.x) + t * sx), Int32(Int(a.y) + t * sy))
+                    if let id = ids.points.id(PointTable.key(p)), isCandidate[Int(id)] { found.append((r, i, p, id)) }
+                }
+            }
+        } else {
+            let grid = CellGrid(boxes: candidates, queries: queries)
+            for (q, box) in queries.enumerated() {
+                let (r, i) = queryEdge[q]
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                grid.forEachCell(in: box) { _, items in
+                    for v in items {
+                        let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
+                        guard box.contains(p), p != a, p != b else { continue }
+                        if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p, candidateIds[Int(v)])) }
+                    }
                 }
             }
         }
@@ -167,5 +198,13 @@ enum JunctionNoding {
         copyIds(upTo: rings.count)
         ids.ids = newIds
         return inserted
+    }
+
+    /// The gcd of the edge's sides: the edge passes through `g + 1` grid points, its ends included (1 for a point).
+    static func latticeSteps(_ a: TilePoint, _ b: TilePoint) -> Int {
+        var x = abs(Int(b.x) - Int(a.x)), y = abs(Int(b.y) - Int(a.y))
+        if x <= 1 || y <= 1 { return max(1, x == 1 || y == 1 ? 1 : x + y) }
+        while y != 0 { (x, y) = (y, x % y) }
+        return x
     }
 }
