@@ -58,24 +58,33 @@ public enum PinchedRings {
     }
 
     /// The loops of `ring` cut at its repeated vertices (each open, in ring order), nil when no vertex repeats.
+    /// Points are numbered once (`PointTable`); the open stack keeps, per point id, where it sits (-1: not on it).
     static func loops(_ ring: [TilePoint]) -> [[TilePoint]]? {
-        var seen = Set<TilePoint>(minimumCapacity: ring.count)
-        guard ring.contains(where: { !seen.insert($0).inserted }) else { return nil }
-        var stack: [TilePoint] = []
-        stack.reserveCapacity(ring.count)
-        var at: [TilePoint: Int] = [:]
+        let n = ring.count
+        guard n >= 2 else { return nil }
+        var table = PointTable(capacity: n)
+        let ids = [Int32](unsafeUninitializedCapacity: n) { out, filled in
+            for (i, p) in ring.enumerated() { out[i] = table.insert(PointTable.key(p)).id }
+            filled = n
+        }
+        guard table.count < n else { return nil }
+        var at = [Int32](repeating: -1, count: table.count)
+        var stack: [Int] = []  // ring indices
+        stack.reserveCapacity(n)
         var out: [[TilePoint]] = []
         // Once round, then on to the first vertex again so that a loop through the start closes too.
-        for p in ring + [ring[0]] {
-            guard let i = at[p] else {
-                at[p] = stack.count
-                stack.append(p)
+        for k in 0...n {
+            let v = k == n ? 0 : k
+            let id = Int(ids[v])
+            let i = Int(at[id])
+            guard i >= 0 else {
+                at[id] = Int32(stack.count)
+                stack.append(v)
                 continue
             }
-            let loop = Array(stack[i...])
-            for q in loop.dropFirst() { at[q] = nil }
+            for q in stack[(i + 1)...] { at[Int(ids[q])] = -1 }
+            if stack.count - i >= 3 { out.append(stack[i...].map { ring[$0] }) }
             stack.removeSubrange((i + 1)...)
-            if loop.count >= 3 { out.append(loop) }
         }
         return out
     }

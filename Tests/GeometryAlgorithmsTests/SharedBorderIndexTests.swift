@@ -51,4 +51,60 @@ import Testing
             #expect(found == expected)
         }
     }
+
+    /// The ids `JunctionNoding` keeps while it inserts junctions number the new rings' points as hashing them
+    /// afresh would (the same partition into equal points), so the arc graph can take them without hashing again.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func junctionNodingKeepsVertexIdsOfItsResult(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        // Axis-parallel rings on a coarse lattice: many T-junctions, shared edges, repeated points, and short rings.
+        var rings: [[TilePoint]] = []
+        for k in 0..<60 {
+            let x = Int32.random(in: 0...8, using: &rng) * 4, y = Int32.random(in: 0...8, using: &rng) * 4
+            let w = Int32.random(in: 1...3, using: &rng) * 4, h = Int32.random(in: 1...3, using: &rng) * 4
+            switch k % 10 {
+            case 0: rings.append([TilePoint(x, y), TilePoint(x + w, y)])
+            case 1: rings.append([TilePoint(x, y)])
+            default:
+                rings.append([TilePoint(x, y), TilePoint(x + w, y), TilePoint(x + w, y + h), TilePoint(x, y + h)])
+            }
+        }
+        var ids = JunctionNoding.VertexIds(rings)
+        let inserted = JunctionNoding.insertJunctions(&rings, ids: &ids)
+        #expect(inserted > 0)
+        let fresh = JunctionNoding.VertexIds(rings)
+        #expect(ids.count == fresh.count && ids.ids.count == fresh.ids.count)
+        let points = rings.filter { $0.count >= 2 }.flatMap { $0 }
+        #expect(points.count == ids.ids.count)
+        var byId: [Int32: TilePoint] = [:]
+        var idOf: [TilePoint: Int32] = [:]
+        for (p, id) in zip(points, ids.ids) {
+            #expect(byId.updateValue(p, forKey: id).map { $0 == p } ?? true)
+            #expect(idOf.updateValue(id, forKey: p).map { $0 == id } ?? true)
+        }
+        #expect(ids.ids.allSatisfy { $0 >= 0 && Int($0) < ids.count })
+    }
+
+    /// Junctions found by looking up an edge's lattice points are those the grid finds (long and diagonal edges,
+    /// collinear overlaps, points on edges of their own ring).
+    @Test(arguments: [UInt64(4), 5, 6])
+    func junctionLookupByLatticePointsMatchesTheGrid(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var rings: [[TilePoint]] = []
+        for _ in 0..<80 {
+            let n = Int.random(in: 3...7, using: &rng)
+            rings.append(
+                (0..<n).map { _ in
+                    TilePoint(Int32.random(in: 0...12, using: &rng) * 3, Int32.random(in: 0...12, using: &rng) * 2)
+                })
+        }
+        rings = rings.map { r in r.enumerated().compactMap { k, p in k > 0 && r[k - 1] == p ? nil : p } }
+        var byLattice = rings, byGrid = rings
+        var latticeIds = JunctionNoding.VertexIds(byLattice), gridIds = JunctionNoding.VertexIds(byGrid)
+        let a = JunctionNoding.insertJunctions(&byLattice, ids: &latticeIds, latticeFactor: 1 << 40)
+        let b = JunctionNoding.insertJunctions(&byGrid, ids: &gridIds, latticeFactor: -1)
+        #expect(a > 0 && a == b)
+        #expect(byLattice == byGrid)
+        #expect(latticeIds.ids == gridIds.ids)
+    }
 }

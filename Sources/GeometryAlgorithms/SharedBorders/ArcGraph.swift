@@ -82,18 +82,22 @@ struct ArcGraph {
 
     /// Builds the arcs of `rings` (open rings, no consecutive duplicates, closing point removed).
     init(rings input: [[TilePoint]], clip: TileRect?) {
-        // Point ids in first-seen order; per id its neighbour summary; per ring vertex its id (flat).
+        self.init(rings: input, ids: JunctionNoding.VertexIds(input), clip: clip)
+    }
+
+    /// Builds the arcs of `rings` (open rings, no consecutive duplicates, closing point removed) whose vertex ids
+    /// are `vertexIds` (as `JunctionNoding` leaves them: the points are not hashed again).
+    init(rings input: [[TilePoint]], ids vertexIds: JunctionNoding.VertexIds, clip: TileRect?) {
+        // Per point id its neighbour summary.
         let total = input.reduce(0) { $0 + $1.count }
-        var ids = PointTable(capacity: total)
-        var neighbours: [Neighbours] = []
-        var vertexIds: [Int32] = []
-        vertexIds.reserveCapacity(total)
-        for ring in input where ring.count >= 3 {
+        var neighbours = [Neighbours](repeating: Neighbours(), count: vertexIds.count)
+        var base = 0  // start of the current ring in `vertexIds.ids`
+        for ring in input where ring.count >= 2 {
             let n = ring.count
+            defer { base += n }
+            guard n >= 3 else { continue }
             for i in 0..<n {
-                let (id, new) = ids.insert(PointTable.key(ring[i]))
-                if new { neighbours.append(Neighbours()) }
-                vertexIds.append(id)
+                let id = vertexIds.ids[base + i]
                 let prev = ring[i == 0 ? n - 1 : i - 1]
                 let next = ring[i + 1 == n ? 0 : i + 1]
                 neighbours[Int(id)].add(prev, next)
@@ -113,16 +117,17 @@ struct ArcGraph {
         var flags: [Bool] = []
         var raw: [TilePoint] = []
         var rawIds: [Int32] = []
-        var base = 0  // start of the current ring in `vertexIds`
+        base = 0
         for ring in input {
             ringAreas.append(doubledSignedArea(ring))
             guard ring.count >= 3 else {
+                if ring.count == 2 { base += 2 }
                 useStarts.append(uses.count)
                 usable.append(false)
                 continue
             }
             let n = ring.count
-            let rid = vertexIds[base..<(base + n)]
+            let rid = vertexIds.ids[base..<(base + n)]
             base += n
             flags.removeAll(keepingCapacity: true)
             for id in rid {

@@ -86,21 +86,23 @@ struct CellGrid {
         originY = Int64(bounds.minY) >> s
         columns = (Int64(bounds.maxX) >> s) - originX + 1
         rows = (Int64(bounds.maxY) >> s) - originY + 1
-        // Filled through buffer pointers: no uniqueness check or reference count per filed item.
-        var counts = [Int32](repeating: 0, count: Int(columns * rows) + 1)
+        // Filled through buffer pointers: no uniqueness check or reference count per filed item. Cell k's count
+        // goes to `counts[k + 2]`; after the prefix sums `counts[k + 1]` is where cell k starts, and filing moves it
+        // to where cell k ends, that is where cell k + 1 starts: the offsets, without a second array.
+        let cells = Int(columns * rows)
+        var counts = [Int32](repeating: 0, count: cells + 2)
         let (ox, oy, cols, rs) = (originX, originY, columns, rows)
         counts.withUnsafeMutableBufferPointer { c in
-            for b in boxes { Self.forEach(b, shift: s, ox, oy, cols, rs) { c[$0 + 1] += 1 } }
+            for b in boxes { Self.forEach(b, shift: s, ox, oy, cols, rs) { c[$0 + 2] += 1 } }
             for k in 1..<c.count { c[k] += c[k - 1] }
         }
-        var fill = counts
-        let total = Int(counts[counts.count - 1])
+        let total = Int(counts[cells + 1])
         let items = [Int32](unsafeUninitializedCapacity: total) { out, filled in
-            fill.withUnsafeMutableBufferPointer { f in
+            counts.withUnsafeMutableBufferPointer { f in
                 for (i, b) in boxes.enumerated() {
                     Self.forEach(b, shift: s, ox, oy, cols, rs) { k in
-                        out[Int(f[k])] = Int32(i)
-                        f[k] += 1
+                        out[Int(f[k + 1])] = Int32(i)
+                        f[k + 1] += 1
                     }
                 }
             }

@@ -4,46 +4,93 @@
 /// straight edge, or partly collinear edges), the vertex is inserted into that edge. The shape is unchanged, but
 /// afterwards both rings have the point, it becomes a node, and the stretch they share becomes one arc.
 enum JunctionNoding {
+    /// Point ids of ring vertices: `ids` holds, ring after ring, one id per vertex of every ring of at least two
+    /// points (shorter rings have none), equal points having equal ids, numbered `0..<count` in first-seen order.
+    struct VertexIds {
+        var ids: [Int32] = []
+        var count = 0
+        /// The id of each point.
+        var points: PointTable
+
+        /// The ids of `rings`' vertices.
+        init(_ rings: [[TilePoint]]) {
+            let total = rings.reduce(0) { $0 + $1.count }
+            points = PointTable(capacity: total)
+            ids.reserveCapacity(total)
+            for ring in rings where ring.count >= 2 {
+                for p in ring { ids.append(points.insert(PointTable.key(p)).id) }
+            }
+            count = points.count
+        }
+    }
+
+    /// Inserts, into every ring edge, the ring vertices lying strictly inside it; returns the number inserted.
+    static func insertJunctions(_ rings: inout [[TilePoint]]) -> Int {
+        var ids = VertexIds(rings)
+        return insertJunctions(&rings, ids: &ids)
+    }
+
     /// Inserts, into every ring edge, the ring vertices lying strictly inside it; returns the number inserted.
     ///
     /// Only edges used by one ring side are searched, and only for end points of such edges: where a vertex lies
     /// inside another ring's edge without overlapping rings, that edge has no ring on its other side at that
     /// stretch, and neither do some of the vertex's own edges. In a conforming coverage these are just its outline
     /// and the clip edges, so the search is small; it costs one hash of every edge plus a grid (O(n) expected).
-    static func insertJunctions(_ rings: inout [[TilePoint]]) -> Int {
-        let total = rings.reduce(0) { $0 + $1.count }
-        var points = PointTable(capacity: total)
-        var vertexIds: [Int32] = []
-        vertexIds.reserveCapacity(total)
-        for ring in rings where ring.count >= 2 {
-            for p in ring { vertexIds.append(points.insert(PointTable.key(p)).id) }
-        }
-        // Undirected edge uses.
-        var edgeTable = PointTable(capacity: total)
+    /// `ids` are `rings`' vertex ids (`VertexIds`), kept up to date: an inserted point is a vertex already, so the
+    /// ids stay those of a `VertexIds` of the new rings (up to numbering), and the arc graph need not hash again.
+    /// `latticeFactor` (tests): lattice points looked up per query and candidate at most, instead of the grid.
+    static func insertJunctions(_ rings: inout [[TilePoint]], ids: inout VertexIds, latticeFactor: Int = 4) -> Int {
+        let total = ids.ids.count
+        let vertexIds = ids.ids
+        // Undirected edge uses, once or more (`once`). An edge with an end that occurs once in all rings is used
+        // where that occurrence's ring runs to the other end: once, or twice when it turns back there. Only edges
+        // between points occurring more than once (shared borders) are hashed.
+        var occurrences = [UInt8](repeating: 0, count: ids.count)
+        for id in vertexIds where occurrences[Int(id)] < 2 { occurrences[Int(id)] += 1 }
+        var edgeTable = PointTable(capacity: 16)
         var uses: [UInt8] = []
-        var edgeSlot: [Int32] = []
-        edgeSlot.reserveCapacity(total)
+        var edgeSlot = [Int32](repeating: 0, count: total)  // ≥ 0: the hashed edge; -1: used once; -2: more
         var base = 0
         for ring in rings where ring.count >= 2 {
             let n = ring.count
             for i in 0..<n {
-                let a = vertexIds[base + i], b = vertexIds[base + (i + 1 == n ? 0 : i + 1)]
-                let (slot, new) = edgeTable.insert(PointTable.key(min(a, b), max(a, b)))
-                if new { uses.append(0) }
-                uses[Int(slot)] = uses[Int(slot)] &+ (uses[Int(slot)] < 2 ? 1 : 0)
-                edgeSlot.append(slot)
+                let j = i + 1 == n ? 0 : i + 1
+                let a = vertexIds[base + i], b = vertexIds[base + j]
+                if occurrences[Int(a)] == 1 {
+                    edgeSlot[base + i] = vertexIds[base + (i == 0 ? n - 1 : i - 1)] == b ? -2 : -1
+                } else if occurrences[Int(b)] == 1 {
+                    edgeSlot[base + i] = vertexIds[base + (j + 1 == n ? 0 : j + 1)] == a ? -2 : -1
+                } else {
+                    if edgeTable.count == 0 { edgeTable = PointTable(capacity: total) }
+                    let (slot, new) = edgeTable.insert(PointTable.key(min(a, b), max(a, b)))
+                    if new { uses.append(0) }
+                    uses[Int(slot)] = uses[Int(slot)] &+ (uses[Int(slot)] < 2 ? 1 : 0)
+                    edgeSlot[base + i] = slot
+                }
             }
             base += n
         }
+        func usedOnce(_ k: Int) -> Bool {
+            let slot = edgeSlot[k]
+            return slot == -1 || (slot >= 0 && uses[Int(slot)] == 1)
+        }
         // Candidates: end points of edges used once; queries: those edges.
-        var isCandidate = [Bool](repeating: false, count: points.count)
+        var isCandidate = [Bool](repeating: false, count: ids.count)
         var candidates: [GridBox] = []
+        var candidateIds: [Int32] = []
         var queries: [GridBox] = []
         var queryEdge: [(ring: Int, index: Int)] = []
+        // Sized once (on coastlines every edge is a query and every vertex a candidate).
+        var onceCount = 0
+        for k in 0..<total where usedOnce(k) { onceCount += 1 }
+        candidates.reserveCapacity(min(ids.count, 2 * onceCount))
+        candidateIds.reserveCapacity(min(ids.count, 2 * onceCount))
+        queries.reserveCapacity(onceCount)
+        queryEdge.reserveCapacity(onceCount)
         base = 0
         for (r, ring) in rings.enumerated() where ring.count >= 2 {
             let n = ring.count
-            for i in 0..<n where uses[Int(edgeSlot[base + i])] == 1 {
+            for i in 0..<n where usedOnce(base + i) {
                 let j = i + 1 == n ? 0 : i + 1
                 // The edge's two ends, in this order (no array per edge).
                 for k in i...(i + 1) {
@@ -51,6 +98,7 @@ enum JunctionNoding {
                     guard !isCandidate[Int(vertexIds[base + v])] else { continue }
                     isCandidate[Int(vertexIds[base + v])] = true
                     candidates.append(GridBox(point: ring[v]))
+                    candidateIds.append(vertexIds[base + v])
                 }
                 queries.append(GridBox(ring[i], ring[j]))
                 queryEdge.append((r, i))
@@ -58,50 +106,105 @@ enum JunctionNoding {
             base += n
         }
         guard !candidates.isEmpty else { return 0 }
-        let grid = CellGrid(boxes: candidates, queries: queries)
         // Junctions per edge, grouped by ring in ring order.
-        var found: [(ring: Int, index: Int, point: TilePoint)] = []
-        for (q, box) in queries.enumerated() {
-            let (r, i) = queryEdge[q]
-            let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
-            grid.forEachCell(in: box) { _, items in
-                for v in items {
-                    let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
-                    guard box.contains(p), p != a, p != b else { continue }
-                    if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p)) }
+        var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
+        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
+        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
+        // cost, each is looked up among the candidates instead.
+        var lattice = 0
+        for (r, i) in queryEdge {
+            lattice += Self.latticeSteps(rings[r][i], rings[r][i + 1 == rings[r].count ? 0 : i + 1]) - 1
+        }
+        if lattice <= latticeFactor * (candidates.count + queries.count) {
+            for (r, i) in queryEdge {
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                let g = Self.latticeSteps(a, b)
+                guard g > 1 else { continue }
+                let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
+                for t in 1..<g {
+                    // Between a and b: in range.
+                    let p = TilePoint(Int32(Int(a.x) + t * sx), Int32(Int(a.y) + t * sy))
+                    if let id = ids.points.id(PointTable.key(p)), isCandidate[Int(id)] { found.append((r, i, p, id)) }
+                }
+            }
+        } else {
+            let grid = CellGrid(boxes: candidates, queries: queries)
+            for (q, box) in queries.enumerated() {
+                let (r, i) = queryEdge[q]
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                grid.forEachCell(in: box) { _, items in
+                    for v in items {
+                        let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
+                        guard box.contains(p), p != a, p != b else { continue }
+                        if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p, candidateIds[Int(v)])) }
+                    }
                 }
             }
         }
         guard !found.isEmpty else { return 0 }
         var inserted = 0
+        var newIds: [Int32] = []
+        newIds.reserveCapacity(total + found.count)
+        var copied = 0  // rings whose ids are in `newIds`
+        var idBase = 0  // start of ring `copied` in `vertexIds`
+        func copyIds(upTo end: Int) {
+            while copied < end {
+                let n = rings[copied].count
+                if n >= 2 {
+                    newIds.append(contentsOf: vertexIds[idBase..<(idBase + n)])
+                    idBase += n
+                }
+                copied += 1
+            }
+        }
         var f = 0
         while f < found.count {
             let r = found[f].ring
+            copyIds(upTo: r)
             let ring = rings[r]
+            let rid = vertexIds[idBase..<(idBase + ring.count)]
+            idBase += ring.count
+            copied += 1
             var out: [TilePoint] = []
             out.reserveCapacity(ring.count + 4)
             var next = 0  // next ring vertex to copy
             while f < found.count, found[f].ring == r {
                 let i = found[f].index
                 out.append(contentsOf: ring[next...i])
+                newIds.append(contentsOf: rid[(rid.startIndex + next)...(rid.startIndex + i)])
                 next = i + 1
-                var on: [TilePoint] = []
+                var on: [(point: TilePoint, id: Int32)] = []
                 while f < found.count, found[f].ring == r, found[f].index == i {
-                    on.append(found[f].point)
+                    on.append((found[f].point, found[f].id))
                     f += 1
                 }
-                // Along the edge from its start: on a line, the L1 distance from `a` grows with the Euclidean one.
+                // Along the edge from its start: on a line, the L1 distance from `a` grows with the Euclidean one
+                // (equal distances are the same point, with the same id).
                 let a = ring[i]
                 func d1(_ p: TilePoint) -> Int64 { abs(Int64(p.x) - Int64(a.x)) + abs(Int64(p.y) - Int64(a.y)) }
-                on.sort { d1($0) < d1($1) }
-                for p in on where out.last != p {
+                on.sort { d1($0.point) < d1($1.point) }
+                for (p, id) in on where out.last != p {
                     out.append(p)
+                    newIds.append(id)
                     inserted += 1
                 }
             }
-            if next < ring.count { out.append(contentsOf: ring[next...]) }
+            if next < ring.count {
+                out.append(contentsOf: ring[next...])
+                newIds.append(contentsOf: rid[(rid.startIndex + next)...])
+            }
             rings[r] = out
         }
+        copyIds(upTo: rings.count)
+        ids.ids = newIds
         return inserted
+    }
+
+    /// The gcd of the edge's sides: the edge passes through `g + 1` grid points, its ends included (1 for a point).
+    static func latticeSteps(_ a: TilePoint, _ b: TilePoint) -> Int {
+        var x = abs(Int(b.x) - Int(a.x)), y = abs(Int(b.y) - Int(a.y))
+        if x <= 1 || y <= 1 { return max(1, x == 1 || y == 1 ? 1 : x + y) }
+        while y != 0 { (x, y) = (y, x % y) }
+        return x
     }
 }

@@ -73,8 +73,10 @@ public struct SharedBorderSimplifier: Sendable {
             stats.outputVertices = stats.inputVertices
             return SharedBorderResult(features: Self.rebuild(features, rings: rings), statistics: stats)
         }
-        stats.junctionsInserted = JunctionNoding.insertJunctions(&rings)
-        let graph = ArcGraph(rings: rings, clip: clip)
+        // The points are hashed once, for both steps.
+        var ids = JunctionNoding.VertexIds(rings)
+        stats.junctionsInserted = JunctionNoding.insertJunctions(&rings, ids: &ids)
+        let graph = ArcGraph(rings: rings, ids: ids, clip: clip)
         stats.nodes = graph.nodes.count
         stats.arcs = graph.arcCount
         stats.sharedArcs = graph.useCount.count { $0 > 1 }
