@@ -57,7 +57,7 @@ package struct FeaturePhase {
                     if let next { team.submit(next) }
                     for (job, result) in zip(batch, results) {
                         pieces?.record(result)
-                        intake.add(job, result.feature, to: &tiled)
+                        intake.add(job, result.feature, to: &tiled, key: result.key, reuse: pieces)
                         try tiled.spillIfOverBudget()
                     }
                     progress?.update("reading \(layer.name)", done: readAfter, total: total)
@@ -73,6 +73,7 @@ package struct FeaturePhase {
             }
         }
         tiled.inputs = sets.reports
+        if let pieces, pieces.tracksFeatures { tiled.settleFeatureDigests(pieces) }
         progress?.finish()
         return tiled
     }
@@ -108,8 +109,12 @@ package struct LayerIntake {
         self.clipped = clipped ?? (layer.context.clip != nil)
     }
 
-    /// Adds one feature's result.
-    package mutating func add(_ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers) {
+    /// Adds one feature's result; with its piece store `key` and `reuse` (`run`), with its digest and whether last
+    /// night's package had it (`PieceReuse.featureDigest`, `claim`).
+    package mutating func add(
+        _ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers, key: TileDigest? = nil,
+        reuse: PieceReuse? = nil
+    ) {
         let record = job.feature.provenance.record
         let tiling: TiledFeature.Tiling
         switch result {
@@ -175,7 +180,16 @@ package struct LayerIntake {
         let identity = (layer.input.identity ?? styled?.identity).map {
             ThinningTraits.IdentityKey(names: $0, properties: job.feature.properties)
         }
-        tiled.outputs[out].traits.append(tier: tier, identity: identity)
+        let known = reuse.flatMap { r in key.map { (reuse: r, key: $0, style: PieceReuse.styleDigest(styled)) } }
+        // Its digest in layer `l` (as a label point: `label`), and whether last night's package had it.
+        func digest(_ l: Int, label: Bool) -> (TileDigest?, Bool) {
+            guard let known, known.reuse.tracksFeatures else { return (nil, false) }
+            let d = PieceReuse.featureDigest(
+                key: known.key, style: known.style, layer: tiled.outputs[l].name, label: label, record: stored)
+            return (d, known.reuse.claim(d))
+        }
+        let (d, same) = digest(out, label: false)
+        tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same)
         tiled.outputs[out].note(
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
@@ -190,7 +204,8 @@ package struct LayerIntake {
         let labelIndex = tiled.outputs[labels].records.count
         tiled.outputs[labels].records.append(stored)
         // The label point is thinned with its polygon (it takes the polygon's place in the drop order).
-        tiled.outputs[labels].traits.append(tier: tier, identity: nil)
+        let (labelDigest, labelSame) = digest(labels, label: true)
+        tiled.outputs[labels].traits.append(tier: tier, identity: nil, digest: labelDigest, unchanged: labelSame)
         // Its classes count at the zooms it is labelled at (where the point is written).
         let labelled = styled?.labelled ?? []
         let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }

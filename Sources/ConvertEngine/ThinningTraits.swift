@@ -16,6 +16,10 @@ package struct ThinningTraits: Sendable {
     private(set) var identities: [Int32] = []
     /// The class of each identity seen (attribute names lowercased, and their values).
     private var classes: [IdentityKey: Int32] = [:]
+    /// Per feature, with a piece store (`run`): its digest (`PieceReuse.featureDigest`; zero: none) and whether
+    /// last night's package had it (`PieceReuse.claim`), for `TileReuse`; empty while no feature has a digest.
+    private(set) var digests: [TileDigest] = []
+    private(set) var unchanged: [Bool] = []
 
     /// The identity of a feature: the attributes named, lowercased, and the feature's values of them (null when it
     /// has none), compared exactly.
@@ -32,8 +36,19 @@ package struct ThinningTraits: Sendable {
         }
     }
 
-    /// Notes the next feature: its tier and its identity (nil: none).
-    package mutating func append(tier: Int16, identity: IdentityKey?) {
+    /// Notes the next feature: its tier, its identity (nil: none) and its digest (nil: none) with whether last
+    /// night's package had it.
+    package mutating func append(
+        tier: Int16, identity: IdentityKey?, digest: TileDigest? = nil, unchanged isUnchanged: Bool = false
+    ) {
+        if digest != nil || !digests.isEmpty {
+            if digests.isEmpty {
+                digests = [TileDigest](repeating: TileDigest(high: 0, low: 0), count: count)
+                unchanged = [Bool](repeating: false, count: count)
+            }
+            digests.append(digest ?? TileDigest(high: 0, low: 0))
+            unchanged.append(digest != nil && isUnchanged)
+        }
         if tier != 0 || !tiers.isEmpty {
             if tiers.isEmpty { tiers = [Int16](repeating: 0, count: count) }
             tiers.append(tier)
@@ -54,12 +69,28 @@ package struct ThinningTraits: Sendable {
         count += 1
     }
 
+    /// Takes back `unchanged` from the features whose `ranks` another feature of the layer shares: a tile writes
+    /// such features in input order (`PreparePass.stableOrder`), which a re-export may change.
+    mutating func unmarkSharedRanks(_ ranks: (Int) -> UInt64) {
+        guard unchanged.contains(true) else { return }
+        var keyed = (0..<count).map { (rank: ranks($0), feature: $0) }
+        keyed.sort { ($0.rank, $0.feature) < ($1.rank, $1.feature) }
+        for i in keyed.indices.dropFirst() where keyed[i].rank == keyed[i - 1].rank {
+            unchanged[keyed[i].feature] = false
+            unchanged[keyed[i - 1].feature] = false
+        }
+    }
+
     /// Forgets the features from index `n` on (the rollback of a rejected input). Their identity classes stay
     /// known: only equality of classes matters.
     mutating func truncate(to n: Int) {
         guard n < count else { return }
         if !tiers.isEmpty { tiers.removeLast(tiers.count - n) }
         if !identities.isEmpty { identities.removeLast(identities.count - n) }
+        if !digests.isEmpty {
+            digests.removeLast(digests.count - n)
+            unchanged.removeLast(unchanged.count - n)
+        }
         count = n
     }
 }

@@ -110,6 +110,21 @@ package struct TiledLayers: Sendable {
     /// The output layers that hold features.
     package var written: [OutputLayer] { outputs.filter { !$0.records.isEmpty } }
 
+    /// Once every input is read (rejected inputs rolled back): takes back `unchanged` from features whose rank
+    /// another feature of their layer shares (`ThinningTraits.unmarkSharedRanks`) and hands every written
+    /// feature's digest to tonight's piece store.
+    mutating func settleFeatureDigests(_ reuse: PieceReuse) {
+        var all: [TileDigest] = []
+        var unchanged = 0
+        for i in outputs.indices {
+            let records = outputs[i].records
+            outputs[i].traits.unmarkSharedRanks { records.rank($0) }
+            all += outputs[i].traits.digests.filter { $0 != TileDigest(high: 0, low: 0) }
+            unchanged += outputs[i].traits.unchanged.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        reuse.keep(features: all, unchanged: unchanged)
+    }
+
     /// Where an input started: what `rollback` restores when the input is rejected half-way.
     package struct Checkpoint {
         fileprivate var pieces: PieceSpool.Mark

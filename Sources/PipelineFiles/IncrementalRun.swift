@@ -18,6 +18,10 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     /// Tiles of zooms thinned last night whose first round (at the cut-off inherited from the zoom above) was not
     /// encoded: what it found came from the index (counted too when the round ran again: no tile was over a limit).
     package var firstRoundTilesReplayed = 0
+    /// Tiles whose signature was taken from the index without being made: every piece of the tile is of a feature
+    /// last night's package had as it is (`featuresUnchanged`), as many pieces as last night, at a zoom that keeps
+    /// every feature.
+    package var tilesUnsigned = 0
     /// The tile index written next to the package (`PACKAGE.tileindex`): its size, and its size per feature
     /// written (0 when nothing was published).
     package var indexBytes: Int
@@ -29,6 +33,9 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     package var featuresTiled = 0
     /// Records of the store found damaged (their features were tiled).
     package var pieceRecordsDamaged = 0
+    /// Features (in their output layers; a label point counts apart) last night's package had with the same
+    /// pieces and record.
+    package var featuresUnchanged = 0
     package var pieceStoreUnused: String?
     /// The piece store written next to the package: its size and size per feature written (0 when none was
     /// written: `pieceStoreNotWritten` says why).
@@ -79,10 +86,12 @@ package enum IncrementalRun {
         var report = IncrementalReport(
             full: reuse.fullReason != nil, reason: reuse.fullReason, tilesReencoded: counts.reencoded,
             tilesCopied: counts.copied, tilesRemoved: counts.removed,
-            firstRoundTilesReplayed: counts.firstRoundReplayed, indexBytes: 0, indexBytesPerFeature: 0)
+            firstRoundTilesReplayed: counts.firstRoundReplayed, tilesUnsigned: counts.unsigned, indexBytes: 0,
+            indexBytesPerFeature: 0)
         let store = pieces.finish(published: published)
         (report.featuresReused, report.featuresTiled) = (pieces.reused, pieces.tiled)
         report.pieceRecordsDamaged = pieces.damaged
+        report.featuresUnchanged = pieces.unchanged
         report.pieceStoreUnused = pieces.unusedReason
         (report.pieceStoreBytes, report.pieceStoreNotWritten) = (store.bytes, store.problem)
         report.pieceStoreBytesPerFeature = (Double(store.bytes) / Double(max(1, featuresWritten)) * 10).rounded() / 10

@@ -58,9 +58,13 @@ import VectorTile
         let record = PieceRecord.encode(tiling(), style: TileDigest(high: 0, low: 0))
         for k in keys { writer.append(key: k, record: record) }
         writer.append(key: keys[3], record: record)  // stored once
+        // Feature digests: kept sorted, each as often as given.
+        let features = [TileDigest(high: 4, low: 1), TileDigest(high: 2, low: 9), TileDigest(high: 4, low: 1)]
+        writer.features = features
         #expect(writer.publish())
         let store = try PieceStore(path: path, settings: settings)
         #expect(store.count == 50)
+        #expect(store.features == features.sorted { ($0.high, $0.low) < ($1.high, $1.low) })
         var damaged = false
         for k in keys { #expect(store.record(k, damaged: &damaged) == record) }
         #expect(store.record(TileDigest(high: 9, low: 9), damaged: &damaged) == nil && !damaged)
@@ -73,8 +77,12 @@ import VectorTile
         let flipped = try PieceStore(path: path, settings: settings)
         let refused = keys.filter { flipped.record($0, damaged: &damaged) == nil }
         #expect(refused.count == 1 && damaged)
-        // A flipped bit in the key table: the store is not used.
-        bytes[bytes.count - 50] ^= 1
+        // A flipped bit in the key table or the feature digests: the store is not used.
+        var digestFlipped = bytes
+        digestFlipped[bytes.count - PieceStore.footerBytes - 3] ^= 1
+        _ = FileManager.default.createFile(atPath: path, contents: Data(digestFlipped))
+        #expect(throws: PieceStoreProblem.self) { try PieceStore(path: path, settings: settings) }
+        bytes[bytes.count - PieceStore.footerBytes - 3 * 16 - 2] ^= 1
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         #expect(throws: PieceStoreProblem.self) { try PieceStore(path: path, settings: settings) }
 
@@ -83,5 +91,24 @@ import VectorTile
         for k in keys { small.append(key: k, record: record) }
         #expect(!small.publish() && small.overLimit)
         #expect(!FileManager.default.fileExists(atPath: dir + "/q.piecestore"))
+    }
+
+    /// A feature found in last night's digests is unchanged unless another feature of its layer has its rank (such
+    /// features are written in input order); the digests are kept beside the features and rolled back with them.
+    @Test func unchangedFeaturesWithASharedRankAreTakenBack() {
+        var traits = ThinningTraits()
+        let d = (0..<5).map { TileDigest(high: UInt64($0), low: 1) }
+        for (i, same) in [true, true, false, true, true].enumerated() {
+            traits.append(tier: 0, identity: nil, digest: d[i], unchanged: same)
+        }
+        let ranks: [UInt64] = [10, 20, 30, 20, 40]
+        traits.unmarkSharedRanks { ranks[$0] }
+        #expect(traits.unchanged == [true, false, false, false, true])
+        #expect(traits.digests == d)
+        traits.truncate(to: 2)
+        #expect(traits.unchanged == [true, false] && traits.digests == Array(d.prefix(2)))
+        // A feature without a digest (no store key) is never unchanged.
+        traits.append(tier: 0, identity: nil, digest: nil, unchanged: true)
+        #expect(traits.unchanged == [true, false, false] && traits.digests.last == TileDigest(high: 0, low: 0))
     }
 }

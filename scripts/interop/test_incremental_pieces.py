@@ -14,8 +14,8 @@ def store_entries(path) -> list:
     """The key table of a piece store: (offset, length) per feature."""
     data = path.read_bytes()
     assert data.startswith(MAGIC)
-    table, count = struct.unpack_from("<QQ", data, len(data) - 48)
-    assert table + 28 * count + 48 == len(data)
+    table, count, digests = struct.unpack_from("<QQQ", data, len(data) - 56)
+    assert table + 28 * count + 16 * digests + 56 == len(data)
     return [struct.unpack_from("<QI", data, table + 28 * i + 16) for i in range(count)]
 
 
@@ -121,7 +121,7 @@ def test_a_damaged_store_never_changes_the_bytes(kartpack, forest_export, tmp_pa
     data[len(MAGIC)] = 9
     store.write_bytes(bytes(data))
     inc = night.next_night()
-    assert inc["pieceStoreUnused"] == "the piece store has format 9, this Kartpack reads 1"
+    assert inc["pieceStoreUnused"] == "the piece store has format 9, this Kartpack reads 2"
     store.write_bytes(store.read_bytes()[:1000])
     assert night.next_night()["pieceStoreUnused"].startswith("the piece store is damaged: ")
     store.unlink()

@@ -9,6 +9,7 @@ on the sample forest plan (thinned: a tile keeps at most 40 features below the m
 stands (scripts/bench/make-stands.py)."""
 import hashlib
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -62,8 +63,11 @@ class Night:
 
     def run(self, *args: str) -> dict:
         report = self.folder / "report.json"
+        # Every tile whose signature the build would take from the index unmade is signed all the same, and the
+        # build fails if that signature is not last night's (TileReuse.unsignedRule).
+        env = {**os.environ, "KARTPACK_CHECK_UNSIGNED": "1"}
         subprocess.run([self.kartpack, "run", str(self.plan), "--quiet", "--report", str(report), *args], check=True,
-                       timeout=900)
+                       timeout=900, env=env)
         return json.loads(report.read_text())
 
     def layer(self, name: str) -> ShapefileSet:
@@ -199,7 +203,7 @@ def test_when_the_build_falls_back_to_full(forest_night):
     data[20] = 9
     index.write_bytes(bytes(data))
     assert forest_night.run("--force")["incremental"]["reason"] == \
-        "the tile index has format 9, this Kartpack reads 2"
+        "the tile index has format 9, this Kartpack reads 3"
     other = forest_night.run("--set", "tiles.maxTileFeatures=50")["incremental"]
     assert other["full"] is True and "options" in other["reason"]
     # A package replaced by another (a restore from backup): its index no longer describes it.
@@ -231,6 +235,8 @@ def test_twenty_thousand_stands(kartpack, stands_export, tmp_path):
     stands.save(night.folder / "stands.shp")
     one = night.next_night()
     assert one["full"] is False and 0 < one["tilesReencoded"] <= 20
+    # Every stand but the edited one is unchanged: most tiles of the zooms that keep every stand are not signed.
+    assert one["featuresUnchanged"] == features - 1 and one["tilesUnsigned"] > 0
 
     stands = night.layer("stands")
     for i in range(0, len(stands.records), 100):
@@ -246,6 +252,7 @@ def test_twenty_thousand_stands(kartpack, stands_export, tmp_path):
         shutil.copyfile((night.folder / "shuffled" / "stands").with_suffix(ext), (night.folder / "stands").with_suffix(ext))
     shuffled = night.next_night()
     assert shuffled["tilesReencoded"] == 0 and shuffled["tilesRemoved"] == 0
+    assert shuffled["featuresUnchanged"] == features and shuffled["tilesUnsigned"] > 0
 
 
 def test_the_benchmark_script_compares_with_a_full_build(kartpack, tmp_path):

@@ -28,6 +28,9 @@ package struct EncodeSettings: Sendable {
     var tiers: [[Int16]] = []
     /// Per output layer, per feature: its identity class for coalescing (`ThinningTraits.identities`; empty: none).
     var identities: [[Int32]] = []
+    /// Per output layer, per feature: last night's package had it as it is (`ThinningTraits.unchanged`; empty:
+    /// none), so `TileReuse` may take the signature of a tile made only of such features from the index.
+    var unchanged: [[Bool]] = []
     /// Pieces of a zoom merged at a time (whole tiles; more when one tile has more): what the encode phase holds
     /// of a zoom when the pieces were spilled to sort runs.
     var batchPieces = 1 << 16
@@ -66,6 +69,7 @@ package struct EncodeSettings: Sendable {
         if o.smallFeatures { smallFeatures = SmallFeatureReduction(size: o.smallFeatureSize) }
         tiers = outputs.map(\.traits.tiers)
         identities = outputs.map(\.traits.identities)
+        unchanged = outputs.map(\.traits.unchanged)
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
         shardZooms = o.shard.map {

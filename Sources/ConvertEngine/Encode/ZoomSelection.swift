@@ -17,6 +17,9 @@ package struct ZoomSelection: Sendable {
         return order.position[l][f] < cutoff
     }
 
+    /// True when the selection keeps every feature: no cut-off yet, no `max-points` exclusions.
+    var keepsEvery: Bool { (order == nil || cutoff == Int32.max) && excluded.allSatisfy(\.isEmpty) }
+
     /// True when `max-points` leaves the feature out at this zoom.
     func isExcluded(layer l: Int, feature f: Int) -> Bool {
         !excluded.isEmpty && !excluded[l].isEmpty && excluded[l][f]

@@ -9,7 +9,7 @@ extension EncodePhase {
         let (maxBytes, maxFeatures) = (thin.maxTileBytes, thin.maxTileFeatures)
         return try reuse.split(
             read, selection: selection, records: records, highest: highest, identities: settings.identities,
-            thinnable: thinnable, coalescing: settings.coalesce.contains(true),
+            unchanged: settings.unchanged, thinnable: thinnable, coalescing: settings.coalesce.contains(true),
             workers: ParallelTiles(threads: settings.threads), limits: (maxBytes, maxFeatures))
     }
 

@@ -28,6 +28,10 @@ package final class PieceReuse: @unchecked Sendable {
 
     /// Why no feature could be read back (nil when last night's store was used).
     package private(set) var unusedReason: String?
+    /// Last night's feature digests (`featureDigest`, sorted), and which of them a feature of tonight's took
+    /// (`claim`).
+    private var lastFeatures: [TileDigest] = []
+    private var claimed: [Bool] = []
     /// Features read back from the store, tiled tonight, and records found damaged (those features were tiled).
     package private(set) var reused = 0
     package private(set) var tiled = 0
@@ -65,7 +69,10 @@ package final class PieceReuse: @unchecked Sendable {
         let settings = Self.settingsDigest(tiling)
         if readLast {
             do throws(PieceStoreProblem) {
-                store = try PieceStore(path: path, settings: settings)
+                let opened = try PieceStore(path: path, settings: settings)
+                store = opened
+                lastFeatures = opened.features
+                claimed = [Bool](repeating: false, count: lastFeatures.count)
             } catch {
                 unusedReason = error.reason
             }
@@ -177,6 +184,70 @@ package final class PieceReuse: @unchecked Sendable {
         if o.reused { reused += 1 } else { tiled += 1 }
         if o.damaged { damaged += 1 }
         if let key = o.key, let record = o.record { writer?.append(key: key, record: record) }
+    }
+
+    /// What makes a feature's pieces and record in its output layer `layer` (`label`: its label point in the
+    /// layer's `_labels` layer): its store key (geometry as read, set), its style decisions (`styleDigest`) and its
+    /// record (id, rank, attributes, classes and match flags). Two features with one digest have the same pieces
+    /// and write the same things at every zoom (`TileReuse`: a tile made only of features found in last night's
+    /// digests, as many pieces as last night, has last night's signature).
+    static func featureDigest(
+        key: TileDigest, style: TileDigest, layer: String, label: Bool, record r: FeatureRecord
+    ) -> TileDigest {
+        var h = TileHasher()
+        for w in [key.high, key.low, style.high, style.low] { h.add(w) }
+        h.add(text: layer)
+        h.add(label ? 1 : 0)
+        h.add(r.id ?? 0)
+        h.add(r.id == nil ? 0 : 1)
+        h.add(r.rank)
+        h.add(r.properties)
+        h.add(r.classBaseZoom)
+        h.add(r.classes.count)
+        for c in r.classes {
+            if let c { h.add(text: c) } else { h.add(-1) }
+        }
+        h.add(r.flags.count)
+        for f in r.flags {
+            h.add(f.count)
+            for k in f { h.add(text: k) }
+        }
+        return h.finish()
+    }
+
+    /// Whether last night's package had a feature with digest `d` (`featureDigest`) not yet taken by another of
+    /// tonight's features: each of last night's features is taken once, so the features found are as many as
+    /// last night had (on the thread that collects the results, in input order).
+    func claim(_ d: TileDigest) -> Bool {
+        var (lo, hi) = (0, lastFeatures.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if (lastFeatures[mid].high, lastFeatures[mid].low) < (d.high, d.low) { lo = mid + 1 } else { hi = mid }
+        }
+        while lo < lastFeatures.count, lastFeatures[lo] == d {
+            if !claimed[lo] {
+                claimed[lo] = true
+                return true
+            }
+            lo += 1
+        }
+        return false
+    }
+
+    /// Whether features are looked up in last night's digests and written into tonight's (`featureDigest`).
+    var tracksFeatures: Bool { writer != nil || !lastFeatures.isEmpty }
+
+    /// Features (output layer features: a label point counts apart) last night's package had as they are
+    /// (`claim`), with a rank of their own in their layer.
+    package private(set) var unchanged = 0
+
+    /// Tonight's feature digests (every feature of the package), for tonight's store, and how many features are
+    /// `unchanged`.
+    func keep(features: [TileDigest], unchanged: Int) {
+        self.unchanged = unchanged
+        writer?.features = features
+        lastFeatures = []
+        claimed = []
     }
 
     /// What happened to tonight's store once the build is over: published next to the package (its size), or

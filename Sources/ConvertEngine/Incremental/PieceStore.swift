@@ -9,13 +9,17 @@ import TileArchive
 /// `pread` when a feature's key is found, and each is checked against the 64-bit check stored before it.
 ///
 /// Format (little-endian; Pipelines/README.md, *Incremental builds: the piece store*):
-/// `KARTPACK-PIECE-STORE\n` · version u32 (1) · settings digest (16 bytes) · records, each a check u64 (of the
+/// `KARTPACK-PIECE-STORE\n` · version u32 (2) · settings digest (16 bytes) · records, each a check u64 (of the
 /// record's bytes, `TileHasher`) and the record · the key table, sorted by key: per feature key (16), offset u64
-/// and length u32 of its check and record · table offset u64 · entry count u64 · SHA-256 of the header and the
-/// table (32 bytes).
+/// and length u32 of its check and record · the feature digests (`PieceReuse.featureDigest`, 16 bytes each,
+/// sorted) · table offset u64 · entry count u64 · feature digest count u64 · SHA-256 of the header, the table and
+/// the digests (32 bytes).
 package final class PieceStore: @unchecked Sendable {
     package static let magic = Array("KARTPACK-PIECE-STORE\n".utf8)
-    package static let version: UInt32 = 1
+    /// 2: the feature digests (`features`).
+    package static let version: UInt32 = 2
+    /// Bytes after the digests: table offset, entry count, digest count, SHA-256.
+    static let footerBytes = 56
 
     /// One key table entry.
     struct Entry {
@@ -28,6 +32,9 @@ package final class PieceStore: @unchecked Sendable {
     private let fd: Int32
     private let size: Int
     private let entries: [Entry]
+    /// The digest of each feature of last night's package (`PieceReuse.featureDigest`), sorted; equal features
+    /// are listed as often as they were written.
+    let features: [TileDigest]
 
     /// Where the store of the package at `path` lives.
     package static func path(forPackage path: String) -> String { path + ".piecestore" }
@@ -43,7 +50,9 @@ package final class PieceStore: @unchecked Sendable {
         }
         size = Int(st.st_size)
         do {
-            entries = try Self.table(fd: fd, size: size, settings: settings)
+            let read = try Self.table(fd: fd, size: size, settings: settings)
+            entries = read.entries
+            features = read.features
         } catch {
             close(fd)
             throw error
@@ -55,27 +64,33 @@ package final class PieceStore: @unchecked Sendable {
     /// Features in the store.
     package var count: Int { entries.count }
 
-    private static func table(fd: Int32, size: Int, settings: TileDigest) throws(PieceStoreProblem) -> [Entry] {
+    private static func table(
+        fd: Int32, size: Int, settings: TileDigest
+    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest]) {
         let headerSize = magic.count + 4 + 16
-        guard size >= headerSize + 48, let header = read(fd, at: 0, count: headerSize), header.starts(with: magic)
+        let footerBytes = footerBytes
+        guard size >= headerSize + footerBytes, let header = read(fd, at: 0, count: headerSize),
+            header.starts(with: magic)
         else { throw PieceStoreProblem(damaged: "not a Kartpack piece store") }
         var r = ByteWords(bytes: header, at: magic.count)
         let version = UInt32(truncatingIfNeeded: r.word(4))
         guard version == Self.version else {
             throw PieceStoreProblem("the piece store has format \(version), this Kartpack reads \(Self.version)")
         }
-        guard let footer = read(fd, at: size - 48, count: 48) else {
+        guard let footer = read(fd, at: size - footerBytes, count: footerBytes) else {
             throw PieceStoreProblem(damaged: "it cannot be read")
         }
         var f = ByteWords(bytes: footer, at: 0)
         let (tableOffset, count) = (Int(truncatingIfNeeded: f.word(8)), Int(truncatingIfNeeded: f.word(8)))
-        guard tableOffset >= headerSize, count >= 0, count <= (size - 48) / 28,
-            tableOffset + count * 28 + 48 == size, let table = read(fd, at: tableOffset, count: count * 28)
+        let digests = Int(truncatingIfNeeded: f.word(8))
+        guard tableOffset >= headerSize, count >= 0, count <= (size - footerBytes) / 28, digests >= 0,
+            digests <= (size - footerBytes) / 16, tableOffset + count * 28 + digests * 16 + footerBytes == size,
+            let table = read(fd, at: tableOffset, count: count * 28 + digests * 16)
         else { throw PieceStoreProblem(damaged: "its key table does not fit the file") }
         var sha = SHA256()
         sha.update(header)
         sha.update(table)
-        guard sha.finalize().elementsEqual(footer[16...]) else {
+        guard sha.finalize().elementsEqual(footer[24...]) else {
             throw PieceStoreProblem(damaged: "its checksum does not match")
         }
         guard r.word(8) == settings.high, r.word(8) == settings.low else {
@@ -89,7 +104,10 @@ package final class PieceStore: @unchecked Sendable {
                 Entry(high: t.word(8), low: t.word(8), offset: t.word(8), length: UInt32(truncatingIfNeeded: t.word(4)))
             )
         }
-        return entries
+        var features: [TileDigest] = []
+        features.reserveCapacity(digests)
+        for _ in 0..<digests { features.append(TileDigest(high: t.word(8), low: t.word(8))) }
+        return (entries, features)
     }
 
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the

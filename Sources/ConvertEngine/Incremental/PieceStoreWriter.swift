@@ -19,6 +19,8 @@ package final class PieceStoreWriter {
     package private(set) var overLimit = false
     /// Bytes of the published store (0 before `finish`).
     package private(set) var bytes = 0
+    /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), written after the key table.
+    var features: [TileDigest] = []
 
     /// A store for `path` (`PieceStore.path(forPackage:)`) holding at most `limit` bytes.
     package init(path: String, settings: TileDigest, limit: Int) throws(TileArchiveError) {
@@ -36,7 +38,10 @@ package final class PieceStoreWriter {
     func append(key: TileDigest, record: [UInt8]) {
         guard !overLimit, !failed else { return }
         let length = 8 + record.count
-        guard offset + length + 28 * (entries.count + 1) + 48 <= limit, record.count <= Int(UInt32.max) - 8 else {
+        // The key table and (about one per record) the feature digests come after the records.
+        guard offset + length + 44 * (entries.count + 1) + PieceStore.footerBytes <= limit,
+            record.count <= Int(UInt32.max) - 8
+        else {
             overLimit = true
             buffer = []
             entries = []
@@ -60,13 +65,14 @@ package final class PieceStoreWriter {
     /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
     /// when it was over its limit or could not be written.
     package func publish() -> Bool {
+        if offset + 28 * entries.count + 16 * features.count + PieceStore.footerBytes > limit { overLimit = true }
         guard !overLimit, !failed else {
             file.discard()
             return false
         }
         entries.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         var table: [UInt8] = []
-        table.reserveCapacity(entries.count * 28 + 48)
+        table.reserveCapacity(entries.count * 28 + features.count * 16 + PieceStore.footerBytes)
         var last: (UInt64, UInt64)?
         var count = 0
         for e in entries where last.map({ $0 != (e.high, e.low) }) ?? true {
@@ -77,11 +83,17 @@ package final class PieceStoreWriter {
             PieceStore.put32(e.length, &table)
             count += 1
         }
+        features.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        for d in features {
+            PieceStore.put64(d.high, &table)
+            PieceStore.put64(d.low, &table)
+        }
         var sha = SHA256()
         sha.update(header)
         sha.update(table)
         PieceStore.put64(UInt64(offset), &table)
         PieceStore.put64(UInt64(count), &table)
+        PieceStore.put64(UInt64(features.count), &table)
         table += sha.finalize()
         buffer += table
         flush()

@@ -17,6 +17,10 @@ package struct TileIndexEntry: Sendable {
     /// The tile's share of its zoom's statistics: shared-border fallbacks, small-feature counts by layer.
     package var sharedBorderFallbacks: Int
     package var small: [(layer: Int32, counts: SmallFeatureReduction.Counts)]
+    /// The tile's piece count when its signature was made at a selection that keeps every piece (no cut-off, no
+    /// `max-points`), else -1: a tile of such a zoom made only of unchanged features, with as many pieces, has this
+    /// signature again (`TileReuse`).
+    package var keptPieces = -1
 }
 
 /// The tile index a `run` keeps next to its package (`PACKAGE.tileindex`): per tile, the signature of what it was
@@ -24,17 +28,18 @@ package struct TileIndexEntry: Sendable {
 /// changed and copies the others' bytes from the package (`TileReuse`).
 ///
 /// Format (little-endian; Pipelines/README.md, *Incremental builds: the tile index*):
-/// `KARTPACK-TILE-INDEX\n` · version u32 (2) · settings digest (16 bytes) · the package's length u64 and digest
+/// `KARTPACK-TILE-INDEX\n` · version u32 (3) · settings digest (16 bytes) · the package's length u64 and digest
 /// (16) · features written u64 · entry count u64
 /// · per entry: z u8, x u32, y u32, signature (16), features u32, stored length u32, bytes digest (16),
-/// shared-border fallbacks u32, small-feature layer count u8, per layer: layer u32, reduced u32, kept u32
+/// shared-border fallbacks u32, small-feature layer count u8, per layer: layer u32, reduced u32, kept u32, then
+/// kept pieces u32 (`keptPieces`; 0xFFFFFFFF: -1)
 /// · first-round entry count u64 · per entry (`RoundZeroEntry`): z u8, x u32, y u32, signature (16), flags u8,
 /// fit rank i32
 /// · SHA-256 of everything before it (32 bytes).
 package struct TileIndex: Sendable {
     package static let magic = Array("KARTPACK-TILE-INDEX\n".utf8)
-    /// 2: the first rounds of thinned zooms (`roundZero`).
-    package static let version: UInt32 = 2
+    /// 2: the first rounds of thinned zooms (`roundZero`); 3: each tile's `keptPieces`.
+    package static let version: UInt32 = 3
     /// The largest index read (a million-stand package's is about 20 MB).
     static let maxBytes = 2 << 30
 
@@ -84,6 +89,7 @@ package struct TileIndex: Sendable {
                 put32(UInt32(clamping: s.counts.reduced), &out)
                 put32(UInt32(clamping: s.counts.keptAsPixel), &out)
             }
+            put32(e.keptPieces < 0 ? UInt32.max : UInt32(clamping: e.keptPieces), &out)
         }
         put64(UInt64(roundZero.count), &out)
         for e in roundZero {
@@ -131,7 +137,7 @@ package struct TileIndex: Sendable {
         let packageDigest = try r.digest()
         let features = Int(try r.u64())
         let count = try r.u64()
-        guard count <= UInt64(bytes.count / 54) else { throw .damaged("entry count \(count) past the file's end") }
+        guard count <= UInt64(bytes.count / 58) else { throw .damaged("entry count \(count) past the file's end") }
         var entries: [TileIndexEntry] = []
         entries.reserveCapacity(Int(count))
         for _ in 0..<count {
@@ -149,10 +155,12 @@ package struct TileIndex: Sendable {
                 counts.keptAsPixel = Int(try r.u32())
                 small.append((layer, counts))
             }
+            let kept = try r.u32()
             entries.append(
                 TileIndexEntry(
                     tile: tile, signature: signature, features: features, length: length,
-                    bytes: digest, sharedBorderFallbacks: fallbacks, small: small))
+                    bytes: digest, sharedBorderFallbacks: fallbacks, small: small,
+                    keptPieces: kept == UInt32.max ? -1 : Int(kept)))
         }
         let firstRounds = try r.u64()
         guard firstRounds <= UInt64(bytes.count / 30) else {

@@ -48,6 +48,7 @@ extension TileReuse {
         dirty.runs = []
         var replayedTiles: [ReplayedTile] = []
         pending = [:]
+        pendingPieces = [:]
         for (i, run) in runs.enumerated() {
             guard let found = signatures[i] else {
                 dirty.runs.append(run)

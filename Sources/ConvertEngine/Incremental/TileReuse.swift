@@ -26,8 +26,14 @@ package final class TileReuse: @unchecked Sendable {
     package private(set) var settings = TileDigest(high: 0, low: 0)
     /// Tonight's entries of each zoom's current round, and whether each was copied.
     private var entries: [Int: [(entry: TileIndexEntry, copied: Bool)]] = [:]
-    /// Signatures of the tiles of the current batch that go to the encode passes.
+    /// Signatures of the tiles of the current batch that go to the encode passes, and their `keptPieces`.
     var pending: [TileCoordinate: TileDigest] = [:]
+    var pendingPieces: [TileCoordinate: Int] = [:]
+    /// Tiles whose signature was taken from the index without being made (`unsignedRule`).
+    private(set) var unsignedTiles = 0
+    /// `KARTPACK_CHECK_UNSIGNED` set: such signatures are made all the same, and a build whose signature differs
+    /// fails (the tests' check of the rule).
+    let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
     /// Last night's first rounds of thinned zooms (`RoundZeroEntry`), and the zooms they are of.
     var previousRoundZero: [TileCoordinate: RoundZeroEntry] = [:]
     var roundZeroZooms: Set<Int> = []
@@ -100,30 +106,45 @@ package final class TileReuse: @unchecked Sendable {
     }
 
     /// Splits a merged batch of zoom `z` into the tiles to encode (returned as a batch) and the tiles copied from
-    /// the previous package (`ReusedTiles`), recording the copied tiles' entries.
+    /// the previous package (`ReusedTiles`), recording the copied tiles' entries. `unchanged`: per output layer
+    /// and feature, whether last night's package had the feature as it is (`PieceReuse.claim`; empty: none).
     func split(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
-        identities: [[Int32]], thinnable: Bool, coalescing: Bool, workers: ParallelTiles,
+        identities: [[Int32]], unchanged: [[Bool]] = [], thinnable: Bool, coalescing: Bool, workers: ParallelTiles,
         limits: (bytes: Int, features: Int)
     ) throws -> (ZoomStream.Batch, ReusedTiles) {
         let (pieces, runs) = (read.pieces, read.runs)
-        let signatures = try workers.map(runs.count) { i throws(PipelineError) -> TileDigest? in
+        let keepsEvery = selection.keepsEvery
+        let unsigned = unsignedRule(keepsEvery: keepsEvery, identities: identities, unchanged: unchanged)
+        let check = checkUnsigned
+        let signatures = try workers.map(runs.count) { i throws(PipelineError) -> (TileDigest, Bool)? in
             guard !runs[i].isEmpty else { return nil }
-            return try TileSignature.of(
+            let known = unsigned?(runs[i], pieces)
+            if let known, !check { return (known, true) }
+            let signature = try TileSignature.of(
                 runs[i], pieces: pieces, records: records, selection: selection, highest: highest,
                 identities: identities)
+            if let known, known != signature {
+                throw PipelineError.tileEncoding(
+                    tile: pieces[runs[i].lowerBound].tile.description,
+                    reason:
+                        "made of unchanged features, but its signature is not last night's (KARTPACK_CHECK_UNSIGNED)")
+            }
+            return (signature, known != nil)
         }
         var dirty = read
         dirty.runs = []
         var reused = ReusedTiles(pieces: pieces)
         pending = [:]
+        pendingPieces = [:]
         for (i, run) in runs.enumerated() {
-            guard let signature = signatures[i] else {
+            guard let (signature, skipped) = signatures[i] else {
                 dirty.runs.append(run)
                 continue
             }
+            if skipped { unsignedTiles += 1 }
             let tile = pieces[run.lowerBound].tile
-            if isActive, !(coalescing && selection.order != nil), let e = previous[tile], e.signature == signature,
+            if isActive, !(coalescing && selection.order != nil), var e = previous[tile], e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
                 reused.add(try copy(e), entry: e, position: i, run: run)
@@ -137,14 +158,40 @@ package final class TileReuse: @unchecked Sendable {
                     reused.over += 1
                     reused.overBytes = reused.overBytes || e.length > limits.bytes
                 }
+                e.keptPieces = keepsEvery ? run.count : -1
                 entries[tile.z, default: []].append((e, true))
             } else {
                 reused.positions[tile] = i
                 pending[tile] = signature
+                pendingPieces[tile] = keepsEvery ? run.count : -1
                 dirty.runs.append(run)
             }
         }
         return (dirty, reused)
+    }
+
+    /// When a tile's signature need not be made (`unsigned`): at a selection that keeps every piece
+    /// (`keepsEvery`), without coalescing classes, a tile whose every piece is of a feature last night's package
+    /// had as it is (`unchanged`: same pieces, same record, `PieceReuse.featureDigest`) and that has as many pieces
+    /// as last night, when it was signed at such a selection too (`TileIndexEntry.keptPieces`), is made of last
+    /// night's pieces and records, each feature's flags there (kept, highest zoom) following from its own pieces:
+    /// its signature is last night's. Returns that rule (last night's signature, or nil: sign the tile), nil when
+    /// no tile can be left unsigned.
+    private func unsignedRule(
+        keepsEvery: Bool, identities: [[Int32]], unchanged: [[Bool]]
+    ) -> (@Sendable (Range<Int>, [TilePiece]) -> TileDigest?)? {
+        guard isActive, keepsEvery, identities.allSatisfy(\.isEmpty),
+            unchanged.contains(where: { !$0.isEmpty })
+        else { return nil }
+        let previous = previous
+        return { run, pieces in
+            guard let e = previous[pieces[run.lowerBound].tile], e.keptPieces == run.count else { return nil }
+            for p in pieces[run] {
+                let (l, f) = (Int(p.layer), Int(p.feature))
+                guard l < unchanged.count, f < unchanged[l].count, unchanged[l][f] else { return nil }
+            }
+            return e.signature
+        }
     }
 
     /// The tile of `e` as the previous package stores it, checked against the index.
@@ -171,7 +218,8 @@ package final class TileReuse: @unchecked Sendable {
             let entry = TileIndexEntry(
                 tile: t.tile, signature: signature, features: t.features, length: t.features > 0 ? t.bytes.count : 0,
                 bytes: t.features > 0 ? TileDigest.of(t.bytes) : TileDigest(high: 0, low: 0),
-                sharedBorderFallbacks: i < batch.tileFallbacks.count ? batch.tileFallbacks[i] : 0, small: counts)
+                sharedBorderFallbacks: i < batch.tileFallbacks.count ? batch.tileFallbacks[i] : 0, small: counts,
+                keptPieces: pendingPieces.removeValue(forKey: t.tile) ?? -1)
             entries[t.tile.z, default: []].append((entry, false))
         }
     }
@@ -185,6 +233,8 @@ package final class TileReuse: @unchecked Sendable {
         package var removed = 0
         /// Tiles whose first round (at a zoom thinned last night) was not encoded: its answers came from the index.
         package var firstRoundReplayed = 0
+        /// Tiles whose signature was taken from the index, not made (`unsignedRule`).
+        package var unsigned = 0
     }
 
     /// Tonight's counts (after the encode phase).
@@ -199,6 +249,7 @@ package final class TileReuse: @unchecked Sendable {
         }
         c.removed = previous.values.filter { $0.features > 0 && !written.contains($0.tile) }.count
         c.firstRoundReplayed = replayed.values.reduce(0, +)
+        c.unsigned = unsignedTiles
         return c
     }
 
