@@ -219,11 +219,7 @@ package final class PieceReuse: @unchecked Sendable {
     /// tonight's features: each of last night's features is taken once, so the features found are as many as
     /// last night had (on the thread that collects the results, in input order).
     func claim(_ d: TileDigest) -> Bool {
-        var (lo, hi) = (0, lastFeatures.count)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if (lastFeatures[mid].high, lastFeatures[mid].low) < (d.high, d.low) { lo = mid + 1 } else { hi = mid }
-        }
+        var lo = lastFeatures.partitioningIndex { ($0.high, $0.low) >= (d.high, d.low) }
         while lo < lastFeatures.count, lastFeatures[lo] == d {
             if !claimed[lo] {
                 claimed[lo] = true

@@ -113,12 +113,7 @@ package final class PieceStore: @unchecked Sendable {
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the
     /// record is damaged (`damaged` set).
     func record(_ key: TileDigest, damaged: inout Bool) -> [UInt8]? {
-        var (lo, hi) = (0, entries.count)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let e = entries[mid]
-            if (e.high, e.low) < (key.high, key.low) { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = entries.partitioningIndex { ($0.high, $0.low) >= (key.high, key.low) }
         guard lo < entries.count, entries[lo].high == key.high, entries[lo].low == key.low else { return nil }
         let e = entries[lo]
         guard e.length >= 8, Int(e.offset) + Int(e.length) <= size,

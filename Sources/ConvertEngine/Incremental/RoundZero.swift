@@ -61,7 +61,7 @@ enum RoundZero {
             let (l, f) = (Int(p.layer), Int(p.feature))
             var rank = -1
             if selection.keeps(layer: l, feature: f) {
-                rank = lowerBound(distinct, order.position[l][f]) << 1
+                rank = distinct.partitioningIndex { $0 >= order.position[l][f] } << 1
             }
             if Int(order.topZoom[l][f]) <= selection.zoom { rank |= 1 }
             keyed.append((p.layer, records[l].rank(f), rank))
@@ -87,7 +87,7 @@ enum RoundZero {
     /// `fit` (a fitting cut-off) as an index into `distinct` (-1 for 0 when the tile keeps nothing); nil when it is
     /// neither.
     static func rank(of fit: Int32, in distinct: [Int32]) -> Int32? {
-        let i = lowerBound(distinct, fit)
+        let i = distinct.partitioningIndex { $0 >= fit }
         if i < distinct.count, distinct[i] == fit { return Int32(i) }
         return fit == 0 && distinct.isEmpty ? -1 : nil
     }
@@ -96,14 +96,5 @@ enum RoundZero {
     static func fit(rank: Int32, in distinct: [Int32]) -> Int32? {
         if rank < 0 { return distinct.isEmpty ? 0 : nil }
         return Int(rank) < distinct.count ? distinct[Int(rank)] : nil
-    }
-
-    private static func lowerBound(_ sorted: [Int32], _ value: Int32) -> Int {
-        var (lo, hi) = (0, sorted.count)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }

@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// One use of an arc by a ring: the arc's index and whether the ring runs against the arc's canonical direction.
 struct ArcUse: Hashable {
     var arc: Int32
@@ -42,12 +44,8 @@ struct ArcGraph {
 
     /// The arc whose points hold index `k` of `points`.
     func arc(containing k: Int) -> Int {
-        var lo = 0, hi = arcCount - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if starts[mid] <= k { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
+        // The last arc starting at or before k (the first arc starts at 0).
+        max(0, starts[..<arcCount].partitioningIndex { $0 > k } - 1)
     }
 
     /// Neighbour summary of one vertex: up to two distinct neighbours, or "more".

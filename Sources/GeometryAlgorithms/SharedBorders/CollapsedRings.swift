@@ -1,3 +1,5 @@
+import KartpackCore
+
 /// Step 3b of shared-border simplification: rings that Douglas–Peucker collapses are left out where that changes
 /// nothing else, as the per-feature path does (a ring simplified to two points is dropped when it is quantized).
 ///
@@ -132,23 +134,13 @@ enum CollapsedRings {
 
     /// Whether the sorted `points` hold `p`.
     private static func contains(_ points: [TilePoint], _ p: TilePoint) -> Bool {
-        var lo = 0
-        var hi = points.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if TilePoint.precedes(points[mid], p) { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = points.partitioningIndex { !TilePoint.precedes($0, p) }
         return lo < points.count && points[lo] == p
     }
 
     /// Whether `p` is one of the graph's nodes (sorted by `TilePoint.precedes`).
     private static func isNode(_ p: TilePoint, _ graph: ArcGraph) -> Bool {
-        var lo = 0
-        var hi = graph.nodes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if TilePoint.precedes(graph.nodes[mid], p) { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = graph.nodes.partitioningIndex { !TilePoint.precedes($0, p) }
         return lo < graph.nodes.count && graph.nodes[lo] == p
     }
 }
