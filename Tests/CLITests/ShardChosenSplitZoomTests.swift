@@ -29,16 +29,7 @@ import Testing
         let z = try #require(Self.splitZoom(p.stdout), "\(p.stdout)")
         #expect(z < 14, "\(p.stdout)")
         #expect(p.stdout.contains("chosen from the estimate"), "\(p.stdout)")
-        var parts: [String] = []
-        for i in 0..<shards {
-            let part = dir.file("part-\(i).kpart")
-            let r = try ShardSplitZoomTests.shard(i, of: shards, plan: plan, part: part, in: dir)
-            #expect(r.status == 0, "shard \(i): \(r.stderr)")
-            parts.append(part)
-        }
-        let m = try runKartpack(["merge"] + parts + ["-o", out])
-        #expect(m.status == 0, "\(m.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+        #expect(try ShardRun(plan: plan, shards: shards, tag: "auto", in: dir).merge(into: out) == expected)
     }
 
     /// Natural Earth with at most 4 features a tile is thinned at every zoom but the max, and cities with

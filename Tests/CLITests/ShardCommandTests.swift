@@ -21,21 +21,11 @@ import Testing
         let out = dir.file(name)
         let p = try runKartpack(["plan"] + inputs + ["-o", out] + options + ["--shards", "\(shards)", "--plan", plan])
         #expect(p.status == 0, "\(p.stderr)")
-        var parts: [String] = []
-        for i in 0..<shards {
-            let part = dir.file("part-\(tag)-\(i)-of-\(shards).kpart")
-            let r = try runKartpack([
-                "convert", "--plan", plan, "--shard", "\(i)/\(shards)", "-o", part, "--quiet", "--threads", "2",
-            ])
-            #expect(r.status == 0, "shard \(i)/\(shards): \(r.stderr)")
-            parts.append(part)
-        }
-        try? FileManager.default.removeItem(atPath: out)
-        let m = try runKartpack(["merge"] + parts.reversed() + ["-o", out])
-        #expect(m.status == 0, "\(m.stderr)")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        let run = try ShardRun(
+            plan: plan, shards: shards, tag: "\(tag)-\(shards)", in: dir, options: ["--threads", "2"])
+        let bytes = try #require(try run.merge(into: out, reversed: true))
         try FileManager.default.removeItem(atPath: out)
-        return (bytes, parts, plan)
+        return (bytes, run.parts, plan)
     }
 
     static func whole(_ inputs: [String], name: String, options: [String], in dir: TemporaryDirectory) throws -> Data {

@@ -72,26 +72,20 @@ import Testing
         let p = try runKartpack(
             ["plan", stands, "-o", out] + options + ["--shards", "\(shards)", "--plan", plan, "--split-zoom", "11"])
         #expect(p.status == 0, "\(p.stderr)")
-        var parts: [String] = []
+        let run = try ShardRun(plan: plan, shards: shards, tag: "box", in: dir)
         var read: [Int] = []  // the range shards that decoded the broken record
-        for i in 0..<shards {
-            let part = dir.file("part-\(i).kpart")
-            let r = try ShardSplitZoomTests.shard(i, of: shards, plan: plan, part: part, in: dir)
-            #expect(r.status == 0, "shard \(i): \(r.stderr)")
-            let c = Self.counts(r.report)
+        for (i, report) in run.reports.enumerated() {
+            let c = Self.counts(report)
             if i == 0 {
                 #expect(c.broken == 1 && c.outside == 0, "the first shard reads every record")
             } else {
                 if c.broken == 1 { read.append(i) } else { #expect(c.outside > 0) }
             }
-            parts.append(part)
         }
         // The broken stand lies in a few range shards' tiles: those decode and reject it, the others never read it.
         #expect(!read.isEmpty)
         #expect(read.count < shards - 1, "every range shard decoded the record: \(read)")
-        let m = try runKartpack(["merge"] + parts + ["-o", out])
-        #expect(m.status == 0, "\(m.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+        #expect(try run.merge(into: out) == expected)
     }
 
     @Test func packageShardsLeaveRecordsWhoseBoxMissesTheirRegionsUndecoded() throws {

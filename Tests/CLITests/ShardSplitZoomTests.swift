@@ -7,18 +7,6 @@ import Testing
 /// tile only the features near their tiles; the merge is still the one-machine package, and a split zoom that is
 /// thinned is refused by the shard that sees it (exit 65, nothing written).
 @Suite struct ShardSplitZoomTests {
-    /// Builds shard `i` of `plan` into `part` with a report; returns the exit status, stderr and the report.
-    static func shard(_ i: Int, of n: Int, plan: String, part: String, in dir: TemporaryDirectory) throws
-        -> (status: Int32, stderr: String, report: JSONValue?)
-    {
-        let report = dir.file("report-\(i).json")
-        let r = try runKartpack([
-            "convert", "--plan", plan, "--shard", "\(i)/\(n)", "-o", part, "--quiet", "--report", report,
-        ])
-        let json = FileManager.default.contents(atPath: report).flatMap { try? JSONParser.parse([UInt8]($0)) }
-        return (r.status, r.stderr, json)
-    }
-
     @Test(arguments: [2, 3, 8])
     func rangeShardsTileOnlyTheirFeaturesAndTheMergeIsTheOneMachinePackage(shards: Int) throws {
         let dir = try TemporaryDirectory()
@@ -31,27 +19,21 @@ import Testing
             ["plan", sample, "-o", out] + options + ["--shards", "\(shards)", "--plan", plan, "--split-zoom", "11"])
         #expect(p.status == 0, "\(p.stderr)")
         #expect(p.stdout.contains("split at zoom 11"), "\(p.stdout)")
-        var parts: [String] = []
+        let run = try ShardRun(plan: plan, shards: shards, tag: "range", in: dir)
         var outside = 0
-        for i in 0..<shards {
-            let part = dir.file("part-\(i).kpart")
-            let r = try Self.shard(i, of: shards, plan: plan, part: part, in: dir)
-            #expect(r.status == 0, "shard \(i): \(r.stderr)")
-            let inputs = r.report?["inputs"]?.arrayValue ?? []
+        for (i, report) in run.reports.enumerated() {
+            let inputs = report?["inputs"]?.arrayValue ?? []
             let skipped = inputs.reduce(0) { $0 + Int($1["outsideShard"]?.intValue ?? 0) }
             if i == 0 { #expect(skipped == 0, "the first shard reads every feature") }
             outside += skipped
-            parts.append(part)
         }
         // Some range shard left features to the others (the sample spreads over many tiles at zoom 11). With two
         // range shards of equal estimated pieces, both hold part of every stand (zooms 11–12 and 13–14).
         if shards > 3 { #expect(outside > 0) }
-        let m = try runKartpack(["merge"] + parts + ["-o", out])
-        #expect(m.status == 0, "\(m.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+        #expect(try run.merge(into: out) == expected)
         // Without the first shard's part there is no metadata: refused.
         try? FileManager.default.removeItem(atPath: out)
-        try ShardCommandTests.refused(Array(parts.dropFirst()), out: out, saying: "shard 0/\(shards) is missing")
+        try ShardCommandTests.refused(Array(run.parts.dropFirst()), out: out, saying: "shard 0/\(shards) is missing")
     }
 
     /// Natural Earth with at most 4 features a tile thins every zoom below the max: split at zoom 3, the shards
@@ -68,7 +50,7 @@ import Testing
         var refused = 0
         for i in 0..<3 {
             let part = dir.file("part-\(i).kpart")
-            let r = try Self.shard(i, of: 3, plan: plan, part: part, in: dir)
+            let r = try ShardRun.shard(i, of: 3, plan: plan, part: part, in: dir)
             if r.status == 65 {
                 refused += 1
                 #expect(r.stderr.contains("make the plan again with --split-zoom"), "\(r.stderr)")

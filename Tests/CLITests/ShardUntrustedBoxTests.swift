@@ -81,17 +81,8 @@ import Testing
         #expect(entries.count == 1)
         #expect(entries.first?["file"]?.stringValue?.hasSuffix("/stands.shp") == true)
 
-        func merged(_ plan: String, tag: String) throws -> Data {
-            var parts: [String] = []
-            for i in 0..<shards {
-                let part = dir.file("\(tag)-part-\(i).kpart")
-                let r = try ShardSplitZoomTests.shard(i, of: shards, plan: plan, part: part, in: dir)
-                #expect(r.status == 0, "shard \(i): \(r.stderr)")
-                parts.append(part)
-            }
-            let m = try runKartpack(["merge"] + parts + ["-o", out, "--force"])
-            #expect(m.status == 0, "\(m.stderr)")
-            return try Data(contentsOf: URL(fileURLWithPath: out))
+        func merged(_ plan: String, tag: String) throws -> Data? {
+            try ShardRun(plan: plan, shards: shards, tag: tag, in: dir).merge(into: out)
         }
         #expect(try merged(plan, tag: "audited") == expected)
         // Trusting the lying box, every range shard leaves the stand unread.
