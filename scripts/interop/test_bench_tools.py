@@ -3,7 +3,9 @@ intended (an exact coverage of valid stands, a road network of exactly N vertice
 without rejecting anything, and the issue-10 target checks in summarize.py judge fabricated numbers right."""
 import hashlib
 import json
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -209,3 +211,26 @@ def test_thread_demand_counts_the_threads_that_want_a_core():
     assert one.returncode == 0 and 0.9 <= mean(one.stdout) <= 1.2, one.stdout + one.stderr
     assert two.returncode == 0 and mean(two.stdout) >= 1.6, two.stdout + two.stderr
     assert thread_demand(sys.executable, "-c", "raise SystemExit(65)").returncode == 65
+
+
+def test_heap_shim_changes_the_heap_and_not_the_bytes(kartpack, stands, tmp_path):
+    """scripts/bench/heap-shim.c (docs/benchmarks.md, *System time*) builds and preloads; trims off, mapped
+    arrays from 64 KiB and a trim threshold of 0 give the same package bytes as the heap as shipped."""
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed")
+    shim = tmp_path / "heap-shim.so"
+    subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-o", str(shim),
+                    str(BENCH / "heap-shim.c"), "-ldl"], check=True, capture_output=True)
+    outputs = []
+    calls = tmp_path / "calls.txt"
+    for env in ({}, {"LD_PRELOAD": str(shim), "KP_NOTRIM": "1", "KP_MMAP": "65536", "KP_TRIMTH": "0",
+                     "KP_SHIM_CALLS": str(calls)},
+                {"LD_PRELOAD": str(shim), "KP_TRIMIF": str(1 << 40)}):
+        out = tmp_path / "stands.pmtiles"
+        subprocess.run([kartpack, "convert", str(stands / "a.shp"), "-o", str(out), "--min-zoom", "6",
+                        "--max-zoom", "11", "--quiet", "--force", "--threads", "2"],
+                       check=True, capture_output=True, env={**os.environ, **env})
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    noted = calls.read_text().splitlines()
+    assert {"mmap threshold set", "trim threshold set", "trim skipped"} <= set(noted), noted
