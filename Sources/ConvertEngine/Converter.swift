@@ -82,8 +82,9 @@ package final class Converter {
             budgetBytes: options.memoryBudget, spilledRuns: ordered.spilledRuns, scratchBytes: Int(ordered.scratchBytes)
         )
         ordered.close()
-        // The pieces are freed while the package is written.
-        if options.threads > 1 { ordered.releaseInBackground() }
+        // The pieces are freed while the package is written; the conversion ends when both are done.
+        let release = options.threads > 1 ? ordered.releaseInBackground() : nil
+        defer { release?.wait() }
         progress?.finish()
         try checkCancelled()
         clock.lap("encode")

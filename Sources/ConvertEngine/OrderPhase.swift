@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TileArchive
 
@@ -79,20 +80,38 @@ package final class TileRuns: @unchecked Sendable {
     package func close() { store?.file.close() }
 
     /// Lets the held pieces go, on a thread of its own: a million pieces with their geometry take about a second
-    /// to free one by one, which the caller (writing the package) need not wait for. The runs are empty after.
-    package func releaseInBackground() {
-        guard !held.isEmpty else { return }
-        let garbage = Garbage(held)
+    /// to free one by one, which the caller (writing the package) need not wait for until it is done. The runs are
+    /// empty after. The caller waits for the thread (`PiecesRelease.wait`) before it returns, so a process that
+    /// converts again (`package`, one region after another) never holds two conversions' pieces.
+    package func releaseInBackground() -> PiecesRelease? {
+        guard !held.isEmpty else { return nil }
+        let release = PiecesRelease(held)
         (held, heldByZoom) = ([], [:])
-        let thread = Thread { garbage.pieces = nil }
-        thread.start()
+        return release
     }
 }
 
-/// Pieces on their way to the thread that frees them.
-private final class Garbage: @unchecked Sendable {
-    var pieces: [TilePiece]?
-    init(_ pieces: [TilePiece]) { self.pieces = pieces }
+/// Pieces being freed on a thread of their own (`TileRuns.releaseInBackground`); `wait` returns once they are.
+package final class PiecesRelease: @unchecked Sendable {
+    private var pieces: [TilePiece]?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    fileprivate init(_ pieces: [TilePiece]) {
+        self.pieces = pieces
+        let thread = Thread { [self] in
+            self.pieces = nil
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Blocks until the pieces are freed; once (later calls return at once).
+    package func wait() {
+        guard !waited else { return }
+        waited = true
+        done.wait()
+    }
 }
 
 /// Phase 3 of `convert`: tile pieces into the archive writer's declared tile order (Hilbert TileID for PMTiles,

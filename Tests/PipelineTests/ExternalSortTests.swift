@@ -220,6 +220,19 @@ import VectorTile
         #expect(try merged(runs, zooms: 0...8) == expected(all, order: .hilbert))
     }
 
+    /// The held pieces freed in the background: the runs are empty at once, `wait` returns once they are freed (and
+    /// again at once); with nothing held there is nothing to wait for.
+    @Test func heldPiecesAreFreedInTheBackgroundAndWaitedFor() throws {
+        var spool = PieceSpool(order: .hilbert)
+        for p in pieces(3000) { spool.append(p) }
+        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        let release = try #require(runs.releaseInBackground())
+        #expect(try merged(runs, zooms: 0...8).isEmpty)
+        release.wait()
+        release.wait()
+        #expect(runs.releaseInBackground() == nil)
+    }
+
     /// A rollback past runs written since the mark (the last of them perhaps still being written in the background).
     @Test(arguments: [false, true])
     func aRollbackForgetsThePiecesOfTheRejectedInputInRunsAndInMemory(background: Bool) throws {
