@@ -9,17 +9,10 @@ import Synchronization
 /// With few cheap features per record (points), the feature phase's thread is its bottleneck: it read each batch
 /// (records, attributes, ids) and then added the one before to the `TiledLayers`, one after the other, while the
 /// workers had little to do. Here the next batch is read while the thread adds results. Batches come in file
-/// order, so nothing depends on the thread count: what a read reports is held back (`DiagnosticSink.holding`) and
-/// reported by `next` when the batch is taken, where reading it on the phase's thread would have; a read's error is
-/// thrown by `next` in its place too. While the reader thread runs nothing else touches the set's reader or its ids
-/// and counts; `stop` waits for it, so the set can be finished or rejected.
+/// order, so nothing depends on the thread count: what a read reports is held back (`DiagnosticSink.holding`) with
+/// the batch (`ReadBatch`), and a read's error too. While the reader thread runs nothing else touches the set's
+/// reader or its ids and counts; `stop` waits for it, so the set can be finished or rejected.
 final class BatchPrefetch: @unchecked Sendable {
-    /// One batch as read (nil: the end of the set), what reading it reported, and the records read so far.
-    private struct Item {
-        var batch: Result<[FeatureJob]?, any Error>
-        var diagnostics: [Diagnostic]
-        var recordsRead: Int
-    }
 
     private let layer: OpenedSet
     private let size: Int
@@ -32,7 +25,7 @@ final class BatchPrefetch: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     /// Written by the reader before `ready`, taken by `next` after it.
-    private var item: Item?
+    private var item: ReadBatch?
     /// The reader read its last batch (the end, or an error): it asks for no more.
     private var last = false
     private var stopped = false
@@ -54,28 +47,22 @@ final class BatchPrefetch: @unchecked Sendable {
         while true {
             go.wait()
             if stopping.load(ordering: .acquiring) { return }
-            let (batch, held) = diagnostics.holding { Result { try layer.nextBatch(size: size) } }
-            let end: Bool
-            switch batch {
-            case .success(let b): end = b == nil
-            case .failure: end = true
-            }
-            item = Item(batch: batch, diagnostics: held, recordsRead: layer.reader.readerStats.recordsRead)
+            let read = ReadBatch.read(layer, size: size, diagnostics: diagnostics)
+            let end = read.isLast
+            item = read
             ready.signal()
             if end { return }
         }
     }
 
-    /// The next batch (nil at the end of the set) and the records read so far; starts reading the one after it.
-    /// Throws what reading it threw.
-    func next() throws -> (batch: [FeatureJob]?, recordsRead: Int) {
-        guard !last else { return (nil, 0) }
+    /// The next batch as read (its jobs nil at the end of the set); starts reading the one after it.
+    func next() -> ReadBatch {
+        guard !last else { return ReadBatch(jobs: .success(nil), diagnostics: [], recordsRead: 0) }
         ready.wait()
         guard let taken = item else { preconditionFailure("BatchPrefetch: ready without a batch") }
         item = nil
-        for d in taken.diagnostics { diagnostics.report(d) }
-        if case .success(.some) = taken.batch { go.signal() } else { last = true }
-        return (try taken.batch.get(), taken.recordsRead)
+        if taken.isLast { last = true } else { go.signal() }
+        return taken
     }
 
     /// Ends the reader thread (after the read in progress, if any) and waits for it; once.

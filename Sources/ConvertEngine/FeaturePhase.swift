@@ -4,8 +4,9 @@ import Styling
 /// Phase 2 of `convert`: every feature of every opened layer through the `FeatureChain` on the worker threads,
 /// its result added to the `TiledLayers` in input order (so output does not depend on the thread count).
 ///
-/// Reading overlaps processing: while the workers cut one batch, the next is read, and the previous batch's
-/// results are added while the workers are busy with the next (one batch in flight). With more than one thread the
+/// Reading overlaps processing: while the workers cut one batch, the next is read and handed to them too, and a
+/// batch's results are added while the workers are busy with the next (`BatchLookahead`: with more threads, more
+/// batches go out while the oldest waits on one long feature). With more than one thread the
 /// reading runs on a thread of its own (`BatchPrefetch`), beside the adding.
 ///
 /// Input: the `ReadPhase`'s layers. Output: `TiledLayers` (every feature's pieces, spooled past the memory budget,
@@ -43,31 +44,25 @@ package struct FeaturePhase {
                 let prefetch =
                     settings.threads > 1 ? BatchPrefetch(layer, size: Self.batchSize, diagnostics: diagnostics) : nil
                 defer { prefetch?.stop() }
-                func nextBatch() throws -> (batch: [FeatureJob]?, recordsRead: Int) {
-                    if let prefetch { return try prefetch.next() }
-                    let batch = try layer.nextBatch(size: Self.batchSize)
-                    return (batch, layer.reader.readerStats.recordsRead)
+                var lookahead = BatchLookahead {
+                    prefetch?.next() ?? ReadBatch.read(layer, size: Self.batchSize, diagnostics: diagnostics)
                 }
-                var current = try nextBatch().batch
-                if let current { team.submit(current) }
-                while let batch = current {
+                while true {
                     if isCancelled() { throw PipelineError.interrupted(signal: 0) }
-                    let (next, readAfter) = try nextBatch()
-                    let results = team.collect() ?? []
-                    if let next { team.submit(next) }
-                    for (job, result) in zip(batch, results) {
+                    guard let taken = try lookahead.next(team: team, report: { diagnostics.report($0) }) else { break }
+                    for (job, result) in zip(taken.jobs, taken.results) {
                         pieces?.record(result)
                         intake.add(job, result.feature, to: &tiled, key: result.key, reuse: pieces)
                         try tiled.spillIfOverBudget()
                     }
-                    progress?.update("reading \(layer.name)", done: readAfter, total: total)
-                    current = next
+                    progress?.update("reading \(layer.name)", done: taken.recordsRead, total: total)
                 }
                 prefetch?.stop()
                 tiled.idSchemes.append((layer.name, layer.ids.scheme))
                 sets.finish(intake.finish())
             } catch {
-                // A file that fails half-way leaves nothing in the package.
+                // A file that fails half-way leaves nothing in the package (nor its batches in flight).
+                team.discardInFlight()
                 tiled.rollback(to: start)
                 try sets.reject(error)
             }

@@ -6,24 +6,48 @@ import Synchronization
 ///
 /// The state is created on the worker's own thread and never leaves it, so C handles are never shared. With
 /// one thread the work runs inline on the caller's thread. Results do not depend on the thread count: outputs are
-/// stored by input index. `submit` returns at once, so the caller can read the next batch while the workers
-/// process this one (a queue of one batch in flight); `collect` waits for it.
+/// stored by input index. `submit` returns at once and any number of batches may be in flight: the workers take
+/// the next input of the oldest batch, then of the next one, so a worker that finished its share of a batch goes
+/// on with the later batches while another is busy with one long input (a coastline of half a million vertices).
+/// `collect` returns the batches in the order they were submitted.
 package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
-    private final class Shared: Sendable {
-        let inputs = Mutex<[Input]>([])
-        let outputs = Mutex<[Output?]>([])
-        let next = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let start: [DispatchSemaphore]
-        let done = DispatchSemaphore(value: 0)
-        init(threads: Int) { start = (0..<threads).map { _ in DispatchSemaphore(value: 0) } }
+    /// One batch in flight: its first input's place in the queue, its size, the inputs not finished yet.
+    private struct Batch {
+        var start: Int
+        var count: Int
+        var remaining: Int
     }
 
-    private let shared: Shared
-    private let threads: Int
+    /// The inputs of every batch in flight, in submission order (`base` is the place of `inputs[0]`).
+    private struct Queue {
+        var inputs: [Input?] = []
+        var outputs: [Output?] = []
+        var batches: [Batch] = []
+        var base = 0
+        /// The place of the next input to take; `end` is one past the last submitted.
+        var next = 0
+        var end = 0
+    }
+
+    private final class Shared: Sendable {
+        let queue = Mutex(Queue())
+        /// One signal per input submitted, and one per worker to stop.
+        let available = DispatchSemaphore(value: 0)
+        /// One signal per input finished.
+        let finished = DispatchSemaphore(value: 0)
+        let exited = DispatchSemaphore(value: 0)
+        let stopped = Atomic<Bool>(false)
+    }
+
+    private let shared = Shared()
+    package let threads: Int
     private var inlineState: State?
     private let makeState: @Sendable () -> State
     private let work: @Sendable (inout State, Input) -> Output
+    /// With one thread: the batches submitted and not collected (they run in `collect`).
+    private var inlinePending: [[Input]] = []
+    /// With more threads: how many batches are in flight.
+    private var inFlight = 0
 
     /// Starts `threads` workers. `makeState` runs once on each worker thread; `work` runs for each input.
     package init(
@@ -33,72 +57,109 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
         self.threads = max(1, threads)
         self.makeState = makeState
         self.work = work
-        shared = Shared(threads: self.threads)
         guard self.threads > 1 else { return }
-        for w in 0..<self.threads {
+        for _ in 0..<self.threads {
             let shared = shared
             let t = Thread {
                 var state = makeState()
-                while true {
-                    shared.start[w].wait()
-                    if shared.stop.load(ordering: .acquiring) { break }
-                    let count = shared.inputs.withLock { $0.count }
-                    while true {
-                        let i = shared.next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        if i >= count { break }
-                        let input = shared.inputs.withLock { $0[i] }
-                        let out = work(&state, input)
-                        shared.outputs.withLock { $0[i] = out }
+                while let taken = Self.take(shared) {
+                    let out = work(&state, taken.input)
+                    shared.queue.withLock { q in
+                        q.outputs[taken.place - q.base] = out
+                        if let b = q.batches.firstIndex(where: { taken.place < $0.start + $0.count }) {
+                            q.batches[b].remaining -= 1
+                        }
                     }
-                    shared.done.signal()
+                    shared.finished.signal()
                 }
-                shared.done.signal()
+                shared.exited.signal()
             }
             t.stackSize = 16 << 20
             t.start()
         }
     }
 
-    private var pending: [Input]?
+    /// The next input and its place in the queue, once one is there; nil when the signal was to stop.
+    private static func take(_ shared: Shared) -> (place: Int, input: Input)? {
+        shared.available.wait()
+        return shared.queue.withLock { q in
+            guard q.next < q.end, let input = q.inputs[q.next - q.base] else { return nil }
+            q.inputs[q.next - q.base] = nil
+            q.next += 1
+            return (q.next - 1, input)
+        }
+    }
 
-    /// Processes a batch; returns one output per input, in input order.
+    /// Processes a batch; returns one output per input, in input order. No other batch may be in flight.
     package func process(_ inputs: [Input]) -> [Output] {
+        precondition(inlinePending.isEmpty && inFlight == 0, "WorkerTeam.process with batches in flight")
         submit(inputs)
         return collect() ?? []
     }
 
-    /// Starts a batch on the workers and returns at once (with one thread, the batch waits for `collect`). A
-    /// batch still in flight is collected first and its outputs dropped: call `collect` before the next `submit`.
+    /// Starts a batch on the workers and returns at once (with one thread, the batch waits for `collect`). Batches
+    /// are collected in the order they were submitted.
     func submit(_ inputs: [Input]) {
-        if pending != nil { _ = collect() }
-        pending = inputs
-        guard threads > 1 else { return }
-        shared.inputs.withLock { $0 = inputs }
-        shared.outputs.withLock { $0 = Array(repeating: nil, count: inputs.count) }
-        shared.next.store(0, ordering: .releasing)
-        for s in shared.start { s.signal() }
+        guard threads > 1 else {
+            inlinePending.append(inputs)
+            return
+        }
+        inFlight += 1
+        shared.queue.withLock { q in
+            q.batches.append(Batch(start: q.end, count: inputs.count, remaining: inputs.count))
+            q.inputs.append(contentsOf: inputs.lazy.map { Optional($0) })
+            q.outputs.append(contentsOf: repeatElement(nil, count: inputs.count))
+            q.end += inputs.count
+        }
+        for _ in inputs.indices { shared.available.signal() }
     }
 
-    /// Waits for the batch in flight; its outputs in input order, or nil when none was submitted.
+    /// True when the oldest batch in flight is finished (`collect` would not wait); false with one thread, whose
+    /// batches run in `collect`.
+    var oldestIsDone: Bool {
+        guard threads > 1, inFlight > 0 else { return false }
+        return shared.queue.withLock { $0.batches.first?.remaining == 0 }
+    }
+
+    /// Waits for the oldest batch in flight; its outputs in input order, or nil when none is in flight.
     func collect() -> [Output]? {
-        guard let inputs = pending else { return nil }
-        pending = nil
-        if threads == 1 {
+        guard threads > 1 else {
+            guard !inlinePending.isEmpty else { return nil }
+            let inputs = inlinePending.removeFirst()
             var state = inlineState ?? makeState()
             defer { inlineState = state }
             return inputs.map { input in work(&state, input) }
         }
-        for _ in 0..<threads { shared.done.wait() }
-        return shared.outputs.withLock { outs in outs.compactMap { $0 } }
+        guard inFlight > 0 else { return nil }
+        inFlight -= 1
+        while true {
+            let outputs: [Output]? = shared.queue.withLock { q in
+                guard let oldest = q.batches.first, oldest.remaining == 0 else { return nil }
+                let outputs = q.outputs[0..<oldest.count].map { $0! }
+                q.outputs.removeFirst(oldest.count)
+                q.inputs.removeFirst(oldest.count)
+                q.base += oldest.count
+                q.batches.removeFirst()
+                return outputs
+            }
+            if let outputs { return outputs }
+            shared.finished.wait()
+        }
+    }
+
+    /// Waits for every batch in flight and drops their outputs (an input that failed half-way).
+    func discardInFlight() {
+        inlinePending.removeAll()
+        while collect() != nil {}
     }
 
     /// Stops the worker threads (their states are released on their own threads).
     package func shutdown() {
-        guard threads > 1, !shared.stop.load(ordering: .acquiring) else { return }
-        if pending != nil { _ = collect() }
-        shared.stop.store(true, ordering: .releasing)
-        for s in shared.start { s.signal() }
-        for _ in 0..<threads { shared.done.wait() }
+        guard threads > 1, !shared.stopped.load(ordering: .acquiring) else { return }
+        discardInFlight()
+        shared.stopped.store(true, ordering: .releasing)
+        for _ in 0..<threads { shared.available.signal() }
+        for _ in 0..<threads { shared.exited.wait() }
     }
 
     deinit { shutdown() }
