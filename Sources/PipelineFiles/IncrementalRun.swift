@@ -22,6 +22,10 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     /// last night's package had as it is (`featuresUnchanged`), as many pieces as last night, at a zoom that keeps
     /// every feature.
     package var tilesUnsigned = 0
+    /// The zooms encoded whole, as a build without reuse encodes them (Pipelines/README.md, *Zooms encoded
+    /// whole*): every zoom below the max of a full build that could be thinned, and on an incremental night a zoom
+    /// thinned last night where the zoom above encoded whole or re-encoded at least half its tiles.
+    package var zoomsEncodedWhole: [Int] = []
     /// The tile index written next to the package (`PACKAGE.tileindex`): its size, and its size per feature
     /// written (0 when nothing was published).
     package var indexBytes: Int
@@ -86,8 +90,8 @@ package enum IncrementalRun {
         var report = IncrementalReport(
             full: reuse.fullReason != nil, reason: reuse.fullReason, tilesReencoded: counts.reencoded,
             tilesCopied: counts.copied, tilesRemoved: counts.removed,
-            firstRoundTilesReplayed: counts.firstRoundReplayed, tilesUnsigned: counts.unsigned, indexBytes: 0,
-            indexBytesPerFeature: 0)
+            firstRoundTilesReplayed: counts.firstRoundReplayed, tilesUnsigned: counts.unsigned,
+            zoomsEncodedWhole: counts.wholeZooms, indexBytes: 0, indexBytesPerFeature: 0)
         let store = pieces.finish(published: published)
         (report.featuresReused, report.featuresTiled) = (pieces.reused, pieces.tiled)
         report.pieceRecordsDamaged = pieces.damaged

@@ -103,8 +103,8 @@ def main() -> int:
               f"{i['firstRoundTilesReplayed']:,} | {full['incremental']['indexBytesPerFeature']} | "
               f"{full['incremental'].get('pieceStoreBytesPerFeature', 0)} | "
               f"{'yes' if same else 'NO'} |", flush=True)
-        print(f"<!-- incremental timings {inc['conversion']['timings']}; full {full['conversion']['timings']} -->",
-              flush=True)
+        print(f"<!-- incremental timings {inc['conversion']['timings']}; full {full['conversion']['timings']}; "
+              f"zooms encoded whole {i.get('zoomsEncodedWhole')} -->", flush=True)
         if not same:
             return 1
     return 0

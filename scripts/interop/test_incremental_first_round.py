@@ -99,7 +99,10 @@ def test_a_zoom_that_is_no_longer_thinned(kartpack, tmp_path):
         stands.delete(i)
     stands.save(night.folder / "stands.shp")
     inc = night.next_night()
-    assert inc["full"] is False and inc["firstRoundTilesReplayed"] > 0
+    # The deletions re-encode at least half the tiles of the zoom above: since the zooms encoded whole (Pipelines/
+    # README.md), the thinned zooms below it are encoded as without an index (no first round replayed); the bytes
+    # are the full build's all the same.
+    assert inc["full"] is False and (inc["firstRoundTilesReplayed"] > 0 or 12 in inc["zoomsEncodedWhole"])
     assert read_index(night.folder / "out" / "plan.pmtiles.tileindex")["firstRounds"] == []
 
 

@@ -190,6 +190,37 @@ def test_coalescing_zooms_are_encoded_whole(kartpack, forest_export, tmp_path):
     assert inc["full"] is False and inc["tilesCopied"] > 0
 
 
+def test_a_heavily_edited_night_encodes_thinned_zooms_whole(forest_night):
+    """Every stand edited: the zooms last night thinned are encoded whole (Pipelines/README.md, *Zooms encoded
+    whole*: held batches and deferred last rounds, as a build without an index), the package is the full build's,
+    tonight's tile index is the full build's too, and the night after it copies again."""
+    stands = forest_night.layer("avdelningar")
+    for i in range(len(stands.records)):
+        stands.set_field(i, "ALDER", str(11 + i % 7))
+        if i % 3 == 0:
+            stands.move(i, 6.0, -4.0)
+    stands.save(forest_night.folder / "avdelningar.shp")
+    index = forest_night.folder / "out" / "plan.pmtiles.tileindex"
+    incremental = forest_night.run("--force")
+    built, indexed = sha(forest_night.package), index.read_bytes()
+    full = forest_night.run("--full")
+    assert sha(forest_night.package) == built, "the incremental build differs from the full build"
+    assert index.read_bytes() == indexed, "the incremental build's tile index differs from the full build's"
+    inc = incremental["incremental"]
+    assert inc["full"] is False and inc["tilesCopied"] > 0
+    whole = inc["zoomsEncodedWhole"]
+    assert whole and all(6 <= z < 14 for z in whole)
+    # A full build encodes whole every zoom below the max zoom (that keeps something).
+    full_whole = full["incremental"]["zoomsEncodedWhole"]
+    assert 13 in full_whole and set(whole) <= set(full_whole)
+
+    stands = forest_night.layer("avdelningar")
+    stands.set_field(3, "AREAL", "99.5")
+    stands.save(forest_night.folder / "avdelningar.shp")
+    light = forest_night.next_night()
+    assert light["full"] is False and 0 < light["tilesReencoded"] <= 20 < light["tilesCopied"]
+
+
 def test_when_the_build_falls_back_to_full(forest_night):
     index = forest_night.folder / "out" / "plan.pmtiles.tileindex"
     index.unlink()

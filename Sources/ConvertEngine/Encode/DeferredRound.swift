@@ -17,6 +17,8 @@ final class DeferredRound: @unchecked Sendable {
     struct Made {
         var batches: [[EncodedTile]]
         var tally: ZoomTally
+        /// With reuse, per batch what tonight's tile index records of it (`TileReuse.noteLastRound`); else empty.
+        var notes: [LastRoundNote] = []
     }
 
     let zoom: Int

@@ -32,11 +32,16 @@ package struct EncodeBatch: Sendable {
 /// merges and prepares (shared borders, small features) the batches after them again: the first batch always
 /// (a zoom that comes as one, as every zoom when nothing was spilled, is prepared once), then more while they
 /// total at most `limit` bytes. They are the same batches the merge gives each round, so the bytes do not depend
-/// on how many are held.
+/// on how many are held. A zoom encoded whole with reuse (`TileReuse.encodesWhole`) also holds each batch as merged
+/// (`reads`), which the next round signs again at its cut-off.
 package struct HeldBatches {
     package var limit: Int
     var batches: [EncodeBatch] = []
+    /// Each held batch as merged, before it was prepared (only with reuse; else empty).
+    var reads: [ZoomStream.Batch] = []
+    /// Bytes of the prepared batches held, and of the merged ones (`reads`): together at most `limit`.
     private(set) var bytes = 0
+    private var readBytes = 0
     /// A batch was turned away: those after it are not held either.
     private var full = false
     /// The stream ended with every batch held: the next round merges nothing.
@@ -44,16 +49,26 @@ package struct HeldBatches {
 
     package init(limit: Int) { self.limit = limit }
 
-    /// Holds `batch` (the next of the zoom's stream) when it still fits.
-    mutating func offer(_ batch: EncodeBatch) {
+    /// Holds `batch` (the next of the zoom's stream), with `read` (the batch as merged) when given, when it still
+    /// fits.
+    mutating func offer(_ batch: EncodeBatch, read: ZoomStream.Batch? = nil) {
         guard !full else { return }
         let size = batch.heldBytes
-        guard batches.isEmpty || bytes + size <= limit else {
+        var readSize = 0
+        if let read {
+            readSize += read.skipped.count * 8
+            for run in read.runs {
+                for p in read.pieces[run] { readSize += PieceSpool.bytes(of: p) }
+            }
+        }
+        guard batches.isEmpty || bytes + readBytes + size + readSize <= limit else {
             full = true
             return
         }
         batches.append(batch)
+        if let read { reads.append(read) }
         bytes += size
+        readBytes += readSize
     }
 
     /// The zoom's stream was read to its end.

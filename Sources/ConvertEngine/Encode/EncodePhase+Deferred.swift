@@ -14,21 +14,40 @@ extension EncodePhase {
     }
 
     /// The zoom's last round, at `selection`, over its held batches: started beside the next zoom's cut-off search,
-    /// or run when settled.
+    /// or run when settled. With reuse (a zoom encoded whole, `TileReuse.encodesWhole`), `reads` holds each batch as
+    /// merged: the round signs its tiles for tonight's index (`highest` as the zoom saw it) without touching the
+    /// `TileReuse`, which the next zoom uses meanwhile; `settle` records them.
     func lastRound(
-        _ batches: [EncodeBatch], zoom z: Int, records: [RecordTable], selection: ZoomSelection, fit: Bool
+        _ batches: [EncodeBatch], reads: [ZoomStream.Batch] = [], zoom z: Int, records: [RecordTable],
+        selection: ZoomSelection, highest: [[Int8]], fit: Bool
     ) -> DeferredRound {
-        DeferredRound(zoom: z) {
+        let signs = settings.reuse != nil && reads.count == batches.count
+        let (identities, workers) = (settings.identities, ParallelTiles(threads: settings.threads))
+        return DeferredRound(zoom: z) {
             var (selection, tally) = (selection, ZoomTally())
             var made: [[EncodedTile]] = []
-            for var batch in batches {
+            var notes: [LastRoundNote] = []
+            for (k, var batch) in batches.enumerated() {
                 try thin.findNeighbours(&batch, selection: selection)
+                var note: LastRoundNote?
                 made.append(
-                    try encodeRound(batch, records: records, selection: &selection, fit: fit, into: &tally) {
+                    try encodeRound(
+                        batch, records: records, selection: &selection, fit: fit, into: &tally,
+                        record: { b, tiles, small in
+                            note = LastRoundNote(
+                                tiles: tiles, signatures: [:], fallbacks: b.tileFallbacks, small: small)
+                        }
+                    ) {
                         throw PipelineError.tileEncoding(tile: "z\(z)", reason: "no drop order for a last round")
                     })
+                if signs, var note {
+                    note.signatures = try TileReuse.signatures(
+                        reads[k], selection: selection, records: records, highest: highest, identities: identities,
+                        workers: workers)
+                    notes.append(note)
+                }
             }
-            return DeferredRound.Made(batches: made, tally: tally)
+            return DeferredRound.Made(batches: made, tally: tally, notes: notes)
         }
     }
 
@@ -39,6 +58,7 @@ extension EncodePhase {
         let made = try d.round.wait()
         if d.thinnable, made.tally.over > 0 { throw DeferredRound.NotLast() }
         deferred = nil
+        settings.reuse?.noteLastRound(zoom: d.zoom, made.notes)
         for batch in made.batches { try tiles.add(batch, zoom: d.zoom) }
         stats[d.zoom] = made.tally.finished(reason: d.reason, hasOrder: true)
     }

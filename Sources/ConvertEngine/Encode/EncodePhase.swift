@@ -141,8 +141,12 @@ package struct EncodePhase {
         _ z: Int, ordered: TileRuns, records: [RecordTable], zooms: ClosedRange<Int>, descent: inout Descent,
         into tiles: EncodedTiles, deferred: inout Deferral?, deferring: Bool, stats: inout [Int: ZoomStats]
     ) throws {
+        // With reuse, a zoom where copying saves little is encoded as without (`TileReuse.encodesWhole`): its
+        // batches are held across rounds and only signed, and its last round may be deferred.
+        let whole = settings.reuse.map { r in z != settings.maxZoom && descent.cutoff > 0 && r.encodesWhole(zoom: z) }
+        let holds = whole ?? true
         // Where a deferred last round's zoom starts again should that round be over a limit.
-        let start = deferring && settings.threads > 1 && settings.reuse == nil ? descent : nil
+        let start = deferring && settings.threads > 1 && holds ? descent : nil
         var selection = ZoomSelection(zoom: z, cutoff: descent.cutoff, order: descent.order)
         if thin.hasMaxPoints {
             let order = try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms)
@@ -152,7 +156,8 @@ package struct EncodePhase {
         // What the zoom may keep at most: its cut-off only goes down from here.
         let skip = thin.skipping(selection)
         var held = HeldBatches(limit: settings.keepBytes)
-        // With reuse, what is held across rounds is prepared tiles, not batches (each round copies other tiles).
+        // With reuse (not whole), what is held across rounds is prepared tiles, not batches (each round copies other
+        // tiles).
         var kept = PreparedTiles(limit: settings.keepBytes)
         var rounds = 0
         // A replayed first round found no tile over a limit: it is encoded again (copying unchanged tiles).
@@ -166,20 +171,23 @@ package struct EncodePhase {
             let fit = thinnable && rounds + 1 < 40
             tally = ZoomTally()
             let first = rounds == 0 && thinnable
-            if deferring, rounds > 0, z > zooms.lowerBound, settings.threads > 1, settings.reuse == nil,
-                held.isComplete, held.bytes <= settings.keepBytes / 2, selection.order != nil, let start
+            if deferring, rounds > 0, z > zooms.lowerBound, settings.threads > 1, holds,
+                settings.reuse == nil || held.reads.count == held.batches.count, held.isComplete,
+                held.bytes <= settings.keepBytes / 2, selection.order != nil, let start
             {
                 // Every batch is held and the cut-off lowered: the last round goes beside the next zoom's search.
                 try settle(&deferred, into: tiles, stats: &stats)
-                deferred = Deferral(
-                    round: lastRound(held.batches, zoom: z, records: records, selection: selection, fit: fit),
-                    zoom: z, start: start, thinnable: thinnable, reason: descent.reason)
+                let round = lastRound(
+                    held.batches, reads: held.reads, zoom: z, records: records, selection: selection,
+                    highest: descent.highest, fit: fit)
+                deferred = Deferral(round: round, zoom: z, start: start, thinnable: thinnable, reason: descent.reason)
+                settings.reuse?.endZoom(z, thinned: true)
                 return
             }
             settings.reuse?.beginRound(zoom: z, first: first)
             // The first round's answers of tiles unchanged since the last build come from its index (`TileReuse`).
             let replay =
-                first && !replayFailed
+                first && !replayFailed && whole != true
                 && settings.reuse?.replaysFirstRound(zoom: z, coalescing: settings.coalesce.contains(true)) == true
             var replayOrder: FeatureOrder?
             if replay { replayOrder = try madeOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
@@ -195,7 +203,15 @@ package struct EncodePhase {
                 try tiles.add(reused.merged(with: made, tally: &tally, selection: selection), zoom: z)
                 return batch
             }
-            for i in held.batches.indices { held.batches[i] = try visit(held.batches[i]) }
+            for i in held.batches.indices {
+                // A whole zoom's held batch, signed at this round's selection for tonight's index.
+                if i < held.reads.count {
+                    _ = try reusing(
+                        held.reads[i], selection: selection, records: records, highest: descent.highest,
+                        thinnable: thinnable, copying: false)
+                }
+                held.batches[i] = try visit(held.batches[i])
+            }
             if !held.isComplete {
                 // The batches past the held ones, merged and prepared anew (those held come first again).
                 var index = 0
@@ -221,16 +237,20 @@ package struct EncodePhase {
                     } else {
                         (fresh, reused) = try reusing(
                             shardTiles(read, zoom: z), selection: selection, records: records,
-                            highest: descent.highest, thinnable: thinnable)
+                            highest: descent.highest, thinnable: thinnable, copying: whole != true)
                     }
-                    let batch = try prepared(fresh, records: records, highest: descent.highest, zoom: z, kept: &kept)
+                    let batch =
+                        whole == true
+                        ? try prepare.prepare(fresh, records: records, highest: descent.highest, zoom: z)
+                        : try prepared(fresh, records: records, highest: descent.highest, zoom: z, kept: &kept)
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
                     let visited = try visit(batch, reused: reused)
-                    // A held batch lacks its copied tiles, which another cut-off may change: with reuse, none is held.
-                    if thinnable, settings.reuse == nil { held.offer(visited) }
+                    // A held batch lacks its copied tiles, which another cut-off may change: with reuse, only a
+                    // whole zoom's batches are held (every tile encoded), each with its merged batch to sign.
+                    if thinnable, holds { held.offer(visited, read: whole == true ? fresh : nil) }
                 }
-                // With reuse nothing is held, and every round reads the zoom again.
-                if settings.reuse == nil { held.streamEnded() }
+                // With reuse (not whole), nothing is held, and every round reads the zoom again.
+                if holds { held.streamEnded() }
             }
             guard thinnable, tally.over > 0 else {
                 // The replayed tiles were not encoded: the round is, again (not replayed), as the zoom's last.
@@ -276,9 +296,13 @@ package struct EncodePhase {
     /// Encodes a batch's tiles at `selection`, adds what it found to `tally` (over-limit tiles, with their fitting
     /// cut-off when `fit`; features present and left out; tile and small-feature counts) and returns its tiles
     /// that have features. `makeOrder` gives the drop order when a tile is over a limit before there is one.
+    /// The batch, all its tiles and their small-feature counts go to `record` when given (a round run beside the
+    /// next zoom), else to the `TileReuse`.
     func encodeRound(
         _ batch: EncodeBatch, records: [RecordTable], selection: inout ZoomSelection, fit: Bool,
-        into tally: inout ZoomTally, beside: DeferredRound? = nil, makeOrder: () throws -> FeatureOrder
+        into tally: inout ZoomTally, beside: DeferredRound? = nil,
+        record: ((EncodeBatch, [EncodedTile], [[Int32: SmallFeatureReduction.Counts]]) -> Void)? = nil,
+        makeOrder: () throws -> FeatureOrder
     ) throws -> [EncodedTile] {
         let (thin, encoder, current) = (thin, encoder, selection)
         let runs = batch.runs
@@ -330,7 +354,11 @@ package struct EncodePhase {
             for t in perTile { tally.add(t) }
             smallCounts = perTile
         }
-        settings.reuse?.noteEncoded(batch, tiles: encoded, small: smallCounts, firstRound: answers)
+        if let record {
+            record(batch, encoded, smallCounts)
+        } else {
+            settings.reuse?.noteEncoded(batch, tiles: encoded, small: smallCounts, firstRound: answers)
+        }
         let made = encoded.filter { $0.features > 0 }
         for t in made { tally.add(t) }
         return made

@@ -25,7 +25,7 @@ package final class TileReuse: @unchecked Sendable {
     /// The digest of tonight's settings (set by `begin`).
     package private(set) var settings = TileDigest(high: 0, low: 0)
     /// Tonight's entries of each zoom's current round, and whether each was copied.
-    private var entries: [Int: [(entry: TileIndexEntry, copied: Bool)]] = [:]
+    var entries: [Int: [(entry: TileIndexEntry, copied: Bool)]] = [:]
     /// Signatures of the tiles of the current batch that go to the encode passes, and their `keptPieces`.
     var pending: [TileCoordinate: TileDigest] = [:]
     var pendingPieces: [TileCoordinate: Int] = [:]
@@ -44,6 +44,8 @@ package final class TileReuse: @unchecked Sendable {
     var replayed: [Int: Int] = [:]
     /// Whether the current round is the first of a zoom that may be thinned.
     var firstRound = false
+    /// The zooms encoded whole (`encodesWhole`): every tile encoded, the batches held across rounds.
+    var wholeZooms: Set<Int> = []
 
     /// A full build that records tonight's index (`--full`, or no usable index: `reason`).
     package init(fullBecause reason: String) { fullReason = reason }
@@ -108,10 +110,11 @@ package final class TileReuse: @unchecked Sendable {
     /// Splits a merged batch of zoom `z` into the tiles to encode (returned as a batch) and the tiles copied from
     /// the previous package (`ReusedTiles`), recording the copied tiles' entries. `unchanged`: per output layer
     /// and feature, whether last night's package had the feature as it is (`PieceReuse.claim`; empty: none).
+    /// `copying` false (a zoom encoded whole, `encodesWhole`): every tile is to encode, only signed.
     func split(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], unchanged: [[Bool]] = [], thinnable: Bool, coalescing: Bool, workers: ParallelTiles,
-        limits: (bytes: Int, features: Int)
+        limits: (bytes: Int, features: Int), copying: Bool = true
     ) throws -> (ZoomStream.Batch, ReusedTiles) {
         let (pieces, runs) = (read.pieces, read.runs)
         let keepsEvery = selection.keepsEvery
@@ -144,7 +147,8 @@ package final class TileReuse: @unchecked Sendable {
             }
             if skipped { unsignedTiles += 1 }
             let tile = pieces[run.lowerBound].tile
-            if isActive, !(coalescing && selection.order != nil), var e = previous[tile], e.signature == signature,
+            if copying, isActive, !(coalescing && selection.order != nil), var e = previous[tile],
+                e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
                 reused.add(try copy(e), entry: e, position: i, run: run)
@@ -213,15 +217,25 @@ package final class TileReuse: @unchecked Sendable {
         for (i, t) in tiles.enumerated() {
             guard let signature = pending.removeValue(forKey: t.tile) else { continue }
             if firstRound, let answers { noteFirstRound(batch, tile: i, t, signature: signature, answers: answers) }
-            let counts =
-                i < small.count ? small[i].sorted { $0.key < $1.key }.map { (layer: $0.key, counts: $0.value) } : []
-            let entry = TileIndexEntry(
-                tile: t.tile, signature: signature, features: t.features, length: t.features > 0 ? t.bytes.count : 0,
-                bytes: t.features > 0 ? TileDigest.of(t.bytes) : TileDigest(high: 0, low: 0),
-                sharedBorderFallbacks: i < batch.tileFallbacks.count ? batch.tileFallbacks[i] : 0, small: counts,
-                keptPieces: pendingPieces.removeValue(forKey: t.tile) ?? -1)
+            let entry = Self.entry(
+                t, tile: i, signature: signature, keptPieces: pendingPieces.removeValue(forKey: t.tile) ?? -1,
+                fallbacks: batch.tileFallbacks, small: small)
             entries[t.tile.z, default: []].append((entry, false))
         }
+    }
+
+    /// The index entry of `t`, tile `i` of its batch, encoded from `signature` (`fallbacks` and `small`: the
+    /// batch's per-tile shared-border fallbacks and small-feature counts, empty when off).
+    static func entry(
+        _ t: EncodedTile, tile i: Int, signature: TileDigest, keptPieces: Int, fallbacks: [Int],
+        small: [[Int32: SmallFeatureReduction.Counts]]
+    ) -> TileIndexEntry {
+        let counts =
+            i < small.count ? small[i].sorted { $0.key < $1.key }.map { (layer: $0.key, counts: $0.value) } : []
+        return TileIndexEntry(
+            tile: t.tile, signature: signature, features: t.features, length: t.features > 0 ? t.bytes.count : 0,
+            bytes: t.features > 0 ? TileDigest.of(t.bytes) : TileDigest(high: 0, low: 0),
+            sharedBorderFallbacks: i < fallbacks.count ? fallbacks[i] : 0, small: counts, keptPieces: keptPieces)
     }
 
     /// What tonight's build did with its tiles.
@@ -235,6 +249,8 @@ package final class TileReuse: @unchecked Sendable {
         package var firstRoundReplayed = 0
         /// Tiles whose signature was taken from the index, not made (`unsignedRule`).
         package var unsigned = 0
+        /// The zooms encoded whole (`encodesWhole`), ascending.
+        package var wholeZooms: [Int] = []
     }
 
     /// Tonight's counts (after the encode phase).
@@ -250,6 +266,7 @@ package final class TileReuse: @unchecked Sendable {
         c.removed = previous.values.filter { $0.features > 0 && !written.contains($0.tile) }.count
         c.firstRoundReplayed = replayed.values.reduce(0, +)
         c.unsigned = unsignedTiles
+        c.wholeZooms = wholeZooms.sorted()
         return c
     }
 
