@@ -1,25 +1,15 @@
 import KartpackCore
 import TileArchive
 
-/// What the held pieces are sorted by: the tile's key in the archive order, then layer and feature, then the
-/// piece's place among the pieces added (so no two keys are equal and every sort gives one order).
-struct PieceSortKey: Comparable {
-    var key: UInt64
-    /// Layer (high 32 bits) and feature.
-    var layerFeature: UInt64
-    var index: Int
-
-    static func < (a: Self, b: Self) -> Bool {
-        if a.key != b.key { return a.key < b.key }
-        if a.layerFeature != b.layerFeature { return a.layerFeature < b.layerFeature }
-        return a.index < b.index
-    }
-
+/// What the held pieces are sorted by (`PackedKey`): the tile's key in the archive order, then layer (high 32 bits)
+/// and feature, then the piece's place among the pieces added (so no two keys are equal and every sort gives one
+/// order).
+enum PieceSortKey {
     /// Sets every piece's key in `order` (an invalid tile's is `UInt64.max`) and returns the pieces' sort keys in
     /// their order, made in two parts side by side when `threads` > 1 (`ParallelSort.forEachPart`).
-    static func make(_ pieces: inout [TilePiece], order: TileOrder, threads: Int) -> [PieceSortKey] {
+    static func make(_ pieces: inout [TilePiece], order: TileOrder, threads: Int) -> [PackedKey] {
         let n = pieces.count
-        return [PieceSortKey](unsafeUninitializedCapacity: n) { keys, count in
+        return [PackedKey](unsafeUninitializedCapacity: n) { keys, count in
             pieces.withUnsafeMutableBufferPointer { all in
                 guard let source = all.baseAddress, let target = keys.baseAddress else { return }
                 let buffers = SortBuffers(pieces: source, keys: target)
@@ -31,7 +21,7 @@ struct PieceSortKey: Comparable {
                         let lf =
                             UInt64(UInt32(bitPattern: p.pointee.layer)) << 32
                             | UInt64(UInt32(bitPattern: p.pointee.feature))
-                        (buffers.keys + i).initialize(to: PieceSortKey(key: k, layerFeature: lf, index: i))
+                        (buffers.keys + i).initialize(to: PackedKey(first: k, second: lf, index: i))
                     }
                 }
             }
@@ -46,7 +36,7 @@ extension PieceSpool {
     static func sorted(_ pieces: inout [TilePiece], order: TileOrder, threads: Int = 1) -> [TilePiece] {
         var keys = PieceSortKey.make(&pieces, order: order, threads: threads)
         // Only the indices are kept past the sort (a third of the keys' bytes beside the two arrays of pieces).
-        let permutation = ParallelSort.sorted(&keys, threads: threads) { Int($0.index) }
+        let permutation = ParallelSort.sorted(&keys, threads: threads) { $0.index }
         let n = pieces.count
         let sorted = [TilePiece](unsafeUninitializedCapacity: n) { out, count in
             pieces.withUnsafeMutableBufferPointer { all in
@@ -80,7 +70,7 @@ extension PieceSpool {
 /// The buffers `PieceSortKey.make` fills, each part of the work its own range of both.
 private struct SortBuffers: @unchecked Sendable {
     let pieces: UnsafeMutablePointer<TilePiece>
-    let keys: UnsafeMutablePointer<PieceSortKey>
+    let keys: UnsafeMutablePointer<PackedKey>
 }
 
 /// The pieces moved into sorted order: `target[p]` is `source[indices[p]]`, each part of the work its own range of
