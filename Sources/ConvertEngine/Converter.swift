@@ -98,7 +98,8 @@ package final class Converter {
                 path: options.output, notes: tiled.shardNotes, checkCancelled: checkCancelled)
         } else {
             summary = try publisher.publish(
-                encoded, zooms: zooms, metadata: metadata, progress: progress, checkCancelled: checkCancelled)
+                encoded, zooms: zooms, metadata: metadata, progress: progress, threads: options.threads,
+                checkCancelled: checkCancelled)
         }
         clock.lap("write")
         sort.tileScratchBytes = Int(encoded.scratchBytes)

@@ -99,14 +99,35 @@ package final class EncodedTiles: @unchecked Sendable {
         heldBytes = 0
     }
 
-    /// Calls `body` with each tile of zoom `z` and its bytes, in archive order (read back one at a time when the
-    /// zoom was spilled). A zoom's spilled tiles came before the ones still held.
+    /// Calls `body` with each tile of zoom `z` and its bytes, in archive order. A spilled zoom's tiles are read
+    /// back a run at a time (tiles stored one after another, up to `readSpan` bytes: one read, not one per tile).
+    /// A zoom's spilled tiles came before the ones still held.
     package func forEachTile(zoom z: Int, _ body: (TileCoordinate, [UInt8]) throws -> Void) throws {
         if let places = stored[z], let file {
-            for p in places { try body(p.tile, try file.read(offset: p.offset, count: p.length)) }
+            var start = 0
+            while start < places.count {
+                var end = start + 1
+                var span = places[start].length
+                while end < places.count, places[end].offset == places[end - 1].offset + UInt64(places[end - 1].length),
+                    span + places[end].length <= Self.readSpan
+                {
+                    span += places[end].length
+                    end += 1
+                }
+                let bytes = try file.read(offset: places[start].offset, count: span)
+                var at = 0
+                for p in places[start..<end] {
+                    try body(p.tile, Array(bytes[at..<at + p.length]))
+                    at += p.length
+                }
+                start = end
+            }
         }
         for t in held[z] ?? [] { try body(t.tile, t.bytes) }
     }
+
+    /// The most bytes of spilled tiles `forEachTile` reads at once (a larger tile is read alone).
+    static let readSpan = 1 << 20
 
     /// Gives the scratch space back (the file has no name: closing it frees it).
     package func close() { file?.close() }

@@ -122,7 +122,7 @@ package final class PiecesRelease: @unchecked Sendable {
 /// Input: the feature phase's `PieceSpool`. Output: `TileRuns`. Settings: the writer's tile order alone.
 package struct OrderPhase {
     package let order: TileOrder
-    /// Threads for the in-memory sort (`PieceSpool.sortedIndices`); the order does not depend on them.
+    /// Threads for the in-memory sort (`PieceSpool.sorted`); the order does not depend on them.
     package var threads = 1
 
     package init(order: TileOrder, threads: Int = 1) {
@@ -140,18 +140,15 @@ package struct OrderPhase {
 
     /// Sorts pieces held in memory (consumed: `pieces` is left empty).
     package func run(_ pieces: inout [TilePiece]) -> TileRuns {
-        let sorted = PieceSpool.sortedIndices(&pieces, order: order, threads: threads)
-        let unsorted = pieces
-        pieces = []
-        let pieces = sorted.map { unsorted[$0] }
+        let sorted = PieceSpool.sorted(&pieces, order: order, threads: threads)
         var byZoom: [Int: [Range<Int>]] = [:]
         var start = 0
-        while start < pieces.count {
+        while start < sorted.count {
             var end = start + 1
-            while end < pieces.count && pieces[end].key == pieces[start].key { end += 1 }
-            byZoom[pieces[start].tile.z, default: []].append(start..<end)
+            while end < sorted.count && sorted[end].key == sorted[start].key { end += 1 }
+            byZoom[sorted[start].tile.z, default: []].append(start..<end)
             start = end
         }
-        return TileRuns(held: pieces, byZoom: byZoom)
+        return TileRuns(held: sorted, byZoom: byZoom)
     }
 }

@@ -36,23 +36,45 @@ package final class PublishPhase {
         return writer
     }
 
-    /// Writes every tile (zoom by zoom, each in archive order; spilled tiles are read back one at a time) and the
-    /// metadata, and publishes.
+    /// Writes every tile (zoom by zoom, each in archive order; spilled tiles are read back a run at a time) and the
+    /// metadata, and publishes. With `threads` > 1 the tiles are read and hashed on another thread, ahead of the
+    /// writer (`TilePrefetch`): the same package.
     package func publish(
         _ tiles: EncodedTiles, zooms: ClosedRange<Int>, metadata: ArchiveMetadata, progress: ProgressReporter?,
-        checkCancelled: () throws -> Void
+        threads: Int = 1, checkCancelled: () throws -> Void
     ) throws -> ArchiveSummary {
         let writer = try makeWriter()
         do {
             let total = tiles.count
             var done = 0
-            for z in zooms {
-                try tiles.forEachTile(zoom: z) { tile, bytes in
-                    try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
-                    done += 1
-                    if done % 256 == 0 {
-                        try checkCancelled()
-                        progress?.update("writing tiles", done: done, total: total)
+            func wrote() throws {
+                done += 1
+                if done % 256 == 0 {
+                    try checkCancelled()
+                    progress?.update("writing tiles", done: done, total: total)
+                }
+            }
+            if threads > 1 {
+                let pmtiles = writer as? PMTilesWriter
+                let hashes = pmtiles != nil
+                let prefetch = TilePrefetch(tiles, zooms: zooms) { hashes ? PMTilesWriter.contentHash($0) : nil }
+                defer { prefetch.stop() }
+                while let batch = try prefetch.next() {
+                    for t in batch {
+                        let (tile, bytes) = (t.coordinate, t.bytes)
+                        if let pmtiles, let hash = t.hash {
+                            try pmtiles.write(z: tile.z, x: tile.x, y: tile.y, data: bytes, contentHash: hash)
+                        } else {
+                            try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
+                        }
+                        try wrote()
+                    }
+                }
+            } else {
+                for z in zooms {
+                    try tiles.forEachTile(zoom: z) { tile, bytes in
+                        try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
+                        try wrote()
                     }
                 }
             }

@@ -261,8 +261,8 @@ package enum RecordCodec {
         if let id = r.id { PieceEncoder.varint(id, into: &out) }
         PieceEncoder.varint(UInt64(bitPattern: Int64(r.classBaseZoom)), into: &out)
         PieceEncoder.varint(UInt64(r.properties.count), into: &out)
-        for (key, value) in zip(r.properties.keys, r.properties.values) {
-            PieceEncoder.varint(UInt64(keys.number(key)), into: &out)
+        for (n, (key, value)) in zip(r.properties.keys, r.properties.values).enumerated() {
+            PieceEncoder.varint(UInt64(keys.number(key, hint: n)), into: &out)
             switch value {
             case .string(let s):
                 out.append(Tag.string.rawValue)

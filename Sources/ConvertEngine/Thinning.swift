@@ -110,9 +110,10 @@ package struct FeatureOrder: Sendable {
     ///
     /// Tiers come first: every feature of a higher tier is kept longer than any of a lower one, and within a tier
     /// the mode orders the features among themselves (`spacing` finds each tier's cell winners among that tier's
-    /// features alone).
+    /// features alone). The sorts run on two threads when `threads` > 1 (the same order: `dropOrder`).
     package init(
-        measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions, tiers: [[Int16]] = []
+        measure: FeatureMeasure, records: [RecordTable], options: ThinningOptions, tiers: [[Int16]] = [],
+        threads: Int = 1
     ) throws(SpillError) {
         let anchors = measure.anchors
         topZoom = measure.topZoom
@@ -121,6 +122,7 @@ package struct FeatureOrder: Sendable {
         // Flatten every feature that is not a label copy of an earlier layer's feature.
         var flat: [(layer: Int32, feature: Int32)] = []
         var firstByRank: [UInt64: Int] = [:]
+        firstByRank.reserveCapacity(records.reduce(0) { $0 + $1.count })
         var copies: [(layer: Int32, feature: Int32, of: Int)] = []
         for (l, rs) in records.enumerated() {
             for f in rs.indices {
@@ -133,7 +135,7 @@ package struct FeatureOrder: Sendable {
                 }
             }
         }
-        // Importance: the priority attribute (or size), then the rank; `importance[i]` 0 is the most important.
+        // Importance (`dropOrder`): the priority attribute (or size), then the rank.
         // `flat` is in (layer, feature) order, so each reader loads a spilled chunk once.
         var readers = records.map { $0.reader() }
         let priority: [Double] = try flat.map { lf throws(SpillError) in
@@ -146,44 +148,14 @@ package struct FeatureOrder: Sendable {
             }
             return options.priorityAscending ? -v : v
         }
-        let byImportance = flat.indices.sorted { a, b in
-            if priority[a] != priority[b] { return priority[a] > priority[b] }
-            let ra = records[Int(flat[a].layer)].rank(Int(flat[a].feature))
-            let rb = records[Int(flat[b].layer)].rank(Int(flat[b].feature))
-            return ra != rb ? ra < rb : a < b
-        }
-        var importance = [Int32](repeating: 0, count: flat.count)
-        for (k, i) in byImportance.enumerated() { importance[i] = Int32(k) }
-
         let tier: [Int16] = flat.map { lf in
             let (l, f) = (Int(lf.layer), Int(lf.feature))
             return l < tiers.count && !tiers[l].isEmpty ? tiers[l][f] : 0
         }
-        var order = byImportance
-        if options.mode == .spacing {
-            let levels = Self.levels(
-                flat.map { anchors[Int($0.layer)][Int($0.feature)].morton }, importance: importance, tiers: tier)
-            // Within a level by a second hash, not by importance: a cell's winner has the best importance of more
-            // features where they are dense, so ordering by it would favour dense areas again.
-            let shuffle = flat.map { FeatureRank.mix(records[Int($0.layer)].rank(Int($0.feature))) }
-            order = flat.indices.sorted { a, b in
-                if tier[a] != tier[b] { return tier[a] > tier[b] }
-                if levels[a] != levels[b] { return levels[a] < levels[b] }
-                return shuffle[a] != shuffle[b] ? shuffle[a] < shuffle[b] : importance[a] < importance[b]
-            }
-        } else if options.mode == .random {
-            order = flat.indices.sorted { a, b in
-                if tier[a] != tier[b] { return tier[a] > tier[b] }
-                let ra = records[Int(flat[a].layer)].rank(Int(flat[a].feature))
-                let rb = records[Int(flat[b].layer)].rank(Int(flat[b].feature))
-                return ra != rb ? ra < rb : a < b
-            }
-        } else if tier.contains(where: { $0 != 0 }) {
-            // `smallest` and `priority`: by importance within each tier (a stable sort keeps its order).
-            order = byImportance.enumerated().sorted { a, b in
-                tier[a.element] != tier[b.element] ? tier[a.element] > tier[b.element] : a.offset < b.offset
-            }.map(\.element)
-        }
+        let (order, _) = Self.dropOrder(
+            priority: priority, ranks: flat.map { records[Int($0.layer)].rank(Int($0.feature)) }, tiers: tier,
+            morton: options.mode == .spacing ? flat.map { anchors[Int($0.layer)][Int($0.feature)].morton } : [],
+            mode: options.mode, threads: threads)
         var position = records.map { [Int32](repeating: 0, count: $0.count) }
         var flatPosition = [Int32](repeating: 0, count: flat.count)
         for (k, i) in order.enumerated() {
@@ -194,36 +166,6 @@ package struct FeatureOrder: Sendable {
         self.position = position
         end = Int32(flat.count)
         protectedEnd = Int32(tier.count(where: { $0 == ThinningPolicy.neverTier }))
-    }
-
-    /// The level of each feature (see the type): the coarsest grid level at which it is its cell's most important
-    /// among the features of its tier (`tiers`; empty: one tier).
-    static func levels(_ morton: [UInt64], importance: [Int32], tiers: [Int16] = []) -> [UInt8] {
-        // Sorted by tier, then cell: a cell's run holds the features of one tier only.
-        let sorted = morton.indices.sorted { a, b in
-            if !tiers.isEmpty, tiers[a] != tiers[b] { return tiers[a] > tiers[b] }
-            return morton[a] != morton[b] ? morton[a] < morton[b] : a < b
-        }
-        let never = UInt8(FeatureAnchor.bits + 1)
-        var level = [UInt8](repeating: never, count: morton.count)
-        for k in 0...FeatureAnchor.bits {
-            let shift = UInt64(2 * (FeatureAnchor.bits - k))
-            var start = 0
-            while start < sorted.count {
-                let cell = morton[sorted[start]] >> shift
-                var best = sorted[start]
-                var end = start + 1
-                while end < sorted.count, morton[sorted[end]] >> shift == cell,
-                    tiers.isEmpty || tiers[sorted[end]] == tiers[sorted[start]]
-                {
-                    if importance[sorted[end]] < importance[best] { best = sorted[end] }
-                    end += 1
-                }
-                if level[best] == never { level[best] = UInt8(k) }
-                start = end
-            }
-        }
-        return level
     }
 
     /// A numeric attribute value (numbers, Booleans and numeric text), nil otherwise.

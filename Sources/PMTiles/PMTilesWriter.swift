@@ -70,6 +70,16 @@ public final class PMTilesWriter: TileArchiveWriting {
     /// - Throws: `.outOfOrder` unless the TileID is above the previous one; `.invalidTile`, `.emptyTile`;
     ///   `.io` when the scratch file cannot be written.
     public func write(z: Int, x: Int, y: Int, data bytes: [UInt8]) throws(TileArchiveError) {
+        try write(z: z, x: x, y: y, data: bytes, contentHash: Self.contentHash(bytes))
+    }
+
+    /// What `write(z:x:y:data:contentHash:)` needs of a tile's bytes, which a caller may work out on another thread
+    /// beforehand.
+    public static func contentHash(_ bytes: [UInt8]) -> UInt64 { fnv1a(bytes) }
+
+    /// `write(z:x:y:data:)` with the tile's `contentHash(_:)` already worked out (it must be that hash: it decides
+    /// which stored blobs are compared with the tile, byte for byte, for deduplication).
+    public func write(z: Int, x: Int, y: Int, data bytes: [UInt8], contentHash: UInt64) throws(TileArchiveError) {
         guard state == .open else { throw .writerClosed(path: path) }
         let key = TileCoordinate(z: z, x: x, y: y)
         guard let id = PMTilesTileID.id(key) else { throw .invalidTile(key) }
@@ -77,7 +87,7 @@ public final class PMTilesWriter: TileArchiveWriting {
         guard bytes.count <= Int(UInt32.max) else { throw .invalidMetadata("tile \(key) is larger than 4 GiB") }
         if let last = lastTile, id <= last.id { throw .outOfOrder(previous: last.key, next: key, order: .hilbert) }
 
-        let blob = try findOrStoreBlob(bytes)
+        let blob = try findOrStoreBlob(bytes, hash: contentHash)
         let offset = blobOffset[blob]
         let length = blobLength[blob]
         if let i = entries.indices.last, entries[i].offset == offset, entries[i].length == length,
@@ -102,8 +112,7 @@ public final class PMTilesWriter: TileArchiveWriting {
         return h
     }
 
-    private func findOrStoreBlob(_ bytes: [UInt8]) throws(TileArchiveError) -> Int {
-        let hash = PMTilesWriter.fnv1a(bytes)
+    private func findOrStoreBlob(_ bytes: [UInt8], hash: UInt64) throws(TileArchiveError) -> Int {
         var candidate = blobByHash[hash] ?? -1
         while candidate >= 0 {
             if Int(blobLength[candidate]) == bytes.count,

@@ -73,9 +73,9 @@ final class ScratchFile {
     /// Writes the buffer to the file.
     func flush() throws(TileArchiveError) {
         guard !buffer.isEmpty else { return }
-        let pending = buffer
+        // Written from the buffer itself: a copy of it would make `removeAll` allocate a new buffer every flush.
+        try writeDirect(buffer)
         buffer.removeAll(keepingCapacity: true)
-        try writeDirect(pending)
     }
 
     /// Reads `count` bytes at `offset` (which must lie within `size`).

@@ -2,6 +2,7 @@ import Foundation
 import KartpackCore
 import KartpackTestSupport
 import Testing
+import TileArchive
 import VectorTile
 
 @testable import ConvertEngine
@@ -226,6 +227,52 @@ import MallocTuning
         #expect(spilled.count == held.count)
         #expect(try readBack(spilled, zooms: 0...9) == readBack(held, zooms: 0...9))
         spilled.close()
+    }
+
+    /// Spilled and held tiles of zooms 3–8 in archive order, with repeated blobs and one tile over a batch's bytes.
+    private func publishable(in dir: TemporaryDirectory, misplaced: Bool = false) throws -> EncodedTiles {
+        let store = EncodedTiles(scratch: ScratchPlace(folder: dir.path, outputName: "x.pmtiles"), holdBytes: 20_000)
+        for z in (3...8).reversed() {
+            var made = tiles(zoom: z, count: z == 8 ? 1500 : 40)
+            for i in made.indices where i % 5 == 0 { made[i].bytes = [1, 2, 3, UInt8(i % 3)] }
+            if z == 4 { made[1].bytes = [UInt8](repeating: 9, count: 3 << 20) }
+            made.sort { PMTilesTileID.id($0.tile)! < PMTilesTileID.id($1.tile)! }
+            if misplaced, z == 8 { made.swapAt(1000, 1001) }
+            try store.add(made, zoom: z)
+        }
+        return store
+    }
+
+    /// The package written with the tiles read and hashed ahead on another thread (`TilePrefetch`) is the one
+    /// written on one thread; a writer's error mid-way stops the reader and is what the publish throws.
+    @Test func tilesReadAheadOnAnotherThreadMakeThePackageOfOneThread() throws {
+        let dir = try TemporaryDirectory()
+        var packages: [[UInt8]] = []
+        for threads in [1, 2, 1, 2] {
+            let folder = dir.path + "/\(packages.count)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let misplaced = packages.count >= 2
+            let tiles = try publishable(in: dir, misplaced: misplaced)
+            defer { tiles.close() }
+            let publisher = PublishPhase(
+                settings: PublishSettings(
+                    options: ConvertOptions(inputs: [], output: folder + "/p.pmtiles", format: .pmtiles)))
+            func publish() throws {
+                _ = try publisher.publish(
+                    tiles, zooms: 0...9, metadata: ArchiveMetadata(name: "p", minZoom: 3, maxZoom: 8),
+                    progress: nil, threads: threads, checkCancelled: {})
+            }
+            if misplaced {
+                #expect(throws: TileArchiveError.self) { try publish() }
+                #expect(!FileManager.default.fileExists(atPath: folder + "/p.pmtiles"))
+                packages.append([])
+            } else {
+                try publish()
+                packages.append(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/p.pmtiles"))))
+            }
+        }
+        #expect(packages[0].count > 3 << 20)
+        #expect(packages[0] == packages[1])
     }
 
     @Test func tilesUnderTheHoldStayInMemory() throws {

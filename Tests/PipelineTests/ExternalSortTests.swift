@@ -91,6 +91,23 @@ import VectorTile
         }
     }
 
+    @Test func piecesMovedIntoOrderAreTheIndexSortsPieces() {
+        // Small (one thread) and past the size where keys, sort and moves go on two threads.
+        for n in [0, 1, 500, PieceSpool.parallelSortMinimum * 2 + 3] {
+            let all = pieces(n, seed: 13)
+            for order in [TileOrder.hilbert, .zxy] {
+                var copy = all
+                let expected = PieceSpool.sortedIndices(&copy, order: order).map { describe(copy[$0]) }
+                for threads in [1, 2] {
+                    var moved = all
+                    let sorted = PieceSpool.sorted(&moved, order: order, threads: threads)
+                    #expect(moved.isEmpty)
+                    #expect(sorted.map(describe) == expected, "\(n) pieces, \(order), \(threads) threads")
+                }
+            }
+        }
+    }
+
     @Test func aTruncatedBlockThrowsInsteadOfTrapping() throws {
         var all = pieces(50).filter { $0.tile.z == 3 }
         let order = PieceSpool.sortedIndices(&all, order: .zxy)

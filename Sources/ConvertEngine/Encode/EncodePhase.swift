@@ -129,7 +129,8 @@ package struct EncodePhase {
             }
         }
         let order = try FeatureOrder(
-            measure: measure, records: records, options: settings.thinning, tiers: settings.tiers)
+            measure: measure, records: records, options: settings.thinning, tiers: settings.tiers,
+            threads: settings.threads)
         descent.made = order
         return order
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import KartpackCore
 import TileArchive
 
@@ -94,50 +93,14 @@ package struct PieceSpool: Sendable {
 
     /// Sets every piece's key in `order` and returns the indices of `pieces` in (key, layer, feature, index)
     /// order: the one order of pieces, with ties kept in the order they were added. With `threads` > 1 a large
-    /// array's halves are sorted side by side and merged (no two entries compare equal: the same order).
+    /// array's keys are made and sorted on two threads (`ParallelSort`: the same order).
     static func sortedIndices(_ pieces: inout [TilePiece], order: TileOrder, threads: Int = 1) -> [Int] {
-        typealias Entry = (key: UInt64, lf: UInt64, index: Int)
-        var keys = [Entry]()
-        keys.reserveCapacity(pieces.count)
-        for i in pieces.indices {
-            let k = order.sortKey(pieces[i].tile) ?? UInt64.max
-            pieces[i].key = k
-            let lf = UInt64(UInt32(bitPattern: pieces[i].layer)) << 32 | UInt64(UInt32(bitPattern: pieces[i].feature))
-            keys.append((k, lf, i))
-        }
-        let less: @Sendable (Entry, Entry) -> Bool = { a, b in (a.key, a.lf, a.index) < (b.key, b.lf, b.index) }
-        let mid = keys.count / 2
-        guard threads > 1, keys.count >= Self.parallelSortMinimum else {
-            keys.sort(by: less)
-            return keys.map(\.index)
-        }
-        keys.withUnsafeMutableBufferPointer { all in
-            // Each thread sorts its own half of the buffer, which outlives both.
-            let halves = UnsafeHalves(lower: .init(rebasing: all[..<mid]), upper: .init(rebasing: all[mid...]))
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                var part = half == 0 ? halves.lower : halves.upper
-                part.sort(by: less)
-            }
-        }
-        var merged: [Int] = []
-        merged.reserveCapacity(keys.count)
-        var (i, j) = (0, mid)
-        while i < mid, j < keys.count {
-            if less(keys[j], keys[i]) {
-                merged.append(keys[j].index)
-                j += 1
-            } else {
-                merged.append(keys[i].index)
-                i += 1
-            }
-        }
-        for k in keys[i..<mid] { merged.append(k.index) }
-        for k in keys[j...] { merged.append(k.index) }
-        return merged
+        var keys = PieceSortKey.make(&pieces, order: order, threads: threads)
+        return ParallelSort.sorted(&keys, threads: threads) { $0.index }
     }
 
     /// Pieces below which `sortedIndices` sorts on one thread.
-    static let parallelSortMinimum = 1 << 15
+    static let parallelSortMinimum = ParallelSort.minimum
 
     /// What `rollback` needs to forget everything added after this point.
     package struct Mark: Sendable {
@@ -181,10 +144,4 @@ extension PieceSpool {
     package init(spill: SpillSettings) {
         self.init(budget: spill.budget, order: spill.tileOrder, scratch: spill.scratch, background: spill.background)
     }
-}
-
-/// The two halves of a buffer that `PieceSpool.sortedIndices` sorts side by side, one per thread.
-private struct UnsafeHalves<T>: @unchecked Sendable {
-    var lower: UnsafeMutableBufferPointer<T>
-    var upper: UnsafeMutableBufferPointer<T>
 }
