@@ -14,8 +14,9 @@ import VectorTile
 /// 2. Still broken, at most `exactRepairLimit` vertices and `exactRepairPolygons` polygons (or any number of
 ///    polygons each within `smallPart` units), and few crossings (`hasFewCrossings`): GEOS makes it valid on the
 ///    grid (isValid, MakeValid, setPrecision 1), as before (`grid_repair`). With shared borders (unsimplified
-///    pieces, so whole coastlines), rings that only touch themselves at a repeated vertex are cut into loops in Swift
-///    instead and GEOS only checks them (`pinchedLoops`).
+///    pieces, so whole coastlines) the piece is left as it is, marked (`TilePiece.needsRepair`), and repaired
+///    after the shared-border pass on its simplified rings, a third of the vertices (`lateRepaired`: rings that
+///    only touch themselves at a repeated vertex cut into loops in Swift, GEOS for the rest; LateGridRepair.swift).
 /// 3. Larger: simplified again with 4× the tolerance (`coarse_grid_repair`) while a round still removes an
 ///    eighth of the vertices, up to `maxCoarsening` rounds, until it is valid or small enough for step 2: at this
 ///    zoom its detail is below the grid anyway.
@@ -37,12 +38,12 @@ extension TileStage {
     static let smallPart: Int32 = 16
 
     /// The repaired polygons of a piece whose quantization `q` (of `full` simplified with `tolerance`) needs
-    /// repair; `unit` is one grid unit in the piece's coordinates. Nil when nothing is left. `cutsPinchedRings`:
-    /// in step 2, rings touching themselves at a repeated vertex are first cut into loops in Swift (`PinchedRings`)
-    /// and GEOS only checks the result (`pinchedLoops`).
+    /// repair; `unit` is one grid unit in the piece's coordinates. Nil when nothing is left. `defersToPass` (shared
+    /// borders): a piece step 2 would repair is returned cleaned but unrepaired, with `needsRepair` still set, for
+    /// `SharedBorderPass` to repair after it simplified it (`lateRepaired`).
     func repairPolygons(
         _ q: QuantizedPolygons, full: Geometry, tolerance: Double, unit: Double, quantizer: Quantizer,
-        cutsPinchedRings: Bool = false, repairs: inout Set<ReasonCode>
+        defersToPass: Bool = false, repairs: inout Set<ReasonCode>
     ) throws(GeometryError) -> QuantizedPolygons? {
         var current = q
         var tol = tolerance
@@ -62,8 +63,10 @@ extension TileStage {
                 && Self.hasFewCrossings(cleaned, size: size)
             {
                 repairs.insert(.gridRepair)
-                if cutsPinchedRings, let loops = try pinchedLoops(cleaned) {
-                    return Self.replacing(current, with: loops)
+                if defersToPass {
+                    var left = Self.replacing(current, with: cleaned)
+                    left.needsRepair = true
+                    return left
                 }
                 guard let repaired = try repairOnGrid(cleaned) else { return nil }
                 return Quantizer().quantizePolygons(repaired)
@@ -203,10 +206,11 @@ extension TileStage {
     /// ring repeats a vertex or the loops are still invalid (a ring crossing itself as well): `repairOnGrid` then.
     /// The loops are what GEOS MakeValid made of such a ring, on the grid already, at a fraction of its cost (the
     /// defect rounding unsimplified coastlines to the grid leaves most often: a narrow inlet closed to one point).
-    func pinchedLoops(_ polygons: [[[TilePoint]]]) throws(GeometryError) -> [[[TilePoint]]]? {
+    static func pinchedLoops(_ polygons: [[[TilePoint]]], engine: GeometryEngine) throws(GeometryError)
+        -> [[[TilePoint]]]?
+    {
         // Not cleaned again: at the cut, a loop's vertex may lie between two collinear edges of the loop, and
-        // without it the other loop would touch an edge there, which the pass's junction noding turns into more
-        // meeting edges than its input had (`SharedBorderPass.meetsNoMore`), sending its tile back unsimplified.
+        // without it the other loop would touch an edge there.
         guard let loops = PinchedRings.split(polygons), !loops.isEmpty,
             try engine.isValid(engine.prepare(Self.closed(loops)))
         else { return nil }
@@ -216,6 +220,11 @@ extension TileStage {
     /// Makes quantized polygons valid on the integer grid (GEOS setPrecision with grid 1, which keeps the output
     /// valid), returning tile-coordinate geometry.
     func repairOnGrid(_ polygons: [[[TilePoint]]]) throws(GeometryError) -> Geometry? {
+        try Self.repairOnGrid(polygons, engine: engine)
+    }
+
+    /// `repairOnGrid(_:)` with the GEOS engine `engine`.
+    static func repairOnGrid(_ polygons: [[[TilePoint]]], engine: GeometryEngine) throws(GeometryError) -> Geometry? {
         guard !polygons.isEmpty else { return nil }
         let h = try engine.prepare(Self.closed(polygons))
         let valid = try engine.isValid(h) ? h : try engine.makeValid(h, family: .polygon)

@@ -6,5 +6,5 @@
 /// and output format (`TileReuse.settingsDigest`, Pipelines/README.md, *Incremental builds*), so a rebuild or
 /// redeploy of the same source keeps last night's tile index.
 package enum OutputFormat {
-    package static let version = 3
+    package static let version = 4
 }

@@ -22,6 +22,19 @@ package enum PieceGeometry: Sendable, Equatable {
 
     /// The polygons `polygons` (`[exterior, holes…]`), canonical (see the type).
     package init(polygons: [[[TilePoint]]]) {
+        self.init(polygons, byStructure: false)
+    }
+
+    /// The polygons `polygons` of a piece whose repair waits for the shared-border pass (`TilePiece.needsRepair`):
+    /// duplicates removed as in `init(polygons:)`, but each polygon's first ring stays its exterior and the others
+    /// its holes, whatever their signed areas (a ring crossing itself may have any).
+    package init(unrepaired polygons: [[[TilePoint]]]) {
+        self.init(polygons, byStructure: true)
+    }
+
+    /// Polygons with duplicates removed, short rings dropped (an exterior with its holes); a ring starts a polygon
+    /// when it is first in `polygons`' structure (`byStructure`) or else when its signed area is positive.
+    private init(_ polygons: [[[TilePoint]]], byStructure: Bool) {
         var parts = PieceParts()
         var clean: [TilePoint] = []
         for rings in polygons {
@@ -31,7 +44,8 @@ package enum PieceGeometry: Sendable, Equatable {
                     if r == 0 { break }  // No exterior: the holes go too.
                     continue
                 }
-                parts.append(clean, exterior: doubledSignedArea(clean) > 0 || parts.points.isEmpty)
+                let exterior = byStructure ? r == 0 : doubledSignedArea(clean) > 0 || parts.points.isEmpty
+                parts.append(clean, exterior: exterior)
             }
         }
         self = .polygons(parts.compacted())

@@ -1,4 +1,5 @@
 import GeometryAlgorithms
+import GeometryOps
 import VectorTile
 
 /// Shared-border simplification in the encode phase (issue 14, docs/map-quality.md): the polygon pieces of one
@@ -13,6 +14,9 @@ import VectorTile
 /// A piece whose input failed that strict check already (parts touching at a point where the clip rectangle cut
 /// them, valid in OGC) passes when no more of its edges meet than before (`meetsNoMore`): before, one such piece
 /// sent most tiles of a large coverage back unsimplified (66 % of the pieces at z11 of 100k generated stands).
+/// A piece `TileStage` left broken (`TilePiece.needsRepair`: rounding folded it, its repair deferred to here) is
+/// simplified with the others, its crossings kept, and then repaired on the grid (`repairLate`,
+/// LateGridRepair.swift); the guard does not apply to it.
 /// Deterministic: the simplifier does not depend on the order of features, and pieces of a tile are in (layer,
 /// feature) order.
 package struct SharedBorderPass: Sendable {
@@ -35,10 +39,16 @@ package struct SharedBorderPass: Sendable {
         var fallbacks = 0
         var verticesIn = 0
         var verticesOut = 0
+        /// Pieces repaired after the pass (`TilePiece.needsRepair`), and the polygons of them left out as islets.
+        var lateRepairs = 0
+        var isletsLeftOut = 0
     }
 
-    /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer.
-    package func simplify(_ run: Range<Int>, pieces: [TilePiece]) -> TileResult {
+    /// Simplifies the polygon pieces of one tile (`pieces[run]`, sorted by layer then feature), layer by layer, and
+    /// repairs the pieces that wait for it (`TilePiece.needsRepair`; a piece nothing is left of gets an empty
+    /// geometry, which is not written).
+    /// - Throws: `PipelineError.interrupted` when the run is cancelled, `tileEncoding` when GEOS fails a repair.
+    package func simplify(_ run: Range<Int>, pieces: [TilePiece]) throws(PipelineError) -> TileResult {
         var result = TileResult()
         var start = run.lowerBound
         while start < run.upperBound {
@@ -46,7 +56,14 @@ package struct SharedBorderPass: Sendable {
             while end < run.upperBound && pieces[end].layer == pieces[start].layer { end += 1 }
             let indices = (start..<end).filter { pieces[$0].type == .polygon }
             if !indices.isEmpty {
-                simplifyLayer(indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
+                do throws(GeometryError) {
+                    try simplifyLayer(
+                        indices, pieces: pieces, keepClear: squares(start..<end, pieces: pieces), into: &result)
+                } catch .interrupted {
+                    throw .interrupted(signal: 0)
+                } catch {
+                    throw .tileEncoding(tile: "\(pieces[start].tile)", reason: "grid repair: \(error)")
+                }
             }
             start = end
         }
@@ -65,8 +82,9 @@ package struct SharedBorderPass: Sendable {
 
     private func simplifyLayer(
         _ indices: [Int], pieces: [TilePiece], keepClear: [TileRect], into result: inout TileResult
-    ) {
+    ) throws(GeometryError) {
         let input = indices.map { pieces[$0].geometry.polygons }
+        let late = indices.map { pieces[$0].needsRepair }
         let out = SharedBorderSimplifier(tolerance: tolerance, clip: clip).simplify(input, keepClear: keepClear)
         result.verticesIn += out.statistics.inputVertices
         // A piece left invalid (only a guard: valid input stays valid) sends the whole layer of this tile back
@@ -74,18 +92,25 @@ package struct SharedBorderPass: Sendable {
         // failed the grid check (parts that touch at a point where the clip rectangle cut them: valid in OGC,
         // refused by the strict check) only has to stay no worse than it was.
         // A piece the simplifier left as it came is as valid as before, or no worse: no check needed.
+        // A piece waiting for its repair is repaired below, whatever the pass made of it.
         let valid = out.features.indices.allSatisfy { k in
-            out.features[k] == input[k] || Quantizer.isValidOnGrid(out.features[k])
+            late[k] || out.features[k] == input[k] || Quantizer.isValidOnGrid(out.features[k])
                 || (!Quantizer.isValidOnGrid(input[k]) && Self.meetsNoMore(out.features[k], than: input[k]))
         }
         if !valid { result.fallbacks += indices.count }
+        var kept = valid ? out.features : input
+        if late.contains(true) {
+            result.lateRepairs += late.count { $0 }
+            result.isletsLeftOut += try repairLate(&kept, late: late, input: input, keepClear: keepClear)
+        }
         for (k, i) in indices.enumerated() {
-            let polygons = valid ? out.features[k] : input[k]
+            let polygons = kept[k]
             result.verticesOut += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
             // Unchanged rings keep the piece's geometry as it is (no copy).
-            guard polygons != input[k] else { continue }
+            guard late[k] || polygons != input[k] else { continue }
             let geometry = PieceGeometry(polygons: polygons)
-            if !geometry.isEmpty { result.geometries.append((i, geometry)) }
+            // A repaired piece always gets its new geometry, even an empty one (not written): never its input.
+            if late[k] || !geometry.isEmpty { result.geometries.append((i, geometry)) }
         }
     }
 

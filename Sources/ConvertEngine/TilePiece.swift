@@ -15,15 +15,21 @@ package struct TilePiece: Sendable {
     package var feature: Int32 = 0
     package var tile: TileCoordinate
     package var geometry: PieceGeometry
+    /// A polygon piece that rounding to the grid broke and whose repair waits for the shared-border pass: its rings
+    /// may cross (`PieceGeometry.init(unrepaired:)`), and `SharedBorderPass` repairs what it simplified of them
+    /// (LateGridRepair.swift). Set by `TileStage` with shared borders only; kept by the spill and the piece store.
+    package var needsRepair = false
 
     package init(
-        key: UInt64 = 0, layer: Int32 = 0, feature: Int32 = 0, tile: TileCoordinate, geometry: PieceGeometry
+        key: UInt64 = 0, layer: Int32 = 0, feature: Int32 = 0, tile: TileCoordinate, geometry: PieceGeometry,
+        needsRepair: Bool = false
     ) {
         self.key = key
         self.layer = layer
         self.feature = feature
         self.tile = tile
         self.geometry = geometry
+        self.needsRepair = needsRepair
     }
 
     /// The MVT geometry type (`unknown` for small-feature dust).

@@ -251,9 +251,14 @@ package final class TileStage {
             guard
                 let repaired = try repairPolygons(
                     q, full: full, tolerance: tolerance, unit: parameters.unit(zoom: tile.z), quantizer: quantizer,
-                    cutsPinchedRings: deferred, repairs: &repairs)
+                    defersToPass: deferred, repairs: &repairs)
             else { return nil }
             q = repaired
+            if deferred && q.needsRepair {
+                // Repaired after the shared-border pass simplified it (LateGridRepair.swift).
+                let left = PieceGeometry(unrepaired: q.polygons)
+                return left.isEmpty ? nil : TilePiece(tile: tile, geometry: left, needsRepair: true)
+            }
         }
         let polygons = PieceGeometry(polygons: q.polygons)
         return polygons.isEmpty ? nil : TilePiece(tile: tile, geometry: polygons)

@@ -100,7 +100,7 @@ import VectorTile
     }
 
     /// Two squares sharing a wiggly border, simplified in one tile: the shared border is identical in both.
-    @Test func sharedBorderPassKeepsTheBorderShared() {
+    @Test func sharedBorderPassKeepsTheBorderShared() throws {
         var border: [TilePoint] = []
         for i in 0...40 { border.append(TilePoint(1000 + (i % 2 == 0 ? 0 : 3), Int32(100 + i * 50))) }
         let left = [TilePoint(100, 100)] + border + [TilePoint(100, 2100)]
@@ -112,7 +112,7 @@ import VectorTile
                 layer: 0, feature: Int32(i),
                 tile: tile, geometry: PieceGeometry(polygons: [[oriented(r)]]))
         }
-        let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
+        let result = try SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<2, pieces: pieces)
         #expect(result.fallbacks == 0)
         #expect(result.verticesOut < result.verticesIn)
         let out = result.geometries.map {
@@ -123,7 +123,7 @@ import VectorTile
 
     /// A piece whose parts touch at a point on the clip edge (valid in OGC, refused by the strict grid check)
     /// beside a neighbour with a wiggly shared border: the tile is still simplified, not sent back whole.
-    @Test func sharedBorderPassSimplifiesATileWithAPieceTouchingItselfAtTheClipEdge() {
+    @Test func sharedBorderPassSimplifiesATileWithAPieceTouchingItselfAtTheClipEdge() throws {
         var border: [TilePoint] = []
         for i in 0...40 { border.append(TilePoint(1000 + (i % 2 == 0 ? 0 : 3), Int32(100 + i * 50))) }
         let left = [TilePoint(100, 100)] + border + [TilePoint(100, 2100)]
@@ -142,7 +142,7 @@ import VectorTile
                 layer: 0, feature: Int32(i),
                 tile: tile, geometry: PieceGeometry(polygons: p))
         }
-        let result = SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<3, pieces: pieces)
+        let result = try SharedBorderPass(tolerance: 8, extent: 4096, buffer: 80).simplify(0..<3, pieces: pieces)
         #expect(result.fallbacks == 0)
         #expect(result.verticesOut < result.verticesIn)
         // A piece the simplifier made worse than its input still sends the tile back.

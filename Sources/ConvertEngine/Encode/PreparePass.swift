@@ -40,9 +40,14 @@ package struct PreparePass: Sendable {
         let runs = batch.runs
         if let pass = sharedBorders {
             let current = pieces
-            let results = try workers.map(runs.count) { i in pass.simplify(runs[i], pieces: current) }
+            let results = try workers.map(runs.count) { i throws(PipelineError) in
+                try pass.simplify(runs[i], pieces: current)
+            }
             for r in results {
-                for (i, g) in r.geometries { batch.pieces[i].geometry = g }
+                for (i, g) in r.geometries {
+                    batch.pieces[i].geometry = g
+                    batch.pieces[i].needsRepair = false
+                }
                 batch.sharedBorderFallbacks += r.fallbacks
             }
             batch.tileFallbacks = results.map(\.fallbacks)

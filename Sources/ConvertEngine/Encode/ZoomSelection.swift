@@ -47,7 +47,8 @@ package struct TilePlan: Sendable {
             guard let r else { return nil }
             geometry = r
         }
-        guard geometry.type != .unknown else { return nil }
+        // Dust is drawn only by small-feature reduction; a piece its late grid repair left empty, never.
+        guard geometry.type != .unknown, !geometry.isEmpty else { return nil }
         return geometry
     }
 }

@@ -6,11 +6,11 @@ import VectorTile
 /// deltas from the piece before (pieces are sorted by tile key, layer, feature, so every delta is ≥ 0).
 ///
 /// Per piece: a flag byte (bit 0: a new tile follows, bit 3: a new layer follows, bits 1–2: the MVT geometry type,
-/// 0 for small-feature dust), then for a new tile the key delta, x and y; for a new tile or layer the layer and the
-/// feature, else the feature delta; then the geometry (`PieceGeometry`): for dust its centre (zigzag), measure word,
-/// family and angle word; else the part count (0 for points and one-part pieces), each part's count, the point
-/// count and the points as zigzag deltas from the one before (the first from (0, 0)). Each block starts from zero,
-/// so it decodes on its own.
+/// 0 for small-feature dust, bit 4: `TilePiece.needsRepair`), then for a new tile the key delta, x and y; for a new
+/// tile or layer the layer and the feature, else the feature delta; then the geometry (`PieceGeometry`): for dust
+/// its centre (zigzag), measure word, family and angle word; else the part count (0 for points and one-part
+/// pieces), each part's count, the point count and the points as zigzag deltas from the one before (the first from
+/// (0, 0)). Each block starts from zero, so it decodes on its own.
 package struct PieceEncoder {
     private(set) var bytes: [UInt8] = []
     private var key: UInt64 = 0
@@ -28,6 +28,7 @@ package struct PieceEncoder {
         var flags = UInt8(truncatingIfNeeded: p.type.rawValue & 3) << 1
         if newTile { flags |= 1 }
         if newLayer && !newTile { flags |= 8 }
+        if p.needsRepair { flags |= 16 }
         bytes.append(flags)
         if newTile {
             Self.varint(p.key &- key, into: &bytes)
@@ -143,7 +144,8 @@ package struct PieceDecoder {
         let tile = TileCoordinate(z: zoom, x: x, y: y)
         return .piece(
             TilePiece(
-                key: key, layer: layer, feature: feature, tile: tile, geometry: try geometry(type)))
+                key: key, layer: layer, feature: feature, tile: tile, geometry: try geometry(type),
+                needsRepair: flags & 16 != 0))
     }
 
     /// Reads a piece's geometry of MVT type `type` (dust: `unknown`).
