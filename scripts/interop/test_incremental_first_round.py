@@ -7,6 +7,8 @@ import struct
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 from test_incremental_run import Night, forest_export, forest_spec  # noqa: F401 (a fixture)
 
@@ -82,11 +84,15 @@ def test_the_index_keeps_the_first_round_of_each_thinned_zoom(kartpack, forest_e
     assert inc["full"] is False and inc["firstRoundTilesReplayed"] > 0
 
 
-def test_a_zoom_that_is_no_longer_thinned(kartpack, tmp_path):
-    """Last night a zoom was over the feature limit in its first round; tonight, after deletions, it is not: the
-    first round is replayed for the tiles that did not change, finds no tile over, and runs again (the replayed
-    tiles were not made), so the bytes are still the full build's."""
+@pytest.mark.parametrize("whole_zooms", [True, False])
+def test_a_zoom_that_is_no_longer_thinned(kartpack, tmp_path, whole_zooms):
+    """Last night a zoom was over the feature limit in its first round; tonight, after deletions, it is not. With
+    zooms encoded whole off (`KARTPACK_NO_WHOLE_ZOOMS`), the first round is replayed for the tiles that did not
+    change, finds no tile over, and runs again (the replayed tiles were not made); by default the zoom is encoded
+    whole. Either way the bytes are the full build's."""
     night = Night(kartpack, stands_export(tmp_path, 400), tmp_path / "night", stands_spec(maxTileFeatures=300))
+    if not whole_zooms:
+        night.env = {"KARTPACK_NO_WHOLE_ZOOMS": "1"}
     night.run()
     before = read_index(night.folder / "out" / "plan.pmtiles.tileindex")["firstRounds"]
     # About 410 stands: the zooms whose tiles hold more than 300 of them are thinned; at one of them (z12 here)
@@ -103,6 +109,8 @@ def test_a_zoom_that_is_no_longer_thinned(kartpack, tmp_path):
     # README.md), the thinned zooms below it are encoded as without an index (no first round replayed); the bytes
     # are the full build's all the same.
     assert inc["full"] is False and (inc["firstRoundTilesReplayed"] > 0 or 12 in inc["zoomsEncodedWhole"])
+    if not whole_zooms:
+        assert inc["firstRoundTilesReplayed"] > 0 and inc["zoomsEncodedWhole"] == []
     assert read_index(night.folder / "out" / "plan.pmtiles.tileindex")["firstRounds"] == []
 
 

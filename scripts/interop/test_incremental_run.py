@@ -60,12 +60,14 @@ class Night:
         self.plan = folder / "plan.json"
         self.plan.write_text(json.dumps(spec))
         self.package = folder / "out" / "plan.pmtiles"
+        # More environment for every build (e.g. KARTPACK_NO_WHOLE_ZOOMS).
+        self.env: dict = {}
 
     def run(self, *args: str) -> dict:
         report = self.folder / "report.json"
         # Every tile whose signature the build would take from the index unmade is signed all the same, and the
         # build fails if that signature is not last night's (TileReuse.unsignedRule).
-        env = {**os.environ, "KARTPACK_CHECK_UNSIGNED": "1"}
+        env = {**os.environ, "KARTPACK_CHECK_UNSIGNED": "1", **self.env}
         subprocess.run([self.kartpack, "run", str(self.plan), "--quiet", "--report", str(report), *args], check=True,
                        timeout=900, env=env)
         return json.loads(report.read_text())

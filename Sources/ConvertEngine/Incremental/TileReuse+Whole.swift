@@ -24,7 +24,11 @@ extension TileReuse {
     /// entry copying it would: the package and the index do not depend on it.
     func encodesWhole(zoom z: Int) -> Bool {
         let whole: Bool
-        if !isActive || wholeZooms.contains(z + 1) {
+        if !isActive {
+            whole = true
+        } else if noWholeZooms {
+            whole = false
+        } else if wholeZooms.contains(z + 1) {
             whole = true
         } else if roundZeroZooms.contains(z), let above = entries[z + 1], !above.isEmpty {
             whole = above.filter { !$0.copied }.count * 2 >= above.count

@@ -34,6 +34,9 @@ package final class TileReuse: @unchecked Sendable {
     /// `KARTPACK_CHECK_UNSIGNED` set: such signatures are made all the same, and a build whose signature differs
     /// fails (the tests' check of the rule).
     let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
+    /// `KARTPACK_NO_WHOLE_ZOOMS` set: a night encodes no zoom whole (`encodesWhole`), so the tests reach the paths
+    /// of a thinned zoom that copies (a replayed first round, one that finds no tile over a limit).
+    let noWholeZooms = ProcessInfo.processInfo.environment["KARTPACK_NO_WHOLE_ZOOMS"] != nil
     /// Last night's first rounds of thinned zooms (`RoundZeroEntry`), and the zooms they are of.
     var previousRoundZero: [TileCoordinate: RoundZeroEntry] = [:]
     var roundZeroZooms: Set<Int> = []
