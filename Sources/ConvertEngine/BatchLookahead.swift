@@ -32,7 +32,8 @@ struct ReadBatch: Sendable {
 struct BatchLookahead {
     typealias Team = WorkerTeam<FeatureChain, FeatureJob, PieceReuse.Outcome>
 
-    /// A batch ready to add: its features, their results, what reading it reported, the records read after it.
+    /// A batch ready to add: its features, their results, the records read after it (its read diagnostics went to
+    /// `next`'s `report`).
     struct Taken {
         var jobs: [FeatureJob]
         var results: [PieceReuse.Outcome]

@@ -13,7 +13,6 @@ import Synchronization
 /// the batch (`ReadBatch`), and a read's error too. While the reader thread runs nothing else touches the set's
 /// reader or its ids and counts; `stop` waits for it, so the set can be finished or rejected.
 final class BatchPrefetch: @unchecked Sendable {
-
     private let layer: OpenedSet
     private let size: Int
     private let diagnostics: DiagnosticSink
