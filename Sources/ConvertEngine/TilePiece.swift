@@ -13,12 +13,26 @@ package struct TilePiece: Sendable {
     package var layer: Int32 = 0
     /// The feature (index into its layer's records); set by the feature phase.
     package var feature: Int32 = 0
-    package var tile: TileCoordinate
-    package var geometry: PieceGeometry
+    // The tile, packed (column and row fit 32 bits up to `TileCoordinate.maxZoom`), with `needsRepair` in the bytes
+    // before `geometry`: a piece takes 48 bytes, not 64 (millions of them are held and spilled; `tile`).
+    private var column: UInt32
+    private var row: UInt32
+    private var zoom: UInt8
     /// A polygon piece that rounding to the grid broke and whose repair waits for the shared-border pass: its rings
     /// may cross (`PieceGeometry.init(unrepaired:)`), and `SharedBorderPass` repairs what it simplified of them
     /// (LateGridRepair.swift). Set by `TileStage` with shared borders only; kept by the spill and the piece store.
     package var needsRepair = false
+    package var geometry: PieceGeometry
+
+    /// The tile the piece is in.
+    package var tile: TileCoordinate {
+        get { TileCoordinate(z: Int(zoom), x: Int(column), y: Int(row)) }
+        set {
+            zoom = UInt8(newValue.z)
+            column = UInt32(newValue.x)
+            row = UInt32(newValue.y)
+        }
+    }
 
     package init(
         key: UInt64 = 0, layer: Int32 = 0, feature: Int32 = 0, tile: TileCoordinate, geometry: PieceGeometry,
@@ -27,7 +41,9 @@ package struct TilePiece: Sendable {
         self.key = key
         self.layer = layer
         self.feature = feature
-        self.tile = tile
+        zoom = UInt8(tile.z)
+        column = UInt32(tile.x)
+        row = UInt32(tile.y)
         self.geometry = geometry
         self.needsRepair = needsRepair
     }

@@ -74,9 +74,9 @@ import VectorTile
         var back: [String] = []
         while let p = try decoder.next() { back.append(describe(p)) }
         #expect(back == order.map { describe(all[$0]) })
-        // Far smaller than the pieces in memory.
+        // Far smaller than the pieces in memory (48 bytes a piece and its points' arrays).
         let held = all.reduce(0) { $0 + PieceSpool.bytes(of: $1) }
-        #expect(encoder.bytes.count * 3 < held)
+        #expect(encoder.bytes.count * 5 < held * 2)
     }
 
     @Test func theSortOnTwoThreadsGivesTheOrderOfOne() {
