@@ -7,10 +7,10 @@ import TileArchive
 import ConvertEngine
 
 /// Makes a shard plan for a `convert` command line: the inputs' fingerprint (what shards check before building
-/// and what the merge relies on through the plan's digest) and the ranges of the archive's tile order, split by
-/// `ShardSplitter` so that each range shard gets about equal estimated feature pieces (`estimateWork`: every
-/// record's stored box, projected, and vertex count; no record is decoded), or, for inputs it cannot estimate
-/// (GeoPackage), equal shares of the area's tiles (each `.shp` header's box, projected as the features will be).
+/// and what the merge relies on through the plan's digest) and each shard's tiles, split by `ShardSplitter` so that
+/// each range shard gets an area of about equal estimated feature pieces (`estimateWork`: every record's stored
+/// box, projected, and vertex count; no record is decoded), or, for inputs it cannot estimate (GeoPackage), equal
+/// shares of the area (each `.shp` header's box, projected as the features will be).
 /// The fingerprint hashes every record (`ShapefileRecordDigest`), as the nightly fingerprint does.
 package struct ShardPlanner {
     /// The conversion (its inputs, clip, zooms and format).
@@ -37,13 +37,13 @@ package struct ShardPlanner {
         let work = shards > 1 ? estimateWork() : nil
         let chosen = splitZoom == nil && chooseSplit ? chosenSplitZoom(work) : nil
         let split = min(max(splitZoom ?? chosen?.zoom ?? zooms.upperBound, zooms.lowerBound), zooms.upperBound)
-        let ranges = ShardSplitter.split(
+        let tiles = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: split, bounds: bounds(), order: options.format.tileOrder,
             work: work)
         let (fingerprint, untrusted, stamps) = try stampedAudit()
         var plan = ShardPlan(
             command: "convert", directory: directory, arguments: arguments, output: options.output,
-            format: options.format, fingerprint: fingerprint, ranges: ranges, splitZoom: split)
+            format: options.format, fingerprint: fingerprint, shards: tiles, splitZoom: split)
         plan.untrustedBoxes = untrusted
         plan.inputStamps = stamps
         plan.splitNote = chosen?.note

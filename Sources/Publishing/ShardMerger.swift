@@ -4,12 +4,13 @@ import TileArchive
 import ConvertEngine
 
 /// `kartpack merge`: joins the parts of every shard of a plan into the package the one-machine build makes, byte
-/// for byte: the same archive writer takes the same tiles in the same order (the parts in shard order, each in
-/// archive order) and the same metadata (every part holds it), through the same staging and atomic publish.
+/// for byte: the same archive writer takes the same tiles in the same order (the parts' key ranges in key order,
+/// each part's tiles in archive order) and the same metadata (every part holds it), through the same staging and
+/// atomic publish.
 ///
 /// Before anything is written the parts are checked as a set (`ShardSet`: one plan, every shard once, contiguous
 /// ranges, one metadata) and against the output (the plan's package name and format); while tiles are copied each
-/// is checked to be in its shard's range and order, and each part's checksum at its end. The metadata's counts of
+/// is checked to be in its shard's ranges and order, and each part's checksum at its end. The metadata's counts of
 /// the zooms the first shard did not tile are completed from the parts' feature notes (`ShardFeatureNotes`). Any
 /// refusal leaves nothing at the output (a previous package stays as it was).
 package struct ShardMerger {
@@ -54,18 +55,34 @@ package struct ShardMerger {
         let order = header.format.tileOrder
         let summary: ArchiveSummary
         do {
+            // Every shard's ranges in key order: the package's tiles come from the parts range by range, each part
+            // read once, front to back (a range shard holds one range a zoom).
+            let spans = ordered.indices.flatMap { i in ordered[i].header.tiles.ranges.map { (range: $0, part: i) } }
+                .sorted { $0.range.lowerBound < $1.range.lowerBound }
+            var next = try ordered.map { try $0.nextTile() }
             var written = 0
-            for part in ordered {
-                let range = part.header.range
-                var previous: UInt64?
-                try part.forEachTile { key, tile, bytes in
-                    guard order.sortKey(tile) == key, range.contains(key), previous.map({ $0 < key }) ?? true else {
-                        throw ShardError.damaged(path: part.path, reason: "tile \(tile) is outside its range or order")
+            for span in spans {
+                let part = ordered[span.part]
+                while let t = next[span.part], span.range.contains(t.key) {
+                    guard order.sortKey(t.tile) == t.key else {
+                        throw ShardError.damaged(
+                            path: part.path, reason: "tile \(t.tile) is outside its ranges or order")
                     }
-                    previous = key
-                    try writer.write(z: tile.z, x: tile.x, y: tile.y, data: bytes)
+                    try writer.write(z: t.tile.z, x: t.tile.x, y: t.tile.y, data: t.bytes)
+                    next[span.part] = try part.nextTile()
+                    if let n = next[span.part], n.key <= t.key {
+                        throw ShardError.damaged(
+                            path: part.path, reason: "tile \(n.tile) is outside its ranges or order")
+                    }
                     written += 1
                     if written % 4096 == 0 { try checkCancelled() }
+                }
+            }
+            // A tile left over lies in none of its part's ranges.
+            for (i, t) in next.enumerated() {
+                if let t {
+                    throw ShardError.damaged(
+                        path: ordered[i].path, reason: "tile \(t.tile) is outside its ranges or order")
                 }
             }
             try checkCancelled()

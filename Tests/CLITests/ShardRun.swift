@@ -37,8 +37,16 @@ struct ShardRun {
     /// Merges the parts (last shard first with `reversed`: the merge must not depend on the order it is given)
     /// into `out`, replacing it; returns the merged bytes (nil when the merge failed, which is an issue).
     func merge(into out: String, reversed: Bool = false) throws -> Data? {
-        let m = try runKartpack(["merge"] + (reversed ? parts.reversed() : parts) + ["-o", out, "--force"])
+        let m = try attemptMerge(into: out, reversed: reversed)
         #expect(m.status == 0, "\(m.stderr)")
-        return m.status == 0 ? try Data(contentsOf: URL(fileURLWithPath: out)) : nil
+        return m.bytes
+    }
+
+    /// Merges as `merge` does, without expecting it to succeed: the exit status, stderr and the merged bytes (nil
+    /// when it failed).
+    func attemptMerge(into out: String, reversed: Bool = false) throws -> (status: Int32, stderr: String, bytes: Data?)
+    {
+        let m = try runKartpack(["merge"] + (reversed ? parts.reversed() : parts) + ["-o", out, "--force"])
+        return (m.status, m.stderr, m.status == 0 ? try Data(contentsOf: URL(fileURLWithPath: out)) : nil)
     }
 }

@@ -27,43 +27,49 @@ import TileArchive
         return (work, area)
     }
 
-    /// Each shard's estimated pieces: the weights of the cells in its range.
-    static func pieces(_ ranges: [ShardKeyRange], _ cells: [(key: UInt64, weight: Double)]) -> [Double] {
-        ranges.map { r in cells.filter { r.contains($0.key) }.reduce(0) { $0 + $1.weight } }
+    /// Each shard's estimated pieces: the weights of the cells (at the split zoom) under its tiles.
+    static func pieces(_ shards: [ShardTiles], _ cells: ShardCells, _ weights: [(index: UInt64, weight: Double)])
+        -> [Double]
+    {
+        shards.map { t in
+            weights.filter { t.contains(cells.key(zoom: cells.zoom, index: $0.index)) }.reduce(0) { $0 + $1.weight }
+        }
     }
 
     /// With the estimate, the 7 range shards' estimated pieces are each within 10 % of their mean, at the default
     /// split (the max zoom) and split at zoom 11 (four zooms of pieces); cut by the area's tiles, the same input
-    /// gives ranges more than twice apart (so the test can tell the two).
+    /// gives shards more than twice apart (so the test can tell the two).
     @Test(arguments: [14, 11])
     func rangeShardsGetAboutEqualPieces(splitZoom: Int) throws {
         let (work, area) = Self.skewed()
-        let cells = work.weightedCells(from: splitZoom, order: .hilbert)
+        let cells = ShardCells(zoom: splitZoom, order: .hilbert)
+        let weights = work.cellWeights(cells, from: splitZoom)
         let byWork = ShardSplitter.split(
             shards: 8, zooms: 6...14, splitZoom: splitZoom, bounds: area, order: .hilbert, work: work)
-        let shares = Self.pieces(Array(byWork.dropFirst()), cells)
+        let shares = Self.pieces(Array(byWork.dropFirst()), cells, weights)
         let mean = shares.reduce(0, +) / Double(shares.count)
         #expect(shares.allSatisfy { abs($0 - mean) <= 0.1 * mean }, "\(shares)")
-        #expect(shares.reduce(0, +) == cells.reduce(0) { $0 + $1.weight })
+        #expect(shares.reduce(0, +) == weights.reduce(0) { $0 + $1.weight })
 
         let byTiles = ShardSplitter.split(shards: 8, zooms: 6...14, splitZoom: splitZoom, bounds: area, order: .hilbert)
-        let uneven = Self.pieces(Array(byTiles.dropFirst()), cells)
+        let uneven = Self.pieces(Array(byTiles.dropFirst()), cells, weights)
         #expect((uneven.max() ?? 0) > 2 * (uneven.min() ?? 0), "\(uneven)")
-        try ShardSet.checkContiguous(byWork.enumerated().map { (shard: $0.offset, range: $0.element) }) {
+        try ShardSet.checkContiguous(byWork.enumerated().map { (shard: $0.offset, tiles: $0.element) }) {
             .partsDoNotFit(reason: $0)
         }
     }
 
-    /// Every feature is tallied: the pieces at a zoom are at least the features, and a zoom's tallies add up from
-    /// the zoom above (a feature over two tiles counts in both).
+    /// Every feature is tallied: the pieces at a zoom are at least the features, and a cell's weight from a zoom
+    /// up holds the tiles of every zoom under it.
     @Test func everyFeatureIsTallied() {
         let (work, _) = Self.skewed()
         #expect(work.features == 20_000)
-        let z14 = work.weightedCells(from: 14, order: .zxy)
-        let z13 = work.weightedCells(from: 13, order: .zxy)
+        let z14 = work.cellWeights(ShardCells(zoom: 14, order: .hilbert), from: 14)
+        let z13 = work.cellWeights(ShardCells(zoom: 13, order: .hilbert), from: 13)
         let at14 = z14.reduce(0) { $0 + $1.weight } - Double(z14.count)
         #expect(at14 >= 20_000)
-        #expect(z13.count > z14.count)
+        #expect(z13.count < z14.count)
+        #expect(z13.reduce(0) { $0 + $1.weight } > z14.reduce(0) { $0 + $1.weight })
     }
 
     /// The densest tile's bounds only grow towards the lower zooms, and the lowest unthinned zoom follows the

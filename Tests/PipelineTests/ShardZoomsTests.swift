@@ -15,12 +15,13 @@ import TileArchive
         let ranges = ShardSplitter.split(
             shards: shards, zooms: zooms, splitZoom: 11, bounds: ShardSplitterTests.sweden, order: order)
         #expect(ranges.count == shards)
-        try ShardSet.checkContiguous(ranges.enumerated().map { (shard: $0.offset, range: $0.element) }) {
+        try ShardSet.checkContiguous(ranges.enumerated().map { (shard: $0.offset, tiles: $0.element) }) {
             .partsDoNotFit(reason: $0)
         }
-        #expect(ranges[0].upperBound == ShardZooms.firstKey(zoom: 11, order: order))
+        #expect(
+            ranges[0].ranges == [ShardKeyRange(lowerBound: 0, upperBound: ShardZooms.firstKey(zoom: 11, order: order))])
         for (i, r) in ranges.enumerated() {
-            let shard = ShardZooms(range: r, splitZoom: 11, order: order)
+            let shard = ShardZooms(tiles: r, splitZoom: 11, order: order)
             for z in zooms {
                 let role = shard.role(zoom: z)
                 if i == 0 {
@@ -41,8 +42,8 @@ import TileArchive
 
     @Test func oneShardHoldsEveryZoomWhole() {
         let ranges = ShardSplitter.split(shards: 1, zooms: 0...14, splitZoom: 5, bounds: nil, order: .hilbert)
-        #expect(ranges == [ShardKeyRange(lowerBound: 0, upperBound: nil)])
-        let shard = ShardZooms(range: ranges[0], splitZoom: 5, order: .hilbert)
+        #expect(ranges == [ShardTiles.all])
+        let shard = ShardZooms(tiles: ranges[0], splitZoom: 5, order: .hilbert)
         #expect(shard.coversAll)
         #expect((0...14).allSatisfy { shard.role(zoom: $0) == .whole })
     }
@@ -56,7 +57,8 @@ import TileArchive
         options.minZoom = 6
         options.maxZoom = 14
         options.shard = ShardTarget(
-            planDigest: "", shard: 1, shards: 2, range: ShardKeyRange(lowerBound: key, upperBound: key + 1),
+            planDigest: "", shard: 1, shards: 2,
+            tiles: ShardTiles([ShardKeyRange(lowerBound: key, upperBound: key + 1)]),
             outputName: "x.pmtiles", splitZoom: 14)
         let footprint = try #require(ShardFootprint(options: options))
         let box = SphericalMercator.bounds(of: tile)
@@ -70,7 +72,7 @@ import TileArchive
         let near = Bounds(minX: box.maxX + 1, minY: box.minY + 10, maxX: box.maxX + 2, maxY: box.minY + 20)
         #expect(footprint.touches(near))
         // The first shard tiles everything.
-        options.shard?.range = ShardKeyRange(lowerBound: 0, upperBound: key)
+        options.shard?.tiles = ShardTiles([ShardKeyRange(lowerBound: 0, upperBound: key)])
         #expect(ShardFootprint(options: options) == nil)
     }
     /// A range shard makes pieces only from the lowest zoom it encodes (and at a feature's highest zoom), and
@@ -85,7 +87,7 @@ import TileArchive
         options.maxZoom = 14
         func target(_ i: Int) -> ShardTarget {
             ShardTarget(
-                planDigest: "", shard: i, shards: 3, range: ranges[i], outputName: "x.pmtiles", splitZoom: 11)
+                planDigest: "", shard: i, shards: 3, tiles: ranges[i], outputName: "x.pmtiles", splitZoom: 11)
         }
         options.shard = target(0)
         #expect(ShardZooms.firstPieceZoom(options: options) == nil)

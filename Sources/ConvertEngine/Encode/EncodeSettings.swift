@@ -73,7 +73,7 @@ package struct EncodeSettings: Sendable {
         batchPieces = Self.batchPieces(budget: o.memoryBudget)
         keepBytes = Self.keepBytes(budget: o.memoryBudget)
         shardZooms = o.shard.map {
-            ShardZooms(range: $0.range, splitZoom: $0.splitZoom, order: o.format.tileOrder)
+            ShardZooms(tiles: $0.tiles, splitZoom: $0.splitZoom, order: o.format.tileOrder)
         }
         reuse = o.tileReuse
     }

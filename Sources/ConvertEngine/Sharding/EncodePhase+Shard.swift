@@ -10,17 +10,17 @@ extension EncodePhase {
     }
 
     /// The tiles of a batch this run encodes: all of them, except at a zoom a shard holds only part of
-    /// (`ShardZooms.Role.range`), where only the tiles in the shard's range.
+    /// (`ShardZooms.Role.range`), where only the shard's tiles.
     ///
     /// Only zooms where nothing is thinned may be cut down (the split zoom and above: `ShardZooms`): there no
     /// decision of the build depends on another tile of the zoom, and the features' highest zooms are still noted
     /// from the whole batch.
     func shardTiles(_ read: ZoomStream.Batch, zoom z: Int) -> ZoomStream.Batch {
         guard let shard = settings.shardZooms, shard.role(zoom: z) == .range else { return read }
-        let range = shard.range
+        let tiles = shard.tiles
         var kept = read
-        // Runs are one tile each, in key order; the range is an interval, so the kept runs are adjacent.
-        kept.runs = read.runs.filter { !$0.isEmpty && range.contains(read.pieces[$0.lowerBound].key) }
+        // Runs are one tile each, in key order; a shard holds one range of a zoom, so the kept runs are adjacent.
+        kept.runs = read.runs.filter { !$0.isEmpty && tiles.contains(read.pieces[$0.lowerBound].key) }
         return kept
     }
 

@@ -59,7 +59,7 @@ package struct ShardFeatureNotes: Sendable, Equatable {
     /// zoom is the max zoom (the metadata shard then tiles every zoom it needs), a metadata shard that skips no zoom.
     package init?(options o: ConvertOptions) {
         guard let shard = o.shard, o.minZoom <= o.maxZoom, shard.splitZoom < o.maxZoom else { return nil }
-        let zooms = ShardZooms(range: shard.range, splitZoom: shard.splitZoom, order: o.format.tileOrder)
+        let zooms = ShardZooms(tiles: shard.tiles, splitZoom: shard.splitZoom, order: o.format.tileOrder)
         guard !zooms.coversAll else { return nil }
         if shard.holdsMetadata {
             guard let skipped = ShardZooms.metadataSkippedZooms(options: o) else { return nil }

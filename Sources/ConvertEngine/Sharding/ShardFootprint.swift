@@ -2,7 +2,7 @@ import KartpackCore
 import Styling
 import TileArchive
 
-/// Where a range shard's tiles are (`ShardZooms`: its range of the split zoom and up): a feature whose projected
+/// Where a range shard's tiles are (`ShardZooms`: its area's tiles from the split zoom up): a feature whose projected
 /// extent, grown by the tile buffer, touches none of them has no piece there, so the shard neither repairs nor
 /// tiles it and counts it as another shard's (`outsideShard` in its report).
 ///
@@ -18,7 +18,7 @@ package struct ShardFootprint: Sendable {
     static let maximumTiles = 256
 
     var zooms: ClosedRange<Int>
-    var range: ShardKeyRange
+    var tiles: ShardTiles
     var order: TileOrder
     /// The tile buffer and extent (`TilingParameters`), in tile units.
     var buffer: Double
@@ -30,7 +30,7 @@ package struct ShardFootprint: Sendable {
             !(o.style.map(Self.setsLayer) ?? false)
         else { return nil }
         zooms = max(shard.splitZoom, o.minZoom)...o.maxZoom
-        range = shard.range
+        tiles = shard.tiles
         order = o.format.tileOrder
         buffer = o.buffer
         extent = o.extent
@@ -49,11 +49,11 @@ package struct ShardFootprint: Sendable {
             // The buffer and two tile units more: quantization and the buffer's edge never reach past it.
             let unit = SphericalMercator.tileSize(zoom: z) / Double(extent)
             let grown = b.expanded(by: (buffer + 2) * unit)
-            guard let tiles = SphericalMercator.tileRange(covering: grown, zoom: z) else { return true }
-            if tiles.count > Self.maximumTiles { return true }
-            for t in tiles {
+            guard let reached = SphericalMercator.tileRange(covering: grown, zoom: z) else { return true }
+            if reached.count > Self.maximumTiles { return true }
+            for t in reached {
                 guard let key = order.sortKey(t) else { return true }
-                if range.contains(key) { return true }
+                if tiles.contains(key) { return true }
             }
         }
         return false

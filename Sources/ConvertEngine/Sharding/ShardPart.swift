@@ -4,15 +4,15 @@ import KartpackCore
 import KartpackJSON
 import TileArchive
 
-/// What a shard part says about itself: which plan and shard it was built for, the key range of its tiles in the
-/// archive's tile order, the final package's file name and format, and, in the first shard's part, the metadata the
-/// package gets (`ShardTarget.holdsMetadata`; null in the others).
+/// What a shard part says about itself: which plan and shard it was built for, the key ranges of its tiles in the
+/// archive's tile order (`ShardTiles`), the final package's file name and format, and, in the first shard's part,
+/// the metadata the package gets (`ShardTarget.holdsMetadata`; null in the others).
 package struct ShardPartHeader: Sendable {
     /// SHA-256 of the plan file the part was built from.
     package var planDigest: String
     package var shard: Int
     package var shards: Int
-    package var range: ShardKeyRange
+    package var tiles: ShardTiles
     /// The final package's file name (`ShardPlan.output`'s last component).
     package var outputName: String
     package var format: ArchiveFormat
@@ -22,19 +22,19 @@ package struct ShardPartHeader: Sendable {
     package var json: JSONValue {
         .object([
             ("plan", .string(planDigest)), ("shard", .int(Int64(shard))), ("shards", .int(Int64(shards))),
-            ("from", .string(String(range.lowerBound))), ("to", range.upperBound.map { .string(String($0)) } ?? .null),
+            ("ranges", tiles.json),
             ("output", .string(outputName)), ("format", .string(format.rawValue)), ("metadata", metadata),
         ])
     }
 
     package init(
-        planDigest: String, shard: Int, shards: Int, range: ShardKeyRange, outputName: String, format: ArchiveFormat,
+        planDigest: String, shard: Int, shards: Int, tiles: ShardTiles, outputName: String, format: ArchiveFormat,
         metadata: JSONValue
     ) {
         self.planDigest = planDigest
         self.shard = shard
         self.shards = shards
-        self.range = range
+        self.tiles = tiles
         self.outputName = outputName
         self.format = format
         self.metadata = metadata
@@ -42,25 +42,19 @@ package struct ShardPartHeader: Sendable {
 
     package init?(json j: JSONValue) {
         guard let plan = j["plan"]?.stringValue, let shard = j["shard"]?.intValue, let shards = j["shards"]?.intValue,
-            let from = j["from"]?.stringValue.flatMap({ UInt64($0) }), let output = j["output"]?.stringValue,
+            let tiles = ShardTiles(json: j["ranges"]), let output = j["output"]?.stringValue,
             let format = j["format"]?.stringValue.flatMap(ArchiveFormat.init(rawValue:)), let metadata = j["metadata"]
         else { return nil }
-        var to: UInt64?
-        if let t = j["to"], t != .null {
-            guard let v = t.stringValue.flatMap({ UInt64($0) }), v >= from else { return nil }
-            to = v
-        }
         self.init(
-            planDigest: plan, shard: Int(shard), shards: Int(shards),
-            range: ShardKeyRange(lowerBound: from, upperBound: to),
-            outputName: output, format: format, metadata: metadata)
+            planDigest: plan, shard: Int(shard), shards: Int(shards), tiles: tiles, outputName: output, format: format,
+            metadata: metadata)
     }
 }
 
 /// The file a shard writes: its tiles, compressed as the archive stores them, in the archive's tile order, with
 /// what the merge needs. Layout (integers little-endian):
 ///
-///     "KARTPACK-SHARD-PART 2\n" (the part format: 2 since parts carry feature notes)
+///     "KARTPACK-SHARD-PART 3\n" (the part format: 3 since a part holds several key ranges)
 ///     u32 header length, header JSON (`ShardPartHeader`)
 ///     optionally: u8 2, u64 length, the shard's feature notes (`ShardFeatureNotes.bytes`)
 ///     per tile: u8 1, u64 order key, u8 z, u32 x, u32 y, u32 length, the tile's bytes
@@ -69,12 +63,12 @@ package struct ShardPartHeader: Sendable {
 /// The trailing hash makes a truncated or damaged part fail the merge instead of publishing a hole.
 package enum ShardPart {
     static let magic = Array("KARTPACK-SHARD-PART \(formatVersion)\n".utf8)
-    /// The part format this Kartpack writes and reads (1: before the feature notes).
-    static let formatVersion = 2
+    /// The part format this Kartpack writes and reads (1: before the feature notes; 2: one key range a part).
+    static let formatVersion = 3
 
-    /// Writes a part: `notes` (when given) first, then `tiles` yields each tile in archive order; a tile outside the
-    /// header's range is an internal error. The file is written at `path` (a staging name: the caller publishes
-    /// it) and fsync'd.
+    /// Writes a part: `notes` (when given) first, then `tiles` yields each tile in archive order; a tile that is not
+    /// the header's (`ShardPartHeader.tiles`) is an internal error. The file is written at `path` (a staging name:
+    /// the caller publishes it) and fsync'd.
     package static func write(
         path: String, header: ShardPartHeader, order: TileOrder, notes: ShardFeatureNotes? = nil,
         tiles: ((TileCoordinate, [UInt8]) throws -> Void) throws -> Void
@@ -104,7 +98,7 @@ package enum ShardPart {
         var count: UInt64 = 0
         var previous: UInt64?
         try tiles { tile, bytes in
-            guard let key = order.sortKey(tile), header.range.contains(key), previous.map({ $0 < key }) ?? true else {
+            guard let key = order.sortKey(tile), header.tiles.contains(key), previous.map({ $0 < key }) ?? true else {
                 throw PipelineError.tileEncoding(tile: tile.description, reason: "outside the shard's range or order")
             }
             previous = key
@@ -131,7 +125,7 @@ package enum ShardPart {
     }
 }
 
-/// Reads a part file: the header at once, the tiles streamed (`forEachTile`), the trailing hash checked at the end.
+/// Reads a part file: the header at once, the tiles streamed (`nextTile`), the trailing hash checked at the end.
 package final class ShardPartReader {
     package let path: String
     package let header: ShardPartHeader
@@ -140,7 +134,9 @@ package final class ShardPartReader {
     private var position = 0
     private var hash = SHA256()
     private var atEnd = false
-    /// The part's feature notes (`ShardFeatureNotes`), once `forEachTile` has read past them; nil when it has none.
+    /// Tiles read so far.
+    private var count: UInt64 = 0
+    /// The part's feature notes (`ShardFeatureNotes`), once `nextTile` has read past them; nil when it has none.
     package private(set) var notes: ShardFeatureNotes?
 
     package init(path: String) throws {
@@ -215,10 +211,12 @@ package final class ShardPartReader {
         return slice
     }
 
-    /// Calls `body` with each tile (order key, coordinate, bytes) in file order, then checks the count and hash.
-    package func forEachTile(_ body: (UInt64, TileCoordinate, [UInt8]) throws -> Void) throws {
-        precondition(!atEnd)
-        var count: UInt64 = 0
+    /// One tile of a part: its order key, coordinate and bytes.
+    package typealias Tile = (key: UInt64, tile: TileCoordinate, bytes: [UInt8])
+
+    /// The next tile in file order; nil past the last, once the count and the hash are checked (and after that).
+    package func nextTile() throws -> Tile? {
+        guard !atEnd else { return nil }
         while true {
             let tag = try next(1).first
             if tag == 0 { break }
@@ -237,9 +235,8 @@ package final class ShardPartReader {
             let x = Int(Self.integer(fixed.dropFirst(9).prefix(4), as: UInt32.self))
             let y = Int(Self.integer(fixed.dropFirst(13).prefix(4), as: UInt32.self))
             let length = Int(Self.integer(fixed.dropFirst(17), as: UInt32.self))
-            let bytes = Array(try next(length))
-            try body(key, TileCoordinate(z: z, x: x, y: y), bytes)
             count += 1
+            return (key, TileCoordinate(z: z, x: x, y: y), Array(try next(length)))
         }
         let stated = Self.integer(try next(8), as: UInt64.self)
         let computed = hash.finalize()
@@ -252,5 +249,11 @@ package final class ShardPartReader {
             (try handle.read(upToCount: 1))?.isEmpty ?? true
         else { throw ShardError.damaged(path: path, reason: "its tiles do not match its checksum (damaged or cut)") }
         atEnd = true
+        return nil
+    }
+
+    /// Calls `body` with each tile (order key, coordinate, bytes) in file order, then checks the count and hash.
+    package func forEachTile(_ body: (UInt64, TileCoordinate, [UInt8]) throws -> Void) throws {
+        while let t = try nextTile() { try body(t.key, t.tile, t.bytes) }
     }
 }

@@ -5,11 +5,13 @@ import KartpackJSON
 import TileArchive
 
 /// A shard plan (`kartpack plan`): the build it splits (the `convert` command line, run from `directory`), the
-/// inputs' fingerprint when it was made, and each shard's range of the archive's tile order. Shards take their
-/// inputs and options from the plan, so they cannot differ; a part records the plan's digest (`digest`, SHA-256 of
-/// the file), so the merge refuses parts of another plan.
+/// inputs' fingerprint when it was made, and each shard's tiles (`ShardTiles`: key ranges of the archive's tile
+/// order). Shards take their inputs and options from the plan, so they cannot differ; a part records the plan's
+/// digest (`digest`, SHA-256 of the file), so the merge refuses parts of another plan.
 package struct ShardPlan: Sendable {
-    static let formatVersion: Int64 = 1
+    /// 2: a shard holds key ranges (an area's tiles at each zoom), not one range. Region plans have the same
+    /// number (`RegionShardPlan`), so that one read as the other is refused by its command, not its format.
+    static let formatVersion: Int64 = 2
     /// The command the plan splits (`convert`).
     package var command: String
     /// The working folder the arguments' relative paths are read from.
@@ -21,7 +23,8 @@ package struct ShardPlan: Sendable {
     package var format: ArchiveFormat
     /// The inputs' fingerprint (`ShardPlanner.fingerprint`).
     package var fingerprint: String
-    package var ranges: [ShardKeyRange]
+    /// Each shard's tiles, in shard order.
+    package var shards: [ShardTiles]
     /// The lowest zoom split into ranges (`ShardZooms`): the zooms below are the first shard's, whole.
     package var splitZoom: Int
     /// The Kartpack version that made the plan; shards and merge of another version refuse it.
@@ -35,7 +38,7 @@ package struct ShardPlan: Sendable {
 
     package init(
         command: String, directory: String, arguments: [String], output: String, format: ArchiveFormat,
-        fingerprint: String, ranges: [ShardKeyRange], splitZoom: Int
+        fingerprint: String, shards: [ShardTiles], splitZoom: Int
     ) {
         self.splitZoom = splitZoom
         self.command = command
@@ -44,16 +47,13 @@ package struct ShardPlan: Sendable {
         self.output = output
         self.format = format
         self.fingerprint = fingerprint
-        self.ranges = ranges
+        self.shards = shards
     }
 
     /// The plan file's text (pretty JSON, stable).
     package var text: String {
-        let shards = ranges.enumerated().map { i, r -> JSONValue in
-            .object([
-                ("shard", .int(Int64(i))), ("from", .string(String(r.lowerBound))),
-                ("to", r.upperBound.map { .string(String($0)) } ?? .null),
-            ])
+        let list = shards.enumerated().map { i, t -> JSONValue in
+            .object([("shard", .int(Int64(i))), ("ranges", t.json)])
         }
         return JSONWriter.text(
             .object([
@@ -62,7 +62,7 @@ package struct ShardPlan: Sendable {
                 ("arguments", .array(arguments.map { .string($0) })), ("output", .string(output)),
                 ("format", .string(format.rawValue)), ("fingerprint", .string(fingerprint)),
                 ("splitZoom", .int(Int64(splitZoom))), ("recordBoxesNotTrusted", untrustedBoxes.json),
-                ("inputStamps", inputStamps?.json ?? .null), ("shards", .array(shards)),
+                ("inputStamps", inputStamps?.json ?? .null), ("shards", .array(list)),
             ]), format: .pretty)
     }
 
@@ -93,26 +93,26 @@ package struct ShardPlan: Sendable {
             let version = j["kartpack"]?.stringValue, let splitZoom = j["splitZoom"]?.intValue,
             let untrusted = UntrustedRecordBoxes(json: j["recordBoxesNotTrusted"])
         else { throw bad("a key is missing or has the wrong type") }
-        var ranges: [ShardKeyRange] = []
+        var tiles: [ShardTiles] = []
         for s in shards {
-            guard let from = s["from"]?.stringValue.flatMap({ UInt64($0) }) else { throw bad("a shard has no range") }
-            let to = s["to"]?.stringValue.flatMap { UInt64($0) }
-            ranges.append(ShardKeyRange(lowerBound: from, upperBound: to))
+            guard let t = ShardTiles(json: s["ranges"]) else { throw bad("shard \(tiles.count) has no valid ranges") }
+            tiles.append(t)
         }
-        try ShardSet.checkContiguous(ranges.enumerated().map { (shard: $0.offset, range: $0.element) }) { bad($0) }
+        try ShardSet.checkContiguous(tiles.enumerated().map { (shard: $0.offset, tiles: $0.element) }) { bad($0) }
         guard version == Kartpack.version else {
             throw bad("made by kartpack \(version); this is \(Kartpack.version): make the plan again")
         }
         var plan = ShardPlan(
             command: command, directory: directory, arguments: args, output: output, format: format,
-            fingerprint: fingerprint, ranges: ranges, splitZoom: Int(splitZoom))
+            fingerprint: fingerprint, shards: tiles, splitZoom: Int(splitZoom))
         plan.kartpack = version
         plan.untrustedBoxes = untrusted
         plan.inputStamps = try InputStamps.read(j["inputStamps"], bad: bad)
         return (plan, SHA256.hex(of: bytes))
     }
 
-    /// A plan file's JSON and bytes; refused unless it is a shard plan of this format.
+    /// A plan file's JSON and bytes; refused unless it is a shard plan of this format (region plans share it:
+    /// `RegionShardPlan`).
     package static func readJSON(path: String) throws -> (json: JSONValue, bytes: [UInt8]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ShardError.missing(path: path, reason: "cannot read the shard plan")

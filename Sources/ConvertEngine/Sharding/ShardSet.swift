@@ -2,9 +2,9 @@ import Foundation
 import KartpackCore
 import KartpackJSON
 
-/// The checks that a set of parts makes exactly one package: one plan, every shard once, ranges that follow each
-/// other from the first tile to the last, the same package name, format and metadata. Refusals name the shards
-/// and files.
+/// The checks that a set of parts makes exactly one package: one plan, every shard once, ranges that together
+/// follow each other from the first tile to the last, the same package name, format and metadata. Refusals name
+/// the shards and files.
 package enum ShardSet {
     /// The parts in shard order, or why they do not make one package (`ShardError.partsDoNotFit`).
     package static func check(_ parts: [ShardPartReader]) throws -> [ShardPartReader] {
@@ -44,22 +44,30 @@ package enum ShardSet {
                     + (missing.count == 1 ? " is" : " are") + " missing")
         }
         let ordered = (0..<count).compactMap { byShard[$0] }
-        try checkContiguous(ordered.map { (shard: $0.header.shard, range: $0.header.range) }, fail: fail)
+        try checkContiguous(ordered.map { (shard: $0.header.shard, tiles: $0.header.tiles) }, fail: fail)
         guard ordered[0].header.metadata != .null else {
             throw fail("\(name(ordered[0])) holds no package metadata (the first shard's part holds it)")
         }
         return ordered
     }
 
-    /// Checks that ranges (in shard order) start at key 0, follow each other without a gap or an overlap and that
-    /// the last has no end.
-    static func checkContiguous(_ ranges: [(shard: Int, range: ShardKeyRange)], fail: (String) -> ShardError) throws {
+    /// Checks that the shards' ranges together start at key 0, follow each other without a gap or an overlap and
+    /// that the last has no end: every tile is exactly one shard's.
+    static func checkContiguous(_ shards: [(shard: Int, tiles: ShardTiles)], fail: (String) -> ShardError) throws {
+        let ranges = shards.flatMap { s in s.tiles.ranges.map { (shard: s.shard, range: $0) } }
+            .sorted { ($0.range.lowerBound, $0.shard) < ($1.range.lowerBound, $1.shard) }
         var expected: UInt64? = 0
+        var before: Int?
         for (shard, r) in ranges {
-            guard let e = expected else { throw fail("shard \(shard) starts after the last tile (\(r.text))") }
-            if r.lowerBound < e { throw fail("shard \(shard)'s tiles \(r.text) overlap the shard before it") }
-            if r.lowerBound > e { throw fail("no shard holds the tiles \(e)..<\(r.lowerBound), before shard \(shard)") }
+            guard let e = expected else { throw fail("shard \(shard)'s tiles \(r.text) start after the last tile") }
+            if r.lowerBound < e {
+                throw fail("shard \(shard)'s tiles \(r.text) overlap shard \(before.map(String.init) ?? "?")'s")
+            }
+            if r.lowerBound > e {
+                throw fail("no shard holds the tiles \(e)..<\(r.lowerBound), before shard \(shard)'s")
+            }
             expected = r.upperBound
+            before = shard
         }
         if let e = expected { throw fail("no shard holds the tiles from \(e) on") }
     }

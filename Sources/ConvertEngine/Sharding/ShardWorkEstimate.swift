@@ -12,7 +12,7 @@ import TileArchive
 /// above it (`everywhere`), so the densest tile can only be overestimated; it adds nothing to the ranges' weights
 /// above its level (few features are that large, and a range only holds more or less of them).
 ///
-/// Two uses: the range shards' cut points by estimated feature pieces (`weightedCells`, `ShardSplitter`), and the
+/// Two uses: the range shards' cut points by estimated feature pieces (`cellWeights`, `ShardSplitter`), and the
 /// lowest zoom the plan may split at without a tile over the limits (`lowestUnthinnedZoom`).
 package struct ShardWorkEstimate: Sendable {
     /// Tiles a feature may cover at its level.
@@ -128,19 +128,19 @@ package struct ShardWorkEstimate: Sendable {
         return lowest
     }
 
-    /// The tiles of the zooms from `from` up in the archive's tile order, each weighted by the features (pieces)
-    /// estimated in it and one for the tile itself: what the range shards' cut points balance.
-    package func weightedCells(from: Int, order: TileOrder) -> [(key: UInt64, weight: Double)] {
-        var cells: [(key: UInt64, weight: Double)] = []
+    /// The cells of `cells` (by index) weighted by the tiles under them at the zooms from `from` up, each tile by the
+    /// features (pieces) estimated in it and one for the tile itself: what the range shards' areas balance.
+    package func cellWeights(_ cells: ShardCells, from: Int) -> [(index: UInt64, weight: Double)] {
+        var weights: [UInt64: Double] = [:]
         for (i, tiles) in summed().enumerated() where zooms.lowerBound + i >= from {
             let z = zooms.lowerBound + i
             for (k, t) in tiles {
-                let tile = TileCoordinate(z: z, x: Int(k >> 32), y: Int(k & 0xffff_ffff))
-                guard let key = order.sortKey(tile) else { continue }
-                cells.append((key, Double(t.features + 1)))
+                guard let cell = cells.index(of: TileCoordinate(z: z, x: Int(k >> 32), y: Int(k & 0xffff_ffff))) else {
+                    continue
+                }
+                weights[cell, default: 0] += Double(t.features + 1)
             }
         }
-        cells.sort { $0.key < $1.key }
-        return cells
+        return weights.sorted { $0.key < $1.key }.map { (index: $0.key, weight: $0.value) }
     }
 }

@@ -1,13 +1,13 @@
 import KartpackCore
 import TileArchive
 
-/// Which tiles of each zoom one shard encodes (`EncodeSettings.shardZooms`), from its range of the archive's tile
-/// order and the plan's split zoom.
+/// Which tiles of each zoom one shard encodes (`EncodeSettings.shardZooms`), from its tiles (`ShardTiles`) and the
+/// plan's split zoom.
 ///
 /// A plan gives the zooms below the split zoom (the thinned zooms, whose cut-offs depend on every tile of the zoom)
-/// whole to the first shard, and splits the tiles of the split zoom and above, which are not thinned, into ranges
-/// for the others. So a zoom is, for one shard:
-/// - `whole`: every tile is in the shard's range: encoded as the one-machine build does, thinning included;
+/// whole to the first shard, and splits the tiles of the split zoom and above, which are not thinned, by area among
+/// the others. So a zoom is, for one shard:
+/// - `whole`: every tile is the shard's: encoded as the one-machine build does, thinning included;
 /// - `range`: some tiles are: only those are prepared and encoded. Nothing may be thinned there (the cut-off of a
 ///   zoom depends on all its tiles): a tile over a limit below the max zoom refuses the shard
 ///   (`ShardError.thinnedAtSplitZoom`), so a merge is the one-machine package or nothing;
@@ -19,13 +19,13 @@ package struct ShardZooms: Sendable, Hashable {
         case whole, range, none
     }
 
-    package var range: ShardKeyRange
+    package var tiles: ShardTiles
     /// The lowest zoom split into ranges (the zooms below belong to the first shard whole).
     package var splitZoom: Int
     package var order: TileOrder
 
-    package init(range: ShardKeyRange, splitZoom: Int, order: TileOrder) {
-        self.range = range
+    package init(tiles: ShardTiles, splitZoom: Int, order: TileOrder) {
+        self.tiles = tiles
         self.splitZoom = splitZoom
         self.order = order
     }
@@ -36,15 +36,14 @@ package struct ShardZooms: Sendable, Hashable {
     }
 
     /// True for the one shard of a one-shard plan: every tile of every zoom.
-    package var coversAll: Bool { range.lowerBound == 0 && range.upperBound == nil }
+    package var coversAll: Bool { tiles.holdsEveryTile }
 
     /// The shard's part of zoom `z`.
     package func role(zoom z: Int) -> Role {
         let first = Self.firstKey(zoom: z, order: order)
         let end = Self.firstKey(zoom: z + 1, order: order)  // past the last tile of z
-        if range.lowerBound <= first && (range.upperBound.map { $0 >= end } ?? true) { return .whole }
-        if range.lowerBound >= end || (range.upperBound.map { $0 <= first } ?? false) { return .none }
-        return .range
+        if tiles.covers(first, end) { return .whole }
+        return tiles.intersects(first, end) ? .range : .none
     }
 }
 
@@ -58,7 +57,7 @@ extension ShardZooms {
     /// pieces at its highest zoom), for a one-shard plan and for a shard that encodes no zoom.
     package static func firstPieceZoom(options o: ConvertOptions) -> Int? {
         guard let shard = o.shard, !shard.holdsMetadata, o.minZoom <= o.maxZoom else { return nil }
-        let zooms = ShardZooms(range: shard.range, splitZoom: shard.splitZoom, order: o.format.tileOrder)
+        let zooms = ShardZooms(tiles: shard.tiles, splitZoom: shard.splitZoom, order: o.format.tileOrder)
         guard !zooms.coversAll else { return nil }
         return (o.minZoom...o.maxZoom).first { zooms.role(zoom: $0) != .none }
     }
@@ -73,7 +72,7 @@ extension ShardZooms {
         guard let shard = o.shard, shard.holdsMetadata, o.minZoom < o.maxZoom, shard.splitZoom < o.maxZoom else {
             return nil
         }
-        let zooms = ShardZooms(range: shard.range, splitZoom: shard.splitZoom, order: o.format.tileOrder)
+        let zooms = ShardZooms(tiles: shard.tiles, splitZoom: shard.splitZoom, order: o.format.tileOrder)
         guard !zooms.coversAll else { return nil }
         let skipped = (max(o.minZoom, shard.splitZoom)..<o.maxZoom).filter { zooms.role(zoom: $0) == .none }
         return skipped.isEmpty ? nil : skipped

@@ -9,7 +9,8 @@ import PipelineFiles
 /// `directory`), the inputs' fingerprint when it was made, and the region ids each shard builds. Shards take the
 /// pipeline and options from the plan, so they cannot differ; a part records the plan's digest (SHA-256 of the file).
 package struct RegionShardPlan: Sendable {
-    static let formatVersion: Int64 = 1
+    /// The plan files' format, shared with `ShardPlan` (2 since convert plans hold key ranges a shard).
+    static let formatVersion: Int64 = 2
     /// The working folder the arguments' relative paths are read from.
     package var directory: String
     /// `kartpack package` arguments without `--shards`/`--plan` and the run-only options: pipeline, options, `-o`.

@@ -116,15 +116,12 @@ struct PlanCommand: Command {
         return (try p.int("split-zoom", in: 0...30), false)
     }
 
-    /// Prints what a convert or run plan holds: its shards' ranges and the files read whole.
+    /// Prints what a convert or run plan holds: its shards' tiles (key ranges) and the files read whole.
     static func describe(_ plan: ShardPlan, path: String, digest: String) {
         let split = "split at zoom \(plan.splitZoom)" + (plan.splitNote.map { ", \($0)" } ?? "")
-        let shards = plan.ranges.count
+        let shards = plan.shards.count
         Console.out("\(path): \(shards) shard(s) of \(plan.output), plan \(digest.prefix(12)), \(split)")
-        for (i, r) in plan.ranges.enumerated() {
-            let to = r.upperBound.map(String.init) ?? "end"
-            Console.out("  shard \(i)/\(shards): tiles \(r.lowerBound)..<\(to)")
-        }
+        for (i, t) in plan.shards.enumerated() { Console.out("  shard \(i)/\(shards): tiles \(t.text)") }
         for line in plan.untrustedBoxes.lines { Console.out(line) }
     }
 }

@@ -83,7 +83,7 @@ extension ShardCommandLine {
         guard plan.command == command else {
             throw ShardError.damaged(path: self.plan, reason: "a plan for `\(plan.command)`, not `\(command)`")
         }
-        guard shards == plan.ranges.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
+        guard shards == plan.shards.count else { throw ShardError.noSuchShard(index: shard, count: shards) }
         guard FileManager.default.changeCurrentDirectoryPath(plan.directory) else {
             throw ShardError.missing(path: plan.directory, reason: "the plan's folder cannot be entered")
         }
@@ -111,11 +111,11 @@ extension ShardCommandLine {
         return (plan, digest, command)
     }
 
-    /// What this shard of `plan` (read with `digest`) builds: its tile range, the plan's split zoom, the merged
+    /// What this shard of `plan` (read with `digest`) builds: its tiles, the plan's split zoom, the merged
     /// file's name and the files whose record boxes are not trusted.
     func target(in plan: ShardPlan, digest: String) -> ShardTarget {
         var target = ShardTarget(
-            planDigest: digest, shard: shard, shards: shards, range: plan.ranges[shard],
+            planDigest: digest, shard: shard, shards: shards, tiles: plan.shards[shard],
             outputName: (plan.output as NSString).lastPathComponent, splitZoom: plan.splitZoom)
         target.untrustedBoxes = plan.untrustedBoxes
         return target
