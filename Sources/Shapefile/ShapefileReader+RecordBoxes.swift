@@ -7,7 +7,8 @@ extension ShapefileReader {
     /// read as usual. The box is the file's word for where the record lies; a damaged record whose vertices leave
     /// its box is not detected here, but by a shard plan (`RecordBoxAudit`), whose shards then read the file whole.
     func storedBox(offset: Int, length: Int) throws(ShapefileError) -> Bounds? {
-        let bytes = try shpFile.bytes(at: offset + 8, count: min(length, 36))
+        // Records come in file order: their boxes are served from the read-ahead window, not one `pread` each.
+        let bytes = try shpFile.aheadBytes(at: offset + 8, count: min(length, 36))
         guard bytes.count >= 4 else { return nil }
         let type = bytes.int32LE(0)
         guard let (family, _, _) = ShapeType.describe(type) else { return nil }
