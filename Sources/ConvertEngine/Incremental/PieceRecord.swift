@@ -12,10 +12,11 @@ import KartpackCore
 /// its byte length and the pieces as `PieceEncoder` writes them (layer and feature 0, a running tile key). All
 /// integers are varints. `PieceStoreWriter` puts a 64-bit check of these bytes before them.
 enum PieceRecord {
-    /// The stored form of `tiling`.
-    static func encode(_ tiling: TiledFeature.Tiling, style: TileDigest) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + tiling.pieces.count * 48)
+    /// The stored form of `tiling`; `checked`: with its 64-bit check before it, as the store keeps it
+    /// (`PieceStoreWriter.append(key:checked:)`, made on the worker rather than on the collecting thread).
+    static func encode(_ tiling: TiledFeature.Tiling, style: TileDigest, checked: Bool = false) -> [UInt8] {
+        var out: [UInt8] = checked ? [UInt8](repeating: 0, count: 8) : []
+        out.reserveCapacity(72 + tiling.pieces.count * 48)
         putWord(style.high, &out)
         putWord(style.low, &out)
         switch tiling.surfacePoint {
@@ -41,13 +42,23 @@ enum PieceRecord {
         for z in tiling.collapsedAt { PieceEncoder.varint(UInt64(z), into: &out) }
         putBlocks(tiling.pieces, &out)
         putBlocks(tiling.labelPieces, &out)
+        guard checked else { return out }
+        var check = TileHasher()
+        check.add(out[8...])
+        let word = check.finish().low
+        for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
         return out
     }
 
     /// The tiling stored in `bytes` (style decisions and warnings left empty) and the digest of the style
     /// decisions it was made with; nil when the bytes do not parse.
     static func decode(_ bytes: [UInt8]) -> (style: TileDigest, tiling: TiledFeature.Tiling)? {
-        var r = RecordReader(bytes: bytes)
+        decode(bytes, from: 0)
+    }
+
+    /// `decode(_:)` of the record that starts at byte `start` of `bytes` and runs to their end.
+    static func decode(_ bytes: [UInt8], from start: Int) -> (style: TileDigest, tiling: TiledFeature.Tiling)? {
+        var r = RecordReader(bytes: bytes, at: start)
         guard let high = r.word(), let low = r.word(), let surface = r.surface() else { return nil }
         guard let tiling = decodeTiling(&r) else { return nil }
         var t = tiling
@@ -168,7 +179,7 @@ private struct RecordReader {
         var pieces: [TilePiece] = []
         for _ in 0..<n {
             guard let z = int(), z <= TileCoordinate.maxZoom, let length = count() else { return nil }
-            var decoder = PieceDecoder(bytes: Array(bytes[at..<(at + length)]), zoom: z)
+            var decoder = PieceDecoder(bytes: bytes, zoom: z, range: at..<(at + length))
             at += length
             do throws(SpillError) {
                 while var p = try decoder.next() {

@@ -53,6 +53,7 @@ package final class PieceReuse: @unchecked Sendable {
     package struct Outcome: Sendable {
         package var feature: TiledFeature
         var key: TileDigest?
+        /// Its piece store record with the record's check before it (`PieceStore.checkedRecord`).
         var record: [UInt8]?
         var reused = false
         var damaged = false
@@ -155,8 +156,8 @@ package final class PieceReuse: @unchecked Sendable {
         let set = digest(job.context)
         let key = Self.key(job, set: set)
         var damaged = false
-        if let store, let bytes = store.record(key, damaged: &damaged) {
-            if let (style, stored) = PieceRecord.decode(bytes) {
+        if let store, let bytes = store.checkedRecord(key, damaged: &damaged) {
+            if let (style, stored) = PieceRecord.decode(bytes, from: 8) {
                 if let now = try? chain.style(job, surface: stored.surfacePoint),
                     Self.styleDigest(now.styled) == style
                 {
@@ -174,7 +175,7 @@ package final class PieceReuse: @unchecked Sendable {
             return Outcome(feature: result, damaged: damaged)
         }
         return Outcome(
-            feature: result, key: key, record: PieceRecord.encode(t, style: Self.styleDigest(t.styled)),
+            feature: result, key: key, record: PieceRecord.encode(t, style: Self.styleDigest(t.styled), checked: true),
             damaged: damaged)
     }
 
@@ -183,7 +184,7 @@ package final class PieceReuse: @unchecked Sendable {
     func record(_ o: Outcome) {
         if o.reused { reused += 1 } else { tiled += 1 }
         if o.damaged { damaged += 1 }
-        if let key = o.key, let record = o.record { writer?.append(key: key, record: record) }
+        if let key = o.key, let record = o.record { writer?.append(key: key, checked: record) }
     }
 
     /// What makes a feature's pieces and record in its output layer `layer` (`label`: its label point in the

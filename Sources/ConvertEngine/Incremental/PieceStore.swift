@@ -113,6 +113,13 @@ package final class PieceStore: @unchecked Sendable {
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the
     /// record is damaged (`damaged` set).
     func record(_ key: TileDigest, damaged: inout Bool) -> [UInt8]? {
+        checkedRecord(key, damaged: &damaged).map { Array($0[8...]) }
+    }
+
+    /// `record(_:damaged:)` with its 64-bit check before it, as the store keeps them (the record starts at byte
+    /// 8): read and checked once, decoded in place (`PieceRecord.decode(_:from:)`) and written into tonight's
+    /// store as it is (`PieceStoreWriter.append(key:checked:)`), without a copy or a second hash.
+    func checkedRecord(_ key: TileDigest, damaged: inout Bool) -> [UInt8]? {
         let lo = entries.partitioningIndex { ($0.high, $0.low) >= (key.high, key.low) }
         guard lo < entries.count, entries[lo].high == key.high, entries[lo].low == key.low else { return nil }
         let e = entries[lo]
@@ -129,7 +136,7 @@ package final class PieceStore: @unchecked Sendable {
             damaged = true
             return nil
         }
-        return Array(bytes[8...])
+        return bytes
     }
 
     private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {

@@ -36,20 +36,34 @@ package final class PieceStoreWriter {
 
     /// Adds one feature's record (`PieceRecord`) under `key`.
     func append(key: TileDigest, record: [UInt8]) {
+        append(key: key, checked: Self.checked(record))
+    }
+
+    /// `record` with its 64-bit check before it, as the store keeps it.
+    static func checked(_ record: [UInt8]) -> [UInt8] {
+        var check = TileHasher()
+        check.add(record)
+        var out: [UInt8] = []
+        out.reserveCapacity(8 + record.count)
+        PieceStore.put64(check.finish().low, &out)
+        out += record
+        return out
+    }
+
+    /// Adds one feature's record under `key` with its check before it (`checked`, or as last night's store had
+    /// it: `PieceStore.checkedRecord`).
+    func append(key: TileDigest, checked record: [UInt8]) {
         guard !overLimit, !failed else { return }
-        let length = 8 + record.count
+        let length = record.count
         // The key table and (about one per record) the feature digests come after the records.
         guard offset + length + 44 * (entries.count + 1) + PieceStore.footerBytes <= limit,
-            record.count <= Int(UInt32.max) - 8
+            record.count <= Int(UInt32.max)
         else {
             overLimit = true
             buffer = []
             entries = []
             return
         }
-        var check = TileHasher()
-        check.add(record)
-        PieceStore.put64(check.finish().low, &buffer)
         buffer += record
         entries.append(PieceStore.Entry(high: key.high, low: key.low, offset: UInt64(offset), length: UInt32(length)))
         offset += length

@@ -92,6 +92,8 @@ package struct PieceDecoder {
     package let bytes: [UInt8]
     package let zoom: Int
     private var at = 0
+    /// Where the block ends in `bytes`.
+    private let end: Int
     private var key: UInt64 = 0
     private var layer: Int32 = 0
     private var feature: Int32 = 0
@@ -99,11 +101,18 @@ package struct PieceDecoder {
     private var y = 0
 
     package init(bytes: [UInt8], zoom: Int) {
-        self.bytes = bytes
-        self.zoom = zoom
+        self.init(bytes: bytes, zoom: zoom, range: 0..<bytes.count)
     }
 
-    var isAtEnd: Bool { at >= bytes.count }
+    /// A decoder of the block that fills `range` of `bytes` (a piece store record's block, read in place).
+    package init(bytes: [UInt8], zoom: Int, range: Range<Int>) {
+        self.bytes = bytes
+        self.zoom = zoom
+        at = range.lowerBound
+        end = range.upperBound
+    }
+
+    var isAtEnd: Bool { at >= end }
 
     /// The next piece, or nil at the end of the block.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
@@ -122,7 +131,7 @@ package struct PieceDecoder {
     /// over without decoding its geometry (no allocation): what a merge needs for pieces it will not keep.
     /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
     package mutating func next(skipping skip: (Int32, Int32) -> Bool) throws(SpillError) -> Entry? {
-        guard at < bytes.count else { return nil }
+        guard at < end else { return nil }
         let flags = bytes[at]
         at += 1
         if flags & 1 != 0 {
@@ -191,7 +200,7 @@ package struct PieceDecoder {
     /// A count of values that follow, each at least one byte.
     private mutating func count() throws(SpillError) -> Int {
         let n = Int(truncatingIfNeeded: try varint())
-        guard n >= 0, n <= bytes.count - at else { throw .corrupt("count \(n) past the end of a block") }
+        guard n >= 0, n <= end - at else { throw .corrupt("count \(n) past the end of a block") }
         return n
     }
 
@@ -199,7 +208,7 @@ package struct PieceDecoder {
     private mutating func varint() throws(SpillError) -> UInt64 {
         var v: UInt64 = 0
         var shift: UInt64 = 0
-        while at < bytes.count {
+        while at < end {
             let b = bytes[at]
             at += 1
             guard shift < 64 else { break }
