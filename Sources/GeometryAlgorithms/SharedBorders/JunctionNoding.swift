@@ -74,52 +74,50 @@ enum JunctionNoding {
             let slot = edgeSlot[k]
             return slot == -1 || (slot >= 0 && uses[Int(slot)] == 1)
         }
-        // Candidates: end points of edges used once; queries: those edges.
+        // Candidates: end points of edges used once; queries: those edges (with their lattice steps).
         var isCandidate = [Bool](repeating: false, count: ids.count)
-        var candidates: [GridBox] = []
-        var candidateIds: [Int32] = []
-        var queries: [GridBox] = []
-        var queryEdge: [(ring: Int, index: Int)] = []
+        var candidateCount = 0
+        var queryEdge: [(ring: Int, index: Int, flat: Int)] = []
+        var querySteps: [Int32] = []
         // Sized once (on coastlines every edge is a query and every vertex a candidate).
         var onceCount = 0
         for k in 0..<total where usedOnce(k) { onceCount += 1 }
-        candidates.reserveCapacity(min(ids.count, 2 * onceCount))
-        candidateIds.reserveCapacity(min(ids.count, 2 * onceCount))
-        queries.reserveCapacity(onceCount)
         queryEdge.reserveCapacity(onceCount)
+        querySteps.reserveCapacity(onceCount)
+        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
+        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
+        // cost, each is looked up among the candidates instead.
+        var lattice = 0
         base = 0
         for (r, ring) in rings.enumerated() where ring.count >= 2 {
             let n = ring.count
             for i in 0..<n where usedOnce(base + i) {
                 let j = i + 1 == n ? 0 : i + 1
-                // The edge's two ends, in this order (no array per edge).
-                for k in i...(i + 1) {
-                    let v = k == i ? i : j
-                    guard !isCandidate[Int(vertexIds[base + v])] else { continue }
-                    isCandidate[Int(vertexIds[base + v])] = true
-                    candidates.append(GridBox(point: ring[v]))
-                    candidateIds.append(vertexIds[base + v])
+                // The edge's two ends (no array per edge).
+                let vi = Int(vertexIds[base + i]), vj = Int(vertexIds[base + j])
+                if !isCandidate[vi] {
+                    isCandidate[vi] = true
+                    candidateCount += 1
                 }
-                queries.append(GridBox(ring[i], ring[j]))
-                queryEdge.append((r, i))
+                if !isCandidate[vj] {
+                    isCandidate[vj] = true
+                    candidateCount += 1
+                }
+                let g = Self.latticeSteps(ring[i], ring[j])
+                lattice += g - 1
+                queryEdge.append((r, i, base + i))
+                querySteps.append(Int32(truncatingIfNeeded: g))
             }
             base += n
         }
-        guard !candidates.isEmpty else { return 0 }
+        guard candidateCount > 0 else { return 0 }
         // Junctions per edge, grouped by ring in ring order.
         var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
-        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
-        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
-        // cost, each is looked up among the candidates instead.
-        var lattice = 0
-        for (r, i) in queryEdge {
-            lattice += Self.latticeSteps(rings[r][i], rings[r][i + 1 == rings[r].count ? 0 : i + 1]) - 1
-        }
-        if lattice <= latticeFactor * (candidates.count + queries.count) {
-            for (r, i) in queryEdge {
-                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
-                let g = Self.latticeSteps(a, b)
+        if lattice <= latticeFactor * (candidateCount + queryEdge.count) {
+            for (q, (r, i, _)) in queryEdge.enumerated() {
+                let g = Int(querySteps[q])
                 guard g > 1 else { continue }
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
                 let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
                 for t in 1..<g {
                     // Between a and b: in range.
@@ -128,9 +126,30 @@ enum JunctionNoding {
                 }
             }
         } else {
+            // The candidates in first-seen order along the queries, as points (boxes) with their ids.
+            var candidates: [GridBox] = []
+            var candidateIds: [Int32] = []
+            candidates.reserveCapacity(candidateCount)
+            candidateIds.reserveCapacity(candidateCount)
+            var filed = [Bool](repeating: false, count: ids.count)
+            var queries: [GridBox] = []
+            queries.reserveCapacity(queryEdge.count)
+            for (r, i, flat) in queryEdge {
+                let ring = rings[r]
+                let j = i + 1 == ring.count ? 0 : i + 1
+                // The edge's two ends, in this order (no array per edge).
+                for v in i...(i + 1) {
+                    let k = v == i ? flat : flat - i + j
+                    guard !filed[Int(vertexIds[k])] else { continue }
+                    filed[Int(vertexIds[k])] = true
+                    candidates.append(GridBox(point: ring[v == i ? i : j]))
+                    candidateIds.append(vertexIds[k])
+                }
+                queries.append(GridBox(ring[i], ring[j]))
+            }
             let grid = CellGrid(boxes: candidates, queries: queries)
             for (q, box) in queries.enumerated() {
-                let (r, i) = queryEdge[q]
+                let (r, i, _) = queryEdge[q]
                 let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
                 grid.forEachCell(in: box) { _, items in
                     for v in items {
