@@ -74,73 +74,9 @@ enum JunctionNoding {
             let slot = edgeSlot[k]
             return slot == -1 || (slot >= 0 && uses[Int(slot)] == 1)
         }
-        // Candidates: end points of edges used once; queries: those edges.
-        var isCandidate = [Bool](repeating: false, count: ids.count)
-        var candidates: [GridBox] = []
-        var candidateIds: [Int32] = []
-        var queries: [GridBox] = []
-        var queryEdge: [(ring: Int, index: Int)] = []
-        // Sized once (on coastlines every edge is a query and every vertex a candidate).
-        var onceCount = 0
-        for k in 0..<total where usedOnce(k) { onceCount += 1 }
-        candidates.reserveCapacity(min(ids.count, 2 * onceCount))
-        candidateIds.reserveCapacity(min(ids.count, 2 * onceCount))
-        queries.reserveCapacity(onceCount)
-        queryEdge.reserveCapacity(onceCount)
-        base = 0
-        for (r, ring) in rings.enumerated() where ring.count >= 2 {
-            let n = ring.count
-            for i in 0..<n where usedOnce(base + i) {
-                let j = i + 1 == n ? 0 : i + 1
-                // The edge's two ends, in this order (no array per edge).
-                for k in i...(i + 1) {
-                    let v = k == i ? i : j
-                    guard !isCandidate[Int(vertexIds[base + v])] else { continue }
-                    isCandidate[Int(vertexIds[base + v])] = true
-                    candidates.append(GridBox(point: ring[v]))
-                    candidateIds.append(vertexIds[base + v])
-                }
-                queries.append(GridBox(ring[i], ring[j]))
-                queryEdge.append((r, i))
-            }
-            base += n
-        }
-        guard !candidates.isEmpty else { return 0 }
-        // Junctions per edge, grouped by ring in ring order.
-        var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
-        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
-        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
-        // cost, each is looked up among the candidates instead.
-        var lattice = 0
-        for (r, i) in queryEdge {
-            lattice += Self.latticeSteps(rings[r][i], rings[r][i + 1 == rings[r].count ? 0 : i + 1]) - 1
-        }
-        if lattice <= latticeFactor * (candidates.count + queries.count) {
-            for (r, i) in queryEdge {
-                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
-                let g = Self.latticeSteps(a, b)
-                guard g > 1 else { continue }
-                let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
-                for t in 1..<g {
-                    // Between a and b: in range.
-                    let p = TilePoint(Int32(Int(a.x) + t * sx), Int32(Int(a.y) + t * sy))
-                    if let id = ids.points.id(PointTable.key(p)), isCandidate[Int(id)] { found.append((r, i, p, id)) }
-                }
-            }
-        } else {
-            let grid = CellGrid(boxes: candidates, queries: queries)
-            for (q, box) in queries.enumerated() {
-                let (r, i) = queryEdge[q]
-                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
-                grid.forEachCell(in: box) { _, items in
-                    for v in items {
-                        let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
-                        guard box.contains(p), p != a, p != b else { continue }
-                        if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p, candidateIds[Int(v)])) }
-                    }
-                }
-            }
-        }
+        var once = [Bool](repeating: false, count: total)
+        for k in 0..<total where usedOnce(k) { once[k] = true }
+        let found = Self.junctions(rings, ids: ids, once: once, latticeFactor: latticeFactor)
         guard !found.isEmpty else { return 0 }
         var inserted = 0
         var newIds: [Int32] = []
@@ -198,6 +134,107 @@ enum JunctionNoding {
         copyIds(upTo: rings.count)
         ids.ids = newIds
         return inserted
+    }
+
+    /// The junctions `insertJunctions` inserts: the candidates (ends of the edges used once, `once[k]` for flat
+    /// vertex index k) strictly inside an edge used once, in ring order and edge order. Apart from
+    /// `insertJunctions`, whose edge hashing the optimizer then inlines as before.
+    private static func junctions(
+        _ rings: [[TilePoint]], ids: VertexIds, once: [Bool], latticeFactor: Int
+    ) -> [(ring: Int, index: Int, point: TilePoint, id: Int32)] {
+        let vertexIds = ids.ids
+        var base = 0
+        // Candidates: end points of edges used once; queries: those edges (with their lattice steps).
+        var isCandidate = [Bool](repeating: false, count: ids.count)
+        var candidateCount = 0
+        var queryEdge: [(ring: Int, index: Int)] = []
+        var querySteps: [Int32] = []
+        // Sized once (on coastlines every edge is a query and every vertex a candidate).
+        var onceCount = 0
+        for k in once.indices where once[k] { onceCount += 1 }
+        queryEdge.reserveCapacity(onceCount)
+        querySteps.reserveCapacity(onceCount)
+        // The points strictly inside an edge on the grid are its lattice points: `g - 1` of them, g the gcd of its
+        // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
+        // cost, each is looked up among the candidates instead.
+        var lattice = 0
+        base = 0
+        for (r, ring) in rings.enumerated() where ring.count >= 2 {
+            let n = ring.count
+            for i in 0..<n where once[base + i] {
+                let j = i + 1 == n ? 0 : i + 1
+                // The edge's two ends (no array per edge).
+                let vi = Int(vertexIds[base + i]), vj = Int(vertexIds[base + j])
+                if !isCandidate[vi] {
+                    isCandidate[vi] = true
+                    candidateCount += 1
+                }
+                if !isCandidate[vj] {
+                    isCandidate[vj] = true
+                    candidateCount += 1
+                }
+                let g = Self.latticeSteps(ring[i], ring[j])
+                lattice += g - 1
+                queryEdge.append((r, i))
+                querySteps.append(Int32(truncatingIfNeeded: g))
+            }
+            base += n
+        }
+        guard candidateCount > 0 else { return [] }
+        // Junctions per edge, grouped by ring in ring order.
+        var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
+        if lattice <= latticeFactor * (candidateCount + queryEdge.count) {
+            for (q, (r, i)) in queryEdge.enumerated() {
+                let g = Int(querySteps[q])
+                guard g > 1 else { continue }
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
+                for t in 1..<g {
+                    // Between a and b: in range.
+                    let p = TilePoint(Int32(Int(a.x) + t * sx), Int32(Int(a.y) + t * sy))
+                    if let id = ids.points.id(PointTable.key(p)), isCandidate[Int(id)] { found.append((r, i, p, id)) }
+                }
+            }
+        } else {
+            // The candidates in first-seen order along the queries, as points (boxes) with their ids.
+            var candidates: [GridBox] = []
+            var candidateIds: [Int32] = []
+            candidates.reserveCapacity(candidateCount)
+            candidateIds.reserveCapacity(candidateCount)
+            var filed = [Bool](repeating: false, count: ids.count)
+            var queries: [GridBox] = []
+            queries.reserveCapacity(queryEdge.count)
+            base = 0
+            for ring in rings where ring.count >= 2 {
+                let n = ring.count
+                for i in 0..<n where once[base + i] {
+                    let j = i + 1 == n ? 0 : i + 1
+                    // The edge's two ends, in this order (no array per edge).
+                    for k in i...(i + 1) {
+                        let v = k == i ? i : j
+                        guard !filed[Int(vertexIds[base + v])] else { continue }
+                        filed[Int(vertexIds[base + v])] = true
+                        candidates.append(GridBox(point: ring[v]))
+                        candidateIds.append(vertexIds[base + v])
+                    }
+                    queries.append(GridBox(ring[i], ring[j]))
+                }
+                base += n
+            }
+            let grid = CellGrid(boxes: candidates, queries: queries)
+            for (q, box) in queries.enumerated() {
+                let (r, i) = queryEdge[q]
+                let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                grid.forEachCell(in: box) { _, items in
+                    for v in items {
+                        let p = TilePoint(candidates[Int(v)].minX, candidates[Int(v)].minY)
+                        guard box.contains(p), p != a, p != b else { continue }
+                        if RingValidator.orientation(a, b, p) == 0 { found.append((r, i, p, candidateIds[Int(v)])) }
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// The gcd of the edge's sides: the edge passes through `g + 1` grid points, its ends included (1 for a point).

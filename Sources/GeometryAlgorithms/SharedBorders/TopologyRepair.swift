@@ -40,6 +40,8 @@ struct TopologyRepair {
         var box: GridBox
         /// Made by the last round (an end point put back then), or round 1: checked again.
         var fresh: Bool
+        /// `j` is its arc's last point (so every kept point is the `a` of a segment, or the `b` of a last one).
+        var last: Bool
         var refinable: Bool { j > i + 1 }
     }
 
@@ -62,8 +64,14 @@ struct TopologyRepair {
             rounds += 1
             currentSegments(into: &segments)
             var flagged = ringFailures()
-            flagged += crossings(segments)
-            flagged += jumps(segments)
+            // One grid of the simplified segments serves both checks (its segments' ends are the kept points).
+            if segments.contains(where: \.fresh) {
+                let grid = CellGrid(boxes: segments.map(\.box))
+                flagged += crossings(segments, grid: grid)
+                flagged += jumps(segments, grid: grid)
+            } else {
+                flagged += jumps(segments, grid: nil)
+            }
             guard !flagged.isEmpty else { return }
             flagged.sort { $0.i < $1.i }
             restoredLast.removeAll(keepingCapacity: true)
@@ -144,7 +152,10 @@ struct TopologyRepair {
             var i = r.lowerBound
             for j in (r.lowerBound + 1)..<r.upperBound where kept[j] {
                 let fresh = pointRound[i] == previous || pointRound[j] == previous
-                out.append(Segment(a: pts[i], b: pts[j], i: i, j: j, box: GridBox(pts[i], pts[j]), fresh: fresh))
+                out.append(
+                    Segment(
+                        a: pts[i], b: pts[j], i: i, j: j, box: GridBox(pts[i], pts[j]), fresh: fresh,
+                        last: j == r.upperBound - 1))
                 i = j
             }
         }
@@ -191,11 +202,10 @@ struct TopologyRepair {
         return out
     }
 
-    /// Check 2: simplified segments that meet other than at a shared end point (pairs with a fresh segment).
-    private func crossings(_ segs: [Segment]) -> [Flag] {
+    /// Check 2: simplified segments that meet other than at a shared end point (pairs with a fresh segment);
+    /// `grid` files `segs` by their boxes.
+    private func crossings(_ segs: [Segment], grid: CellGrid) -> [Flag] {
         var out: [Flag] = []
-        guard segs.contains(where: \.fresh) else { return out }
-        let grid = CellGrid(boxes: segs.map(\.box))
         for s in segs.indices where segs[s].fresh {
             let bs = segs[s].box
             grid.forEachCell(in: bs) { cell, items in
@@ -243,35 +253,61 @@ struct TopologyRepair {
     }
 
     /// Check 3: kept points strictly inside the region a span's chord cuts off: fresh spans against every kept
-    /// point, the others against the points the last round put back.
-    private func jumps(_ segs: [Segment]) -> [Flag] {
+    /// point (the ends of the segments `grid` files, nil when no segment is fresh), the others against the points
+    /// the last round put back.
+    private func jumps(_ segs: [Segment], grid: CellGrid?) -> [Flag] {
         let pts = graph.points
-        var fresh: (boxes: [GridBox], segments: [Int]) = ([], [])
+        var out: [Flag] = []
         var older: (boxes: [GridBox], segments: [Int]) = ([], [])
-        for (k, s) in segs.enumerated() where s.refinable {
+        let checksOlder = !restoredLast.isEmpty
+        for (k, s) in segs.enumerated() where s.refinable && (s.fresh || checksOlder) {
             var box = s.box
             for m in (s.i + 1)..<s.j { box.add(pts[m]) }
             if s.fresh {
-                fresh.boxes.append(box)
-                fresh.segments.append(k)
+                if let grid, freshSpanJumps(s, box: box, segs, grid: grid) { out.append(Flag(i: s.i, j: s.j)) }
             } else {
                 older.boxes.append(box)
                 older.segments.append(k)
             }
         }
-        var out: [Flag] = []
-        if !fresh.boxes.isEmpty {
-            var seen = PointTable(capacity: segs.count)
-            var keptPoints: [TilePoint] = []
-            for (m, p) in pts.enumerated() where kept[m] && seen.insert(PointTable.key(p)).inserted {
-                keptPoints.append(p)
-            }
-            jumps(fresh, segs, points: keptPoints, into: &out)
-        }
-        if !older.boxes.isEmpty, !restoredLast.isEmpty {
+        if !older.boxes.isEmpty {
             jumps(older, segs, points: restoredLast.map { pts[$0] }, into: &out)
         }
         return out
+    }
+
+    /// Whether a kept point lies strictly inside the region the fresh span `s` (its box `box`, removed vertices
+    /// included) cuts off. The kept points are the `a` ends of `segs` and the `b` ends of arcs' last segments, each
+    /// looked at in the cell of `grid` that holds it (so once per segment it ends).
+    private func freshSpanJumps(_ s: Segment, box: GridBox, _ segs: [Segment], grid: CellGrid) -> Bool {
+        let pts = graph.points
+        // The region lies within maxD2 of the chord (it is inside the hull of the span); measured when needed.
+        var maxD2 = -1.0
+        var hit = false
+        func test(_ p: TilePoint) -> Bool {
+            guard p != s.a, p != s.b, box.contains(p) else { return false }
+            if maxD2 < 0 {
+                maxD2 = 0
+                for m in (s.i + 1)..<s.j { maxD2 = max(maxD2, ArcDouglasPeucker.distance2(pts[m], s.a, s.b)) }
+            }
+            guard ArcDouglasPeucker.distance2(p, s.a, s.b) <= maxD2 else { return false }
+            return Self.strictlyInside(p, pts, s.i, s.j)
+        }
+        grid.forEachCell(in: box) { cell, items in
+            guard !hit else { return }
+            for t32 in items {
+                let t = segs[Int(t32)]
+                if grid.cellIndex(t.a.x, t.a.y) == cell && test(t.a) {
+                    hit = true
+                    return
+                }
+                if t.last && grid.cellIndex(t.b.x, t.b.y) == cell && test(t.b) {
+                    hit = true
+                    return
+                }
+            }
+        }
+        return hit
     }
 
     /// The spans (`spans.boxes[n]`: the box of span `segs[spans.segments[n]]`) with a point of `points` strictly
@@ -284,8 +320,7 @@ struct TopologyRepair {
         let grid = CellGrid(boxes: points.map { GridBox(point: $0) }, queries: spans.boxes)
         for (n, box) in spans.boxes.enumerated() {
             let s = segs[spans.segments[n]]
-            var maxD2 = 0.0
-            for m in (s.i + 1)..<s.j { maxD2 = max(maxD2, ArcDouglasPeucker.distance2(pts[m], s.a, s.b)) }
+            var maxD2 = -1.0
             var hit = false
             grid.forEachCell(in: box) { _, items in
                 guard !hit else { return }
@@ -293,6 +328,10 @@ struct TopologyRepair {
                     let p = points[Int(v)]
                     guard p != s.a, p != s.b, box.contains(p) else { continue }
                     // The region lies within maxD2 of the chord (it is inside the hull of the span).
+                    if maxD2 < 0 {
+                        maxD2 = 0
+                        for m in (s.i + 1)..<s.j { maxD2 = max(maxD2, ArcDouglasPeucker.distance2(pts[m], s.a, s.b)) }
+                    }
                     guard ArcDouglasPeucker.distance2(p, s.a, s.b) <= maxD2 else { continue }
                     if Self.strictlyInside(p, pts, s.i, s.j) {
                         hit = true
