@@ -61,7 +61,7 @@ extension TileReuse {
             {
                 replayedTiles.append(answer)
                 roundZero[tile.z, default: []].append(e)
-                replayed[tile.z, default: 0] += 1
+                replayed.insert(tile)
             } else {
                 pending[tile] = signature
                 dirty.runs.append(run)

@@ -29,8 +29,8 @@ package final class TileReuse: @unchecked Sendable {
     /// Signatures of the tiles of the current batch that go to the encode passes, and their `keptPieces`.
     var pending: [TileCoordinate: TileDigest] = [:]
     var pendingPieces: [TileCoordinate: Int] = [:]
-    /// Tiles whose signature was taken from the index without being made (`unsignedRule`).
-    private(set) var unsignedTiles = 0
+    /// Tiles whose signature was taken from the index without being made (`unsignedRule`), each once.
+    private(set) var unsignedTiles: Set<TileCoordinate> = []
     /// `KARTPACK_CHECK_UNSIGNED` set: such signatures are made all the same, and a build whose signature differs
     /// fails (the tests' check of the rule).
     let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
@@ -40,11 +40,12 @@ package final class TileReuse: @unchecked Sendable {
     /// Last night's first rounds of thinned zooms (`RoundZeroEntry`), and the zooms they are of.
     var previousRoundZero: [TileCoordinate: RoundZeroEntry] = [:]
     var roundZeroZooms: Set<Int> = []
-    /// Tonight's first-round entries, by zoom (kept for the zooms that were thinned, `endZoom`), and the tiles of
-    /// each whose first round was replayed from the index rather than encoded (also when the round then ran again
-    /// because it found no tile over a limit).
+    /// Tonight's first-round entries, by zoom (kept for the zooms that were thinned, `endZoom`), and the tiles
+    /// whose first round was replayed from the index rather than encoded (also when the round then ran again
+    /// because it found no tile over a limit); a tile counts once, however often its zoom started again (a
+    /// deferred round over a limit after all).
     var roundZero: [Int: [RoundZeroEntry]] = [:]
-    var replayed: [Int: Int] = [:]
+    var replayed: Set<TileCoordinate> = []
     /// Whether the current round is the first of a zoom that may be thinned.
     var firstRound = false
     /// The zooms encoded whole (`encodesWhole`): every tile encoded, the batches held across rounds.
@@ -148,8 +149,8 @@ package final class TileReuse: @unchecked Sendable {
                 dirty.runs.append(run)
                 continue
             }
-            if skipped { unsignedTiles += 1 }
             let tile = pieces[run.lowerBound].tile
+            if skipped { unsignedTiles.insert(tile) }
             if copying, isActive, !(coalescing && selection.order != nil), var e = previous[tile],
                 e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
@@ -267,8 +268,8 @@ package final class TileReuse: @unchecked Sendable {
             }
         }
         c.removed = previous.values.filter { $0.features > 0 && !written.contains($0.tile) }.count
-        c.firstRoundReplayed = replayed.values.reduce(0, +)
-        c.unsigned = unsignedTiles
+        c.firstRoundReplayed = replayed.count
+        c.unsigned = unsignedTiles.count
         c.wholeZooms = wholeZooms.sorted()
         return c
     }
