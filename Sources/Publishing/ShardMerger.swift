@@ -57,33 +57,27 @@ package struct ShardMerger {
         do {
             // Every shard's ranges in key order: the package's tiles come from the parts range by range, each part
             // read once, front to back (a range shard holds one range a zoom).
-            let spans = ordered.indices.flatMap { i in ordered[i].header.tiles.ranges.map { (range: $0, part: i) } }
-                .sorted { $0.range.lowerBound < $1.range.lowerBound }
+            // (`ordered[i]` is shard i: `ShardSet.check`.)
+            let spans = ShardSet.inKeyOrder(ordered.map { (shard: $0.header.shard, tiles: $0.header.tiles) })
+            func misplaced(_ t: ShardPartReader.Tile, in part: ShardPartReader) -> ShardError {
+                .damaged(path: part.path, reason: "tile \(t.tile) is outside its ranges or order")
+            }
             var next = try ordered.map { try $0.nextTile() }
             var written = 0
             for span in spans {
-                let part = ordered[span.part]
-                while let t = next[span.part], span.range.contains(t.key) {
-                    guard order.sortKey(t.tile) == t.key else {
-                        throw ShardError.damaged(
-                            path: part.path, reason: "tile \(t.tile) is outside its ranges or order")
-                    }
+                let part = ordered[span.shard]
+                while let t = next[span.shard], span.range.contains(t.key) {
+                    guard order.sortKey(t.tile) == t.key else { throw misplaced(t, in: part) }
                     try writer.write(z: t.tile.z, x: t.tile.x, y: t.tile.y, data: t.bytes)
-                    next[span.part] = try part.nextTile()
-                    if let n = next[span.part], n.key <= t.key {
-                        throw ShardError.damaged(
-                            path: part.path, reason: "tile \(n.tile) is outside its ranges or order")
-                    }
+                    next[span.shard] = try part.nextTile()
+                    if let n = next[span.shard], n.key <= t.key { throw misplaced(n, in: part) }
                     written += 1
                     if written % 4096 == 0 { try checkCancelled() }
                 }
             }
             // A tile left over lies in none of its part's ranges.
             for (i, t) in next.enumerated() {
-                if let t {
-                    throw ShardError.damaged(
-                        path: ordered[i].path, reason: "tile \(t.tile) is outside its ranges or order")
-                }
+                if let t { throw misplaced(t, in: ordered[i]) }
             }
             try checkCancelled()
             summary = try writer.finish(metadata: try completed(metadata, ordered))

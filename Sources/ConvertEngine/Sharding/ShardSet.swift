@@ -54,8 +54,7 @@ package enum ShardSet {
     /// Checks that the shards' ranges together start at key 0, follow each other without a gap or an overlap and
     /// that the last has no end: every tile is exactly one shard's.
     static func checkContiguous(_ shards: [(shard: Int, tiles: ShardTiles)], fail: (String) -> ShardError) throws {
-        let ranges = shards.flatMap { s in s.tiles.ranges.map { (shard: s.shard, range: $0) } }
-            .sorted { ($0.range.lowerBound, $0.shard) < ($1.range.lowerBound, $1.shard) }
+        let ranges = inKeyOrder(shards)
         var expected: UInt64? = 0
         var before: Int?
         for (shard, r) in ranges {
@@ -70,5 +69,13 @@ package enum ShardSet {
             before = shard
         }
         if let e = expected { throw fail("no shard holds the tiles from \(e) on") }
+    }
+
+    /// Every range of the shards, each with its shard, in key order (ties by shard): the order the merge writes them
+    /// in, and the one `checkContiguous` walks.
+    package static func inKeyOrder(_ shards: [(shard: Int, tiles: ShardTiles)]) -> [(shard: Int, range: ShardKeyRange)]
+    {
+        shards.flatMap { s in s.tiles.ranges.map { (shard: s.shard, range: $0) } }
+            .sorted { ($0.range.lowerBound, $0.shard) < ($1.range.lowerBound, $1.shard) }
     }
 }

@@ -97,7 +97,7 @@ package struct ShardCells: Sendable, Hashable {
     package var order: TileOrder
 
     /// How many cells the zoom has: one past the last index.
-    package var count: UInt64 { order == .hilbert ? 1 << (2 * UInt64(zoom)) : 1 << UInt64(zoom) }
+    package var count: UInt64 { 1 << ((order == .hilbert ? 2 : 1) * UInt64(zoom)) }
 
     /// The cell a tile goes with: the one over it (a tile of `zoom` or deeper), or the first under it (a coarser
     /// tile). Nil for a tile that is not addressable.
@@ -121,11 +121,11 @@ package struct ShardCells: Sendable, Hashable {
     /// past zoom `z`.
     package func key(zoom z: Int, index: UInt64) -> UInt64 {
         // A coarser zoom: the first of its tiles whose first cell is `index` or later.
-        let perTile: UInt64 = z >= zoom ? 1 : 1 << ((order == .hilbert ? 2 : 1) * UInt64(zoom - z))
+        let bits: UInt64 = order == .hilbert ? 2 : 1  // index bits a zoom adds: 4 tiles a tile, or 2 columns
+        let perTile: UInt64 = z >= zoom ? 1 : 1 << (bits * UInt64(zoom - z))
         let at = (index + perTile - 1) / perTile
-        let tiles: UInt64 = order == .hilbert ? 1 << (2 * UInt64(z)) : 1 << UInt64(z)
         let s = z >= zoom ? UInt64(z - zoom) : 0
-        guard at << ((order == .hilbert ? 2 : 1) * s) < tiles, index < count else {
+        guard at << (bits * s) < 1 << (bits * UInt64(z)), index < count else {
             return ShardZooms.firstKey(zoom: z + 1, order: order)
         }
         switch order {
