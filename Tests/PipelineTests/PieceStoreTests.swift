@@ -47,6 +47,27 @@ import VectorTile
         #expect(PieceRecord.decode(bytes + [0]) == nil)
     }
 
+    /// A record sealed where it was made (`PieceRecord.encode(checked:)`, on a worker) is the one the writer would
+    /// have checked, and the store takes it as it is and reads it back.
+    @Test func aRecordSealedOnItsWorkerIsTheWritersCheckedRecord() throws {
+        let style = TileDigest(high: 3, low: 4)
+        let plain = PieceRecord.encode(tiling(), style: style)
+        let sealed = PieceRecord.encode(tiling(), style: style, checked: true)
+        #expect(sealed == PieceStoreWriter.checked(plain))
+        #expect(Array(sealed[8...]) == plain && PieceStore.check(sealed[8...]) != 0)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let settings = TileDigest(high: 1, low: 2)
+        let writer = try PieceStoreWriter(path: dir + "/p.piecestore", settings: settings, limit: 1 << 20)
+        writer.append(key: style, checked: sealed)
+        #expect(writer.publish())
+        let store = try PieceStore(path: dir + "/p.piecestore", settings: settings)
+        var damaged = false
+        #expect(store.checkedRecord(style, damaged: &damaged) == sealed && !damaged)
+        #expect(store.record(style, damaged: &damaged) == plain)
+    }
+
     @Test func theStoreFindsRecordsAndRefusesDamagedOnes() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -42,11 +42,7 @@ enum PieceRecord {
         for z in tiling.collapsedAt { PieceEncoder.varint(UInt64(z), into: &out) }
         putBlocks(tiling.pieces, &out)
         putBlocks(tiling.labelPieces, &out)
-        guard checked else { return out }
-        var check = TileHasher()
-        check.add(out[8...])
-        let word = check.finish().low
-        for i in 0..<8 { out[i] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
+        if checked { PieceStore.seal(&out) }
         return out
     }
 

@@ -129,14 +129,26 @@ package final class PieceStore: @unchecked Sendable {
             damaged = true
             return nil
         }
-        var check = TileHasher()
-        check.add(bytes[8...])
         var w = ByteWords(bytes: bytes, at: 0)
-        guard w.word(8) == check.finish().low else {
+        guard w.word(8) == Self.check(bytes[8...]) else {
             damaged = true
             return nil
         }
         return bytes
+    }
+
+    /// The 64-bit check the store keeps before a record (`record`: its bytes after the check).
+    static func check(_ record: ArraySlice<UInt8>) -> UInt64 {
+        var hasher = TileHasher()
+        hasher.add(record)
+        return hasher.finish().low
+    }
+
+    /// Writes into the first 8 bytes of `checked` the check of the bytes after them: a record as the store keeps
+    /// it (`PieceStoreWriter.append(key:checked:)`).
+    static func seal(_ checked: inout [UInt8]) {
+        let word = check(checked[8...])
+        for i in 0..<8 { checked[i] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
     }
 
     private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {

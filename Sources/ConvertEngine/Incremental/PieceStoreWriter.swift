@@ -41,12 +41,10 @@ package final class PieceStoreWriter {
 
     /// `record` with its 64-bit check before it, as the store keeps it.
     static func checked(_ record: [UInt8]) -> [UInt8] {
-        var check = TileHasher()
-        check.add(record)
-        var out: [UInt8] = []
+        var out = [UInt8](repeating: 0, count: 8)
         out.reserveCapacity(8 + record.count)
-        PieceStore.put64(check.finish().low, &out)
         out += record
+        PieceStore.seal(&out)
         return out
     }
 
