@@ -15,6 +15,9 @@ extension PieceGeometry {
             cursor = p
         }
         switch self {
+        case .point(let p):
+            body(MVTCommand.moveTo.integer(count: 1))
+            delta(p)
         case .points(let points):
             guard !points.isEmpty else { return }
             let n = min(points.count, MVTCommand.maxCount)

@@ -10,8 +10,14 @@ import VectorTile
 /// than 3 dropped, an exterior dropped with its holes; a ring of positive signed area starts a polygon, any other
 /// is a hole of the polygon before). So a pass that works on rings sees exactly what it saw when pieces were held
 /// as MVT commands and decoded, and the tile bytes are the same.
+///
+/// A single point is held inline (`point`): no array, so a point piece costs no allocation to make, copy, spill or
+/// free (a place is one piece at every zoom). It is the same geometry as `points` of that one point: equal to it,
+/// with the same MVT commands and spilled bytes; `init(points:)` makes the canonical one.
 package enum PieceGeometry: Sendable, Equatable {
-    /// A point or multipoint, as given.
+    /// One point (see the type).
+    case point(TilePoint)
+    /// A multipoint, as given (or no point); one point is `point` when made by `init(points:)`.
     case points([TilePoint])
     /// Line parts, each of at least 2 points.
     case lines(PieceParts)
@@ -19,6 +25,23 @@ package enum PieceGeometry: Sendable, Equatable {
     case polygons(PieceParts)
     /// A piece too small to draw at its zoom, handed to small-feature reduction (never written as such).
     case dust(SmallFeatureDust)
+
+    /// The points `points`: `point` for one.
+    package init(points: [TilePoint]) {
+        self = points.count == 1 ? .point(points[0]) : .points(points)
+    }
+
+    /// Equal geometries: `point(p)` and `points([p])` are the same one.
+    package static func == (a: PieceGeometry, b: PieceGeometry) -> Bool {
+        switch (a, b) {
+        case (.point(let p), .point(let q)): p == q
+        case (.point(let p), .points(let q)), (.points(let q), .point(let p)): q.count == 1 && q[0] == p
+        case (.points(let p), .points(let q)): p == q
+        case (.lines(let p), .lines(let q)), (.polygons(let p), .polygons(let q)): p == q
+        case (.dust(let p), .dust(let q)): p == q
+        default: false
+        }
+    }
 
     /// The polygons `polygons` (`[exterior, holes…]`), canonical (see the type).
     package init(polygons: [[[TilePoint]]]) {
@@ -66,7 +89,7 @@ package enum PieceGeometry: Sendable, Equatable {
     /// The MVT geometry type (`unknown` for dust).
     package var type: MVTGeometryType {
         switch self {
-        case .points: .point
+        case .point, .points: .point
         case .lines: .lineString
         case .polygons: .polygon
         case .dust: .unknown
@@ -76,6 +99,7 @@ package enum PieceGeometry: Sendable, Equatable {
     /// True when nothing is left to write.
     package var isEmpty: Bool {
         switch self {
+        case .point: false
         case .points(let p): p.isEmpty
         case .lines(let parts), .polygons(let parts): parts.points.isEmpty
         case .dust: false
@@ -85,6 +109,7 @@ package enum PieceGeometry: Sendable, Equatable {
     /// The first point written (dust: its centre), nil when empty.
     package var firstPoint: TilePoint? {
         switch self {
+        case .point(let p): p
         case .points(let p): p.first
         case .lines(let parts), .polygons(let parts): parts.points.first
         case .dust(let d): TilePoint(d.x, d.y)
@@ -112,6 +137,7 @@ package enum PieceGeometry: Sendable, Equatable {
     /// Roughly what the geometry costs on the heap beyond its enum: its arrays' elements, headers and malloc words.
     var heapBytes: Int {
         switch self {
+        case .point: 0
         case .points(let p): 48 + 8 * p.capacity
         case .lines(let parts), .polygons(let parts):
             48 + 8 * parts.points.capacity + (parts.counts.isEmpty ? 0 : 48 + 4 * parts.counts.capacity)

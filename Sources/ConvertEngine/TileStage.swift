@@ -44,6 +44,11 @@ package final class TileStage {
 
     /// Adds the point pieces of `g` at every zoom; zooms where no point lies in any tile are collapsed.
     func tilePoints(_ g: Geometry, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
+        if g.pointCount == 1 {
+            let p = g.point(0)
+            tilePoint(x: p.x, y: p.y, zooms: zooms, into: &tiling)
+            return
+        }
         for z in zooms where parameters.makesPieces(zoom: z, top: zooms.upperBound) {
             var byTile: [TileCoordinate: [TilePoint]] = [:]
             var order: [TileCoordinate] = []
@@ -63,8 +68,30 @@ package final class TileStage {
             }
             if order.isEmpty { tiling.collapsedAt.append(z) }
             for t in order.sorted() {
-                tiling.pieces.append(TilePiece(tile: t, geometry: .points(byTile[t] ?? [])))
+                tiling.pieces.append(TilePiece(tile: t, geometry: PieceGeometry(points: byTile[t] ?? [])))
             }
+        }
+    }
+
+    /// `tilePoints` of a single point (most point features): the same pieces, in the same order, each an inline
+    /// `PieceGeometry.point`, without the per-zoom table of points by tile.
+    private func tilePoint(x: Double, y: Double, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
+        var tiles: [(TileCoordinate, TilePoint)] = []
+        for z in zooms where parameters.makesPieces(zoom: z, top: zooms.upperBound) {
+            let box = Bounds(minX: x, minY: y, maxX: x, maxY: y).expanded(by: parameters.bufferMetres(zoom: z))
+            tiles.removeAll(keepingCapacity: true)
+            if let range = SphericalMercator.tileRange(covering: box, zoom: z) {
+                for t in range {
+                    guard parameters.bufferedBounds(of: t).contains(x: x, y: y) else { continue }
+                    let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
+                    var clamped = false
+                    guard let tp = q.snap(x: x, y: y, clamped: &clamped) else { continue }
+                    tiles.append((t, tp))
+                }
+            }
+            if tiles.isEmpty { tiling.collapsedAt.append(z) }
+            if tiles.count > 1 { tiles.sort { $0.0 < $1.0 } }
+            for (t, tp) in tiles { tiling.pieces.append(TilePiece(tile: t, geometry: .point(tp))) }
         }
     }
 
@@ -78,7 +105,7 @@ package final class TileStage {
             let p = Quantizer(transform: TileTransform(tile: tile, extent: parameters.extent))
                 .snap(x: x, y: y, clamped: &clamped)
         else { return nil }
-        return TilePiece(tile: tile, geometry: .points([p]))
+        return TilePiece(tile: tile, geometry: .point(p))
     }
 
     // MARK: Lines and polygons

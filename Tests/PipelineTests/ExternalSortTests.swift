@@ -50,7 +50,10 @@ import VectorTile
     }
 
     private func describe(_ p: TilePiece) -> String {
-        "\(p.tile) \(p.key) \(p.layer) \(p.feature) \(p.type) \(p.geometry)"
+        // A one-point multipoint reads back as the same point held inline (`PieceGeometry.point`).
+        var g = p.geometry
+        if case .points(let points) = g { g = PieceGeometry(points: points) }
+        return "\(p.tile) \(p.key) \(p.layer) \(p.feature) \(p.type) \(g)"
     }
 
     private func merged(_ runs: TileRuns, zooms: ClosedRange<Int>) throws -> [String] {

@@ -64,4 +64,37 @@ import VectorTile
         }
         #expect(try decoder.next() == nil)
     }
+
+    /// A single point is held inline (`point`): the same geometry as a one-point `points` — equal, the same MVT
+    /// commands, the same spilled bytes — and read back from a spill inline, while multipoints stay arrays.
+    @Test func aSinglePointIsInlineAndTheSameAsAOnePointMultipoint() throws {
+        let q = p(-5, 4_100)
+        #expect(PieceGeometry(points: [q]) == .point(q))
+        #expect(PieceGeometry.point(q) == .points([q]) && PieceGeometry.points([q]) == .point(q))
+        #expect(PieceGeometry.point(q) != .points([q, q]) && PieceGeometry.point(q) != .point(p(-5, 4_101)))
+        #expect(PieceGeometry.point(q) != .points([]) && PieceGeometry.points([]) == PieceGeometry(points: []))
+        guard case .points(let two) = PieceGeometry(points: [q, q]) else {
+            Issue.record("a multipoint of two is an array")
+            return
+        }
+        #expect(two == [q, q])
+        let one = PieceGeometry.point(q)
+        #expect(one.commands == MVTGeometryEncoder.points([q]) && one.commands == PieceGeometry.points([q]).commands)
+        #expect(one.type == .point && !one.isEmpty && one.firstPoint == q && one.heapBytes == 0)
+        #expect(one.packedCommandSize == ProtobufWriter.packedSize(one.commands))
+
+        let tile = TileCoordinate(z: 5, x: 1, y: 2)
+        func spilled(_ g: PieceGeometry) -> [UInt8] {
+            var encoder = PieceEncoder()
+            encoder.append(TilePiece(key: 3, layer: 1, feature: 2, tile: tile, geometry: g))
+            return encoder.bytes
+        }
+        #expect(spilled(.point(q)) == spilled(.points([q])))
+        for g in [PieceGeometry.point(q), .points([q]), .points([q, p(0, 0)]), .point(p(Int32.min, Int32.max))] {
+            var decoder = PieceDecoder(bytes: spilled(g), zoom: 5)
+            let back = try #require(try decoder.next()).geometry
+            #expect(back == g)
+            if case .points(let ps) = back { #expect(ps.count != 1, "one point is read back inline") }
+        }
+    }
 }

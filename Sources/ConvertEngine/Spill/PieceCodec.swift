@@ -59,6 +59,13 @@ package struct PieceEncoder {
             bytes.append(d.polygon ? 0 : 1)
             Self.varint(UInt64(d.angleWord), into: &bytes)
             return
+        case .point(let q):
+            // As `points` of one point (no counts, one point, its delta from the origin).
+            bytes.append(0)
+            bytes.append(1)
+            Self.varint(UInt64(ZigZag.encode(q.x)), into: &bytes)
+            Self.varint(UInt64(ZigZag.encode(q.y)), into: &bytes)
+            return
         case .points(let p):
             bytes.append(0)
             points = p
@@ -168,10 +175,29 @@ package struct PieceDecoder {
             return .dust(SmallFeatureDust(x: x, y: y, measureWord: measure, angleWord: angle, polygon: polygon))
         }
         let m = try count()
+        if type == .point && m == 0 {
+            // Points: one (inline, no array) or a multipoint.
+            let n = try count()
+            if n == 1 {
+                let x = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+                let y = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+                return .point(TilePoint(x, y))
+            }
+            return .points(try points(n))
+        }
         var counts: [UInt32] = []
         counts.reserveCapacity(m)
         for _ in 0..<m { counts.append(UInt32(truncatingIfNeeded: try varint())) }
-        let n = try count()
+        let points = try points(try count())
+        switch type {
+        case .point: return .points(points)
+        case .lineString: return .lines(PieceParts(points: points, counts: counts))
+        default: return .polygons(PieceParts(points: points, counts: counts))
+        }
+    }
+
+    /// Reads `n` points, each a delta from the one before (the first from the origin).
+    private mutating func points(_ n: Int) throws(SpillError) -> [TilePoint] {
         var points: [TilePoint] = []
         points.reserveCapacity(n)
         var cursor = TilePoint(0, 0)
@@ -180,11 +206,7 @@ package struct PieceDecoder {
             cursor.y &+= ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
             points.append(cursor)
         }
-        switch type {
-        case .point: return .points(points)
-        case .lineString: return .lines(PieceParts(points: points, counts: counts))
-        default: return .polygons(PieceParts(points: points, counts: counts))
-        }
+        return points
     }
 
     /// Passes over a piece's geometry of MVT type `type`.
