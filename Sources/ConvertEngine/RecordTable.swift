@@ -226,9 +226,13 @@ package struct StoredRecord: Sendable {
     var rank: UInt64
     let rest: ArraySlice<UInt8>
     let keys: [String]
+    /// The record has a style class or match flags at some zoom (`RecordCodec.decorated`): only then may its
+    /// attributes at a zoom differ from those read.
+    let decorated: Bool
 
     fileprivate init(bytes: ArraySlice<UInt8>, rank: UInt64, keys: RecordKeys) {
         var reader = RecordCodec.Reader(bytes: bytes)
+        decorated = bytes[bytes.startIndex] & RecordCodec.decorated != 0
         id = reader.header()
         self.rank = rank
         rest = bytes[reader.at...]
@@ -250,14 +254,20 @@ package struct StoredRecord: Sendable {
 
 /// The coding of one `FeatureRecord`: varints, strings as length and UTF-8, doubles as their 8 bytes.
 ///
-/// flags (bit 0: an id follows) · [id] · class base zoom · property count · per property: key number, value (tag,
+/// flags (bit 0: an id follows; bit 1: `decorated`) · [id] · class base zoom · property count · per property: key number, value (tag,
 /// payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per zoom: key count, key
 /// numbers. The rank is not coded: the table keeps ranks in an array of their own.
 package enum RecordCodec {
     enum Tag: UInt8 { case string, int, uint, double, isFalse, isTrue, null }
 
+    /// The flag of a record with a class or match flags at some zoom: a record without (most, and every record
+    /// of a run without a stylesheet) is written at every zoom with the attributes read, which the encoder then
+    /// takes from its bytes without looking past them for classes and flags.
+    static let decorated: UInt8 = 2
+
     package static func encode(_ r: FeatureRecord, keys: inout RecordKeys, into out: inout [UInt8]) {
-        out.append(r.id == nil ? 0 : 1)
+        let decorates = r.classes.contains { $0 != nil } || r.flags.contains { !$0.isEmpty }
+        out.append((r.id == nil ? 0 : 1) | (decorates ? decorated : 0))
         if let id = r.id { PieceEncoder.varint(id, into: &out) }
         PieceEncoder.varint(UInt64(bitPattern: Int64(r.classBaseZoom)), into: &out)
         PieceEncoder.varint(UInt64(r.properties.count), into: &out)

@@ -48,4 +48,16 @@ import VectorTile
             #expect(viaTags.duplicateKeysOmitted == viaProperties.duplicateKeysOmitted)
         }
     }
+
+    /// Only a record with a class or a flag at some zoom is marked decorated; classes and flags that are all empty
+    /// (a stylesheet that matched nothing) leave it plain, written with its attributes as read at every zoom.
+    @Test func onlyARecordWithAClassOrAFlagIsDecorated() throws {
+        let empty = FeatureRecord(
+            id: 5, properties: Properties([("a", .int(1))]), rank: 4, classes: [nil, nil], flags: [[], []],
+            classBaseZoom: 2)
+        let table = RecordTable(records + [empty])
+        #expect(try table.indices.map { try table.record($0).decorated } == [false, true, true, false, false])
+        let plain = try table.record(4)
+        for z in 0...5 { #expect(plain.properties(atZoom: z) == empty.properties) }
+    }
 }

@@ -47,6 +47,7 @@ extension StoredRecord {
     /// True when the record has a style class or match flags at zoom `z` (`FeatureRecord.properties(atZoom:)`
     /// adds them to its properties there): read past the properties without decoding them.
     private func hasClassOrFlags(atZoom z: Int) -> Bool {
+        guard decorated else { return false }
         var r = RecordCodec.Reader(bytes: rest)
         let i = z - Int(Int64(bitPattern: r.varint()))
         for _ in 0..<Int(r.varint()) {
