@@ -254,9 +254,9 @@ package struct StoredRecord: Sendable {
 
 /// The coding of one `FeatureRecord`: varints, strings as length and UTF-8, doubles as their 8 bytes.
 ///
-/// flags (bit 0: an id follows; bit 1: `decorated`) · [id] · class base zoom · property count · per property: key number, value (tag,
-/// payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per zoom: key count, key
-/// numbers. The rank is not coded: the table keeps ranks in an array of their own.
+/// flags (bit 0: an id follows; bit 1: `decorated`) · [id] · class base zoom · property count · per property: key
+/// number, value (tag, payload) · class count · per zoom: 0 for none, else 1 + length, UTF-8 · flag count · per
+/// zoom: key count, key numbers. The rank is not coded: the table keeps ranks in an array of their own.
 package enum RecordCodec {
     enum Tag: UInt8 { case string, int, uint, double, isFalse, isTrue, null }
 
