@@ -108,9 +108,9 @@ import Testing
         #expect(latticeIds.ids == gridIds.ids)
     }
 
-    /// Junctions on long axis-parallel edges found in the sorted candidates of their line (`LineCandidates`) are
-    /// those the lattice look-ups and the grid find, in the same order (a frame like the clip rectangle, rectangles
-    /// along it and inside it, diagonal edges, edges running both ways).
+    /// Junctions on edges along the clip rectangle found in the sorted candidates of its line (`LineCandidates`)
+    /// are those the lattice look-ups and the grid find, in the same order (a frame on the clip rectangle,
+    /// rectangles along it and inside it, diagonal edges, edges running both ways).
     @Test(arguments: [UInt64(7), 8, 9])
     func junctionLookupAlongLinesMatchesTheGrid(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
@@ -127,7 +127,9 @@ import Testing
         var byLine = rings, byLattice = rings, byGrid = rings
         var lineIds = JunctionNoding.VertexIds(byLine), latticeIds = JunctionNoding.VertexIds(byLattice)
         var gridIds = JunctionNoding.VertexIds(byGrid)
-        let a = JunctionNoding.insertJunctions(&byLine, ids: &lineIds, latticeFactor: 1 << 40, lineRun: 0)
+        let a = JunctionNoding.insertJunctions(
+            &byLine, ids: &lineIds, clip: TileRect(minX: 0, minY: 0, maxX: 96, maxY: 96), latticeFactor: 1 << 40,
+            lineRun: 0)
         let b = JunctionNoding.insertJunctions(&byLattice, ids: &latticeIds, latticeFactor: 1 << 40, lineRun: .max)
         let c = JunctionNoding.insertJunctions(&byGrid, ids: &gridIds, latticeFactor: -1)
         #expect(a > 20 && a == b && a == c)

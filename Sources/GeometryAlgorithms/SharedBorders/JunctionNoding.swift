@@ -39,10 +39,12 @@ enum JunctionNoding {
     /// `ids` are `rings`' vertex ids (`VertexIds`), kept up to date: an inserted point is a vertex already, so the
     /// ids stay those of a `VertexIds` of the new rings (up to numbering), and the arc graph need not hash again.
     /// `latticeFactor` (tests): lattice points looked up per query and candidate at most, instead of the grid.
-    /// `lineRun` (tests): an axis-parallel edge with more lattice points than this looks its junctions up in the
-    /// sorted candidates on its line (`LineCandidates`) instead of point by point.
+    /// `clip`: the rectangle the rings were clipped to; an edge along one of its lines with more than `lineRun`
+    /// lattice points looks its junctions up in the sorted candidates on that line (`LineCandidates`) instead of
+    /// point by point.
     static func insertJunctions(
-        _ rings: inout [[TilePoint]], ids: inout VertexIds, latticeFactor: Int = 4, lineRun: Int = 16
+        _ rings: inout [[TilePoint]], ids: inout VertexIds, clip: TileRect? = nil, latticeFactor: Int = 4,
+        lineRun: Int = 16
     ) -> Int {
         let total = ids.ids.count
         let vertexIds = ids.ids
@@ -80,7 +82,9 @@ enum JunctionNoding {
         }
         var once = [Bool](repeating: false, count: total)
         for k in 0..<total where usedOnce(k) { once[k] = true }
-        let found = Self.junctions(rings, ids: ids, once: once, latticeFactor: latticeFactor, lineRun: lineRun)
+        let lines = clip.map { LineCandidates(clip: $0) }
+        let found = Self.junctions(
+            rings, ids: ids, once: once, latticeFactor: latticeFactor, lines: lines, lineRun: lineRun)
         guard !found.isEmpty else { return 0 }
         var inserted = 0
         var newIds: [Int32] = []
@@ -143,11 +147,14 @@ enum JunctionNoding {
     /// The junctions `insertJunctions` inserts: the candidates (ends of the edges used once, `once[k]` for flat
     /// vertex index k) strictly inside an edge used once, in ring order and edge order. Apart from
     /// `insertJunctions`, whose edge hashing the optimizer then inlines as before.
-    /// An axis-parallel edge with more than `lineRun` lattice points (the long clip edges of a coastline's pieces)
-    /// is not counted in the lattice budget: on the lattice path its junctions come from the candidates on its line.
+    /// An edge along a line of `lines`' clip rectangle with more than `lineRun` lattice points (the long clip edges
+    /// of a coastline's pieces) is not counted in the lattice budget: on the lattice path its junctions come from
+    /// the candidates on that line.
     private static func junctions(
-        _ rings: [[TilePoint]], ids: VertexIds, once: [Bool], latticeFactor: Int, lineRun: Int
+        _ rings: [[TilePoint]], ids: VertexIds, once: [Bool], latticeFactor: Int, lines: LineCandidates?,
+        lineRun: Int
     ) -> [(ring: Int, index: Int, point: TilePoint, id: Int32)] {
+        var lines = lines
         let vertexIds = ids.ids
         var base = 0
         // Candidates: end points of edges used once; queries: those edges (with their lattice steps).
@@ -164,7 +171,7 @@ enum JunctionNoding {
         // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
         // cost, each is looked up among the candidates instead.
         var lattice = 0
-        var lineEdges = 0  // axis-parallel edges with more than `lineRun` lattice points (steps stored negated)
+        var lineEdges = 0  // edges along a clip line with more than `lineRun` lattice points (steps stored negated)
         base = 0
         for (r, ring) in rings.enumerated() where ring.count >= 2 {
             let n = ring.count
@@ -175,14 +182,16 @@ enum JunctionNoding {
                 if !isCandidate[vi] {
                     isCandidate[vi] = true
                     candidateCount += 1
+                    lines?.add(ring[i], id: Int32(vi))
                 }
                 if !isCandidate[vj] {
                     isCandidate[vj] = true
                     candidateCount += 1
+                    lines?.add(ring[j], id: Int32(vj))
                 }
                 let g = Self.latticeSteps(ring[i], ring[j])
                 queryEdge.append((r, i))
-                if g - 1 > lineRun && (ring[i].x == ring[j].x || ring[i].y == ring[j].y) {
+                if g - 1 > lineRun && lines?.holds(ring[i], ring[j]) == true {
                     lineEdges += 1
                     querySteps.append(Int32(truncatingIfNeeded: -g))
                 } else {
@@ -196,10 +205,7 @@ enum JunctionNoding {
         // Junctions per edge, grouped by ring in ring order.
         var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
         if lattice <= latticeFactor * (candidateCount + queryEdge.count) {
-            let lines =
-                lineEdges > 0
-                ? LineCandidates(rings, ids: vertexIds, isCandidate: isCandidate, queries: queryEdge, steps: querySteps)
-                : nil
+            if lineEdges > 0 { lines?.sort() }
             for (q, (r, i)) in queryEdge.enumerated() {
                 let g = Int(querySteps[q])
                 guard g > 1 || g < 0 else { continue }
