@@ -211,10 +211,16 @@ extension TileStage {
     {
         // Not cleaned again: at the cut, a loop's vertex may lie between two collinear edges of the loop, and
         // without it the other loop would touch an edge there.
-        guard let loops = PinchedRings.split(polygons), !loops.isEmpty,
+        guard let loops = PinchedRings.split(polygons), !loops.isEmpty, !Self.crosses(loops),
             try engine.isValid(engine.prepare(Self.closed(loops)))
         else { return nil }
         return loops
+    }
+
+    /// True when two edges of `polygons` cross or overlap (`RingValidator.hasCrossing`): GEOS would find them
+    /// invalid, so its validity test (as costly as the noding of a repair) is not needed. False when unknown.
+    static func crosses(_ polygons: [[[TilePoint]]]) -> Bool {
+        RingValidator.hasCrossing(polygons.flatMap { $0 }) == true
     }
 
     /// Makes quantized polygons valid on the integer grid (GEOS setPrecision with grid 1, which keeps the output
@@ -227,7 +233,9 @@ extension TileStage {
     static func repairOnGrid(_ polygons: [[[TilePoint]]], engine: GeometryEngine) throws(GeometryError) -> Geometry? {
         guard !polygons.isEmpty else { return nil }
         let h = try engine.prepare(Self.closed(polygons))
-        let valid = try engine.isValid(h) ? h : try engine.makeValid(h, family: .polygon)
+        var isValid = false
+        if !Self.crosses(polygons) { isValid = try engine.isValid(h) }
+        let valid = isValid ? h : try engine.makeValid(h, family: .polygon)
         guard let valid, let snapped = try engine.snapToGrid(valid, gridSize: 1) else { return nil }
         return try engine.geometry(snapped, family: .polygon)
     }

@@ -86,6 +86,31 @@ public enum RingValidator {
         return walked == nil ? nil : min(count, limit)
     }
 
+    /// True when two edges of `rings` cross at a point inside both, or overlap along a stretch (share more than one
+    /// point; an edge folding back onto the next is one): GEOS reports either as a self-intersection, so polygons
+    /// with such rings are not valid in OGC whatever else holds, and the grid repair need not ask GEOS. False when
+    /// no pair does (rings may still touch: this is no validity test); nil when the x-sort needed more than
+    /// `pairsPerSegment` × segments + `pairAllowance` pair tests or `cancellation` was set.
+    public static func hasCrossing(_ rings: [[TilePoint]], cancellation: CancellationFlag = .process) -> Bool? {
+        let (segments, _) = sortedSegments(rings)
+        let budget = pairsPerSegment * segments.count + pairAllowance
+        return forEachMeeting(segments, budget: budget, cancellation: cancellation, crossingsOnly: true) { false }
+    }
+
+    /// True when closed segments a–b and c–d cross at a point inside both, or share more than one point.
+    static func crossesOrOverlaps(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> Bool {
+        let d1 = orientation(c, d, a).signum()
+        let d2 = orientation(c, d, b).signum()
+        let d3 = orientation(a, b, c).signum()
+        let d4 = orientation(a, b, d).signum()
+        if d1 * d2 < 0 && d3 * d4 < 0 { return true }
+        guard d1 == 0 && d2 == 0 else { return false }
+        // Collinear: the overlap of their projections on the longer axis has a length.
+        let alongX = abs(Int64(b.x) - Int64(a.x)) >= abs(Int64(b.y) - Int64(a.y))
+        func t(_ p: TilePoint) -> Int32 { alongX ? p.x : p.y }
+        return max(min(t(a), t(b)), min(t(c), t(d))) < min(max(t(a), t(b)), max(t(c), t(d)))
+    }
+
     /// The edges of `rings` sorted by their left end, and how many degenerate places were left out: each ring of
     /// fewer than 3 points and each zero-length edge.
     private static func sortedSegments(_ rings: [[TilePoint]]) -> (segments: [Segment], degenerate: Int) {
@@ -147,10 +172,13 @@ public enum RingValidator {
     }
 
     /// The x-sort walk: calls `meet` for each pair of edges that meet (cross, touch, overlap, or fold back onto the
-    /// next edge of their ring) until it returns false. True when `meet` stopped it, false when every pair was
-    /// seen, nil when more than `budget` pairs had to be tested or `cancellation` was set.
+    /// next edge of their ring; `crossingsOnly`: cross inside both or overlap, `crossesOrOverlaps`) until it returns
+    /// false. True when `meet` stopped it, false when every pair was seen, nil when more than `budget` pairs had to
+    /// be tested or `cancellation` was set.
+    @inline(__always)
     private static func forEachMeeting(
-        _ segments: [Segment], budget: Int, cancellation: CancellationFlag, _ meet: () -> Bool
+        _ segments: [Segment], budget: Int, cancellation: CancellationFlag, crossingsOnly: Bool = false,
+        _ meet: () -> Bool
     ) -> Bool? {
         var work = 0
         for i in segments.indices {
@@ -167,6 +195,8 @@ public enum RingValidator {
                     meets = foldsBack(s, t)
                 } else if s.ring == t.ring && (t.index + 1) % s.ringCount == s.index {
                     meets = foldsBack(t, s)
+                } else if crossingsOnly {
+                    meets = crossesOrOverlaps(s.a, s.b, t.a, t.b)
                 } else {
                     meets = intersects(s.a, s.b, t.a, t.b)
                 }

@@ -24,6 +24,27 @@ private func pts(_ coords: [(Int32, Int32)]) -> [TilePoint] { coords.map { TileP
         #expect(RingValidator.intersectionCount(rings, limit: 300) == 300)
     }
 
+    /// Crossings inside both edges and overlaps count; touching at a point does not (GridRepair's `crosses`).
+    @Test func hasCrossingFindsCrossingsAndOverlapsNotTouches() {
+        let square = pts([(0, 0), (10, 0), (10, 10), (0, 10)])
+        #expect(RingValidator.hasCrossing([square]) == false)
+        #expect(RingValidator.hasCrossing([pts([(0, 0), (10, 10), (10, 0), (0, 10)])]) == true)  // a bowtie
+        // Corner to corner, and a vertex on the other's edge: touches.
+        #expect(RingValidator.hasCrossing([square, pts([(10, 10), (20, 10), (20, 20), (10, 20)])]) == false)
+        #expect(RingValidator.hasCrossing([square, pts([(10, 5), (20, 0), (20, 10)])]) == false)
+        // A shared stretch of edge (the other way round, and the same way), and a crossing square.
+        #expect(RingValidator.hasCrossing([square, pts([(10, 2), (10, 8), (20, 5)])]) == true)
+        #expect(RingValidator.hasCrossing([square, pts([(10, 8), (10, 2), (20, 5)])]) == true)
+        #expect(RingValidator.hasCrossing([square, pts([(5, 5), (15, 5), (15, 15), (5, 15)])]) == true)
+        // A ring touching itself at a repeated vertex (pinched), and one folding back onto itself (a spike).
+        #expect(RingValidator.hasCrossing([pts([(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)])]) == false)
+        #expect(RingValidator.hasCrossing([pts([(0, 0), (10, 0), (10, 10), (10, 4), (0, 10)])]) == true)
+        // Edges on one line: apart, meeting end to end, overlapping.
+        #expect(RingValidator.hasCrossing([square, pts([(12, 0), (20, 0), (16, -5)])]) == false)
+        #expect(RingValidator.hasCrossing([square, pts([(10, 0), (20, 0), (15, -5)])]) == false)
+        #expect(RingValidator.hasCrossing([square, pts([(5, 0), (20, 0), (15, -5)])]) == true)
+    }
+
     @Test func simpleAndNonSimpleRings() {
         #expect(RingValidator.isSimple(pts([(0, 0), (10, 0), (10, 10), (0, 10)])))
         #expect(RingValidator.isSimple(pts([(3, 6), (8, 12), (20, 34)])))

@@ -107,4 +107,33 @@ import Testing
         #expect(byLattice == byGrid)
         #expect(latticeIds.ids == gridIds.ids)
     }
+
+    /// Junctions on edges along the clip rectangle found in the sorted candidates of its line (`LineCandidates`)
+    /// are those the lattice look-ups and the grid find, in the same order (a frame on the clip rectangle,
+    /// rectangles along it and inside it, diagonal edges, edges running both ways).
+    @Test(arguments: [UInt64(7), 8, 9])
+    func junctionLookupAlongLinesMatchesTheGrid(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var rings: [[TilePoint]] = [[TilePoint(0, 0), TilePoint(96, 0), TilePoint(96, 96), TilePoint(0, 96)]]
+        for k in 0..<70 {
+            let x = Int32.random(in: 0...20, using: &rng) * 4, y = Int32.random(in: 0...20, using: &rng) * 4
+            let w = Int32.random(in: 1...6, using: &rng) * 4, h = Int32.random(in: 1...6, using: &rng) * 4
+            let (x0, y0) = (k % 7 == 0 ? 0 : x, k % 11 == 0 ? 96 - h : y)
+            var ring = [TilePoint(x0, y0), TilePoint(x0 + w, y0), TilePoint(x0 + w, y0 + h), TilePoint(x0, y0 + h)]
+            if k % 5 == 0 { ring = [TilePoint(x0, y0), TilePoint(x0 + w, y0 + h), TilePoint(x0, y0 + h)] }
+            if k % 2 == 0 { ring.reverse() }
+            rings.append(ring)
+        }
+        var byLine = rings, byLattice = rings, byGrid = rings
+        var lineIds = JunctionNoding.VertexIds(byLine), latticeIds = JunctionNoding.VertexIds(byLattice)
+        var gridIds = JunctionNoding.VertexIds(byGrid)
+        let a = JunctionNoding.insertJunctions(
+            &byLine, ids: &lineIds, clip: TileRect(minX: 0, minY: 0, maxX: 96, maxY: 96), latticeFactor: 1 << 40,
+            lineRun: 0)
+        let b = JunctionNoding.insertJunctions(&byLattice, ids: &latticeIds, latticeFactor: 1 << 40, lineRun: .max)
+        let c = JunctionNoding.insertJunctions(&byGrid, ids: &gridIds, latticeFactor: -1)
+        #expect(a > 20 && a == b && a == c)
+        #expect(byLine == byLattice && byLine == byGrid)
+        #expect(lineIds.ids == latticeIds.ids && lineIds.ids == gridIds.ids)
+    }
 }

@@ -1,6 +1,7 @@
 import GeometryAlgorithms
 import GeometryOps
 import KartpackCore
+import KartpackTestSupport
 import Testing
 import VectorTile
 
@@ -134,6 +135,31 @@ import VectorTile
         let edge = [TilePoint(4176, 500), TilePoint(4170, 498), TilePoint(4168, 502)]
         var atEdge = [[[Self.square], [edge]]]
         #expect(pass.leaveOutIslets(&atEdge, pieces: [0], keepClear: []) == 0)
+    }
+
+    /// Whenever `TileStage.crosses` says rings cross or overlap, GEOS finds them invalid (the grid repair then skips
+    /// GEOS's validity test); random rings on a small grid give both answers.
+    @Test func ringsThatCrossAreInvalidToGEOS() throws {
+        var rng = SplitMix64(seed: 34)
+        var crossing = 0, notCrossing = 0
+        for _ in 0..<400 {
+            let polygons: [[[TilePoint]]] = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                [
+                    (0..<Int.random(in: 3...6, using: &rng)).map { _ in
+                        TilePoint(Int32.random(in: 0...6, using: &rng), Int32.random(in: 0...6, using: &rng))
+                    }
+                ]
+            }
+            let cleaned = TileStage.cleaned(polygons)
+            guard !cleaned.isEmpty else { continue }
+            if TileStage.crosses(cleaned) {
+                crossing += 1
+                #expect(try !Self.isValid(cleaned), "\(cleaned)")
+            } else {
+                notCrossing += 1
+            }
+        }
+        #expect(crossing > 50 && notCrossing > 50)
     }
 
     /// Valid in OGC (GEOS): rings may touch at a point.

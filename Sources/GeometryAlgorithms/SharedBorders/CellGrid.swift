@@ -73,34 +73,29 @@ struct CellGrid {
         let height = Int64(bounds.maxY) - Int64(bounds.minY) + 1
         while s < 32 {
             let cells = ((width >> s) + 1) * ((height >> s) + 1)
-            if cells <= budget {
-                var total: Int64 = 0
-                for b in boxes { total += Self.covered(b, shift: s) }
-                for b in queries { total += Self.covered(b, shift: s) }
-                if total <= budget { break }
-            }
+            if cells <= budget && Self.covers(boxes, queries, shift: s, atMost: budget) { break }
             s += 1
         }
         shift = s
-        originX = Int64(bounds.minX) >> s
-        originY = Int64(bounds.minY) >> s
-        columns = (Int64(bounds.maxX) >> s) - originX + 1
-        rows = (Int64(bounds.maxY) >> s) - originY + 1
+        originX = Self.cell(bounds.minX, s)
+        originY = Self.cell(bounds.minY, s)
+        columns = Self.cell(bounds.maxX, s) - originX + 1
+        rows = Self.cell(bounds.maxY, s) - originY + 1
         // Filled through buffer pointers: no uniqueness check or reference count per filed item. Cell k's count
         // goes to `counts[k + 2]`; after the prefix sums `counts[k + 1]` is where cell k starts, and filing moves it
         // to where cell k ends, that is where cell k + 1 starts: the offsets, without a second array.
         let cells = Int(columns * rows)
         var counts = [Int32](repeating: 0, count: cells + 2)
-        let (ox, oy, cols, rs) = (originX, originY, columns, rows)
+        let (ox, oy, cols) = (originX, originY, columns)
         counts.withUnsafeMutableBufferPointer { c in
-            for b in boxes { Self.forEach(b, shift: s, ox, oy, cols, rs) { c[$0 + 2] += 1 } }
+            for b in boxes { Self.forEachFiled(b, shift: s, ox, oy, cols) { c[$0 + 2] += 1 } }
             for k in 1..<c.count { c[k] += c[k - 1] }
         }
         let total = Int(counts[cells + 1])
         let items = [Int32](unsafeUninitializedCapacity: total) { out, filled in
             counts.withUnsafeMutableBufferPointer { f in
                 for (i, b) in boxes.enumerated() {
-                    Self.forEach(b, shift: s, ox, oy, cols, rs) { k in
+                    Self.forEachFiled(b, shift: s, ox, oy, cols) { k in
                         out[Int(f[k + 1])] = Int32(i)
                         f[k + 1] += 1
                     }
@@ -116,8 +111,47 @@ struct CellGrid {
         max(Int64(b.maxX) - Int64(b.minX), Int64(b.maxY) - Int64(b.minY))
     }
 
+    /// The row or column of coordinate `v` at cell side `1 << s` (0 ≤ s ≤ 32): a masking shift, the same value as
+    /// `>>` there without the checks of a smart shift, and differences of such values cannot overflow.
+    @inline(__always)
+    private static func cell(_ v: Int32, _ s: Int64) -> Int64 { Int64(v) &>> s }
+
     private static func covered(_ b: GridBox, shift s: Int64) -> Int64 {
-        ((Int64(b.maxX) >> s) - (Int64(b.minX) >> s) + 1) * ((Int64(b.maxY) >> s) - (Int64(b.minY) >> s) + 1)
+        (cell(b.maxX, s) &- cell(b.minX, s) &+ 1) * (cell(b.maxY, s) &- cell(b.minY, s) &+ 1)
+    }
+
+    /// Whether the cells `boxes` and `queries` cover at cell side `1 << s` add up to at most `budget`; stops at the
+    /// first box past it (a box's corners are ordered by its initializers, so it covers at least one cell and the
+    /// sum only grows).
+    private static func covers(_ boxes: [GridBox], _ queries: [GridBox], shift s: Int64, atMost budget: Int64) -> Bool {
+        var total: Int64 = 0
+        for b in boxes {
+            total += covered(b, shift: s)
+            if total > budget { return false }
+        }
+        for b in queries {
+            total += covered(b, shift: s)
+            if total > budget { return false }
+        }
+        return true
+    }
+
+    /// `forEach` for a box filed in the grid: inside the grid's bounds by construction, so not clipped; a box in
+    /// one cell (a point, or a segment shorter than a cell, as most are) without the loops.
+    @inline(__always)
+    private static func forEachFiled(
+        _ b: GridBox, shift s: Int64, _ ox: Int64, _ oy: Int64, _ columns: Int64, _ body: (Int) -> Void
+    ) {
+        let x0 = cell(b.minX, s) &- ox, x1 = cell(b.maxX, s) &- ox
+        let y0 = cell(b.minY, s) &- oy, y1 = cell(b.maxY, s) &- oy
+        if x0 == x1 && y0 == y1 {
+            body(Int(y0 &* columns &+ x0))
+            return
+        }
+        guard x0 <= x1, y0 <= y1 else { return }
+        for cy in y0...y1 {
+            for cx in x0...x1 { body(Int(cy &* columns &+ cx)) }
+        }
     }
 
     /// Calls `body(cellIndex)` for the grid cells `b` covers (clipped to the grid).
@@ -126,17 +160,17 @@ struct CellGrid {
         _ b: GridBox, shift s: Int64, _ ox: Int64, _ oy: Int64, _ columns: Int64, _ rows: Int64,
         _ body: (Int) -> Void
     ) {
-        let x0 = max(0, (Int64(b.minX) >> s) - ox), x1 = min(columns - 1, (Int64(b.maxX) >> s) - ox)
-        let y0 = max(0, (Int64(b.minY) >> s) - oy), y1 = min(rows - 1, (Int64(b.maxY) >> s) - oy)
+        let x0 = max(0, cell(b.minX, s) &- ox), x1 = min(columns &- 1, cell(b.maxX, s) &- ox)
+        let y0 = max(0, cell(b.minY, s) &- oy), y1 = min(rows &- 1, cell(b.maxY, s) &- oy)
         guard x0 <= x1, y0 <= y1 else { return }
         for cy in y0...y1 {
-            for cx in x0...x1 { body(Int(cy * columns + cx)) }
+            for cx in x0...x1 { body(Int(cy &* columns &+ cx)) }
         }
     }
 
     /// The index of the cell holding the point (x, y), which must lie inside the grid's bounds.
     func cellIndex(_ x: Int32, _ y: Int32) -> Int {
-        Int(((Int64(y) >> shift) - originY) * columns + ((Int64(x) >> shift) - originX))
+        Int((Self.cell(y, shift) &- originY) &* columns &+ (Self.cell(x, shift) &- originX))
     }
 
     /// Calls `body(cellIndex, items)` for every non-empty cell `box` covers, row by row.

@@ -39,7 +39,13 @@ enum JunctionNoding {
     /// `ids` are `rings`' vertex ids (`VertexIds`), kept up to date: an inserted point is a vertex already, so the
     /// ids stay those of a `VertexIds` of the new rings (up to numbering), and the arc graph need not hash again.
     /// `latticeFactor` (tests): lattice points looked up per query and candidate at most, instead of the grid.
-    static func insertJunctions(_ rings: inout [[TilePoint]], ids: inout VertexIds, latticeFactor: Int = 4) -> Int {
+    /// `clip`: the rectangle the rings were clipped to; an edge along one of its lines with more than `lineRun`
+    /// lattice points looks its junctions up in the sorted candidates on that line (`LineCandidates`) instead of
+    /// point by point.
+    static func insertJunctions(
+        _ rings: inout [[TilePoint]], ids: inout VertexIds, clip: TileRect? = nil, latticeFactor: Int = 4,
+        lineRun: Int = 16
+    ) -> Int {
         let total = ids.ids.count
         let vertexIds = ids.ids
         // Undirected edge uses, once or more (`once`). An edge with an end that occurs once in all rings is used
@@ -76,7 +82,9 @@ enum JunctionNoding {
         }
         var once = [Bool](repeating: false, count: total)
         for k in 0..<total where usedOnce(k) { once[k] = true }
-        let found = Self.junctions(rings, ids: ids, once: once, latticeFactor: latticeFactor)
+        let lines = clip.map { LineCandidates(clip: $0) }
+        let found = Self.junctions(
+            rings, ids: ids, once: once, latticeFactor: latticeFactor, lines: lines, lineRun: lineRun)
         guard !found.isEmpty else { return 0 }
         var inserted = 0
         var newIds: [Int32] = []
@@ -139,9 +147,14 @@ enum JunctionNoding {
     /// The junctions `insertJunctions` inserts: the candidates (ends of the edges used once, `once[k]` for flat
     /// vertex index k) strictly inside an edge used once, in ring order and edge order. Apart from
     /// `insertJunctions`, whose edge hashing the optimizer then inlines as before.
+    /// An edge along a line of `lines`' clip rectangle with more than `lineRun` lattice points (the long clip edges
+    /// of a coastline's pieces) is not counted in the lattice budget: on the lattice path its junctions come from
+    /// the candidates on that line.
     private static func junctions(
-        _ rings: [[TilePoint]], ids: VertexIds, once: [Bool], latticeFactor: Int
+        _ rings: [[TilePoint]], ids: VertexIds, once: [Bool], latticeFactor: Int, lines: LineCandidates?,
+        lineRun: Int
     ) -> [(ring: Int, index: Int, point: TilePoint, id: Int32)] {
+        var lines = lines
         let vertexIds = ids.ids
         var base = 0
         // Candidates: end points of edges used once; queries: those edges (with their lattice steps).
@@ -158,6 +171,7 @@ enum JunctionNoding {
         // sides (none on most edges of an unsimplified, quantized outline). When they are few against the grid's
         // cost, each is looked up among the candidates instead.
         var lattice = 0
+        var lineEdges = 0  // edges along a clip line with more than `lineRun` lattice points (steps stored negated)
         base = 0
         for (r, ring) in rings.enumerated() where ring.count >= 2 {
             let n = ring.count
@@ -168,15 +182,22 @@ enum JunctionNoding {
                 if !isCandidate[vi] {
                     isCandidate[vi] = true
                     candidateCount += 1
+                    lines?.add(ring[i], id: Int32(vi))
                 }
                 if !isCandidate[vj] {
                     isCandidate[vj] = true
                     candidateCount += 1
+                    lines?.add(ring[j], id: Int32(vj))
                 }
                 let g = Self.latticeSteps(ring[i], ring[j])
-                lattice += g - 1
                 queryEdge.append((r, i))
-                querySteps.append(Int32(truncatingIfNeeded: g))
+                if g - 1 > lineRun && lines?.holds(ring[i], ring[j]) == true {
+                    lineEdges += 1
+                    querySteps.append(Int32(truncatingIfNeeded: -g))
+                } else {
+                    lattice += g - 1
+                    querySteps.append(Int32(truncatingIfNeeded: g))
+                }
             }
             base += n
         }
@@ -184,10 +205,15 @@ enum JunctionNoding {
         // Junctions per edge, grouped by ring in ring order.
         var found: [(ring: Int, index: Int, point: TilePoint, id: Int32)] = []
         if lattice <= latticeFactor * (candidateCount + queryEdge.count) {
+            if lineEdges > 0 { lines?.sort() }
             for (q, (r, i)) in queryEdge.enumerated() {
                 let g = Int(querySteps[q])
-                guard g > 1 else { continue }
+                guard g > 1 || g < 0 else { continue }
                 let a = rings[r][i], b = rings[r][i + 1 == rings[r].count ? 0 : i + 1]
+                if g < 0, let lines {
+                    lines.forEachInside(a, b) { p, id in found.append((r, i, p, id)) }
+                    continue
+                }
                 let sx = (Int(b.x) - Int(a.x)) / g, sy = (Int(b.y) - Int(a.y)) / g
                 for t in 1..<g {
                     // Between a and b: in range.

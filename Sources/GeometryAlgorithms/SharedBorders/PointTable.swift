@@ -37,8 +37,10 @@ struct PointTable {
         UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
     }
 
+    /// The home slot of `key`: the hash's top bits (`shift` is 64 − log2 of the size, in 1...60, so the masking
+    /// shift is the plain one without its checks).
     @inline(__always)
-    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift) }
 
     /// The id of `key`, or nil.
     func id(_ key: UInt64) -> Int32? {

@@ -75,7 +75,7 @@ public struct SharedBorderSimplifier: Sendable {
         }
         // The points are hashed once, for both steps.
         var ids = JunctionNoding.VertexIds(rings)
-        stats.junctionsInserted = JunctionNoding.insertJunctions(&rings, ids: &ids)
+        stats.junctionsInserted = JunctionNoding.insertJunctions(&rings, ids: &ids, clip: clip)
         let graph = ArcGraph(rings: rings, ids: ids, clip: clip)
         stats.nodes = graph.nodes.count
         stats.arcs = graph.arcCount
