@@ -58,32 +58,33 @@ package enum PieceGeometry: Sendable, Equatable {
     /// Polygons with duplicates removed, short rings dropped (an exterior with its holes); a ring starts a polygon
     /// when it is first in `polygons`' structure (`byStructure`) or else when its signed area is positive.
     private init(_ polygons: [[[TilePoint]]], byStructure: Bool) {
-        var parts = PieceParts()
-        var clean: [TilePoint] = []
+        var parts = PartsBuilder(capacity: polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } })
         for rings in polygons {
             for (r, ring) in rings.enumerated() {
-                Self.removeDuplicates(ring, into: &clean, dropClosing: true)
+                let clean = parts.add(ring, dropClosing: true)
                 guard clean.count >= 3, clean.count - 1 <= MVTCommand.maxCount else {
+                    parts.dropLast()
                     if r == 0 { break }  // No exterior: the holes go too.
                     continue
                 }
-                let exterior = byStructure ? r == 0 : doubledSignedArea(clean) > 0 || parts.points.isEmpty
-                parts.append(clean, exterior: exterior)
+                let exterior = byStructure ? r == 0 : doubledSignedArea(clean) > 0 || parts.isFirst
+                parts.keepLast(exterior: exterior)
             }
         }
-        self = .polygons(parts.compacted())
+        self = .polygons(parts.built)
     }
 
     /// The line parts `lines`, canonical (see the type).
     package init(lines: [[TilePoint]]) {
-        var parts = PieceParts()
-        var clean: [TilePoint] = []
+        var parts = PartsBuilder(capacity: lines.reduce(0) { $0 + $1.count })
         for line in lines {
-            Self.removeDuplicates(line, into: &clean, dropClosing: false)
-            guard clean.count >= 2 else { continue }
-            parts.append(clean, exterior: false)
+            guard parts.add(line, dropClosing: false).count >= 2 else {
+                parts.dropLast()
+                continue
+            }
+            parts.keepLast(exterior: false)
         }
-        self = .lines(parts.compacted())
+        self = .lines(parts.built)
     }
 
     /// The MVT geometry type (`unknown` for dust).
@@ -145,13 +146,53 @@ package enum PieceGeometry: Sendable, Equatable {
         }
     }
 
-    private static func removeDuplicates(_ ring: [TilePoint], into clean: inout [TilePoint], dropClosing: Bool) {
-        clean.removeAll(keepingCapacity: true)
-        for p in ring where clean.last != p { clean.append(p) }
+}
+
+/// Builds `PieceParts` part by part: the points go straight into the one array, reserved once (duplicates removed
+/// as they come, no buffer per ring), and the counts array is made only for a second part (most pieces have one:
+/// `PieceParts` leaves it empty then). `add` appends a part's points, then `keepLast` or `dropLast` settles it.
+private struct PartsBuilder {
+    private var points: [TilePoint] = []
+    private var counts: [UInt32] = []
+    /// The word of the first part kept, until a second one makes `counts`.
+    private var first: UInt32 = 0
+    private var kept = 0
+    /// Where the part `add` appended starts.
+    private var start = 0
+
+    init(capacity: Int) { points.reserveCapacity(capacity) }
+
+    /// True while no part is kept.
+    var isFirst: Bool { kept == 0 }
+
+    /// Appends `part` without its consecutive duplicate points (with `dropClosing`, also without the points at its
+    /// end that repeat its first) and returns what is left of it.
+    mutating func add(_ part: [TilePoint], dropClosing: Bool) -> ArraySlice<TilePoint> {
+        start = points.count
+        for p in part where points.count == start || points[points.count - 1] != p { points.append(p) }
         if dropClosing {
-            while clean.count > 1, clean.last == clean.first { clean.removeLast() }
+            while points.count - start > 1, points[points.count - 1] == points[start] { points.removeLast() }
+        }
+        return points[start...]
+    }
+
+    /// Removes the part `add` appended.
+    mutating func dropLast() { points.removeSubrange(start...) }
+
+    /// Keeps the part `add` appended.
+    mutating func keepLast(exterior: Bool) {
+        let word = UInt32(points.count - start) | (exterior ? PieceParts.exteriorBit : 0)
+        kept += 1
+        if kept == 1 {
+            first = word
+        } else {
+            if kept == 2 { counts = [first] }
+            counts.append(word)
         }
     }
+
+    /// The parts kept (`counts` empty for one part).
+    var built: PieceParts { PieceParts(points: points, counts: counts) }
 }
 
 /// The points of a piece's line parts or polygon rings in one array, part after part, with the parts' lengths.
@@ -167,16 +208,6 @@ package struct PieceParts: Sendable, Equatable {
     package init(points: [TilePoint] = [], counts: [UInt32] = []) {
         self.points = points
         self.counts = counts
-    }
-
-    mutating func append(_ part: [TilePoint], exterior: Bool) {
-        points += part
-        counts.append(UInt32(part.count) | (exterior ? Self.exteriorBit : 0))
-    }
-
-    /// The parts with `counts` left empty when there is one part (a polygon's first ring is its exterior).
-    func compacted() -> PieceParts {
-        counts.count == 1 ? PieceParts(points: points) : self
     }
 
     /// Calls `body` with each part and whether it starts a polygon (true for the one part of a compact piece).
