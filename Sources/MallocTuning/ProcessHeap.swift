@@ -17,11 +17,12 @@ public enum ProcessHeap {
     /// page and unmapped again, and system time was 6–7 % of user time; at 4 MiB they are reused from the heaps
     /// (page faults −35 % on points, −41 % on polygons, −21 % on stands, peak RSS within 2 %). The top was given
     /// back past 1 MiB: a thread's heap (glibc gives threads heaps of their own, which `giveBackFreePages` does not
-    /// shrink from the top) then gave back its top each time such an array at its top was freed, and faulted the
-    /// pages in again for the next one (10,000 `madvise` calls on gshhs-europe); past 8 MiB a thread's heap keeps
-    /// them (`docs/benchmarks.md`, *System time … issue 34 … twelfth session*). Process-wide:
-    /// the CLI calls it once at start with the machine's core count (the default `--threads`), before any worker
-    /// thread exists, so concurrent conversions (`kartpack package`) never set it against each other.
+    /// shrink from the top) then gave back its top each time an array of a few MiB at its top was freed, and
+    /// faulted the pages in again for the next tile; past 8 MiB they stay (page faults −23 % on gshhs-europe, −13 %
+    /// on stands-100k, peak RSS +4 % and −3 %, stands-1m 449 MiB: `docs/benchmarks.md`, *System time … twelfth
+    /// session*). Process-wide: the CLI calls it once at start with the machine's core count (the default
+    /// `--threads`), before any worker thread exists, so concurrent conversions (`kartpack package`) never set it
+    /// against each other.
     public static func configure(threads: Int) {
         _ = kartpack_malloc_set(Int32(clamping: max(2, threads) * 4), 4 << 20, 8 << 20)
     }
