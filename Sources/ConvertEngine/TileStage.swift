@@ -118,6 +118,8 @@ package final class TileStage {
         _ handle: EngineGeometry, bounds: Bounds, family: GeometryFamily, zooms: ClosedRange<Int>,
         into tiling: inout TiledFeature.Tiling
     ) throws(FeatureIssue) -> Set<Int> {
+        // The clips' buffers are reused from tile to tile of this feature, not kept for the next one.
+        defer { engine.releaseScratch() }
         do throws(GeometryError) {
             var pieces: [TilePiece] = []
             var collapsed = Set<Int>()

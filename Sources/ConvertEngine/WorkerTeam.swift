@@ -33,7 +33,7 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
         let queue = Mutex(Queue())
         /// One signal per input submitted, and one per worker to stop.
         let available = DispatchSemaphore(value: 0)
-        /// One signal per input finished.
+        /// One signal per batch finished (a later batch's signal only makes `collect` look again).
         let finished = DispatchSemaphore(value: 0)
         let exited = DispatchSemaphore(value: 0)
         let stopped = Atomic<Bool>(false)
@@ -64,13 +64,17 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
                 var state = makeState()
                 while let taken = Self.take(shared) {
                     let out = work(&state, taken.input)
-                    shared.queue.withLock { q in
+                    let batchDone = shared.queue.withLock { q in
                         q.outputs[taken.place - q.base] = out
-                        if let b = q.batches.firstIndex(where: { taken.place < $0.start + $0.count }) {
-                            q.batches[b].remaining -= 1
+                        guard let b = q.batches.firstIndex(where: { taken.place < $0.start + $0.count }) else {
+                            return false
                         }
+                        q.batches[b].remaining -= 1
+                        return q.batches[b].remaining == 0
                     }
-                    shared.finished.signal()
+                    // Only a finished batch can end `collect`'s wait: a signal per input woke the collecting
+                    // thread (a futex call on each side) once per feature.
+                    if batchDone { shared.finished.signal() }
                 }
                 shared.exited.signal()
             }

@@ -19,6 +19,10 @@ public final class GeometryEngine {
 
     let ctx: OpaquePointer
     let messages = GEOSMessages()
+    /// The buffers of the last `TileClipper`'s moment checks, for the next one: a feature cut to many tiles (a
+    /// coastline of half a million vertices through eleven zooms) then copies and clips its rings in the same
+    /// memory, instead of allocating arrays of its size for every tile. Held until `releaseScratch()`.
+    var momentScratch = RectMomentCalculator.Scratch()
 
     /// Creates a GEOS context with error and notice handlers installed.
     public init() {
@@ -40,6 +44,10 @@ public final class GeometryEngine {
                 Unmanaged<GEOSMessages>.fromOpaque(userdata).takeUnretainedValue().notice = String(cString: message)
             }, box)
     }
+
+    /// Frees the buffers kept from one clip to the next (`momentScratch`): call it when a feature is done, so that
+    /// the largest feature's buffers are not held for the rest of the run.
+    public func releaseScratch() { momentScratch = RectMomentCalculator.Scratch() }
 
     deinit {
         // Every EngineGeometry keeps its engine alive, so no GEOS object outlives the context.

@@ -28,17 +28,23 @@ struct RectMoments {
 
 /// Computes `RectMoments` for one rectangle, reusing its scratch buffers between calls.
 struct RectMomentCalculator {
+    /// The buffers a calculator works in: handed from one tile's calculator to the next (`GeometryEngine`), so
+    /// that a coastline cut to many tiles does not allocate (and fault in) rings of its size for every tile.
+    struct Scratch {
+        var ring: [Double] = []
+        var a: [Double] = []
+        var b: [Double] = []
+    }
+
     let rect: Bounds
     private let cx: Double
     private let cy: Double
     /// The rectangle relative to its centre.
     private let relativeRect: Bounds
-    private var ring: [Double] = []
-    private var a: [Double] = []
-    private var b: [Double] = []
-
-    init(rect: Bounds) {
+    private(set) var scratch: Scratch
+    init(rect: Bounds, scratch: Scratch = Scratch()) {
         self.rect = rect
+        self.scratch = scratch
         // Work relative to the rectangle's centre to keep precision with large projected coordinates.
         cx = (rect.minX + rect.maxX) / 2
         cy = (rect.minY + rect.maxY) / 2
@@ -86,13 +92,13 @@ struct RectMomentCalculator {
         guard GEOSCoordSeq_getSize_r(ctx, seq, &size) != 0 else { return false }
         let n = Int(size)
         guard n >= 4 else { return true }
-        if ring.count < 2 * n { ring = Array(repeating: 0, count: 2 * n) }
-        let ok = ring.withUnsafeMutableBufferPointer { buf -> Int32 in
+        if scratch.ring.count < 2 * n { scratch.ring = Array(repeating: 0, count: 2 * n) }
+        let ok = scratch.ring.withUnsafeMutableBufferPointer { buf -> Int32 in
             guard let base = buf.baseAddress else { return 0 }
             return GEOSCoordSeq_copyToBuffer_r(ctx, seq, base, 0, 0)
         }
         guard ok != 0 else { return false }
-        let copy = ring
+        let copy = scratch.ring
         copy.withUnsafeBufferPointer { addRing($0, count: n, sign: sign, into: &total) }
         return true
     }
@@ -125,24 +131,24 @@ struct RectMomentCalculator {
     private mutating func addRing(
         _ xy: UnsafeBufferPointer<Double>, count n: Int, sign: Double, into total: inout RectMoments
     ) {
-        // Open ring relative to the centre in `a`.
-        a.removeAll(keepingCapacity: true)
+        // Open ring relative to the centre in `scratch.a`.
+        scratch.a.removeAll(keepingCapacity: true)
         var inside = true
         for i in 0..<(n - 1) {
             let x = xy[2 * i] - cx
             let y = xy[2 * i + 1] - cy
-            a.append(x)
-            a.append(y)
+            scratch.a.append(x)
+            scratch.a.append(y)
             inside =
                 inside && x >= relativeRect.minX && x <= relativeRect.maxX && y >= relativeRect.minY
                 && y <= relativeRect.maxY
         }
-        let orientation = Self.moments(of: a)
+        let orientation = Self.moments(of: scratch.a)
         guard orientation.area != 0 else { return }
         let factor = sign * (orientation.area > 0 ? 1 : -1)
         // Sutherland–Hodgman leaves a ring wholly inside the (closed) rectangle as it is.
-        if !inside { RectangleClipper.clip(ring: &a, scratch: &b, to: relativeRect) }
-        let m = inside ? orientation : Self.moments(of: a)
+        if !inside { RectangleClipper.clip(ring: &scratch.a, scratch: &scratch.b, to: relativeRect) }
+        let m = inside ? orientation : Self.moments(of: scratch.a)
         total.area += factor * m.area
         total.mx += factor * m.mx
         total.my += factor * m.my

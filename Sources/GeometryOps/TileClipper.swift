@@ -31,8 +31,12 @@ public final class TileClipper {
         self.engine = engine
         self.rect = rect
         prepared = try PreparedGeometry(engine.rectangle(rect))
-        moments = RectMomentCalculator(rect: rect)
+        moments = RectMomentCalculator(rect: rect, scratch: engine.momentScratch)
+        engine.momentScratch = RectMomentCalculator.Scratch()
     }
+
+    // The buffers go back to the engine for the next tile's clipper (`GeometryEngine.momentScratch`).
+    deinit { engine.momentScratch = moments.scratch }
 
     /// `g` cut to the rectangle, nil when nothing of its family remains.
     public func clip(_ g: EngineGeometry) throws(GeometryError) -> EngineGeometry? {

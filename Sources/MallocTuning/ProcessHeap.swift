@@ -12,14 +12,19 @@ public enum ProcessHeap {
     /// At most `4 × max(2, threads)` arenas (half of glibc's default: with one per thread, Dispatch's changing
     /// worker threads shared arenas and waited on their locks, 7 % of the samples of a stands-100k run; four per
     /// thread made it 10–15 % faster at the same peak RSS on 100k and 1M stands), allocations of 4 MiB and more
-    /// straight from mmap (given back when freed), the top of a heap given back past 1 MiB. The mmap threshold was
+    /// straight from mmap (given back when freed), the top of a heap given back past 8 MiB. The mmap threshold was
     /// 256 KiB: every tile's per-piece arrays (a few hundred KiB to a few MiB) were then mapped, faulted in page by
     /// page and unmapped again, and system time was 6–7 % of user time; at 4 MiB they are reused from the heaps
-    /// (page faults −35 % on points, −41 % on polygons, −21 % on stands, peak RSS within 2 %). Process-wide:
-    /// the CLI calls it once at start with the machine's core count (the default `--threads`), before any worker
-    /// thread exists, so concurrent conversions (`kartpack package`) never set it against each other.
+    /// (page faults −35 % on points, −41 % on polygons, −21 % on stands, peak RSS within 2 %). The top was given
+    /// back past 1 MiB: a thread's heap (glibc gives threads heaps of their own, which `giveBackFreePages` does not
+    /// shrink from the top) then gave back its top each time an array of a few MiB at its top was freed, and
+    /// faulted the pages in again for the next tile; past 8 MiB they stay (page faults −23 % on gshhs-europe, −13 %
+    /// on stands-100k, peak RSS +4 % and −3 %, stands-1m 449 MiB: `docs/benchmarks.md`, *System time … twelfth
+    /// session*). Process-wide: the CLI calls it once at start with the machine's core count (the default
+    /// `--threads`), before any worker thread exists, so concurrent conversions (`kartpack package`) never set it
+    /// against each other.
     public static func configure(threads: Int) {
-        _ = kartpack_malloc_set(Int32(clamping: max(2, threads) * 4), 4 << 20, 1 << 20)
+        _ = kartpack_malloc_set(Int32(clamping: max(2, threads) * 4), 4 << 20, 8 << 20)
     }
 
     /// Gives every arena's free pages back to the system: between phases and batches (about a millisecond).

@@ -74,6 +74,31 @@ public final class AtomicFile {
         try POSIXFile.writeAll(fd, bytes, path: temporaryPath)
     }
 
+    #if os(Linux)
+        /// Appends `count` bytes of the open file `source` from `offset`, copied by the kernel (`sendfile`) instead
+        /// of read into memory and written back; false, with nothing appended, when the kernel refuses to copy
+        /// between these two files.
+        func appendCopy(of source: Int32, offset: UInt64, count: UInt64, sourcePath: String) throws(TileArchiveError)
+            -> Bool
+        {
+            guard state == .open, fd >= 0 else { throw .writerClosed(path: targetPath) }
+            var position = off_t(offset)
+            var left = count
+            while left > 0 {
+                let n = sendfile(fd, source, &position, Int(min(left, 1 << 30)))
+                if n < 0 {
+                    let e = errno
+                    if e == EINTR { continue }
+                    if left == count, e == EINVAL || e == ENOSYS { return false }
+                    throw .io(operation: "write", path: temporaryPath, errno: e)
+                }
+                if n == 0 { throw .io(operation: "read", path: sourcePath, errno: EIO) }
+                left -= UInt64(n)
+            }
+            return true
+        }
+    #endif
+
     /// Fsyncs and closes the temp file, renames it over the target and fsyncs the folder.
     /// On failure the temp file is removed and the target is left as it was (unless the rename itself happened).
     public func publish() throws(TileArchiveError) {

@@ -105,6 +105,10 @@ final class ScratchFile {
     /// Copies the whole file, in order, to `destination`.
     func copy(to destination: AtomicFile) throws(TileArchiveError) {
         try flush()
+        #if os(Linux)
+            // In the kernel, page cache to page cache: no read into a buffer and write from it, 1 MiB at a time.
+            if try destination.appendCopy(of: liveFD(), offset: 0, count: flushedSize, sourcePath: label) { return }
+        #endif
         let chunk = 1 << 20
         var offset: UInt64 = 0
         while offset < flushedSize {
