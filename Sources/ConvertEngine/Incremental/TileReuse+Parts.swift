@@ -28,7 +28,8 @@ struct MadeSignature: Sendable {
     var signature: TileDigest
     /// Taken from last night's index (`TileReuse.unsignedRule`), not made.
     var unsigned: Bool
-    /// The tile's piece digests when made now (for `PartsCache`); nil when kept from an earlier round or taken.
+    /// The tile's piece digests when made now to be kept (`PartsCache`); nil when not to be kept, kept from an
+    /// earlier round or taken.
     var parts: [SignedPiece]?
 }
 
@@ -44,10 +45,11 @@ extension TileReuse {
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], workers: ParallelTiles, keeping: Bool, unsigned: UnsignedRule?
     ) throws -> [MadeSignature?] {
+        let keeps = keeping && parts.on
         let made = try Self.madeSignatures(
             read, selection: selection, records: records, highest: highest, identities: identities,
-            workers: workers, kept: parts.tiles, check: checkUnsigned, unsigned: unsigned)
-        guard keeping, parts.on else { return made }
+            workers: workers, kept: parts.tiles, keeps: keeps, check: checkUnsigned, unsigned: unsigned)
+        guard keeps else { return made }
         for (i, m) in made.enumerated() {
             if let p = m?.parts { parts.keep(read.pieces[read.runs[i].lowerBound].tile, p) }
         }
@@ -56,8 +58,8 @@ extension TileReuse {
 
     private static func madeSignatures(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
-        identities: [[Int32]], workers: ParallelTiles, kept: [TileCoordinate: [SignedPiece]], check: Bool,
-        unsigned: UnsignedRule?
+        identities: [[Int32]], workers: ParallelTiles, kept: [TileCoordinate: [SignedPiece]], keeps: Bool,
+        check: Bool, unsigned: UnsignedRule?
     ) throws -> [MadeSignature?] {
         let (pieces, runs) = (read.pieces, read.runs)
         return try workers.map(runs.count) { i throws(PipelineError) -> MadeSignature? in
@@ -84,7 +86,8 @@ extension TileReuse {
             } else {
                 let signed = try TileSignature.parts(run, pieces: pieces, records: records, identities: identities)
                 signature = TileSignature.combined(tile, signed, selection: selection, highest: highest)
-                made = signed
+                // Handed back only to be kept: a batch's digests are not held to no purpose (a zoom encoded whole).
+                if keeps { made = signed }
             }
             if let known, known != signature {
                 throw PipelineError.tileEncoding(
