@@ -181,7 +181,7 @@ package struct LayerIntake {
             guard let known, known.reuse.tracksFeatures else { return (nil, false) }
             let d = PieceReuse.featureDigest(
                 key: known.key, style: known.style, layer: tiled.outputs[l].name, label: label, record: stored)
-            return (d, known.reuse.claim(d))
+            return (d, known.reuse.claim(d, layer: l))
         }
         let (d, same) = digest(out, label: false)
         tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same)

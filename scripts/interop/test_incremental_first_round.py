@@ -65,7 +65,7 @@ def test_the_index_keeps_the_first_round_of_each_thinned_zoom(kartpack, forest_e
     first = night.run()
     assert first["incremental"]["firstRoundTilesReplayed"] == 0
     index = read_index(night.folder / "out" / "plan.pmtiles.tileindex")
-    assert index["version"] == 3
+    assert index["version"] == 4
     zooms = {t[0][0] for t in index["firstRounds"]}
     # The sample keeps at most 40 features a tile below the max zoom: the low zooms are thinned, the max zoom never.
     assert zooms and max(zooms) < 14
@@ -125,7 +125,7 @@ def test_an_old_index_and_a_rebuilt_binary(kartpack, forest_export, tmp_path):
     data = bytearray(index.read_bytes())
     data[len(MAGIC)] = 1
     index.write_bytes(bytes(data))
-    assert night.run("--force")["incremental"]["reason"] == "the tile index has format 1, this Kartpack reads 3"
+    assert night.run("--force")["incremental"]["reason"] == "the tile index has format 1, this Kartpack reads 4"
     # The same Kartpack copied elsewhere (another path, size-preserving but another modification time, as a
     # redeploy of the same source): the index is still used, nothing is re-encoded.
     copy = tmp_path / "bin" / "kartpack"

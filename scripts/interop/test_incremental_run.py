@@ -236,7 +236,7 @@ def test_when_the_build_falls_back_to_full(forest_night):
     data[20] = 9
     index.write_bytes(bytes(data))
     assert forest_night.run("--force")["incremental"]["reason"] == \
-        "the tile index has format 9, this Kartpack reads 3"
+        "the tile index has format 9, this Kartpack reads 4"
     other = forest_night.run("--set", "tiles.maxTileFeatures=50")["incremental"]
     assert other["full"] is True and "options" in other["reason"]
     # A package replaced by another (a restore from backup): its index no longer describes it.

@@ -28,10 +28,12 @@ package final class PieceReuse: @unchecked Sendable {
 
     /// Why no feature could be read back (nil when last night's store was used).
     package private(set) var unusedReason: String?
-    /// Last night's feature digests (`featureDigest`, sorted), and which of them a feature of tonight's took
-    /// (`claim`).
+    /// Last night's feature digests (`featureDigest`, in the package's order), their indices by digest, which of
+    /// them a feature of tonight's took (`claim`), and per output layer where the next is expected.
     private var lastFeatures: [TileDigest] = []
+    private var byDigest: [UInt32] = []
     private var claimed: [Bool] = []
+    private var cursors: [Int] = []
     /// Features read back from the store, tiled tonight, and records found damaged (those features were tiled).
     package private(set) var reused = 0
     package private(set) var tiled = 0
@@ -73,7 +75,9 @@ package final class PieceReuse: @unchecked Sendable {
                 let opened = try PieceStore(path: path, settings: settings)
                 store = opened
                 lastFeatures = opened.features
+                byDigest = opened.byDigest
                 claimed = [Bool](repeating: false, count: lastFeatures.count)
+                cursors = []
             } catch {
                 unusedReason = error.reason
             }
@@ -218,12 +222,28 @@ package final class PieceReuse: @unchecked Sendable {
 
     /// Whether last night's package had a feature with digest `d` (`featureDigest`) not yet taken by another of
     /// tonight's features: each of last night's features is taken once, so the features found are as many as
-    /// last night had (on the thread that collects the results, in input order).
-    func claim(_ d: TileDigest) -> Bool {
-        var lo = lastFeatures.partitioningIndex { ($0.high, $0.low) >= (d.high, d.low) }
-        while lo < lastFeatures.count, lastFeatures[lo] == d {
-            if !claimed[lo] {
-                claimed[lo] = true
+    /// last night had (on the thread that collects the results, in input order). `layer`: the feature's output
+    /// layer. Last night's digests are in the package's order, so an unchanged feature is usually the one after
+    /// the last found in its layer (a sequential check); otherwise it is looked up by digest (`byDigest`), and
+    /// the layer's next expected digest follows the one found. Which of several equal digests is taken does not
+    /// change any answer.
+    func claim(_ d: TileDigest, layer: Int) -> Bool {
+        if layer < cursors.count {
+            let next = cursors[layer]
+            if next < lastFeatures.count, !claimed[next], lastFeatures[next] == d {
+                claimed[next] = true
+                cursors[layer] = next + 1
+                return true
+            }
+        }
+        let (last, order) = (lastFeatures, byDigest)
+        var lo = order.partitioningIndex { (last[Int($0)].high, last[Int($0)].low) >= (d.high, d.low) }
+        while lo < order.count, last[Int(order[lo])] == d {
+            let i = Int(order[lo])
+            if !claimed[i] {
+                claimed[i] = true
+                if layer >= cursors.count { cursors += [Int](repeating: Int.max, count: layer + 1 - cursors.count) }
+                cursors[layer] = i + 1
                 return true
             }
             lo += 1
@@ -244,7 +264,9 @@ package final class PieceReuse: @unchecked Sendable {
         self.unchanged = unchanged
         writer?.features = features
         lastFeatures = []
+        byDigest = []
         claimed = []
+        cursors = []
     }
 
     /// What happened to tonight's store once the build is over: published next to the package (its size), or

@@ -9,15 +9,17 @@ import TileArchive
 /// `pread` when a feature's key is found, and each is checked against the 64-bit check stored before it.
 ///
 /// Format (little-endian; Pipelines/README.md, *Incremental builds: the piece store*):
-/// `KARTPACK-PIECE-STORE\n` · version u32 (2) · settings digest (16 bytes) · records, each a check u64 (of the
+/// `KARTPACK-PIECE-STORE\n` · version u32 (3) · settings digest (16 bytes) · records, each a check u64 (of the
 /// record's bytes, `TileHasher`) and the record · the key table, sorted by key: per feature key (16), offset u64
-/// and length u32 of its check and record · the feature digests (`PieceReuse.featureDigest`, 16 bytes each,
-/// sorted) · table offset u64 · entry count u64 · feature digest count u64 · SHA-256 of the header, the table and
-/// the digests (32 bytes).
+/// and length u32 of its check and record · the feature digests (`PieceReuse.featureDigest`, 16 bytes each, in the
+/// package's order: output layer by output layer, each in input order) · their order by digest (per digest, its
+/// index u32, sorted by digest, then index) · table offset u64 · entry count u64 · feature digest count u64 ·
+/// SHA-256 of the header, the table, the digests and their order (32 bytes).
 package final class PieceStore: @unchecked Sendable {
     package static let magic = Array("KARTPACK-PIECE-STORE\n".utf8)
-    /// 2: the feature digests (`features`).
-    package static let version: UInt32 = 2
+    /// 2: the feature digests (`features`); 3: the digests in the package's order, with their order by digest
+    /// (`byDigest`).
+    package static let version: UInt32 = 3
     /// Bytes after the digests: table offset, entry count, digest count, SHA-256.
     static let footerBytes = 56
 
@@ -32,9 +34,12 @@ package final class PieceStore: @unchecked Sendable {
     private let fd: Int32
     private let size: Int
     private let entries: [Entry]
-    /// The digest of each feature of last night's package (`PieceReuse.featureDigest`), sorted; equal features
-    /// are listed as often as they were written.
+    /// The digest of each feature of last night's package (`PieceReuse.featureDigest`), in the package's order
+    /// (output layer by output layer, each in input order); equal features are listed as often as they were
+    /// written.
     let features: [TileDigest]
+    /// The indices of `features` sorted by digest (then index): the look-up of a digest out of order.
+    let byDigest: [UInt32]
 
     /// Where the store of the package at `path` lives.
     package static func path(forPackage path: String) -> String { path + ".piecestore" }
@@ -53,6 +58,7 @@ package final class PieceStore: @unchecked Sendable {
             let read = try Self.table(fd: fd, size: size, settings: settings)
             entries = read.entries
             features = read.features
+            byDigest = read.byDigest
         } catch {
             close(fd)
             throw error
@@ -66,7 +72,7 @@ package final class PieceStore: @unchecked Sendable {
 
     private static func table(
         fd: Int32, size: Int, settings: TileDigest
-    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest]) {
+    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest], byDigest: [UInt32]) {
         let headerSize = magic.count + 4 + 16
         let footerBytes = footerBytes
         guard size >= headerSize + footerBytes, let header = read(fd, at: 0, count: headerSize),
@@ -84,8 +90,8 @@ package final class PieceStore: @unchecked Sendable {
         let (tableOffset, count) = (Int(truncatingIfNeeded: f.word(8)), Int(truncatingIfNeeded: f.word(8)))
         let digests = Int(truncatingIfNeeded: f.word(8))
         guard tableOffset >= headerSize, count >= 0, count <= (size - footerBytes) / 28, digests >= 0,
-            digests <= (size - footerBytes) / 16, tableOffset + count * 28 + digests * 16 + footerBytes == size,
-            let table = read(fd, at: tableOffset, count: count * 28 + digests * 16)
+            digests <= (size - footerBytes) / 20, tableOffset + count * 28 + digests * 20 + footerBytes == size,
+            let table = read(fd, at: tableOffset, count: count * 28 + digests * 20)
         else { throw PieceStoreProblem(damaged: "its key table does not fit the file") }
         var sha = SHA256()
         sha.update(header)
@@ -107,7 +113,14 @@ package final class PieceStore: @unchecked Sendable {
         var features: [TileDigest] = []
         features.reserveCapacity(digests)
         for _ in 0..<digests { features.append(TileDigest(high: t.word(8), low: t.word(8))) }
-        return (entries, features)
+        var byDigest: [UInt32] = []
+        byDigest.reserveCapacity(digests)
+        for _ in 0..<digests {
+            let i = UInt32(truncatingIfNeeded: t.word(4))
+            guard Int(i) < digests else { throw PieceStoreProblem(damaged: "its digests' order does not fit them") }
+            byDigest.append(i)
+        }
+        return (entries, features, byDigest)
     }
 
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the

@@ -19,7 +19,8 @@ package final class PieceStoreWriter {
     package private(set) var overLimit = false
     /// Bytes of the published store (0 before `finish`).
     package private(set) var bytes = 0
-    /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), written after the key table.
+    /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), in the package's order,
+    /// written after the key table with their order by digest.
     var features: [TileDigest] = []
 
     /// A store for `path` (`PieceStore.path(forPackage:)`) holding at most `limit` bytes.
@@ -53,8 +54,8 @@ package final class PieceStoreWriter {
     func append(key: TileDigest, checked record: [UInt8]) {
         guard !overLimit, !failed else { return }
         let length = record.count
-        // The key table and (about one per record) the feature digests come after the records.
-        guard offset + length + 44 * (entries.count + 1) + PieceStore.footerBytes <= limit,
+        // The key table and (about one per record) the feature digests and their order come after the records.
+        guard offset + length + 48 * (entries.count + 1) + PieceStore.footerBytes <= limit,
             record.count <= Int(UInt32.max)
         else {
             overLimit = true
@@ -77,14 +78,18 @@ package final class PieceStoreWriter {
     /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
     /// when it was over its limit or could not be written.
     package func publish() -> Bool {
-        if offset + 28 * entries.count + 16 * features.count + PieceStore.footerBytes > limit { overLimit = true }
+        if offset + 28 * entries.count + 20 * features.count + PieceStore.footerBytes > limit
+            || features.count > Int(UInt32.max)
+        {
+            overLimit = true
+        }
         guard !overLimit, !failed else {
             file.discard()
             return false
         }
         entries.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         var table: [UInt8] = []
-        table.reserveCapacity(entries.count * 28 + features.count * 16 + PieceStore.footerBytes)
+        table.reserveCapacity(entries.count * 28 + features.count * 20 + PieceStore.footerBytes)
         var last: (UInt64, UInt64)?
         var count = 0
         for e in entries where last.map({ $0 != (e.high, e.low) }) ?? true {
@@ -95,11 +100,14 @@ package final class PieceStoreWriter {
             PieceStore.put32(e.length, &table)
             count += 1
         }
-        features.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         for d in features {
             PieceStore.put64(d.high, &table)
             PieceStore.put64(d.low, &table)
         }
+        // Their order by digest (ties by index): the next night's look-up of a feature out of order.
+        var sorted = features.indices.map { (features[$0].high, features[$0].low, UInt32(truncatingIfNeeded: $0)) }
+        sorted.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        for s in sorted { PieceStore.put32(s.2, &table) }
         var sha = SHA256()
         sha.update(header)
         sha.update(table)

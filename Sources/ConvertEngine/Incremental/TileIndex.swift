@@ -28,7 +28,7 @@ package struct TileIndexEntry: Sendable {
 /// changed and copies the others' bytes from the package (`TileReuse`).
 ///
 /// Format (little-endian; Pipelines/README.md, *Incremental builds: the tile index*):
-/// `KARTPACK-TILE-INDEX\n` · version u32 (3) · settings digest (16 bytes) · the package's length u64 and digest
+/// `KARTPACK-TILE-INDEX\n` · version u32 (4) · settings digest (16 bytes) · the package's length u64 and digest
 /// (16) · features written u64 · entry count u64
 /// · per entry: z u8, x u32, y u32, signature (16), features u32, stored length u32, bytes digest (16),
 /// shared-border fallbacks u32, small-feature layer count u8, per layer: layer u32, reduced u32, kept u32, then
@@ -38,8 +38,9 @@ package struct TileIndexEntry: Sendable {
 /// · SHA-256 of everything before it (32 bytes).
 package struct TileIndex: Sendable {
     package static let magic = Array("KARTPACK-TILE-INDEX\n".utf8)
-    /// 2: the first rounds of thinned zooms (`roundZero`); 3: each tile's `keptPieces`.
-    package static let version: UInt32 = 3
+    /// 2: the first rounds of thinned zooms (`roundZero`); 3: each tile's `keptPieces`; 4: signatures made of
+    /// per-piece digests (`TileSignature.combined`).
+    package static let version: UInt32 = 4
     /// The largest index read (a million-stand package's is about 20 MB).
     static let maxBytes = 2 << 30
 

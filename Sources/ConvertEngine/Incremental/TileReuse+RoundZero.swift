@@ -35,11 +35,11 @@ extension TileReuse {
         var ordered = selection
         if ordered.order == nil { ordered.order = order }
         let withOrder = ordered
+        let made = try sign(
+            read, selection: selection, records: records, highest: highest, identities: identities,
+            workers: workers, keeping: true, unsigned: nil)
         let signatures = try workers.map(runs.count) { i throws(PipelineError) -> (TileDigest, TileDigest?)? in
-            guard !runs[i].isEmpty else { return nil }
-            let signature = try TileSignature.of(
-                runs[i], pieces: pieces, records: records, selection: selection, highest: highest,
-                identities: identities)
+            guard let signature = made[i]?.signature else { return nil }
             guard let e = previous[pieces[runs[i].lowerBound].tile], e.isOver else { return (signature, nil) }
             let digest = RoundZero.orderDigest(pieces[runs[i]], records: records, selection: withOrder, order: order)
             return (signature, RoundZero.combined(signature, digest))

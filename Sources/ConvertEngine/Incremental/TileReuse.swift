@@ -50,6 +50,9 @@ package final class TileReuse: @unchecked Sendable {
     var firstRound = false
     /// The zooms encoded whole (`encodesWhole`): every tile encoded, the batches held across rounds.
     var wholeZooms: Set<Int> = []
+    /// The current zoom's tiles' piece digests (`TileSignature.parts`), kept from the round that signed them for
+    /// its later rounds (`PartsCache`).
+    var parts = PartsCache()
 
     /// A full build that records tonight's index (`--full`, or no usable index: `reason`).
     package init(fullBecause reason: String) { fullReason = reason }
@@ -102,12 +105,17 @@ package final class TileReuse: @unchecked Sendable {
     func beginRound(zoom z: Int, first: Bool = false) {
         entries[z] = []
         firstRound = first
-        if first { roundZero[z] = [] }
+        if first {
+            roundZero[z] = []
+            // Last night thinned the zoom (more rounds likely), and its tiles are signed, not encoded whole.
+            parts = PartsCache(on: isActive && roundZeroZooms.contains(z) && !wholeZooms.contains(z))
+        }
     }
 
     /// Zoom `z` is done; `thinned`: it took more than one round (its first round's answers go into the index).
     func endZoom(_ z: Int, thinned: Bool) {
         firstRound = false
+        parts = PartsCache()
         if !thinned { roundZero[z] = nil }
     }
 
@@ -123,32 +131,20 @@ package final class TileReuse: @unchecked Sendable {
         let (pieces, runs) = (read.pieces, read.runs)
         let keepsEvery = selection.keepsEvery
         let unsigned = unsignedRule(keepsEvery: keepsEvery, identities: identities, unchanged: unchanged)
-        let check = checkUnsigned
-        let signatures = try workers.map(runs.count) { i throws(PipelineError) -> (TileDigest, Bool)? in
-            guard !runs[i].isEmpty else { return nil }
-            let known = unsigned?(runs[i], pieces)
-            if let known, !check { return (known, true) }
-            let signature = try TileSignature.of(
-                runs[i], pieces: pieces, records: records, selection: selection, highest: highest,
-                identities: identities)
-            if let known, known != signature {
-                throw PipelineError.tileEncoding(
-                    tile: pieces[runs[i].lowerBound].tile.description,
-                    reason:
-                        "made of unchanged features, but its signature is not last night's (KARTPACK_CHECK_UNSIGNED)")
-            }
-            return (signature, known != nil)
-        }
+        let signatures = try sign(
+            read, selection: selection, records: records, highest: highest, identities: identities,
+            workers: workers, keeping: copying, unsigned: unsigned)
         var dirty = read
         dirty.runs = []
         var reused = ReusedTiles(pieces: pieces)
         pending = [:]
         pendingPieces = [:]
         for (i, run) in runs.enumerated() {
-            guard let (signature, skipped) = signatures[i] else {
+            guard let made = signatures[i] else {
                 dirty.runs.append(run)
                 continue
             }
+            let (signature, skipped) = (made.signature, made.unsigned)
             let tile = pieces[run.lowerBound].tile
             if skipped { unsignedTiles.insert(tile) }
             if copying, isActive, !(coalescing && selection.order != nil), var e = previous[tile],
@@ -185,9 +181,9 @@ package final class TileReuse: @unchecked Sendable {
     /// night's pieces and records, each feature's flags there (kept, highest zoom) following from its own pieces:
     /// its signature is last night's. Returns that rule (last night's signature, or nil: sign the tile), nil when
     /// no tile can be left unsigned.
-    private func unsignedRule(
+    func unsignedRule(
         keepsEvery: Bool, identities: [[Int32]], unchanged: [[Bool]]
-    ) -> (@Sendable (Range<Int>, [TilePiece]) -> TileDigest?)? {
+    ) -> UnsignedRule? {
         guard isActive, keepsEvery, identities.allSatisfy(\.isEmpty),
             unchanged.contains(where: { !$0.isEmpty })
         else { return nil }
