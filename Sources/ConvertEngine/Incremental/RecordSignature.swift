@@ -9,13 +9,16 @@ extension StoredRecord {
         var r = RecordCodec.Reader(bytes: rest)
         let base = Int(Int64(bitPattern: r.varint()))
         let count = Int(r.varint())
-        let first = r.at
-        for _ in 0..<count { Self.skipProperty(&r) }
-        guard !Self.hasClassOrFlag(&r, at: z - base) else {
-            h.add(properties(atZoom: z))
-            return
+        // A plain record (`decorated` false) has its attributes as read at every zoom: no walk to its classes.
+        if decorated {
+            let first = r.at
+            for _ in 0..<count { Self.skipProperty(&r) }
+            guard !Self.hasClassOrFlag(&r, at: z - base) else {
+                h.add(properties(atZoom: z))
+                return
+            }
+            r.at = first
         }
-        r.at = first
         let bytes = rest
         h.add(UInt64(count))
         for _ in 0..<count {
