@@ -27,8 +27,12 @@ package enum PieceGeometry: Sendable, Equatable {
     case dust(SmallFeatureDust)
 
     /// The points `points`: `point` for one.
-    package init(points: [TilePoint]) {
-        self = points.count == 1 ? .point(points[0]) : .points(points)
+    package init(points: some Collection<TilePoint>) {
+        if points.count == 1, let p = points.first {
+            self = .point(p)
+        } else {
+            self = .points(Array(points))
+        }
     }
 
     /// Equal geometries: `point(p)` and `points([p])` are the same one.

@@ -42,56 +42,49 @@ package final class TileStage {
 
     // MARK: Points (no GEOS needed)
 
-    /// Adds the point pieces of `g` at every zoom; zooms where no point lies in any tile are collapsed.
+    /// Adds the point pieces of `g` at every zoom: one piece per tile, holding the points that fall in it (buffer
+    /// included) in input order, a single point inline; zooms where no point lies in any tile are collapsed.
     func tilePoints(_ g: Geometry, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
-        if g.pointCount == 1 {
-            let p = g.point(0)
-            tilePoint(x: p.x, y: p.y, zooms: zooms, into: &tiling)
-            return
-        }
+        var placed: [PlacedPoint] = []
         for z in zooms where parameters.makesPieces(zoom: z, top: zooms.upperBound) {
-            var byTile: [TileCoordinate: [TilePoint]] = [:]
-            var order: [TileCoordinate] = []
+            placed.removeAll(keepingCapacity: true)
             for i in 0..<g.pointCount {
                 let p = g.point(i)
-                let box = Bounds(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(
-                    by: parameters.bufferMetres(zoom: z))
-                guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { continue }
-                for t in range {
-                    guard parameters.bufferedBounds(of: t).contains(x: p.x, y: p.y) else { continue }
-                    let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
-                    var clamped = false
-                    guard let tp = q.snap(x: p.x, y: p.y, clamped: &clamped) else { continue }
-                    if byTile[t] == nil { order.append(t) }
-                    byTile[t, default: []].append(tp)
-                }
+                place(x: p.x, y: p.y, zoom: z, into: &placed)
             }
-            if order.isEmpty { tiling.collapsedAt.append(z) }
-            for t in order.sorted() {
-                tiling.pieces.append(TilePiece(tile: t, geometry: PieceGeometry(points: byTile[t] ?? [])))
+            guard !placed.isEmpty else {
+                tiling.collapsedAt.append(z)
+                continue
+            }
+            if placed.count > 1 { placed.sort { ($0.tile, $0.sequence) < ($1.tile, $1.sequence) } }
+            var start = 0
+            while start < placed.count {
+                var end = start + 1
+                while end < placed.count && placed[end].tile == placed[start].tile { end += 1 }
+                let run = placed[start..<end].lazy.map(\.point)
+                tiling.pieces.append(TilePiece(tile: placed[start].tile, geometry: PieceGeometry(points: run)))
+                start = end
             }
         }
     }
 
-    /// `tilePoints` of a single point (most point features): the same pieces, in the same order, each an inline
-    /// `PieceGeometry.point`, without the per-zoom table of points by tile.
-    private func tilePoint(x: Double, y: Double, zooms: ClosedRange<Int>, into tiling: inout TiledFeature.Tiling) {
-        var tiles: [(TileCoordinate, TilePoint)] = []
-        for z in zooms where parameters.makesPieces(zoom: z, top: zooms.upperBound) {
-            let box = Bounds(minX: x, minY: y, maxX: x, maxY: y).expanded(by: parameters.bufferMetres(zoom: z))
-            tiles.removeAll(keepingCapacity: true)
-            if let range = SphericalMercator.tileRange(covering: box, zoom: z) {
-                for t in range {
-                    guard parameters.bufferedBounds(of: t).contains(x: x, y: y) else { continue }
-                    let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
-                    var clamped = false
-                    guard let tp = q.snap(x: x, y: y, clamped: &clamped) else { continue }
-                    tiles.append((t, tp))
-                }
-            }
-            if tiles.isEmpty { tiling.collapsedAt.append(z) }
-            if tiles.count > 1 { tiles.sort { $0.0 < $1.0 } }
-            for (t, tp) in tiles { tiling.pieces.append(TilePiece(tile: t, geometry: .point(tp))) }
+    /// A point snapped into one tile, and its place in the order the tiles were met.
+    private struct PlacedPoint {
+        var tile: TileCoordinate
+        var point: TilePoint
+        var sequence: Int
+    }
+
+    /// Appends (x, y) snapped into every tile of zoom `z` whose buffered bounds hold it.
+    private func place(x: Double, y: Double, zoom z: Int, into placed: inout [PlacedPoint]) {
+        let box = Bounds(minX: x, minY: y, maxX: x, maxY: y).expanded(by: parameters.bufferMetres(zoom: z))
+        guard let range = SphericalMercator.tileRange(covering: box, zoom: z) else { return }
+        for t in range {
+            guard parameters.bufferedBounds(of: t).contains(x: x, y: y) else { continue }
+            let q = Quantizer(transform: TileTransform(tile: t, extent: parameters.extent))
+            var clamped = false
+            guard let tp = q.snap(x: x, y: y, clamped: &clamped) else { continue }
+            placed.append(PlacedPoint(tile: t, point: tp, sequence: placed.count))
         }
     }
 

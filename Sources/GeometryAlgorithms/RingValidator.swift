@@ -97,12 +97,21 @@ public enum RingValidator {
         return forEachMeeting(segments, budget: budget, cancellation: cancellation, crossingsOnly: true) { false }
     }
 
+    /// The sides (-1, 0, 1) of a and b seen from c–d, and of c and d seen from a–b: the two segments cross
+    /// inside both exactly when each pair has opposite signs.
+    @inline(__always)
+    private static func sides(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> (
+        Int128, Int128, Int128, Int128
+    ) {
+        (
+            orientation(c, d, a).signum(), orientation(c, d, b).signum(),
+            orientation(a, b, c).signum(), orientation(a, b, d).signum()
+        )
+    }
+
     /// True when closed segments a–b and c–d cross at a point inside both, or share more than one point.
     static func crossesOrOverlaps(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> Bool {
-        let d1 = orientation(c, d, a).signum()
-        let d2 = orientation(c, d, b).signum()
-        let d3 = orientation(a, b, c).signum()
-        let d4 = orientation(a, b, d).signum()
+        let (d1, d2, d3, d4) = sides(a, b, c, d)
         if d1 * d2 < 0 && d3 * d4 < 0 { return true }
         guard d1 == 0 && d2 == 0 else { return false }
         // Collinear: the overlap of their projections on the longer axis has a length.
@@ -250,10 +259,7 @@ public enum RingValidator {
 
     /// True when closed segments a–b and c–d share at least one point.
     static func intersects(_ a: TilePoint, _ b: TilePoint, _ c: TilePoint, _ d: TilePoint) -> Bool {
-        let d1 = orientation(c, d, a).signum()
-        let d2 = orientation(c, d, b).signum()
-        let d3 = orientation(a, b, c).signum()
-        let d4 = orientation(a, b, d).signum()
+        let (d1, d2, d3, d4) = sides(a, b, c, d)
         if d1 * d2 < 0 && d3 * d4 < 0 { return true }
         if d1 == 0 && onSegment(c, d, a) { return true }
         if d2 == 0 && onSegment(c, d, b) { return true }

@@ -43,38 +43,4 @@ extension StoredRecord {
             }
         }
     }
-
-    /// True when the record has a style class or match flags at zoom `z` (`FeatureRecord.properties(atZoom:)`
-    /// adds them to its properties there): read past the properties without decoding them.
-    private func hasClassOrFlags(atZoom z: Int) -> Bool {
-        guard decorated else { return false }
-        var r = RecordCodec.Reader(bytes: rest)
-        let i = z - Int(Int64(bitPattern: r.varint()))
-        for _ in 0..<Int(r.varint()) {
-            _ = r.varint()
-            let tag = RecordCodec.Tag(rawValue: r.bytes[r.at])
-            r.at += 1
-            switch tag {
-            case .string: r.at += Int(r.varint())
-            case .int, .uint: _ = r.varint()
-            case .double: r.at += 8
-            case .isFalse, .isTrue, .null, nil: break
-            }
-        }
-        var found = false
-        for k in 0..<Int(r.varint()) {
-            let present = r.bytes[r.at] != 0
-            r.at += 1
-            if present {
-                found = found || k == i
-                r.at += Int(r.varint())
-            }
-        }
-        for k in 0..<Int(r.varint()) {
-            let n = Int(r.varint())
-            found = found || (k == i && n > 0)
-            for _ in 0..<n { _ = r.varint() }
-        }
-        return found
-    }
 }

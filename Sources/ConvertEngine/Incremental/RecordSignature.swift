@@ -6,19 +6,13 @@ extension StoredRecord {
     /// Adds `properties(atZoom: z)` to `h` as `PropertyHashing.add(_:)` does. A record with a class or a match
     /// flag at `z` (its attributes there are not those stored) is decoded and hashed as before.
     func addProperties(atZoom z: Int, to h: inout TileHasher) {
-        var r = RecordCodec.Reader(bytes: rest)
-        let base = Int(Int64(bitPattern: r.varint()))
-        let count = Int(r.varint())
-        // A plain record (`decorated` false) has its attributes as read at every zoom: no walk to its classes.
-        if decorated {
-            let first = r.at
-            for _ in 0..<count { Self.skipProperty(&r) }
-            guard !Self.hasClassOrFlag(&r, at: z - base) else {
-                h.add(properties(atZoom: z))
-                return
-            }
-            r.at = first
+        guard !hasClassOrFlags(atZoom: z) else {
+            h.add(properties(atZoom: z))
+            return
         }
+        var r = RecordCodec.Reader(bytes: rest)
+        _ = r.varint()  // class base zoom
+        let count = Int(r.varint())
         let bytes = rest
         h.add(UInt64(count))
         for _ in 0..<count {
@@ -49,38 +43,5 @@ extension StoredRecord {
             case .null, nil: h.add(7)
             }
         }
-    }
-
-    /// Moves `r` past one coded attribute (key number, tag, payload).
-    private static func skipProperty(_ r: inout RecordCodec.Reader) {
-        _ = r.varint()
-        let tag = r.bytes[r.at]
-        r.at += 1
-        switch RecordCodec.Tag(rawValue: tag) {
-        case .string: r.at += Int(r.varint())
-        case .int, .uint: _ = r.varint()
-        case .double: r.at += 8
-        case .isFalse, .isTrue, .null, nil: break
-        }
-    }
-
-    /// Whether the coded classes and flags after the attributes (`r` at them) give zoom index `i` (the zoom less
-    /// the class base zoom) a class or a flag.
-    private static func hasClassOrFlag(_ r: inout RecordCodec.Reader, at i: Int) -> Bool {
-        let classes = Int(r.varint())
-        for k in 0..<classes {
-            let present = r.bytes[r.at] != 0
-            r.at += 1
-            guard present else { continue }
-            if k == i { return true }
-            r.at += Int(r.varint())
-        }
-        let flags = Int(r.varint())
-        for k in 0..<flags {
-            let n = Int(r.varint())
-            if k == i, n > 0 { return true }
-            for _ in 0..<n { _ = r.varint() }
-        }
-        return false
     }
 }

@@ -50,7 +50,6 @@ package struct PieceEncoder {
     }
 
     private mutating func appendGeometry(_ g: PieceGeometry) {
-        let points: [TilePoint]
         switch g {
         case .dust(let d):
             Self.varint(UInt64(ZigZag.encode(d.x)), into: &bytes)
@@ -58,22 +57,21 @@ package struct PieceEncoder {
             Self.varint(UInt64(d.measureWord), into: &bytes)
             bytes.append(d.polygon ? 0 : 1)
             Self.varint(UInt64(d.angleWord), into: &bytes)
-            return
         case .point(let q):
-            // As `points` of one point (no counts, one point, its delta from the origin).
-            bytes.append(0)
-            bytes.append(1)
-            Self.varint(UInt64(ZigZag.encode(q.x)), into: &bytes)
-            Self.varint(UInt64(ZigZag.encode(q.y)), into: &bytes)
-            return
+            bytes.append(0)  // As `points` of one point.
+            appendPoints(CollectionOfOne(q))
         case .points(let p):
             bytes.append(0)
-            points = p
+            appendPoints(p)
         case .lines(let parts), .polygons(let parts):
             Self.varint(UInt64(parts.counts.count), into: &bytes)
             for c in parts.counts { Self.varint(UInt64(c), into: &bytes) }
-            points = parts.points
+            appendPoints(parts.points)
         }
+    }
+
+    /// The point count, then each point as a zigzag delta from the one before (the first from the origin).
+    private mutating func appendPoints(_ points: some Collection<TilePoint>) {
         Self.varint(UInt64(points.count), into: &bytes)
         var cursor = TilePoint(0, 0)
         for q in points {
@@ -178,11 +176,7 @@ package struct PieceDecoder {
         if type == .point && m == 0 {
             // Points: one (inline, no array) or a multipoint.
             let n = try count()
-            if n == 1 {
-                let x = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
-                let y = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
-                return .point(TilePoint(x, y))
-            }
+            if n == 1 { return .point(try point(after: TilePoint(0, 0))) }
             return .points(try points(n))
         }
         var counts: [UInt32] = []
@@ -202,11 +196,18 @@ package struct PieceDecoder {
         points.reserveCapacity(n)
         var cursor = TilePoint(0, 0)
         for _ in 0..<n {
-            cursor.x &+= ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
-            cursor.y &+= ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+            cursor = try point(after: cursor)
             points.append(cursor)
         }
         return points
+    }
+
+    /// Reads one point written as a delta from `cursor`.
+    @inline(__always)
+    private mutating func point(after cursor: TilePoint) throws(SpillError) -> TilePoint {
+        let dx = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+        let dy = ZigZag.decode(UInt32(truncatingIfNeeded: try varint()))
+        return TilePoint(cursor.x &+ dx, cursor.y &+ dy)
     }
 
     /// Passes over a piece's geometry of MVT type `type`.
