@@ -37,12 +37,19 @@ package final class FeatureChain {
     private let tiles: TileStage
     private let footprint: ShardFootprint?
 
-    package init(parameters: TilingParameters) {
+    /// A chain for one worker; with `assistance`, a giant polygon's subtrees are offered to the team's `helpers`
+    /// other workers (`TileStage.fork`), and this chain cuts theirs when it takes an offer.
+    package init(parameters: TilingParameters, assistance: WorkerAssistance<FeatureChain>? = nil, helpers: Int = 0) {
         footprint = parameters.shardFootprint
         repair = RepairStage(engine: engine)
         clip = ClipStage(engine: engine)
         classify = ClassifyStage(engine: engine)
         tiles = TileStage(engine: engine, parameters: parameters)
+        if let assistance, helpers > 0 {
+            tiles.offerSubtrees = { group in
+                for _ in 0..<helpers { assistance.offer { chain in chain.tiles.help(group) } }
+            }
+        }
     }
 
     /// Runs one feature through every stage. With `projected` (the repairs of an earlier `project`), the

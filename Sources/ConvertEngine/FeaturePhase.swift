@@ -26,8 +26,12 @@ package struct FeaturePhase {
         // With a piece store (`run`), unchanged features are read back instead of tiled.
         let pieces = settings.pieces
         pieces?.begin(parameters)
+        // Idle workers help cut a giant polygon (a coastline's mainland) that holds back the oldest batch.
+        let helpers = settings.threads - 1
+        let assistance = helpers > 0 ? WorkerAssistance<FeatureChain>() : nil
         let team = WorkerTeam<FeatureChain, FeatureJob, PieceReuse.Outcome>(
-            threads: settings.threads, makeState: { FeatureChain(parameters: parameters) },
+            threads: settings.threads, assistance: assistance,
+            makeState: { FeatureChain(parameters: parameters, assistance: assistance, helpers: helpers) },
             work: { chain, job in pieces?.process(job, chain: chain) ?? PieceReuse.Outcome(feature: chain.process(job))
             })
         defer { team.shutdown() }

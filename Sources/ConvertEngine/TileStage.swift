@@ -16,6 +16,10 @@ import VectorTile
 package final class TileStage {
     package let engine: GeometryEngine
     package let parameters: TilingParameters
+    /// Offers a giant polygon's subtrees to the other workers (`fork`, `help`); nil when there are none.
+    package var offerSubtrees: (@Sendable (SubtreeGroup) -> Void)?
+    /// A polygon cut (below the feature's own, once clipped) of this many vertices or more forks.
+    var forkVertices = 1 << 15
 
     package init(engine: GeometryEngine, parameters: TilingParameters) {
         self.engine = engine
@@ -114,10 +118,6 @@ package final class TileStage {
         // The clips' buffers are reused from tile to tile of this feature, not kept for the next one.
         defer { engine.releaseScratch() }
         do throws(GeometryError) {
-            var pieces: [TilePiece] = []
-            var collapsed = Set<Int>()
-            var producedAtMax = false
-            var stack: [(TileCoordinate, Cut, Bounds)] = []
             let z0 = zooms.lowerBound
             // A geometry wholly outside the world (e.g. the far copy of an antimeridian feature) yields nothing.
             guard
@@ -129,59 +129,80 @@ package final class TileStage {
                 root = Cut(polygons: thinned)
                 tiling.repairs.insert(.giantRingThinned)
             }
-            for t in Array(range).reversed() { stack.append((t, root, bounds)) }
-            var copied = CopiedPiece()
-            while let (tile, parentCut, parentBounds) = stack.popLast() {
-                if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
-                let rect = parameters.bufferedBounds(of: tile)
-                guard rect.intersects(parentBounds) else { continue }
-                let cut: Cut
-                let cutBounds: Bounds
-                if rect.contains(parentBounds) {
-                    cut = parentCut
-                    cutBounds = parentBounds
-                } else {
-                    guard let clipped = try parentCut.clipped(to: rect, engine: engine) else { continue }
-                    cut = clipped
-                    cutBounds = parentBounds.intersection(rect)
-                }
-                if !parameters.makesPieces(zoom: tile.z, top: zooms.upperBound) {
-                    // A range shard's zoom below its own (`firstPieceZoom`): only the cut goes on down.
-                    for child in tile.children.reversed() { stack.append((child, cut, cutBounds)) }
-                    continue
-                }
-                var full = cut.geometry
-                if full == nil { full = try copied.geometry(of: cut.handle, family: family, engine: engine) }
-                if parameters.smallFeatures, tile.z < zooms.upperBound, let full,
-                    let dust = SmallFeatureDust.piece(full, family: family, tile: tile, parameters: parameters)
-                {
-                    // Smaller than the small-feature size here: its true area (or length) goes on to small-feature
-                    // reduction in the encode phase instead of the grid's rounding of it (SmallFeatures.swift).
-                    // Not collapsed: the reduction may draw it as a pixel square, so its class is present here
-                    // (classes_by_zoom), as it is for a piece that the tile limits may still drop.
-                    pieces.append(dust)
-                } else if let made = try quantized(full, family: family, tile: tile, repairs: &tiling.repairs) {
-                    pieces.append(made)
-                    if tile.z == zooms.upperBound { producedAtMax = true }
-                } else {
-                    collapsed.insert(tile.z)
-                }
-                if tile.z < zooms.upperBound {
-                    for child in tile.children.reversed() { stack.append((child, cut, cutBounds)) }
-                }
-            }
-            if !producedAtMax, let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound) {
-                pieces.append(fallback)
+            var made = Descent(family: family, top: zooms.upperBound)
+            try descend(range.map { ($0, root, bounds) }, into: &made)
+            tiling.repairs.formUnion(made.repairs)
+            if !made.producedAtMax,
+                let fallback = try tinyFeaturePiece(handle, family: family, zoom: zooms.upperBound)
+            {
+                made.pieces.append(fallback)
                 tiling.repairs.insert(.tinyFeatureKept)
-                collapsed.remove(zooms.upperBound)
+                made.collapsed.remove(zooms.upperBound)
             }
             // Collapsed means no piece at all at that zoom (a small-feature dust piece counts as one).
-            let produced = Set(pieces.map(\.tile.z))
-            pieces.sort { $0.tile < $1.tile }
-            tiling.pieces += pieces
-            return collapsed.subtracting(produced)
+            let produced = Set(made.pieces.map(\.tile.z))
+            made.pieces.sort { $0.tile < $1.tile }
+            tiling.pieces += made.pieces
+            return made.collapsed.subtracting(produced)
         } catch {
             throw FeatureIssue(code: error.diagnosticCode, message: error.description)
+        }
+    }
+
+    /// Cuts the tiles `roots` (each with its parent's cut and that cut's bounds) and every tile below them down to
+    /// `made.top`, into `made`, depth first. A polygon cut of `forkVertices` or more whose children workers may
+    /// take (`offerSubtrees`) hands them out as subtrees instead (`fork`): the same pieces, on more cores.
+    func descend(_ roots: [(TileCoordinate, Cut, Bounds)], into made: inout Descent) throws(GeometryError) {
+        var stack = Array(roots.reversed())
+        var copied = CopiedPiece()
+        /// The children of `tile` next, or forked.
+        func below(_ tile: TileCoordinate, _ cut: Cut, _ cutBounds: Bounds) throws(GeometryError) {
+            let children = tile.children
+            if made.family == .polygon, cut.handle == nil, let g = cut.geometry, g.pointCount >= forkVertices,
+                offerSubtrees != nil
+            {
+                try fork(
+                    children.map { Subtree(tile: $0, cut: g, boxes: cut.boxes, cutBounds: cutBounds) }, into: &made)
+            } else {
+                for child in children.reversed() { stack.append((child, cut, cutBounds)) }
+            }
+        }
+        while let (tile, parentCut, parentBounds) = stack.popLast() {
+            if CancellationFlag.process.isCancelled { throw GeometryError.interrupted }
+            let rect = parameters.bufferedBounds(of: tile)
+            guard rect.intersects(parentBounds) else { continue }
+            let cut: Cut
+            let cutBounds: Bounds
+            if rect.contains(parentBounds) {
+                cut = parentCut
+                cutBounds = parentBounds
+            } else {
+                guard let clipped = try parentCut.clipped(to: rect, engine: engine) else { continue }
+                cut = clipped
+                cutBounds = parentBounds.intersection(rect)
+            }
+            if !parameters.makesPieces(zoom: tile.z, top: made.top) {
+                // A range shard's zoom below its own (`firstPieceZoom`): only the cut goes on down.
+                try below(tile, cut, cutBounds)
+                continue
+            }
+            var full = cut.geometry
+            if full == nil { full = try copied.geometry(of: cut.handle, family: made.family, engine: engine) }
+            if parameters.smallFeatures, tile.z < made.top, let full,
+                let dust = SmallFeatureDust.piece(full, family: made.family, tile: tile, parameters: parameters)
+            {
+                // Smaller than the small-feature size here: its true area (or length) goes on to small-feature
+                // reduction in the encode phase instead of the grid's rounding of it (SmallFeatures.swift).
+                // Not collapsed: the reduction may draw it as a pixel square, so its class is present here
+                // (classes_by_zoom), as it is for a piece that the tile limits may still drop.
+                made.pieces.append(dust)
+            } else if let piece = try quantized(full, family: made.family, tile: tile, repairs: &made.repairs) {
+                made.pieces.append(piece)
+                if tile.z == made.top { made.producedAtMax = true }
+            } else {
+                made.collapsed.insert(tile.z)
+            }
+            if tile.z < made.top { try below(tile, cut, cutBounds) }
         }
     }
 
@@ -190,7 +211,7 @@ package final class TileStage {
     /// made of a million slivers never goes through GEOS per tile) with the box of each polygon, so that a child
     /// tile's clip skips the polygons far from it; a GEOS handle is made from them only when a clip needs GEOS's
     /// fallback. Lines stay GEOS handles (GEOS clips them).
-    private struct Cut {
+    struct Cut {
         /// Lines: the cut. Polygons: the feature's own handle at the root, else nil until a fallback needs it.
         var handle: EngineGeometry?
         /// Polygons: the cut (nil when GEOS left nothing of it).
@@ -205,6 +226,12 @@ package final class TileStage {
         /// Polygons held in Swift only (GEOS gets a handle of them when a clip needs its fallback).
         init(polygons: Geometry?) {
             setPolygons(polygons)
+        }
+
+        /// Polygons held in Swift only, with their boxes (`RectangleClipper.polygonBoxes`) already made.
+        init(polygons: Geometry, boxes: [Bounds]) {
+            geometry = polygons
+            self.boxes = boxes
         }
 
         private init(handle: EngineGeometry) {

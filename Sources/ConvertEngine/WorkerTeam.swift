@@ -9,7 +9,8 @@ import Synchronization
 /// stored by input index. `submit` returns at once and any number of batches may be in flight: the workers take
 /// the next input of the oldest batch, then of the next one, so a worker that finished its share of a batch goes
 /// on with the later batches while another is busy with one long input (a coastline of half a million vertices).
-/// `collect` returns the batches in the order they were submitted.
+/// `collect` returns the batches in the order they were submitted. A worker busy with one long input may offer
+/// parts of it to idle workers (`WorkerAssistance`), which take offers before inputs.
 package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
     /// One batch in flight: its first input's place in the queue, its size, the inputs not finished yet.
     private struct Batch {
@@ -31,15 +32,23 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
 
     private final class Shared: Sendable {
         let queue = Mutex(Queue())
-        /// One signal per input submitted, and one per worker to stop.
-        let available = DispatchSemaphore(value: 0)
+        /// One signal per input submitted, per assistance offer, and per worker to stop.
+        let available: DispatchSemaphore
         /// One signal per batch finished (a later batch's signal only makes `collect` look again).
         let finished = DispatchSemaphore(value: 0)
         let exited = DispatchSemaphore(value: 0)
         let stopped = Atomic<Bool>(false)
+
+        init(available: DispatchSemaphore) { self.available = available }
     }
 
-    private let shared = Shared()
+    /// What a worker takes: an assistance offer or the next input.
+    private enum Taken {
+        case offer(WorkerAssistance<State>.Offer)
+        case input(place: Int, Input)
+    }
+
+    private let shared: Shared
     package let threads: Int
     private var inlineState: State?
     private let makeState: @Sendable () -> State
@@ -49,12 +58,14 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
     /// With more threads: how many batches are in flight.
     private var inFlight = 0
 
-    /// Starts `threads` workers. `makeState` runs once on each worker thread; `work` runs for each input.
+    /// Starts `threads` workers. `makeState` runs once on each worker thread; `work` runs for each input. The
+    /// workers also run the offers made to `assistance` (with one thread there is no one to offer work to).
     package init(
-        threads: Int, makeState: @escaping @Sendable () -> State,
+        threads: Int, assistance: WorkerAssistance<State>? = nil, makeState: @escaping @Sendable () -> State,
         work: @escaping @Sendable (inout State, Input) -> Output
     ) {
         self.threads = max(1, threads)
+        shared = Shared(available: assistance?.wake ?? DispatchSemaphore(value: 0))
         self.makeState = makeState
         self.work = work
         guard self.threads > 1 else { return }
@@ -62,11 +73,15 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
             let shared = shared
             let t = Thread {
                 var state = makeState()
-                while let taken = Self.take(shared) {
-                    let out = work(&state, taken.input)
+                while let taken = Self.take(shared, assistance: assistance) {
+                    guard case .input(let place, let input) = taken else {
+                        if case .offer(let offer) = taken { offer(&state) }
+                        continue
+                    }
+                    let out = work(&state, input)
                     let batchDone = shared.queue.withLock { q in
-                        q.outputs[taken.place - q.base] = out
-                        guard let b = q.batches.firstIndex(where: { taken.place < $0.start + $0.count }) else {
+                        q.outputs[place - q.base] = out
+                        guard let b = q.batches.firstIndex(where: { place < $0.start + $0.count }) else {
                             return false
                         }
                         q.batches[b].remaining -= 1
@@ -83,14 +98,17 @@ package final class WorkerTeam<State, Input: Sendable, Output: Sendable> {
         }
     }
 
-    /// The next input and its place in the queue, once one is there; nil when the signal was to stop.
-    private static func take(_ shared: Shared) -> (place: Int, input: Input)? {
+    /// The oldest assistance offer, else the next input and its place in the queue, once one is there; nil when
+    /// the signal was to stop. Each signal stands for one offer or input, so a worker woken for one always finds
+    /// one (perhaps another) until the signals to stop.
+    private static func take(_ shared: Shared, assistance: WorkerAssistance<State>?) -> Taken? {
         shared.available.wait()
+        if let offer = assistance?.next() { return .offer(offer) }
         return shared.queue.withLock { q in
             guard q.next < q.end, let input = q.inputs[q.next - q.base] else { return nil }
             q.inputs[q.next - q.base] = nil
             q.next += 1
-            return (q.next - 1, input)
+            return .input(place: q.next - 1, input)
         }
     }
 

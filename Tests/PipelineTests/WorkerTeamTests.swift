@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ConvertEngine
@@ -56,6 +57,32 @@ import Testing
         #expect(team.collect() == nil)
         team.submit([3])
         #expect(team.collect() == [9])
+        team.shutdown()
+    }
+
+    /// An offer made while the other worker is idle runs there, with that worker's state, while the offering
+    /// worker waits for it (with one batch in flight nothing else would run).
+    @Test func anIdleWorkerRunsAnOfferWithItsOwnState() {
+        let assistance = WorkerAssistance<Int>()
+        let ids = Atomic<Int>(0)
+        let ranOn = Mutex<[Int]>([])
+        let team = WorkerTeam<Int, Int, Int>(
+            threads: 2, assistance: assistance, makeState: { ids.add(1, ordering: .relaxed).newValue }
+        ) { me, x in
+            guard x == 7 else { return x }
+            let done = DispatchSemaphore(value: 0)
+            assistance.offer { helper in
+                ranOn.withLock { $0.append(helper) }
+                done.signal()
+            }
+            return done.wait(timeout: .now() + 10) == .success ? me : -1
+        }
+        let out = team.process([7])
+        #expect(out.count == 1 && out[0] != -1)
+        #expect(ranOn.withLock { $0 }.count == 1)
+        #expect(ranOn.withLock { $0 }.first != out.first)
+        // Offers and inputs share the workers' wake-ups: the team still runs batches and stops cleanly.
+        #expect(team.process([1, 2, 3]) == [1, 2, 3])
         team.shutdown()
     }
 }
