@@ -6,7 +6,7 @@ import TileArchive
 import VectorTile
 
 @testable import ConvertEngine
-import MallocTuning
+@testable import MallocTuning
 
 /// What else is bounded besides the sort of tile pieces (issue 10): feature records coded compactly
 /// (`RecordTable`), and finished tiles spilled to the scratch folder until they are published (`EncodedTiles`).
@@ -296,6 +296,19 @@ import MallocTuning
             blocks = []
             ProcessHeap.giveBackFreePages()
             #expect(blocks.isEmpty && ProcessHeap.bytesInUse > 0)
+        #endif
+    }
+
+    /// Growing thread arenas ahead (`ProcessHeap.growArenas`) runs one thread per arena to its end and leaves the
+    /// process's live blocks alone (what it held is freed: `bytesInUse` is not checked, the suite's other tests
+    /// allocate meanwhile).
+    @Test func growingArenasAheadLeavesLiveBlocks() {
+        #if os(Linux)
+            let live = [UInt8](repeating: 7, count: 1 << 20)
+            #expect(ProcessHeap.growArenas(3) == 3)
+            #expect(live.allSatisfy { $0 == 7 })
+        #else
+            #expect(ProcessHeap.growArenas(3) == 0)
         #endif
     }
 }

@@ -22,20 +22,14 @@ package struct PreparePass: Sendable {
         // Pieces held in memory come with every zoom's pieces around the runs: keep only this batch's.
         let span = (read.runs.first?.lowerBound ?? 0)..<(read.runs.last?.upperBound ?? 0)
         let shift = span.lowerBound
-        var batch =
-            span == read.pieces.indices
-            ? EncodeBatch(pieces: read.pieces, runs: read.runs)
-            : EncodeBatch(
-                pieces: Array(read.pieces[span]),
-                runs: read.runs.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
-        batch.absent = read.skipped
-        let (merged, mergedRuns) = (batch.pieces, batch.runs)
+        let (merged, mergedRuns) = (read.pieces, read.runs)
         let orders = try workers.map(mergedRuns.count) { i in
             Self.stableOrder(mergedRuns[i], pieces: merged, records: records)
         }
-        for (run, order) in zip(mergedRuns, orders) {
-            for (k, i) in zip(run, order) where k != i { batch.pieces[k] = merged[i] }
-        }
+        var batch = EncodeBatch(
+            pieces: Self.reordered(merged, span: span, runs: mergedRuns, orders: orders),
+            runs: mergedRuns.map { ($0.lowerBound - shift)..<($0.upperBound - shift) })
+        batch.absent = read.skipped
         let pieces = batch.pieces
         let runs = batch.runs
         if let pass = sharedBorders {
@@ -59,6 +53,22 @@ package struct PreparePass: Sendable {
             }
         }
         return batch
+    }
+
+    /// `pieces[span]` in one new array, each tile's pieces (`runs`, in tile order, inside `span`) in its `orders`,
+    /// anything between runs where it was. One copy: copying the span and then overwriting it in order made two
+    /// arrays of the batch's size (each mapped and faulted in page by page when it is over malloc's mmap threshold).
+    static func reordered(_ pieces: [TilePiece], span: Range<Int>, runs: [Range<Int>], orders: [[Int]]) -> [TilePiece] {
+        var out: [TilePiece] = []
+        out.reserveCapacity(span.count)
+        var next = span.lowerBound
+        for (run, order) in zip(runs, orders) {
+            out.append(contentsOf: pieces[next..<run.lowerBound])
+            for i in order { out.append(pieces[i]) }
+            next = run.upperBound
+        }
+        out.append(contentsOf: pieces[next..<span.upperBound])
+        return out
     }
 
     /// The indices of one tile's pieces (`pieces[run]`, merged in (layer, feature) order) in the order they are
