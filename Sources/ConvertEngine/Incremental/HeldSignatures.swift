@@ -14,18 +14,11 @@ struct HeldSignatures {
     /// `KARTPACK_CHECK_UNSIGNED`: each combined signature is then also made from scratch and compared.
     var read: ZoomStream.Batch?
 
-    /// About the bytes held: the digests, and the merged batch when kept.
-    var heldBytes: Int {
-        var n = tiles.count * (MemoryLayout<TileCoordinate>.stride + 32)
-        for p in parts { n += p.count * MemoryLayout<SignedPiece>.stride }
-        if let read {
-            n += read.skipped.count * 8
-            for run in read.runs {
-                for p in read.pieces[run] { n += PieceSpool.bytes(of: p) }
-            }
-        }
-        return n
-    }
+    /// What the batch counts against `HeldBatches.limit`: the bytes of the batch as merged (`PieceSpool.bytes(of:)`
+    /// of its pieces, 8 a piece passed over), as when the merged batch itself was held, so that a zoom holds the
+    /// same batches as then (counting only the digests let more prepared batches be held: the peak rose by 10–20
+    /// MiB).
+    var heldBytes = 0
 
     /// The signature of each tile at `selection` (`highest`: as the zoom sees it), in `tiles` order, combined from
     /// the kept digests; with the batch kept (`read`), each also made from scratch, and a difference is an error.

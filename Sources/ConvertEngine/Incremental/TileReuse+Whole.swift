@@ -69,6 +69,10 @@ extension TileReuse {
         pending = [:]
         pendingPieces = [:]
         var held = HeldSignatures()
+        held.heldBytes = read.skipped.count * 8
+        for run in runs {
+            for p in pieces[run] { held.heldBytes += PieceSpool.bytes(of: p) }
+        }
         if check {
             var kept = read
             kept.runs = runs.filter { !$0.isEmpty }
