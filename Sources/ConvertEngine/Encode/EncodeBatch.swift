@@ -32,14 +32,14 @@ package struct EncodeBatch: Sendable {
 /// merges and prepares (shared borders, small features) the batches after them again: the first batch always
 /// (a zoom that comes as one, as every zoom when nothing was spilled, is prepared once), then more while they
 /// total at most `limit` bytes. They are the same batches the merge gives each round, so the bytes do not depend
-/// on how many are held. A zoom encoded whole with reuse (`TileReuse.encodesWhole`) also holds each batch as merged
-/// (`reads`), which the next round signs again at its cut-off.
+/// on how many are held. A zoom encoded whole with reuse (`TileReuse.encodesWhole`) also holds each batch's piece
+/// digests (`signed`), which the next round combines at its cut-off for tonight's index.
 package struct HeldBatches {
     package var limit: Int
     var batches: [EncodeBatch] = []
-    /// Each held batch as merged, before it was prepared (only with reuse; else empty).
-    var reads: [ZoomStream.Batch] = []
-    /// Bytes of the prepared batches held, and of the merged ones (`reads`): together at most `limit`.
+    /// Each held batch's tiles' piece digests, to sign them again (only with reuse; else empty).
+    var signed: [HeldSignatures] = []
+    /// Bytes of the prepared batches held, and of their digests (`signed`): together at most `limit`.
     private(set) var bytes = 0
     private var readBytes = 0
     /// A batch was turned away: those after it are not held either.
@@ -49,24 +49,18 @@ package struct HeldBatches {
 
     package init(limit: Int) { self.limit = limit }
 
-    /// Holds `batch` (the next of the zoom's stream), with `read` (the batch as merged) when given, when it still
-    /// fits.
-    mutating func offer(_ batch: EncodeBatch, read: ZoomStream.Batch? = nil) {
+    /// Holds `batch` (the next of the zoom's stream), with `signatures` (its piece digests) when given, when it
+    /// still fits.
+    mutating func offer(_ batch: EncodeBatch, signatures: HeldSignatures? = nil) {
         guard !full else { return }
         let size = batch.heldBytes
-        var readSize = 0
-        if let read {
-            readSize += read.skipped.count * 8
-            for run in read.runs {
-                for p in read.pieces[run] { readSize += PieceSpool.bytes(of: p) }
-            }
-        }
+        let readSize = signatures?.heldBytes ?? 0
         guard batches.isEmpty || bytes + readBytes + size + readSize <= limit else {
             full = true
             return
         }
         batches.append(batch)
-        if let read { reads.append(read) }
+        if let signatures { signed.append(signatures) }
         bytes += size
         readBytes += readSize
     }

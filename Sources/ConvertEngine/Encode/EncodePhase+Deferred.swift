@@ -14,14 +14,14 @@ extension EncodePhase {
     }
 
     /// The zoom's last round, at `selection`, over its held batches: started beside the next zoom's cut-off search,
-    /// or run when settled. With reuse (a zoom encoded whole, `TileReuse.encodesWhole`), `reads` holds each batch as
-    /// merged: the round signs its tiles for tonight's index (`highest` as the zoom saw it) without touching the
-    /// `TileReuse`, which the next zoom uses meanwhile; `settle` records them.
+    /// or run when settled. With reuse (a zoom encoded whole, `TileReuse.encodesWhole`), `signed` holds each batch's
+    /// piece digests: the round signs its tiles for tonight's index (`highest` as the zoom saw it) without touching
+    /// the `TileReuse`, which the next zoom uses meanwhile; `settle` records them.
     func lastRound(
-        _ batches: [EncodeBatch], reads: [ZoomStream.Batch] = [], zoom z: Int, records: [RecordTable],
+        _ batches: [EncodeBatch], signed: [HeldSignatures] = [], zoom z: Int, records: [RecordTable],
         selection: ZoomSelection, highest: [[Int8]], fit: Bool
     ) -> DeferredRound {
-        let signs = settings.reuse != nil && reads.count == batches.count
+        let signs = settings.reuse != nil && signed.count == batches.count
         let (identities, workers) = (settings.identities, ParallelTiles(threads: settings.threads))
         return DeferredRound(zoom: z) {
             var (selection, tally) = (selection, ZoomTally())
@@ -42,7 +42,7 @@ extension EncodePhase {
                     })
                 if signs, var note {
                     note.signatures = try TileReuse.signatures(
-                        reads[k], selection: selection, records: records, highest: highest, identities: identities,
+                        signed[k], selection: selection, records: records, highest: highest, identities: identities,
                         workers: workers)
                     notes.append(note)
                 }

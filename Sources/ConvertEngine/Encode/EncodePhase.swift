@@ -173,13 +173,13 @@ package struct EncodePhase {
             tally = ZoomTally()
             let first = rounds == 0 && thinnable
             if deferring, rounds > 0, z > zooms.lowerBound, settings.threads > 1, holds,
-                settings.reuse == nil || held.reads.count == held.batches.count, held.isComplete,
+                settings.reuse == nil || held.signed.count == held.batches.count, held.isComplete,
                 held.bytes <= settings.keepBytes / 2, selection.order != nil, let start
             {
                 // Every batch is held and the cut-off lowered: the last round goes beside the next zoom's search.
                 try settle(&deferred, into: tiles, stats: &stats)
                 let round = lastRound(
-                    held.batches, reads: held.reads, zoom: z, records: records, selection: selection,
+                    held.batches, signed: held.signed, zoom: z, records: records, selection: selection,
                     highest: descent.highest, fit: fit)
                 deferred = Deferral(round: round, zoom: z, start: start, thinnable: thinnable, reason: descent.reason)
                 settings.reuse?.endZoom(z, thinned: true)
@@ -205,11 +205,12 @@ package struct EncodePhase {
                 return batch
             }
             for i in held.batches.indices {
-                // A whole zoom's held batch, signed at this round's selection for tonight's index.
-                if i < held.reads.count {
-                    _ = try reusing(
-                        held.reads[i], selection: selection, records: records, highest: descent.highest,
-                        thinnable: thinnable, copying: false)
+                // A whole zoom's held batch, signed at this round's selection for tonight's index (its kept piece
+                // digests combined).
+                if i < held.signed.count, let reuse = settings.reuse {
+                    try reuse.signHeld(
+                        held.signed[i], selection: selection, records: records, highest: descent.highest,
+                        identities: settings.identities, workers: workers)
                 }
                 held.batches[i] = try visit(held.batches[i])
             }
@@ -226,6 +227,8 @@ package struct EncodePhase {
                     ProcessHeap.giveBackFreePages()
                     // Tiles unchanged since the last build are copied, not prepared (`TileReuse`).
                     var (fresh, reused) = (read, ReusedTiles())
+                    // A whole zoom's batch: every tile signed and encoded, its piece digests kept to be held.
+                    var signed: HeldSignatures?
                     if let replayOrder, let reuse = settings.reuse {
                         let answers: [ReplayedTile]
                         (fresh, answers) = try reuse.splitFirstRound(
@@ -235,10 +238,15 @@ package struct EncodePhase {
                         try tallyReplayed(answers, fit: fit, selection: &selection, into: &tally) {
                             try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms)
                         }
+                    } else if whole == true, let reuse = settings.reuse {
+                        fresh = shardTiles(read, zoom: z)
+                        signed = try reuse.signWhole(
+                            fresh, selection: selection, records: records, highest: descent.highest,
+                            identities: settings.identities, unchanged: settings.unchanged, workers: workers)
                     } else {
                         (fresh, reused) = try reusing(
                             shardTiles(read, zoom: z), selection: selection, records: records,
-                            highest: descent.highest, thinnable: thinnable, copying: whole != true)
+                            highest: descent.highest, thinnable: thinnable)
                     }
                     let batch =
                         whole == true
@@ -247,8 +255,8 @@ package struct EncodePhase {
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
                     let visited = try visit(batch, reused: reused)
                     // A held batch lacks its copied tiles, which another cut-off may change: with reuse, only a
-                    // whole zoom's batches are held (every tile encoded), each with its merged batch to sign.
-                    if thinnable, holds { held.offer(visited, read: whole == true ? fresh : nil) }
+                    // whole zoom's batches are held (every tile encoded), each with its piece digests to sign.
+                    if thinnable, holds { held.offer(visited, signatures: signed) }
                 }
                 // With reuse (not whole), nothing is held, and every round reads the zoom again.
                 if holds { held.streamEnded() }

@@ -28,12 +28,9 @@ package final class PieceReuse: @unchecked Sendable {
 
     /// Why no feature could be read back (nil when last night's store was used).
     package private(set) var unusedReason: String?
-    /// Last night's feature digests (`featureDigest`, in the package's order), their indices by digest, which of
-    /// them a feature of tonight's took (`claim`), and per output layer where the next is expected.
-    private var lastFeatures: [TileDigest] = []
-    private var byDigest: [UInt32] = []
-    private var claimed: [Bool] = []
-    private var cursors: [Int] = []
+    /// Last night's feature digests (`featureDigest`, in the package's order) as tonight's features take them
+    /// (`claim`).
+    private var claims = FeatureClaims()
     /// Features read back from the store, tiled tonight, and records found damaged (those features were tiled).
     package private(set) var reused = 0
     package private(set) var tiled = 0
@@ -74,10 +71,7 @@ package final class PieceReuse: @unchecked Sendable {
             do throws(PieceStoreProblem) {
                 let opened = try PieceStore(path: path, settings: settings)
                 store = opened
-                lastFeatures = opened.features
-                byDigest = opened.byDigest
-                claimed = [Bool](repeating: false, count: lastFeatures.count)
-                cursors = []
+                claims = FeatureClaims(digests: opened.features, byDigest: opened.byDigest)
             } catch {
                 unusedReason = error.reason
             }
@@ -227,32 +221,10 @@ package final class PieceReuse: @unchecked Sendable {
     /// the last found in its layer (a sequential check); otherwise it is looked up by digest (`byDigest`), and
     /// the layer's next expected digest follows the one found. Which of several equal digests is taken does not
     /// change any answer.
-    func claim(_ d: TileDigest, layer: Int) -> Bool {
-        if layer < cursors.count {
-            let next = cursors[layer]
-            if next < lastFeatures.count, !claimed[next], lastFeatures[next] == d {
-                claimed[next] = true
-                cursors[layer] = next + 1
-                return true
-            }
-        }
-        let (last, order) = (lastFeatures, byDigest)
-        var lo = order.partitioningIndex { (last[Int($0)].high, last[Int($0)].low) >= (d.high, d.low) }
-        while lo < order.count, last[Int(order[lo])] == d {
-            let i = Int(order[lo])
-            if !claimed[i] {
-                claimed[i] = true
-                if layer >= cursors.count { cursors += [Int](repeating: Int.max, count: layer + 1 - cursors.count) }
-                cursors[layer] = i + 1
-                return true
-            }
-            lo += 1
-        }
-        return false
-    }
+    func claim(_ d: TileDigest, layer: Int) -> Bool { claims.claim(d, layer: layer) }
 
     /// Whether features are looked up in last night's digests and written into tonight's (`featureDigest`).
-    var tracksFeatures: Bool { writer != nil || !lastFeatures.isEmpty }
+    var tracksFeatures: Bool { writer != nil || !claims.isEmpty }
 
     /// Features (output layer features: a label point counts apart) last night's package had as they are
     /// (`claim`), with a rank of their own in their layer.
@@ -263,10 +235,7 @@ package final class PieceReuse: @unchecked Sendable {
     func keep(features: [TileDigest], unchanged: Int) {
         self.unchanged = unchanged
         writer?.features = features
-        lastFeatures = []
-        byDigest = []
-        claimed = []
-        cursors = []
+        claims = FeatureClaims()
     }
 
     /// What happened to tonight's store once the build is over: published next to the package (its size), or

@@ -39,13 +39,13 @@ typealias UnsignedRule = @Sendable (Range<Int>, [TilePiece]) -> TileDigest?
 extension TileReuse {
     /// The signature of every tile of `read` at `selection` (nil for an empty run): last night's where `unsigned`
     /// gives it (made all the same and compared with `KARTPACK_CHECK_UNSIGNED`), else combined from the tile's
-    /// kept piece digests (`parts`) or made; those made now are kept when `keeping` (not for a zoom's held batch
-    /// signed again: it keeps nothing).
+    /// kept piece digests (`parts`) or made; those made now are kept while the cache is on (a whole zoom's are
+    /// kept with its held batches instead, `signWhole`).
     func sign(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
-        identities: [[Int32]], workers: ParallelTiles, keeping: Bool, unsigned: UnsignedRule?
+        identities: [[Int32]], workers: ParallelTiles, unsigned: UnsignedRule?
     ) throws -> [MadeSignature?] {
-        let keeps = keeping && parts.on
+        let keeps = parts.on
         let made = try Self.madeSignatures(
             read, selection: selection, records: records, highest: highest, identities: identities,
             workers: workers, kept: parts.tiles, keeps: keeps, check: checkUnsigned, unsigned: unsigned)

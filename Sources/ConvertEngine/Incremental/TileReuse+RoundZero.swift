@@ -37,7 +37,7 @@ extension TileReuse {
         let withOrder = ordered
         let made = try sign(
             read, selection: selection, records: records, highest: highest, identities: identities,
-            workers: workers, keeping: true, unsigned: nil)
+            workers: workers, unsigned: nil)
         let signatures = try workers.map(runs.count) { i throws(PipelineError) -> (TileDigest, TileDigest?)? in
             guard let signature = made[i]?.signature else { return nil }
             guard let e = previous[pieces[runs[i].lowerBound].tile], e.isOver else { return (signature, nil) }

@@ -30,7 +30,7 @@ package final class TileReuse: @unchecked Sendable {
     var pending: [TileCoordinate: TileDigest] = [:]
     var pendingPieces: [TileCoordinate: Int] = [:]
     /// Tiles whose signature was taken from the index without being made (`unsignedRule`), each once.
-    private(set) var unsignedTiles: Set<TileCoordinate> = []
+    var unsignedTiles: Set<TileCoordinate> = []
     /// `KARTPACK_CHECK_UNSIGNED` set: such signatures are made all the same, and a build whose signature differs
     /// fails (the tests' check of the rule).
     let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
@@ -122,18 +122,18 @@ package final class TileReuse: @unchecked Sendable {
     /// Splits a merged batch of zoom `z` into the tiles to encode (returned as a batch) and the tiles copied from
     /// the previous package (`ReusedTiles`), recording the copied tiles' entries. `unchanged`: per output layer
     /// and feature, whether last night's package had the feature as it is (`PieceReuse.claim`; empty: none).
-    /// `copying` false (a zoom encoded whole, `encodesWhole`): every tile is to encode, only signed.
+    /// (A zoom encoded whole, `encodesWhole`, is signed by `signWhole`: every tile to encode.)
     func split(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], unchanged: [[Bool]] = [], thinnable: Bool, coalescing: Bool, workers: ParallelTiles,
-        limits: (bytes: Int, features: Int), copying: Bool = true
+        limits: (bytes: Int, features: Int)
     ) throws -> (ZoomStream.Batch, ReusedTiles) {
         let (pieces, runs) = (read.pieces, read.runs)
         let keepsEvery = selection.keepsEvery
         let unsigned = unsignedRule(keepsEvery: keepsEvery, identities: identities, unchanged: unchanged)
         let signatures = try sign(
             read, selection: selection, records: records, highest: highest, identities: identities,
-            workers: workers, keeping: copying, unsigned: unsigned)
+            workers: workers, unsigned: unsigned)
         var dirty = read
         dirty.runs = []
         var reused = ReusedTiles(pieces: pieces)
@@ -147,7 +147,7 @@ package final class TileReuse: @unchecked Sendable {
             let (signature, skipped) = (made.signature, made.unsigned)
             let tile = pieces[run.lowerBound].tile
             if skipped { unsignedTiles.insert(tile) }
-            if copying, isActive, !(coalescing && selection.order != nil), var e = previous[tile],
+            if isActive, !(coalescing && selection.order != nil), var e = previous[tile],
                 e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
