@@ -48,7 +48,8 @@ extension TileReuse {
         let keeps = parts.on
         let made = try Self.madeSignatures(
             read, selection: selection, records: records, highest: highest, identities: identities,
-            workers: workers, kept: parts.tiles, keeps: keeps, check: checkUnsigned, unsigned: unsigned)
+            workers: workers, kept: parts.tiles, handing: keeps ? .madeNow : .none, check: checkUnsigned,
+            unsigned: unsigned)
         guard keeps else { return made }
         for (i, m) in made.enumerated() {
             if let p = m?.parts { parts.keep(read.pieces[read.runs[i].lowerBound].tile, p) }
@@ -56,10 +57,23 @@ extension TileReuse {
         return made
     }
 
-    private static func madeSignatures(
+    /// Which tiles' piece digests `madeSignatures` hands back (`MadeSignature.parts`).
+    enum HandedParts {
+        /// None (nothing keeps them).
+        case none
+        /// Those made now, to be kept for the zoom's later rounds (`PartsCache`).
+        case madeNow
+        /// Every tile's, made also where last night's signature is taken: a whole zoom's held batch, signed again
+        /// at each later cut-off (`signWhole`).
+        case every
+    }
+
+    /// The signature of every tile of `read` at `selection` (nil for an empty run), as `sign` describes, with the
+    /// piece digests `handing` asks for.
+    static func madeSignatures(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
-        identities: [[Int32]], workers: ParallelTiles, kept: [TileCoordinate: [SignedPiece]], keeps: Bool,
-        check: Bool, unsigned: UnsignedRule?
+        identities: [[Int32]], workers: ParallelTiles, kept: [TileCoordinate: [SignedPiece]],
+        handing: HandedParts, check: Bool, unsigned: UnsignedRule?
     ) throws -> [MadeSignature?] {
         let (pieces, runs) = (read.pieces, read.runs)
         return try workers.map(runs.count) { i throws(PipelineError) -> MadeSignature? in
@@ -67,7 +81,7 @@ extension TileReuse {
             guard !run.isEmpty else { return nil }
             let tile = pieces[run.lowerBound].tile
             let known = unsigned?(run, pieces)
-            if let known, !check { return MadeSignature(signature: known, unsigned: true) }
+            if let known, !check, handing != .every { return MadeSignature(signature: known, unsigned: true) }
             var made: [SignedPiece]?
             let signature: TileDigest
             if let signed = kept[tile], signed.count == run.count {
@@ -86,16 +100,16 @@ extension TileReuse {
             } else {
                 let signed = try TileSignature.parts(run, pieces: pieces, records: records, identities: identities)
                 signature = TileSignature.combined(tile, signed, selection: selection, highest: highest)
-                // Handed back only to be kept: a batch's digests are not held to no purpose (a zoom encoded whole).
-                if keeps { made = signed }
+                // Handed back only to be kept: a batch's digests are not held to no purpose.
+                if handing != .none { made = signed }
             }
-            if let known, known != signature {
+            if check, let known, known != signature {
                 throw PipelineError.tileEncoding(
                     tile: tile.description,
                     reason:
                         "made of unchanged features, but its signature is not last night's (KARTPACK_CHECK_UNSIGNED)")
             }
-            return MadeSignature(signature: signature, unsigned: known != nil, parts: made)
+            return MadeSignature(signature: known ?? signature, unsigned: known != nil, parts: made)
         }
     }
 }

@@ -40,32 +40,19 @@ extension TileReuse {
     }
 
     /// Signs every tile of `read`, a batch of a zoom encoded whole, at `selection` for tonight's index, as `split`
-    /// with `copying` false does (every tile to encode; a tile's signature taken from last night's where
-    /// `unsignedRule` gives it), and returns the batch's piece digests for the zoom's later rounds (`signHeld`):
+    /// signs (`madeSignatures`; a tile's signature taken from last night's where `unsignedRule` gives it) but with
+    /// every tile to encode, and returns the batch's piece digests for the zoom's later rounds (`signHeld`):
     /// made for every tile, also one whose signature was taken, since a later round signs it at another cut-off.
     func signWhole(
         _ read: ZoomStream.Batch, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], unchanged: [[Bool]], workers: ParallelTiles
     ) throws -> HeldSignatures {
-        let (pieces, runs, check) = (read.pieces, read.runs, checkUnsigned)
+        let (pieces, runs) = (read.pieces, read.runs)
         let keepsEvery = selection.keepsEvery
-        let unsigned = unsignedRule(keepsEvery: keepsEvery, identities: identities, unchanged: unchanged)
-        let made = try workers.map(runs.count) {
-            i throws(PipelineError) -> (signature: TileDigest, unsigned: Bool, parts: [SignedPiece])? in
-            let run = runs[i]
-            guard !run.isEmpty else { return nil }
-            let tile = pieces[run.lowerBound].tile
-            let signed = try TileSignature.parts(run, pieces: pieces, records: records, identities: identities)
-            let signature = TileSignature.combined(tile, signed, selection: selection, highest: highest)
-            guard let known = unsigned?(run, pieces) else { return (signature, false, signed) }
-            if check, known != signature {
-                throw PipelineError.tileEncoding(
-                    tile: tile.description,
-                    reason:
-                        "made of unchanged features, but its signature is not last night's (KARTPACK_CHECK_UNSIGNED)")
-            }
-            return (known, true, signed)
-        }
+        let made = try Self.madeSignatures(
+            read, selection: selection, records: records, highest: highest, identities: identities,
+            workers: workers, kept: [:], handing: .every, check: checkUnsigned,
+            unsigned: unsignedRule(keepsEvery: keepsEvery, identities: identities, unchanged: unchanged))
         pending = [:]
         pendingPieces = [:]
         var held = HeldSignatures()
@@ -73,19 +60,19 @@ extension TileReuse {
         for run in runs {
             for p in pieces[run] { held.heldBytes += PieceSpool.bytes(of: p) }
         }
-        if check {
+        if checkUnsigned {
             var kept = read
             kept.runs = runs.filter { !$0.isEmpty }
             held.read = kept
         }
         for (i, m) in made.enumerated() {
-            guard let m else { continue }
+            guard let m, let parts = m.parts else { continue }
             let tile = pieces[runs[i].lowerBound].tile
             if m.unsigned { unsignedTiles.insert(tile) }
             pending[tile] = m.signature
             pendingPieces[tile] = keepsEvery ? runs[i].count : -1
             held.tiles.append(tile)
-            held.parts.append(m.parts)
+            held.parts.append(parts)
         }
         return held
     }
@@ -96,18 +83,14 @@ extension TileReuse {
         _ held: HeldSignatures, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], workers: ParallelTiles
     ) throws {
-        let made = try held.signatures(
-            selection: selection, records: records, highest: highest, identities: identities, workers: workers)
-        pending = [:]
-        pendingPieces = [:]
-        for (i, tile) in held.tiles.enumerated() {
-            pending[tile] = made[i]
-            pendingPieces[tile] = selection.keepsEvery ? held.parts[i].count : -1
-        }
+        let made = try Self.signatures(
+            held, selection: selection, records: records, highest: highest, identities: identities, workers: workers)
+        pending = made.mapValues(\.signature)
+        pendingPieces = made.mapValues(\.keptPieces)
     }
 
-    /// The signatures of a whole zoom's held batch at `selection`, with their `keptPieces`, as `signHeld` makes
-    /// them: for a whole zoom's last round run beside the next zoom, so it reads and changes no state.
+    /// The signatures of a whole zoom's held batch at `selection`, with their `keptPieces`: recorded by `signHeld`,
+    /// and taken as they are by a whole zoom's last round run beside the next zoom (it reads and changes no state).
     static func signatures(
         _ held: HeldSignatures, selection: ZoomSelection, records: [RecordTable], highest: [[Int8]],
         identities: [[Int32]], workers: ParallelTiles

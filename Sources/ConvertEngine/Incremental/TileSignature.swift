@@ -15,7 +15,7 @@ import KartpackCore
 /// It is made in two steps (tile index format 4): each piece's digest of what does not depend on the selection
 /// (`SignedPiece`, `parts`), then the tile's address and, per piece in stable order, that digest with the
 /// piece's flags at the selection (kept, left out by `max-points`, at its highest zoom; `combined`). A thinned
-/// zoom's later rounds keep its pieces' digests (`TileReuse.signedParts`) and only combine them again at their
+/// zoom's later rounds keep its pieces' digests (`PartsCache`, `HeldSignatures`) and only combine them again at their
 /// own cut-off: each piece's record and commands are hashed once per night at that zoom, not once per round.
 enum TileSignature {
     /// The signature of `pieces[run]` (one tile, merged in (layer, feature) order) at `selection`; `highest` holds
