@@ -119,7 +119,11 @@ import Testing
         #expect(resolveError(prj: #"CONVERSION["x",METHOD["Transverse Mercator"]]"#)?.exitCode == .dataError)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // The hang tests below check their own time inside the body (under 10 s from when the body starts). The
+    // 15-minute trait is only the backstop against a true hang, and it counts from when the test is handed to
+    // Swift Testing's shared pool: on a 2-core machine the long CLI tests hold both of its threads, and these three
+    // waited 230–270 s to run in two CI runs of 2026-12-07 (one failed at the former 1-minute limit).
+    @Test(.timeLimit(.minutes(15)))
     func extensionWithNadgridsDevZeroDoesNotHang() throws {
         let start = ContinuousClock.now
         let r = try CRSResolver.resolveDetailed(
@@ -133,7 +137,7 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(15)))
     func extensionPointingAtAFIFODoesNotHang() throws {
         let dir = try TemporaryDirectory(prefix: "kp-proj-fifo")
         let fifo = dir.file("grid.gsb")
@@ -169,7 +173,7 @@ import Testing
         #expect(r.removedNodes == ["VERTCS"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(15)))
     func degenerateBBoxDoesNotRecurse() throws {
         let start = ContinuousClock.now
         let r = try CRSResolver.resolveDetailed(prjText: PrjFixtures.degenerateBBox, override: nil, prjFile: nil)
