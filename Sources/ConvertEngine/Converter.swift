@@ -63,6 +63,17 @@ package final class Converter {
         let publisher = PublishPhase(settings: publishing)
         var tiled = try features()
         try check(tiled, clock: clock)
+        let settings = EncodeSettings(
+            options: options, outputs: tiled.outputs, compression: publisher.tileCompression)
+        if tiled.lazy != nil, let store = options.pieceReuse {
+            // A night's pieces left in the store: read back where tonight's changes touch (or all of them when
+            // nothing is copied, or something spans tiles).
+            settings.reuse?.begin(settings)
+            let copying =
+                settings.reuse?.isActive == true && settings.maxPoints.allSatisfy { $0 == nil }
+                && !settings.coalesce.contains(true) && settings.identities.allSatisfy(\.isEmpty)
+            settings.reuse?.lazy = try tiled.settleLazyPieces(copying: copying, store: store)
+        }
         clock.lap("features")
 
         let ordered = try OrderPhase(order: publisher.tileOrder, threads: options.threads).run(&tiled.pieces)
@@ -70,9 +81,7 @@ package final class Converter {
         clock.lap("sort")
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
-        let encoder = EncodePhase(
-            settings: EncodeSettings(
-                options: options, outputs: tiled.outputs, compression: publisher.tileCompression))
+        let encoder = EncodePhase(settings: settings)
         let encoded = try encoder.run(
             ordered, records: tiled.outputs.map(\.records), zooms: zooms,
             into: EncodedTiles(spill: SpillSettings(options: options)),

@@ -36,6 +36,11 @@ package struct FeaturePhase {
             })
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
+        if let pieces, !pieces.lazyZooms.isEmpty {
+            tiled.lazy = LazyPieces(
+                zooms: pieces.lazyZooms, checking: pieces.checkingLazy,
+                order: FeatureSummary.orders.firstIndex(of: settings.spill.tileOrder) ?? 0, parameters: parameters)
+        }
         tiled.number(settings.outputNames)
         tiled.shardNotes = settings.notes
         var sets = read.sets()
@@ -56,7 +61,8 @@ package struct FeaturePhase {
                     guard let taken = try lookahead.next(team: team, report: { diagnostics.report($0) }) else { break }
                     for (job, result) in zip(taken.jobs, taken.results) {
                         pieces?.record(result)
-                        intake.add(job, result.feature, to: &tiled, key: result.key, reuse: pieces)
+                        intake.add(
+                            job, result.feature, to: &tiled, key: result.key, reuse: pieces, readBack: result.readBack)
                         try tiled.spillIfOverBudget()
                     }
                     progress?.update("reading \(layer.name)", done: taken.recordsRead, total: total)
@@ -109,10 +115,11 @@ package struct LayerIntake {
     }
 
     /// Adds one feature's result; with its piece store `key` and `reuse` (`run`), with its digest and whether last
-    /// night's package had it (`PieceReuse.featureDigest`, `claim`).
+    /// night's package had it (`PieceReuse.featureDigest`, `claim`); `readBack`: what of its record was left in
+    /// the store (`LazyPieces`).
     package mutating func add(
         _ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers, key: TileDigest? = nil,
-        reuse: PieceReuse? = nil
+        reuse: PieceReuse? = nil, readBack: ReadBack? = nil
     ) {
         let record = job.feature.provenance.record
         let tiling: TiledFeature.Tiling
@@ -132,7 +139,8 @@ package struct LayerIntake {
             diagnostics.report(Diagnostic(.warning, code: w.code, w.message, file: file, record: record))
         }
         let top = tiling.zooms.upperBound
-        guard tiling.pieces.contains(where: { $0.tile.z == top }) else {
+        guard tiling.pieces.contains(where: { $0.tile.z == top }) || readBack?.holds(zoom: top, label: false) == true
+        else {
             rejected[.collapsedAtMaxZoom, default: 0] += 1
             if clipped { rejectedInside[.collapsedAtMaxZoom, default: 0] += 1 }
             diagnostics.report(
@@ -149,6 +157,7 @@ package struct LayerIntake {
         }
         tiled.dataBounds.include(tiling.bounds)
         for piece in tiling.pieces where piece.tile.z == top { tiled.longitudes.mark(tileX: piece.tile.x, zoom: top) }
+        for tile in readBack?.tiles(zoom: top, label: false) ?? [] { tiled.longitudes.mark(tileX: tile.x, zoom: top) }
 
         let styled = tiling.styled
         var properties = job.feature.properties
@@ -188,36 +197,37 @@ package struct LayerIntake {
             return (d, known.reuse.claim(d, layer: l))
         }
         let (d, same) = digest(out, label: false)
-        tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same)
+        tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same, key: known?.key)
         tiled.outputs[out].note(
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
             zooms: tiling.zooms)
-        for var p in tiling.pieces {
-            (p.layer, p.feature) = (Int32(out), Int32(featureIndex))
-            tiled.pieces.append(p)
+        let place = LazyPlace(layer: out, feature: featureIndex)
+        var labelPlace: LazyPlace?
+        var lazy = same
+        if !tiling.labelPieces.isEmpty || readBack?.holds(label: true) == true {
+            // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
+            let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
+            let labelIndex = tiled.outputs[labels].records.count
+            tiled.outputs[labels].records.append(stored)
+            // The label point is thinned with its polygon (it takes the polygon's place in the drop order).
+            let (labelDigest, labelSame) = digest(labels, label: true)
+            tiled.outputs[labels].traits.append(
+                tier: tier, identity: nil, digest: labelDigest, unchanged: labelSame, key: known?.key)
+            // Its classes count at the zooms it is labelled at (where the point is written).
+            let labelled = styled?.labelled ?? []
+            let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }
+            // The label layer's zooms are those the point is written at.
+            let labelZooms = tiling.labelPieces.map { Int($0.tile.z) } + (readBack?.zooms(label: true) ?? [])
+            tiled.outputs[labels].note(
+                family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
+                flagKeys: tiled.outputs[out].flagKeys,
+                zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
+            labelPlace = LazyPlace(layer: labels, feature: labelIndex)
+            lazy = lazy && labelSame
         }
-        guard !tiling.labelPieces.isEmpty else { return }
-        // The label point goes to the layer's `_labels` layer with the polygon's id, attributes and rank.
-        let labels = tiled.output(named: tiled.outputs[out].name + "_labels")
-        let labelIndex = tiled.outputs[labels].records.count
-        tiled.outputs[labels].records.append(stored)
-        // The label point is thinned with its polygon (it takes the polygon's place in the drop order).
-        let (labelDigest, labelSame) = digest(labels, label: true)
-        tiled.outputs[labels].traits.append(tier: tier, identity: nil, digest: labelDigest, unchanged: labelSame)
-        // Its classes count at the zooms it is labelled at (where the point is written).
-        let labelled = styled?.labelled ?? []
-        let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }
-        // The label layer's zooms are those the point is written at.
-        let labelZooms = tiling.labelPieces.map { Int($0.tile.z) }
-        tiled.outputs[labels].note(
-            family: .point, fields: fields, classes: labelClasses, base: base, collapsedAt: [],
-            flagKeys: tiled.outputs[out].flagKeys,
-            zooms: (labelZooms.min() ?? base)...(labelZooms.max() ?? tiling.zooms.upperBound))
-        for var p in tiling.labelPieces {
-            (p.layer, p.feature) = (Int32(labels), Int32(labelIndex))
-            tiled.pieces.append(p)
-        }
+        tiled.addPieces(
+            tiling, place: place, labels: labelPlace, readBack: readBack, lazy: lazy && readBack != nil)
     }
 
     /// The layer's report.

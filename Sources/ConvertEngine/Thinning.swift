@@ -198,12 +198,33 @@ package struct FeatureMeasure: Sendable {
     private(set) var unseen: Int
 
     package init(records: [RecordTable], extent: Int, withSizes: Bool) {
-        unseen = records.reduce(0) { $0 + $1.count }
-        anchors = records.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0.count) }
-        topZoom = records.map { [Int8](repeating: -1, count: $0.count) }
-        sizes = withSizes ? records.map { [Double](repeating: 0, count: $0.count) } : nil
+        self.init(counts: records.map(\.count), extent: extent, withSizes: withSizes)
+    }
+
+    /// A measure of `counts[l]` features in each layer `l`, none observed yet.
+    init(counts: [Int], extent: Int, withSizes: Bool) {
+        unseen = counts.reduce(0, +)
+        anchors = counts.map { [FeatureAnchor](repeating: FeatureAnchor(), count: $0) }
+        topZoom = counts.map { [Int8](repeating: -1, count: $0) }
+        sizes = withSizes ? counts.map { [Double](repeating: 0, count: $0) } : nil
         sizeZoom = withSizes ? topZoom : []
         self.extent = extent
+    }
+
+    /// Takes feature `f` of layer `l` as measured apart (`FeatureSummary`, its pieces not all in the stream): its
+    /// pieces observed later count no more.
+    mutating func preset(layer l: Int, feature f: Int, _ s: FeatureSummary) {
+        if topZoom[l][f] < 0, s.top >= 0 { unseen -= 1 }
+        topZoom[l][f] = s.top
+        anchors[l][f] = s.anchor
+        guard sizes != nil else { return }
+        sizes?[l][f] = s.size
+        sizeZoom[l][f] = Int8.max
+    }
+
+    /// What `observe` made of feature `f` of layer `l` (a measure of one feature's pieces: `FeatureSummary.of`).
+    func summary(layer l: Int, feature f: Int) -> FeatureSummary {
+        FeatureSummary(top: topZoom[l][f], anchor: anchors[l][f], size: sizes?[l][f] ?? 0)
     }
 
     /// True when every feature had a piece observed. Only a feature's pieces at its highest zoom count, so once

@@ -66,6 +66,8 @@ package struct TiledLayers: Sendable {
     var idSchemes: [(layer: String, scheme: FeatureIDScheme)] = []
     /// A shard's notes of the features written (`ShardFeatureNotes`), for the merge; nil when it needs none.
     package var shardNotes: ShardFeatureNotes?
+    /// A night's features whose pieces at the lazy zooms stay in last night's piece store (nil: none).
+    var lazy: LazyPieces?
 
     /// Where the layers' feature records go past their share of the budget (nil: they stay in memory).
     let recordSpill: RecordSpill?
@@ -115,14 +117,21 @@ package struct TiledLayers: Sendable {
     /// feature's digest to tonight's piece store.
     mutating func settleFeatureDigests(_ reuse: PieceReuse) {
         var all: [TileDigest] = []
+        var keys: [TileDigest] = []
         var unchanged = 0
+        let zero = TileDigest(high: 0, low: 0)
         for i in outputs.indices {
             let records = outputs[i].records
             outputs[i].traits.unmarkSharedRanks { records.rank($0) }
-            all += outputs[i].traits.digests.filter { $0 != TileDigest(high: 0, low: 0) }
-            unchanged += outputs[i].traits.unchanged.reduce(0) { $0 + ($1 ? 1 : 0) }
+            let traits = outputs[i].traits
+            for (d, k) in zip(traits.digests, traits.keys) where d != zero {
+                all.append(d)
+                keys.append(k)
+            }
+            unchanged += traits.unchanged.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        reuse.keep(features: all, unchanged: unchanged)
+        if lazy != nil { lazy?.unclaimed = reuse.unclaimedKeys() }
+        reuse.keep(features: all, keys: keys, unchanged: unchanged)
     }
 
     /// Where an input started: what `rollback` restores when the input is rejected half-way.
@@ -161,5 +170,6 @@ package struct TiledLayers: Sendable {
         outputs = restored
         dataBounds = c.dataBounds
         longitudes = c.longitudes
+        lazy?.truncate(to: c.recordCounts)
     }
 }

@@ -26,6 +26,12 @@ package struct IncrementalReport: Encodable, Sendable, Equatable {
     /// whole*): every zoom below the max of a full build that could be thinned, and on an incremental night a zoom
     /// thinned last night where the zoom above encoded whole or re-encoded at least half its tiles.
     package var zoomsEncodedWhole: [Int] = []
+    /// The zooms above every zoom last night thinned, where an unchanged feature's pieces stay unread in the piece
+    /// store (Pipelines/README.md, *Pieces left in the store*); the features whose pieces stayed there, and the
+    /// tiles no change touched, copied without their pieces being read.
+    package var zoomsUnread: [Int] = []
+    package var featuresUnread = 0
+    package var tilesCopiedUnread = 0
     /// The tile index written next to the package (`PACKAGE.tileindex`): its size, and its size per feature
     /// written (0 when nothing was published).
     package var indexBytes: Int
@@ -64,6 +70,14 @@ package enum IncrementalRun {
 
     /// The reuse of a run into `output`: last night's index and package, unless `full` or they cannot be used
     /// (then every tile is encoded and the reason is reported).
+    /// Tells the piece store which zooms a feature unchanged since last night may leave in it (`LazyPieces`):
+    /// those above every zoom last night thinned, when last night's tile index is used; with
+    /// `KARTPACK_CHECK_UNSIGNED` they are read all the same and the rule checked.
+    package static func leavePieces(_ reuse: TileReuse, in pieces: PieceReuse) {
+        pieces.lazyZooms = reuse.lazyZooms(maxZoom: TileCoordinate.maxZoom)
+        pieces.checkingLazy = reuse.checkUnsigned
+    }
+
     package static func reuse(output: String, full: Bool) -> TileReuse {
         if full { return TileReuse(fullBecause: "--full was given") }
         guard RegularFile.kind(at: output) != nil else { return TileReuse(fullBecause: "there is no previous package") }
@@ -92,6 +106,8 @@ package enum IncrementalRun {
             tilesCopied: counts.copied, tilesRemoved: counts.removed,
             firstRoundTilesReplayed: counts.firstRoundReplayed, tilesUnsigned: counts.unsigned,
             zoomsEncodedWhole: counts.wholeZooms, indexBytes: 0, indexBytesPerFeature: 0)
+        (report.zoomsUnread, report.featuresUnread) = (counts.unreadZooms, counts.featuresUnread)
+        report.tilesCopiedUnread = counts.copiedUnread
         let store = pieces.finish(published: published)
         (report.featuresReused, report.featuresTiled) = (pieces.reused, pieces.tiled)
         report.pieceRecordsDamaged = pieces.damaged

@@ -102,15 +102,25 @@ package enum PipelineRunner {
         options.extraMetadata = [(PackageSummary.fingerprintKey, fingerprint.hex)]
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         options.scratchDirectory = scratch
-        let reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
-        options.tileReuse = reuse
-        let pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
-        options.pieceReuse = pieces
+        var reuse = IncrementalRun.reuse(output: spec.output.path, full: full)
+        var pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
+        IncrementalRun.leavePieces(reuse, in: pieces)
         let names = displayNames(spec)
-        let staged = StagedConversion(
-            options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
-            names: names)
-        let result = try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+        func convert() throws -> StagedConversionResult {
+            options.tileReuse = reuse
+            options.pieceReuse = pieces
+            let staged = StagedConversion(
+                options: options, policy: allowPartial ? .skip : spec.onInputError, expectations: spec.expectations,
+                names: names)
+            return try staged.run(diagnostics: diagnostics, progress: progress, isCancelled: isCancelled)
+        }
+        let result: StagedConversionResult
+        do { result = try convert() } catch TileReuseError.lazyZoomThinned(let z) {
+            // A zoom thinned tonight and not last night needs every piece: the night again, every tile encoded.
+            reuse = TileReuse(fullBecause: "zoom \(z) is thinned tonight and was not last night")
+            pieces = IncrementalRun.pieces(output: spec.output.path, full: full, memoryBudget: options.memoryBudget)
+            result = try convert()
+        }
         report.incremental = IncrementalRun.finish(
             reuse, pieces: pieces, output: spec.output.path, featuresWritten: result.report.featuresWritten,
             published: result.published)

@@ -15,7 +15,7 @@ def store_entries(path) -> list:
     data = path.read_bytes()
     assert data.startswith(MAGIC)
     table, count, digests = struct.unpack_from("<QQQ", data, len(data) - 56)
-    assert table + 28 * count + 20 * digests + 56 == len(data)  # per digest: 16 bytes and its u32 index by digest
+    assert table + 28 * count + 36 * digests + 56 == len(data)  # per digest: 16 bytes, its u32 index by digest, its key
     return [struct.unpack_from("<QI", data, table + 28 * i + 16) for i in range(count)]
 
 
@@ -121,7 +121,7 @@ def test_a_damaged_store_never_changes_the_bytes(kartpack, forest_export, tmp_pa
     data[len(MAGIC)] = 9
     store.write_bytes(bytes(data))
     inc = night.next_night()
-    assert inc["pieceStoreUnused"] == "the piece store has format 9, this Kartpack reads 3"
+    assert inc["pieceStoreUnused"] == "the piece store has format 9, this Kartpack reads 4"
     store.write_bytes(store.read_bytes()[:1000])
     assert night.next_night()["pieceStoreUnused"].startswith("the piece store is damaged: ")
     store.unlink()

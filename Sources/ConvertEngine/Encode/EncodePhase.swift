@@ -65,6 +65,8 @@ package struct EncodePhase {
     ) throws -> EncodedTiles {
         var stats: [Int: ZoomStats] = [:]
         var descent = Descent(highest: records.map { [Int8](repeating: -1, count: $0.count) })
+        // Features whose pieces stayed in the store at the lazy zooms: their highest zooms as their pieces say.
+        settings.reuse?.lazy?.presetHighest(&descent.highest)
         settings.reuse?.begin(settings)
         // A thinned zoom's last round, run beside the next zoom's cut-off search (`DeferredRound`).
         var deferred: Deferral?
@@ -123,6 +125,8 @@ package struct EncodePhase {
         if let order = descent.order ?? descent.made { return order }
         var measure = FeatureMeasure(
             records: records, extent: settings.extent, withSizes: settings.thinning.mode == .smallest)
+        // Features whose top pieces stayed in the store are measured by their records' summaries.
+        settings.reuse?.lazy?.preset(&measure)
         for z in zooms.reversed() where !measure.isComplete {
             try ordered.forEachBatch(zoom: z, maxPieces: settings.batchPieces) { pieces, runs in
                 for run in runs { measure.observe(pieces[run]) }
@@ -194,14 +198,24 @@ package struct EncodePhase {
             if replay { replayOrder = try madeOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
             var replayed = false
             // Encodes a batch; returns it with what was found for it once (the neighbours coalescing needs).
-            func visit(_ batch: EncodeBatch, reused: ReusedTiles = ReusedTiles()) throws -> EncodeBatch {
+            // A lazy zoom: last night's tiles no change touched are copied between the batches' tiles, unread.
+            settings.reuse?.beginUnread(zoom: z)
+            let limits = (bytes: settings.maxTileBytes, features: settings.maxTileFeatures)
+            func visit(
+                _ batch: EncodeBatch, reused: ReusedTiles = ReusedTiles(), upTo last: TileCoordinate? = nil
+            ) throws -> EncodeBatch {
                 var batch = batch
                 try thin.findNeighbours(&batch, selection: selection)
                 let made = try encodeRound(
                     batch, records: records, selection: &selection, fit: fit, into: &tally, beside: deferred?.round
                 ) { try dropOrder(&descent, ordered: ordered, records: records, zooms: zooms) }
                 try settle(&deferred, into: tiles, stats: &stats)
-                try tiles.add(reused.merged(with: made, tally: &tally, selection: selection), zoom: z)
+                var out = reused.merged(with: made, tally: &tally, selection: selection)
+                if let reuse = settings.reuse, let last {
+                    out = try reuse.withUnread(
+                        out, zoom: z, upTo: last, tally: &tally, limits: limits, maxZoom: settings.maxZoom)
+                }
+                try tiles.add(out, zoom: z)
                 return batch
             }
             for i in held.batches.indices {
@@ -253,7 +267,8 @@ package struct EncodePhase {
                         ? try prepare.prepare(fresh, records: records, highest: descent.highest, zoom: z)
                         : try prepared(fresh, records: records, highest: descent.highest, zoom: z, kept: &kept)
                     PreparePass.noteHighest(read, zoom: z, in: &descent.highest)
-                    let visited = try visit(batch, reused: reused)
+                    let visited = try visit(
+                        batch, reused: reused, upTo: read.runs.last.map { read.pieces[$0.lowerBound].tile })
                     // A held batch lacks its copied tiles, which another cut-off may change: with reuse, only a
                     // whole zoom's batches are held (every tile encoded), each with its piece digests to sign.
                     if thinnable, holds { held.offer(visited, signatures: signed) }
@@ -261,6 +276,15 @@ package struct EncodePhase {
                 // With reuse (not whole), nothing is held, and every round reads the zoom again.
                 if holds { held.streamEnded() }
             }
+            if let reuse = settings.reuse, reuse.copiesUnread(zoom: z) {
+                try tiles.add(
+                    try reuse.withUnread(
+                        [], zoom: z, upTo: nil, tally: &tally, limits: limits, maxZoom: settings.maxZoom),
+                    zoom: z)
+                // Thinned tonight, not last night: the pieces left in the store are needed after all.
+                if thinnable, tally.over > 0 { throw TileReuseError.lazyZoomThinned(zoom: z) }
+            }
+            try settings.reuse?.checkUnread(zoom: z)
             guard thinnable, tally.over > 0 else {
                 // The replayed tiles were not encoded: the round is, again (not replayed), as the zoom's last.
                 guard replayed else { break }

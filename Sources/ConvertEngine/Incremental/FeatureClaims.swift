@@ -23,6 +23,9 @@ struct FeatureClaims {
     /// No digest to claim (no store read, or after the feature phase).
     var isEmpty: Bool { digests.isEmpty }
 
+    /// The indices of the digests no feature took.
+    var unclaimed: [Int] { claimed.indices.filter { !claimed[$0] } }
+
     /// Whether a digest `d` of last night's is not yet taken, taking it (see `PieceReuse.claim`): the one after the
     /// last found in `layer` when it is `d`, else the first untaken `d` by digest, which the layer's next expected
     /// digest then follows.

@@ -8,13 +8,18 @@ import KartpackCore
 /// Layout: the digest of the style decisions it was tiled with (16 bytes, `PieceReuse.styleDigest`) · what the
 /// style asked of its point on surface (a byte: 0 nothing, 1 no point, 2 a point, then x and y as Float64 bit
 /// patterns) · zooms (lower, upper) · bounds (4 × Float64 bit patterns) · repair count, each reason code's name ·
-/// collapsed count, each zoom · for the pieces, then the label pieces: block count, per block (one zoom) its zoom,
-/// its byte length and the pieces as `PieceEncoder` writes them (layer and feature 0, a running tile key). All
-/// integers are varints. `PieceStoreWriter` puts a 64-bit check of these bytes before them.
+/// collapsed count, each zoom · for the pieces, then the label pieces: a byte 1 and their `FeatureSummary` per tile
+/// order (top zoom + 1, anchor x and y, size as a Float64 bit pattern), or a byte 0 when there are none · for the
+/// pieces, then the label pieces: block count, per block (one zoom) its zoom, its byte length and the pieces as
+/// `PieceEncoder` writes them (layer and feature 0, a running tile key). All integers are varints.
+/// `PieceStoreWriter` puts a 64-bit check of these bytes before them.
 enum PieceRecord {
     /// The stored form of `tiling`; `checked`: with its 64-bit check before it, as the store keeps it
     /// (`PieceStoreWriter.append(key:checked:)`, made on the worker rather than on the collecting thread).
-    static func encode(_ tiling: TiledFeature.Tiling, style: TileDigest, checked: Bool = false) -> [UInt8] {
+    /// `extent`: the tile extent the summaries' anchors are measured in.
+    static func encode(
+        _ tiling: TiledFeature.Tiling, style: TileDigest, extent: Int = 4096, checked: Bool = false
+    ) -> [UInt8] {
         var out: [UInt8] = checked ? [UInt8](repeating: 0, count: 8) : []
         out.reserveCapacity(72 + tiling.pieces.count * 48)
         putWord(style.high, &out)
@@ -40,6 +45,8 @@ enum PieceRecord {
         }
         PieceEncoder.varint(UInt64(tiling.collapsedAt.count), into: &out)
         for z in tiling.collapsedAt { PieceEncoder.varint(UInt64(z), into: &out) }
+        FeatureSummary.put(tiling.pieces, extent: extent, into: &out)
+        FeatureSummary.put(tiling.labelPieces, extent: extent, into: &out)
         putBlocks(tiling.pieces, &out)
         putBlocks(tiling.labelPieces, &out)
         if checked { PieceStore.seal(&out) }
@@ -54,15 +61,45 @@ enum PieceRecord {
 
     /// `decode(_:)` of the record that starts at byte `start` of `bytes` and runs to their end.
     static func decode(_ bytes: [UInt8], from start: Int) -> (style: TileDigest, tiling: TiledFeature.Tiling)? {
-        var r = RecordReader(bytes: bytes, at: start)
-        guard let high = r.word(), let low = r.word(), let surface = r.surface() else { return nil }
-        guard let tiling = decodeTiling(&r) else { return nil }
-        var t = tiling
-        t.surfacePoint = surface
-        return (TileDigest(high: high, low: low), t)
+        decode(bytes, from: start, leaving: ZoomSet()).map { ($0.style, $0.tiling) }
     }
 
-    private static func decodeTiling(_ r: inout RecordReader) -> TiledFeature.Tiling? {
+    /// A record decoded but for the blocks of the zooms in `leaving`, which are only located (`StoredParts`).
+    struct Decoded {
+        var style: TileDigest
+        var tiling: TiledFeature.Tiling
+        var left: StoredParts
+    }
+
+    /// `decode(_:from:)` leaving the pieces of the zooms in `leaving` in the bytes (`Decoded.left`).
+    static func decode(_ bytes: [UInt8], from start: Int, leaving: ZoomSet) -> Decoded? {
+        var r = RecordReader(bytes: bytes, at: start)
+        guard let high = r.word(), let low = r.word(), let surface = r.surface() else { return nil }
+        var left = StoredParts()
+        guard var tiling = decodeTiling(&r, leaving: leaving, left: &left) else { return nil }
+        tiling.surfacePoint = surface
+        return Decoded(style: TileDigest(high: high, low: low), tiling: tiling, left: left)
+    }
+
+    /// The pieces (`label`: the label pieces) of block `block` of a record (`StoredParts.blocks`), decoded from
+    /// the record's bytes; nil when they do not parse.
+    static func pieces(of block: StoredParts.Block, in bytes: [UInt8]) -> [TilePiece]? {
+        var decoder = PieceDecoder(bytes: bytes, zoom: Int(block.zoom), range: block.bytes)
+        var pieces: [TilePiece] = []
+        do throws(SpillError) {
+            while var p = try decoder.next() {
+                p.key = 0
+                pieces.append(p)
+            }
+        } catch {
+            return nil
+        }
+        return pieces
+    }
+
+    private static func decodeTiling(
+        _ r: inout RecordReader, leaving: ZoomSet, left: inout StoredParts
+    ) -> TiledFeature.Tiling? {
         guard let lo = r.int(), let hi = r.int(), lo <= hi, let minX = r.word(), let minY = r.word(),
             let maxX = r.word(), let maxY = r.word(), let repairCount = r.count()
         else { return nil }
@@ -79,7 +116,11 @@ enum PieceRecord {
             guard let z = r.int() else { return nil }
             tiling.collapsedAt.append(z)
         }
-        guard let pieces = r.blocks(), let labels = r.blocks(), r.isAtEnd else { return nil }
+        guard let summaries = r.summaries(), let labelSummaries = r.summaries(),
+            let pieces = r.blocks(leaving: leaving, label: false, into: &left.blocks),
+            let labels = r.blocks(leaving: leaving, label: true, into: &left.blocks), r.isAtEnd
+        else { return nil }
+        (left.summaries, left.labelSummaries) = (summaries, labelSummaries)
         tiling.pieces = pieces
         tiling.labelPieces = labels
         return tiling
@@ -170,21 +211,49 @@ private struct RecordReader {
         return String(decoding: bytes[at..<(at + n)], as: UTF8.self)
     }
 
-    mutating func blocks() -> [TilePiece]? {
+    /// A record's summaries of its pieces, one per tile order (empty: no pieces).
+    mutating func summaries() -> [FeatureSummary]? {
+        guard at < bytes.count else { return nil }
+        at += 1
+        guard bytes[at - 1] == 1 else { return bytes[at - 1] == 0 ? [] : nil }
+        var out: [FeatureSummary] = []
+        for _ in FeatureSummary.orders {
+            guard let top = varint(), top <= 64, let x = varint(), let y = varint(), x <= UInt32.max,
+                y <= UInt32.max, let size = word()
+            else { return nil }
+            out.append(
+                FeatureSummary(
+                    top: Int8(Int(top) - 1), anchor: FeatureAnchor(x: UInt32(x), y: UInt32(y)),
+                    size: Double(bitPattern: size)))
+        }
+        return out
+    }
+
+    /// The pieces of the blocks that follow, but for those of the zooms in `leaving`, which are appended to
+    /// `left` (`label`: these are the label pieces' blocks).
+    mutating func blocks(
+        leaving: ZoomSet, label: Bool, into left: inout [StoredParts.Block]
+    ) -> [TilePiece]? {
         guard let n = count() else { return nil }
         var pieces: [TilePiece] = []
         for _ in 0..<n {
             guard let z = int(), z <= TileCoordinate.maxZoom, let length = count() else { return nil }
-            var decoder = PieceDecoder(bytes: bytes, zoom: z, range: at..<(at + length))
-            at += length
-            do throws(SpillError) {
-                while var p = try decoder.next() {
-                    p.key = 0
-                    pieces.append(p)
+            if leaving.contains(z) {
+                // Walked (tiles only, no geometry), so that decoding it later cannot fail.
+                var walk = PieceDecoder(bytes: bytes, zoom: z, range: at..<(at + length))
+                do throws(SpillError) {
+                    while try walk.nextTile() != nil {}
+                } catch {
+                    return nil
                 }
-            } catch {
-                return nil
+                left.append(StoredParts.Block(zoom: Int8(z), label: label, bytes: at..<(at + length)))
+                at += length
+                continue
             }
+            let block = StoredParts.Block(zoom: Int8(z), label: label, bytes: at..<(at + length))
+            at += length
+            guard let decoded = PieceRecord.pieces(of: block, in: bytes) else { return nil }
+            pieces += decoded
         }
         return pieces
     }

@@ -31,6 +31,12 @@ package final class PieceReuse: @unchecked Sendable {
     /// Last night's feature digests (`featureDigest`, in the package's order) as tonight's features take them
     /// (`claim`).
     private var claims = FeatureClaims()
+    /// The zooms whose pieces a reused feature leaves in the store (`LazyPieces`; set by `run` from last night's
+    /// tile index), and whether they are decoded all the same to check the rule (`KARTPACK_CHECK_UNSIGNED`).
+    package var lazyZooms = ZoomSet()
+    package var checkingLazy = false
+    /// The tile extent (for the records' `FeatureSummary`s).
+    private var extent = 4096
     /// Features read back from the store, tiled tonight, and records found damaged (those features were tiled).
     package private(set) var reused = 0
     package private(set) var tiled = 0
@@ -54,6 +60,9 @@ package final class PieceReuse: @unchecked Sendable {
         var key: TileDigest?
         /// Its piece store record with the record's check before it (`PieceStore.checkedRecord`).
         var record: [UInt8]?
+        /// Read back: what of the record was left undecoded (`lazyZooms`), and its entry in last night's store.
+        var left: StoredParts?
+        var entry = 0
         var reused = false
         var damaged = false
     }
@@ -66,6 +75,7 @@ package final class PieceReuse: @unchecked Sendable {
             return
         }
         (reused, tiled, damaged) = (0, 0, 0)
+        extent = tiling.extent
         let settings = Self.settingsDigest(tiling)
         if readLast {
             do throws(PieceStoreProblem) {
@@ -154,15 +164,18 @@ package final class PieceReuse: @unchecked Sendable {
         let set = digest(job.context)
         let key = Self.key(job, set: set)
         var damaged = false
-        if let store, let bytes = store.checkedRecord(key, damaged: &damaged) {
-            if let (style, stored) = PieceRecord.decode(bytes, from: 8) {
-                if let now = try? chain.style(job, surface: stored.surfacePoint),
-                    Self.styleDigest(now.styled) == style
+        if let store, let entry = store.entry(key), let bytes = store.checkedRecord(entry: entry, damaged: &damaged) {
+            let leaving = checkingLazy ? ZoomSet() : lazyZooms
+            if let decoded = PieceRecord.decode(bytes, from: 8, leaving: leaving) {
+                if let now = try? chain.style(job, surface: decoded.tiling.surfacePoint),
+                    Self.styleDigest(now.styled) == decoded.style
                 {
-                    var tiling = stored
+                    var tiling = decoded.tiling
                     tiling.styled = now.styled
                     tiling.warnings = now.warnings
-                    return Outcome(feature: .tiled(tiling), key: key, record: bytes, reused: true)
+                    return Outcome(
+                        feature: .tiled(tiling), key: key, record: bytes, left: decoded.left, entry: entry, reused: true
+                    )
                 }
             } else {
                 damaged = true
@@ -173,7 +186,8 @@ package final class PieceReuse: @unchecked Sendable {
             return Outcome(feature: result, damaged: damaged)
         }
         return Outcome(
-            feature: result, key: key, record: PieceRecord.encode(t, style: Self.styleDigest(t.styled), checked: true),
+            feature: result, key: key,
+            record: PieceRecord.encode(t, style: Self.styleDigest(t.styled), extent: extent, checked: true),
             damaged: damaged)
     }
 
@@ -230,12 +244,32 @@ package final class PieceReuse: @unchecked Sendable {
     /// (`claim`), with a rank of their own in their layer.
     package private(set) var unchanged = 0
 
-    /// Tonight's feature digests (every feature of the package), for tonight's store, and how many features are
-    /// `unchanged`.
-    func keep(features: [TileDigest], unchanged: Int) {
+    /// Tonight's feature digests (every feature of the package) with their records' keys, for tonight's store, and
+    /// how many features are `unchanged`.
+    func keep(features: [TileDigest], keys: [TileDigest], unchanged: Int) {
         self.unchanged = unchanged
         writer?.features = features
+        writer?.keys = keys
         claims = FeatureClaims()
+    }
+
+    /// The record keys of last night's features no feature of tonight's took (`claim`), before `keep`.
+    func unclaimedKeys() -> [TileDigest] {
+        guard let store else { return [] }
+        return claims.unclaimed.map { store.keys[$0] }
+    }
+
+    /// Last night's record at entry `entry` of its key table (with its check before it), nil when it cannot be
+    /// read back or is damaged.
+    func storedRecord(entry: Int) -> [UInt8]? {
+        var damaged = false
+        return store?.checkedRecord(entry: entry, damaged: &damaged)
+    }
+
+    /// Last night's record under `key` (with its check before it), nil when there is none or it is damaged.
+    func storedRecord(key: TileDigest) -> [UInt8]? {
+        var damaged = false
+        return store?.checkedRecord(key, damaged: &damaged)
     }
 
     /// What happened to tonight's store once the build is over: published next to the package (its size), or

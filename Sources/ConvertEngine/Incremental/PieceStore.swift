@@ -13,13 +13,14 @@ import TileArchive
 /// record's bytes, `TileHasher`) and the record · the key table, sorted by key: per feature key (16), offset u64
 /// and length u32 of its check and record · the feature digests (`PieceReuse.featureDigest`, 16 bytes each, in the
 /// package's order: output layer by output layer, each in input order) · their order by digest (per digest, its
-/// index u32, sorted by digest, then index) · table offset u64 · entry count u64 · feature digest count u64 ·
-/// SHA-256 of the header, the table, the digests and their order (32 bytes).
+/// index u32, sorted by digest, then index) · per feature digest, the key of its record (16 bytes: what a night
+/// reads of a feature its package no longer has, `LazyPieces`) · table offset u64 · entry count u64 · feature
+/// digest count u64 · SHA-256 of the header, the table, the digests, their order and their keys (32 bytes).
 package final class PieceStore: @unchecked Sendable {
     package static let magic = Array("KARTPACK-PIECE-STORE\n".utf8)
     /// 2: the feature digests (`features`); 3: the digests in the package's order, with their order by digest
-    /// (`byDigest`).
-    package static let version: UInt32 = 3
+    /// (`byDigest`); 4: each digest's record key (`keys`), the records' `FeatureSummary`s.
+    package static let version: UInt32 = 4
     /// Bytes after the digests: table offset, entry count, digest count, SHA-256.
     static let footerBytes = 56
 
@@ -40,6 +41,8 @@ package final class PieceStore: @unchecked Sendable {
     let features: [TileDigest]
     /// The indices of `features` sorted by digest (then index): the look-up of a digest out of order.
     let byDigest: [UInt32]
+    /// Per feature digest, the key of its record (`features[i]` was written from the record under `keys[i]`).
+    let keys: [TileDigest]
 
     /// Where the store of the package at `path` lives.
     package static func path(forPackage path: String) -> String { path + ".piecestore" }
@@ -59,6 +62,7 @@ package final class PieceStore: @unchecked Sendable {
             entries = read.entries
             features = read.features
             byDigest = read.byDigest
+            keys = read.keys
         } catch {
             close(fd)
             throw error
@@ -72,7 +76,7 @@ package final class PieceStore: @unchecked Sendable {
 
     private static func table(
         fd: Int32, size: Int, settings: TileDigest
-    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest], byDigest: [UInt32]) {
+    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest], byDigest: [UInt32], keys: [TileDigest]) {
         let headerSize = magic.count + 4 + 16
         let footerBytes = footerBytes
         guard size >= headerSize + footerBytes, let header = read(fd, at: 0, count: headerSize),
@@ -90,8 +94,8 @@ package final class PieceStore: @unchecked Sendable {
         let (tableOffset, count) = (Int(truncatingIfNeeded: f.word(8)), Int(truncatingIfNeeded: f.word(8)))
         let digests = Int(truncatingIfNeeded: f.word(8))
         guard tableOffset >= headerSize, count >= 0, count <= (size - footerBytes) / 28, digests >= 0,
-            digests <= (size - footerBytes) / 20, tableOffset + count * 28 + digests * 20 + footerBytes == size,
-            let table = read(fd, at: tableOffset, count: count * 28 + digests * 20)
+            digests <= (size - footerBytes) / 36, tableOffset + count * 28 + digests * 36 + footerBytes == size,
+            let table = read(fd, at: tableOffset, count: count * 28 + digests * 36)
         else { throw PieceStoreProblem(damaged: "its key table does not fit the file") }
         var sha = SHA256()
         sha.update(header)
@@ -120,7 +124,10 @@ package final class PieceStore: @unchecked Sendable {
             guard Int(i) < digests else { throw PieceStoreProblem(damaged: "its digests' order does not fit them") }
             byDigest.append(i)
         }
-        return (entries, features, byDigest)
+        var keys: [TileDigest] = []
+        keys.reserveCapacity(digests)
+        for _ in 0..<digests { keys.append(TileDigest(high: t.word(8), low: t.word(8))) }
+        return (entries, features, byDigest, keys)
     }
 
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the
@@ -133,9 +140,21 @@ package final class PieceStore: @unchecked Sendable {
     /// 8): read and checked once, decoded in place (`PieceRecord.decode(_:from:)`) and written into tonight's
     /// store as it is (`PieceStoreWriter.append(key:checked:)`), without a copy or a second hash.
     func checkedRecord(_ key: TileDigest, damaged: inout Bool) -> [UInt8]? {
+        guard let i = entry(key) else { return nil }
+        return checkedRecord(entry: i, damaged: &damaged)
+    }
+
+    /// The index of the key table's entry of `key`, nil when the store has no record under it.
+    func entry(_ key: TileDigest) -> Int? {
         let lo = entries.partitioningIndex { ($0.high, $0.low) >= (key.high, key.low) }
         guard lo < entries.count, entries[lo].high == key.high, entries[lo].low == key.low else { return nil }
-        let e = entries[lo]
+        return lo
+    }
+
+    /// The record of the key table's entry `i` (`entry(_:)`) with its check before it, as `checkedRecord(_:damaged:)`.
+    func checkedRecord(entry i: Int, damaged: inout Bool) -> [UInt8]? {
+        guard i >= 0, i < entries.count else { return nil }
+        let e = entries[i]
         guard e.length >= 8, Int(e.offset) + Int(e.length) <= size,
             let bytes = Self.read(fd, at: Int(e.offset), count: Int(e.length))
         else {

@@ -20,8 +20,9 @@ package final class PieceStoreWriter {
     /// Bytes of the published store (0 before `finish`).
     package private(set) var bytes = 0
     /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), in the package's order,
-    /// written after the key table with their order by digest.
+    /// written after the key table with their order by digest, and the key of each one's record (`keys`).
     var features: [TileDigest] = []
+    var keys: [TileDigest] = []
 
     /// A store for `path` (`PieceStore.path(forPackage:)`) holding at most `limit` bytes.
     package init(path: String, settings: TileDigest, limit: Int) throws(TileArchiveError) {
@@ -55,7 +56,7 @@ package final class PieceStoreWriter {
         guard !overLimit, !failed else { return }
         let length = record.count
         // The key table and (about one per record) the feature digests and their order come after the records.
-        guard offset + length + 48 * (entries.count + 1) + PieceStore.footerBytes <= limit,
+        guard offset + length + 64 * (entries.count + 1) + PieceStore.footerBytes <= limit,
             record.count <= Int(UInt32.max)
         else {
             overLimit = true
@@ -78,8 +79,8 @@ package final class PieceStoreWriter {
     /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
     /// when it was over its limit or could not be written.
     package func publish() -> Bool {
-        if offset + 28 * entries.count + 20 * features.count + PieceStore.footerBytes > limit
-            || features.count > Int(UInt32.max)
+        if offset + 28 * entries.count + 36 * features.count + PieceStore.footerBytes > limit
+            || features.count > Int(UInt32.max) || keys.count != features.count
         {
             overLimit = true
         }
@@ -89,7 +90,7 @@ package final class PieceStoreWriter {
         }
         entries.sort { ($0.high, $0.low) < ($1.high, $1.low) }
         var table: [UInt8] = []
-        table.reserveCapacity(entries.count * 28 + features.count * 20 + PieceStore.footerBytes)
+        table.reserveCapacity(entries.count * 28 + features.count * 36 + PieceStore.footerBytes)
         var last: (UInt64, UInt64)?
         var count = 0
         for e in entries where last.map({ $0 != (e.high, e.low) }) ?? true {
@@ -108,6 +109,10 @@ package final class PieceStoreWriter {
         var sorted = features.indices.map { (features[$0].high, features[$0].low, UInt32(truncatingIfNeeded: $0)) }
         sorted.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         for s in sorted { PieceStore.put32(s.2, &table) }
+        for k in keys {
+            PieceStore.put64(k.high, &table)
+            PieceStore.put64(k.low, &table)
+        }
         var sha = SHA256()
         sha.update(header)
         sha.update(table)

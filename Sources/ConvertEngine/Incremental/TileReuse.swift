@@ -33,7 +33,7 @@ package final class TileReuse: @unchecked Sendable {
     var unsignedTiles: Set<TileCoordinate> = []
     /// `KARTPACK_CHECK_UNSIGNED` set: such signatures are made all the same, and a build whose signature differs
     /// fails (the tests' check of the rule).
-    let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
+    package let checkUnsigned = ProcessInfo.processInfo.environment["KARTPACK_CHECK_UNSIGNED"] != nil
     /// `KARTPACK_NO_WHOLE_ZOOMS` set: a night encodes no zoom whole (`encodesWhole`), so the tests reach the paths
     /// of a thinned zoom that copies (a replayed first round, one that finds no tile over a limit).
     let noWholeZooms = ProcessInfo.processInfo.environment["KARTPACK_NO_WHOLE_ZOOMS"] != nil
@@ -53,6 +53,33 @@ package final class TileReuse: @unchecked Sendable {
     /// The current zoom's tiles' piece digests (`TileSignature.parts`), kept from the round that signed them for
     /// its later rounds (`PartsCache`).
     var parts = PartsCache()
+    /// The features whose pieces at the lazy zooms stayed in the store, and the tiles tonight's changes touch there
+    /// (`LazyPieces`; nil: none), the current lazy zoom's copies, and the tiles copied so, unread.
+    var lazy: LazyPieces?
+    var unread = UnreadCopies()
+    var copiedUnread = 0
+    /// Checking (`KARTPACK_CHECK_UNSIGNED`): the tiles of lazy zooms found unchanged that no change touched.
+    var checkedUnread: Set<TileCoordinate> = []
+
+    /// The zooms whose tiles not dirtied last night's pieces may stay unread (`LazyPieces`): those above every
+    /// zoom last night thinned; none without a usable index.
+    package func lazyZooms(maxZoom: Int) -> ZoomSet {
+        guard isActive, let top = previous.keys.map(\.z).max() else { return ZoomSet() }
+        let thinned = roundZeroZooms.max() ?? -1
+        return ZoomSet((thinned + 1)...max(thinned + 1, min(top, maxZoom)))
+    }
+
+    /// Last night's entries of zoom `z`.
+    func previous(zoom z: Int) -> [TileIndexEntry] { previous.values.filter { $0.tile.z == z } }
+
+    /// Checking: every tile of lazy zoom `z` that no change touched was found unchanged (none vanished).
+    func checkUnread(zoom z: Int) throws {
+        guard let lazy, lazy.checking, lazy.zooms.contains(z) else { return }
+        let dirty = lazy.dirty[z] ?? []
+        for e in previous(zoom: z) where !dirty.contains(e.tile) && !checkedUnread.contains(e.tile) {
+            throw TileReuseError.lazyCheckFailed("tile \(e.tile) is gone but no change touched it")
+        }
+    }
 
     /// A full build that records tonight's index (`--full`, or no usable index: `reason`).
     package init(fullBecause reason: String) { fullReason = reason }
@@ -147,6 +174,12 @@ package final class TileReuse: @unchecked Sendable {
             let (signature, skipped) = (made.signature, made.unsigned)
             let tile = pieces[run.lowerBound].tile
             if skipped { unsignedTiles.insert(tile) }
+            if let lazy, lazy.checking, lazy.zooms.contains(tile.z), lazy.dirty[tile.z]?.contains(tile) != true {
+                checkedUnread.insert(tile)
+                guard previous[tile]?.signature == signature else {
+                    throw TileReuseError.lazyCheckFailed("tile \(tile) changed but no change touched it")
+                }
+            }
             if isActive, !(coalescing && selection.order != nil), var e = previous[tile],
                 e.signature == signature,
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
@@ -199,7 +232,7 @@ package final class TileReuse: @unchecked Sendable {
     }
 
     /// The tile of `e` as the previous package stores it, checked against the index.
-    private func copy(_ e: TileIndexEntry) throws -> EncodedTile {
+    func copy(_ e: TileIndexEntry) throws -> EncodedTile {
         guard e.features > 0 else { return EncodedTile(tile: e.tile, bytes: [], features: 0) }
         let bytes = try package?.storedTile(e.tile) ?? []
         guard bytes.count == e.length, TileDigest.of(bytes) == e.bytes else {
@@ -251,6 +284,11 @@ package final class TileReuse: @unchecked Sendable {
         package var unsigned = 0
         /// The zooms encoded whole (`encodesWhole`), ascending.
         package var wholeZooms: [Int] = []
+        /// Tiles copied without their pieces being read (`LazyPieces`), and the zooms where tiles can be.
+        package var copiedUnread = 0
+        package var unreadZooms: [Int] = []
+        /// Features whose pieces at those zooms stayed in the store.
+        package var featuresUnread = 0
     }
 
     /// Tonight's counts (after the encode phase).
@@ -267,6 +305,11 @@ package final class TileReuse: @unchecked Sendable {
         c.firstRoundReplayed = replayed.count
         c.unsigned = unsignedTiles.count
         c.wholeZooms = wholeZooms.sorted()
+        c.copiedUnread = copiedUnread
+        if let lazy, !lazy.checking {
+            c.unreadZooms = lazy.zooms.zooms
+            c.featuresUnread = lazy.features.count
+        }
         return c
     }
 
@@ -328,6 +371,13 @@ struct ReusedTiles {
 /// A tile to copy no longer has the bytes the index says: the package changed after its index was written.
 package enum TileReuseError: KartpackError {
     case packageChanged(tile: String)
+    /// Last night's piece store no longer reads as it did when the night began.
+    case storeChanged
+    /// A zoom whose unchanged pieces were left in the store (`LazyPieces`) is thinned tonight: the night is built
+    /// again in full (`run` catches it).
+    case lazyZoomThinned(zoom: Int)
+    /// `KARTPACK_CHECK_UNSIGNED`: the lazy zooms' rule does not hold (a test's check).
+    case lazyCheckFailed(String)
 
     package var exitCode: ExitCode { .ioError }
 
@@ -336,6 +386,12 @@ package enum TileReuseError: KartpackError {
         case .packageChanged(let tile):
             "tile \(tile) of the previous package is not the one its tile index describes (the package changed "
                 + "during the build); nothing was published: run again"
+        case .storeChanged:
+            "the previous package's piece store changed during the build; nothing was published: run again"
+        case .lazyZoomThinned(let z):
+            "zoom \(z) is thinned tonight but was not last night; nothing was published: run again with --full"
+        case .lazyCheckFailed(let why):
+            "KARTPACK_CHECK_UNSIGNED: the rule of the pieces left in the store does not hold: \(why)"
         }
     }
 }

@@ -162,6 +162,13 @@ package struct PieceDecoder {
                 needsRepair: flags & 16 != 0))
     }
 
+    /// The tile of the next piece, its geometry passed over (no allocation), or nil at the end of the block.
+    /// - Throws: `SpillError.corrupt` when the block ends inside a piece or a value overflows.
+    package mutating func nextTile() throws(SpillError) -> TileCoordinate? {
+        guard try next(skipping: { _, _ in true }) != nil else { return nil }
+        return TileCoordinate(z: zoom, x: x, y: y)
+    }
+
     /// Reads a piece's geometry of MVT type `type` (dust: `unknown`).
     private mutating func geometry(_ type: MVTGeometryType) throws(SpillError) -> PieceGeometry {
         if type == .unknown {
