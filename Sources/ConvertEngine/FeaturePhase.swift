@@ -36,7 +36,7 @@ package struct FeaturePhase {
             })
         defer { team.shutdown() }
         var tiled = TiledLayers(spill: settings.spill)
-        if let pieces, !pieces.lazyZooms.isEmpty {
+        if let pieces, pieces.readsLast, !pieces.lazyZooms.isEmpty {
             tiled.lazy = LazyPieces(
                 zooms: pieces.lazyZooms, checking: pieces.checkingLazy,
                 order: FeatureSummary.orders.firstIndex(of: settings.spill.tileOrder) ?? 0, parameters: parameters)

@@ -171,5 +171,7 @@ package struct TiledLayers: Sendable {
         dataBounds = c.dataBounds
         longitudes = c.longitudes
         lazy?.truncate(to: c.recordCounts)
+        // The rolled-back features took last night's digests: what they leave is not known, every piece is read.
+        lazy?.readAllBecause = "an input was rolled back"
     }
 }

@@ -50,7 +50,10 @@ struct LazyPieces: Sendable {
     private(set) var dirty: [Int: Set<TileCoordinate>] = [:]
     /// The keys of last night's records whose features no feature of tonight took (`FeatureClaims`), nil when
     /// some could not be known (the pieces are then all read back).
-    var unclaimed: [TileDigest]? = []
+    var unclaimed: [TileDigest]?
+    /// Why every piece must be read back after all (an input rolled back after its features took last night's
+    /// digests), nil while the pieces may stay in the store.
+    var readAllBecause: String?
     /// Whether the package has label layers (a gone record without label pieces may have had them).
     var hasLabels = false
     /// Why the rule cannot hold tonight (checked: a piece outside its feature's bounds), nil while it holds.

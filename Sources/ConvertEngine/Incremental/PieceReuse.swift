@@ -237,6 +237,9 @@ package final class PieceReuse: @unchecked Sendable {
     /// change any answer.
     func claim(_ d: TileDigest, layer: Int) -> Bool { claims.claim(d, layer: layer) }
 
+    /// Whether last night's store is read.
+    var readsLast: Bool { store != nil }
+
     /// Whether features are looked up in last night's digests and written into tonight's (`featureDigest`).
     var tracksFeatures: Bool { writer != nil || !claims.isEmpty }
 
@@ -254,8 +257,8 @@ package final class PieceReuse: @unchecked Sendable {
     }
 
     /// The record keys of last night's features no feature of tonight's took (`claim`), before `keep`.
-    func unclaimedKeys() -> [TileDigest] {
-        guard let store else { return [] }
+    func unclaimedKeys() -> [TileDigest]? {
+        guard let store else { return nil }
         return claims.unclaimed.map { store.keys[$0] }
     }
 

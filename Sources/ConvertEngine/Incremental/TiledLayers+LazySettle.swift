@@ -12,7 +12,7 @@ extension TiledLayers {
         guard var state = lazy else { return nil }
         lazy = nil
         if state.checking, let why = state.broken { throw TileReuseError.lazyCheckFailed(why) }
-        var readAll = !copying
+        var readAll = !copying || state.readAllBecause != nil
         state.hasLabels = outputs.contains { $0.name.hasSuffix("_labels") && !$0.records.isEmpty }
         if !readAll, let keys = state.unclaimed {
             for key in keys {
