@@ -60,9 +60,10 @@ package struct FeaturePhase {
                     if isCancelled() { throw PipelineError.interrupted(signal: 0) }
                     guard let taken = try lookahead.next(team: team, report: { diagnostics.report($0) }) else { break }
                     for (job, result) in zip(taken.jobs, taken.results) {
-                        pieces?.record(result)
+                        let storedAt = pieces?.record(result)
                         intake.add(
-                            job, result.feature, to: &tiled, key: result.key, reuse: pieces, readBack: result.readBack)
+                            job, result.feature, to: &tiled, key: result.key, reuse: pieces, readBack: result.readBack,
+                            storedAt: storedAt)
                         try tiled.spillIfOverBudget()
                     }
                     progress?.update("reading \(layer.name)", done: taken.recordsRead, total: total)
@@ -116,10 +117,10 @@ package struct LayerIntake {
 
     /// Adds one feature's result; with its piece store `key` and `reuse` (`run`), with its digest and whether last
     /// night's package had it (`PieceReuse.featureDigest`, `claim`); `readBack`: what of its record was left in
-    /// the store (`LazyPieces`).
+    /// the store (`LazyPieces`); `storedAt`: its record's place in tonight's piece store (`PieceReuse.record`).
     package mutating func add(
         _ job: FeatureJob, _ result: TiledFeature, to tiled: inout TiledLayers, key: TileDigest? = nil,
-        reuse: PieceReuse? = nil, readBack: ReadBack? = nil
+        reuse: PieceReuse? = nil, readBack: ReadBack? = nil, storedAt: UInt32? = nil
     ) {
         let record = job.feature.provenance.record
         let tiling: TiledFeature.Tiling
@@ -197,7 +198,7 @@ package struct LayerIntake {
             return (d, known.reuse.claim(d, layer: l))
         }
         let (d, same) = digest(out, label: false)
-        tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same, key: known?.key)
+        tiled.outputs[out].traits.append(tier: tier, identity: identity, digest: d, unchanged: same, record: storedAt)
         tiled.outputs[out].note(
             family: job.feature.geometry.kind.family, fields: fields, classes: classes, base: base,
             collapsedAt: tiling.collapsedAt, flagKeys: layer.context.clientCascade?.flagKeys ?? [],
@@ -213,7 +214,7 @@ package struct LayerIntake {
             // The label point is thinned with its polygon (it takes the polygon's place in the drop order).
             let (labelDigest, labelSame) = digest(labels, label: true)
             tiled.outputs[labels].traits.append(
-                tier: tier, identity: nil, digest: labelDigest, unchanged: labelSame, key: known?.key)
+                tier: tier, identity: nil, digest: labelDigest, unchanged: labelSame, record: storedAt)
             // Its classes count at the zooms it is labelled at (where the point is written).
             let labelled = styled?.labelled ?? []
             let labelClasses = classes.indices.map { i in i < labelled.count && labelled[i] ? classes[i] : nil }

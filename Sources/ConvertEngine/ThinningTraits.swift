@@ -20,8 +20,8 @@ package struct ThinningTraits: Sendable {
     /// last night's package had it (`PieceReuse.claim`), for `TileReuse`; empty while no feature has a digest.
     private(set) var digests: [TileDigest] = []
     private(set) var unchanged: [Bool] = []
-    /// Per feature beside `digests`: the piece store key of its record (`PieceStore.keys`).
-    private(set) var keys: [TileDigest] = []
+    /// Per feature beside `digests`: its record's place in tonight's piece store (`PieceStoreWriter.records`).
+    private(set) var records: [UInt32] = []
 
     /// The identity of a feature: the attributes named, lowercased, and the feature's values of them (null when it
     /// has none), compared exactly.
@@ -42,18 +42,18 @@ package struct ThinningTraits: Sendable {
     /// night's package had it and its record's key.
     package mutating func append(
         tier: Int16, identity: IdentityKey?, digest: TileDigest? = nil, unchanged isUnchanged: Bool = false,
-        key: TileDigest? = nil
+        record: UInt32? = nil
     ) {
         if digest != nil || !digests.isEmpty {
             let zero = TileDigest(high: 0, low: 0)
             if digests.isEmpty {
                 digests = [TileDigest](repeating: zero, count: count)
                 unchanged = [Bool](repeating: false, count: count)
-                keys = digests
+                records = [UInt32](repeating: 0, count: count)
             }
             digests.append(digest ?? zero)
             unchanged.append(digest != nil && isUnchanged)
-            keys.append(key ?? zero)
+            records.append(record ?? 0)
         }
         if tier != 0 || !tiers.isEmpty {
             if tiers.isEmpty { tiers = [Int16](repeating: 0, count: count) }
@@ -96,7 +96,7 @@ package struct ThinningTraits: Sendable {
         if !digests.isEmpty {
             digests.removeLast(digests.count - n)
             unchanged.removeLast(unchanged.count - n)
-            keys.removeLast(keys.count - n)
+            records.removeLast(records.count - n)
         }
         count = n
     }

@@ -117,21 +117,21 @@ package struct TiledLayers: Sendable {
     /// feature's digest to tonight's piece store.
     mutating func settleFeatureDigests(_ reuse: PieceReuse) {
         var all: [TileDigest] = []
-        var keys: [TileDigest] = []
+        var places: [UInt32] = []
         var unchanged = 0
         let zero = TileDigest(high: 0, low: 0)
         for i in outputs.indices {
             let records = outputs[i].records
             outputs[i].traits.unmarkSharedRanks { records.rank($0) }
             let traits = outputs[i].traits
-            for (d, k) in zip(traits.digests, traits.keys) where d != zero {
+            for (d, r) in zip(traits.digests, traits.records) where d != zero {
                 all.append(d)
-                keys.append(k)
+                places.append(r)
             }
             unchanged += traits.unchanged.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        if lazy != nil { lazy?.unclaimed = reuse.unclaimedKeys() }
-        reuse.keep(features: all, keys: keys, unchanged: unchanged)
+        if lazy != nil { lazy?.unclaimed = reuse.unclaimedRecords() }
+        reuse.keep(features: all, records: places, unchanged: unchanged)
     }
 
     /// Where an input started: what `rollback` restores when the input is rejected half-way.

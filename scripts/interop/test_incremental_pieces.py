@@ -15,7 +15,7 @@ def store_entries(path) -> list:
     data = path.read_bytes()
     assert data.startswith(MAGIC)
     table, count, digests = struct.unpack_from("<QQQ", data, len(data) - 56)
-    assert table + 28 * count + 36 * digests + 56 == len(data)  # per digest: 16 bytes, its u32 index by digest, its key
+    assert table + 28 * count + 24 * digests + 56 == len(data)  # per digest: 16 bytes, its u32 index by digest, its record's u32
     return [struct.unpack_from("<QI", data, table + 28 * i + 16) for i in range(count)]
 
 

@@ -48,9 +48,9 @@ struct LazyPieces: Sendable {
     private(set) var labelSummaries: [Int: FeatureSummary] = [:]
     /// Per lazy zoom, the tiles tonight's changes touch.
     private(set) var dirty: [Int: Set<TileCoordinate>] = [:]
-    /// The keys of last night's records whose features no feature of tonight took (`FeatureClaims`), nil when
-    /// some could not be known (the pieces are then all read back).
-    var unclaimed: [TileDigest]?
+    /// The key table entries of last night's records whose features no feature of tonight took (`FeatureClaims`),
+    /// nil when they could not be known (the pieces are then all read back).
+    var unclaimed: [Int]?
     /// Why every piece must be read back after all (an input rolled back after its features took last night's
     /// digests), nil while the pieces may stay in the store.
     var readAllBecause: String?

@@ -192,11 +192,15 @@ package final class PieceReuse: @unchecked Sendable {
     }
 
     /// Counts one outcome and adds its record to tonight's store (on the thread that collects the results, in
-    /// input order).
-    func record(_ o: Outcome) {
+    /// input order); returns the record's place among those appended (`PieceStoreWriter.records`).
+    @discardableResult
+    func record(_ o: Outcome) -> UInt32? {
         if o.reused { reused += 1 } else { tiled += 1 }
         if o.damaged { damaged += 1 }
-        if let key = o.key, let record = o.record { writer?.append(key: key, checked: record) }
+        guard let key = o.key, let record = o.record, let writer else { return nil }
+        let place = writer.appended
+        writer.append(key: key, checked: record)
+        return writer.appended > place ? UInt32(truncatingIfNeeded: place) : nil
     }
 
     /// What makes a feature's pieces and record in its output layer `layer` (`label`: its label point in the
@@ -249,17 +253,18 @@ package final class PieceReuse: @unchecked Sendable {
 
     /// Tonight's feature digests (every feature of the package) with their records' keys, for tonight's store, and
     /// how many features are `unchanged`.
-    func keep(features: [TileDigest], keys: [TileDigest], unchanged: Int) {
+    func keep(features: [TileDigest], records: [UInt32], unchanged: Int) {
         self.unchanged = unchanged
         writer?.features = features
-        writer?.keys = keys
+        writer?.records = records
         claims = FeatureClaims()
     }
 
-    /// The record keys of last night's features no feature of tonight's took (`claim`), before `keep`.
-    func unclaimedKeys() -> [TileDigest]? {
+    /// The key table entries of the records of last night's features no feature of tonight's took (`claim`),
+    /// before `keep`.
+    func unclaimedRecords() -> [Int]? {
         guard let store else { return nil }
-        return claims.unclaimed.map { store.keys[$0] }
+        return claims.unclaimed.map { Int(store.records[$0]) }
     }
 
     /// Last night's record at entry `entry` of its key table (with its check before it), nil when it cannot be
@@ -267,12 +272,6 @@ package final class PieceReuse: @unchecked Sendable {
     func storedRecord(entry: Int) -> [UInt8]? {
         var damaged = false
         return store?.checkedRecord(entry: entry, damaged: &damaged)
-    }
-
-    /// Last night's record under `key` (with its check before it), nil when there is none or it is damaged.
-    func storedRecord(key: TileDigest) -> [UInt8]? {
-        var damaged = false
-        return store?.checkedRecord(key, damaged: &damaged)
     }
 
     /// What happened to tonight's store once the build is over: published next to the package (its size), or

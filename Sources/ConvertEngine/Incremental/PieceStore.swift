@@ -13,13 +13,13 @@ import TileArchive
 /// record's bytes, `TileHasher`) and the record · the key table, sorted by key: per feature key (16), offset u64
 /// and length u32 of its check and record · the feature digests (`PieceReuse.featureDigest`, 16 bytes each, in the
 /// package's order: output layer by output layer, each in input order) · their order by digest (per digest, its
-/// index u32, sorted by digest, then index) · per feature digest, the key of its record (16 bytes: what a night
-/// reads of a feature its package no longer has, `LazyPieces`) · table offset u64 · entry count u64 · feature
-/// digest count u64 · SHA-256 of the header, the table, the digests, their order and their keys (32 bytes).
+/// index u32, sorted by digest, then index) · per feature digest, the key table entry of its record (u32: what a
+/// night reads of a feature its package no longer has, `LazyPieces`) · table offset u64 · entry count u64 · feature
+/// digest count u64 · SHA-256 of the header, the table, the digests, their order and their records (32 bytes).
 package final class PieceStore: @unchecked Sendable {
     package static let magic = Array("KARTPACK-PIECE-STORE\n".utf8)
     /// 2: the feature digests (`features`); 3: the digests in the package's order, with their order by digest
-    /// (`byDigest`); 4: each digest's record key (`keys`), the records' `FeatureSummary`s.
+    /// (`byDigest`); 4: each digest's record (`records`), the records' `FeatureSummary`s.
     package static let version: UInt32 = 4
     /// Bytes after the digests: table offset, entry count, digest count, SHA-256.
     static let footerBytes = 56
@@ -41,8 +41,9 @@ package final class PieceStore: @unchecked Sendable {
     let features: [TileDigest]
     /// The indices of `features` sorted by digest (then index): the look-up of a digest out of order.
     let byDigest: [UInt32]
-    /// Per feature digest, the key of its record (`features[i]` was written from the record under `keys[i]`).
-    let keys: [TileDigest]
+    /// Per feature digest, the key table entry of its record (`features[i]` was written from the record of entry
+    /// `records[i]`).
+    let records: [UInt32]
 
     /// Where the store of the package at `path` lives.
     package static func path(forPackage path: String) -> String { path + ".piecestore" }
@@ -62,7 +63,7 @@ package final class PieceStore: @unchecked Sendable {
             entries = read.entries
             features = read.features
             byDigest = read.byDigest
-            keys = read.keys
+            records = read.records
         } catch {
             close(fd)
             throw error
@@ -76,7 +77,7 @@ package final class PieceStore: @unchecked Sendable {
 
     private static func table(
         fd: Int32, size: Int, settings: TileDigest
-    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest], byDigest: [UInt32], keys: [TileDigest]) {
+    ) throws(PieceStoreProblem) -> (entries: [Entry], features: [TileDigest], byDigest: [UInt32], records: [UInt32]) {
         let headerSize = magic.count + 4 + 16
         let footerBytes = footerBytes
         guard size >= headerSize + footerBytes, let header = read(fd, at: 0, count: headerSize),
@@ -94,8 +95,8 @@ package final class PieceStore: @unchecked Sendable {
         let (tableOffset, count) = (Int(truncatingIfNeeded: f.word(8)), Int(truncatingIfNeeded: f.word(8)))
         let digests = Int(truncatingIfNeeded: f.word(8))
         guard tableOffset >= headerSize, count >= 0, count <= (size - footerBytes) / 28, digests >= 0,
-            digests <= (size - footerBytes) / 36, tableOffset + count * 28 + digests * 36 + footerBytes == size,
-            let table = read(fd, at: tableOffset, count: count * 28 + digests * 36)
+            digests <= (size - footerBytes) / 24, tableOffset + count * 28 + digests * 24 + footerBytes == size,
+            let table = read(fd, at: tableOffset, count: count * 28 + digests * 24)
         else { throw PieceStoreProblem(damaged: "its key table does not fit the file") }
         var sha = SHA256()
         sha.update(header)
@@ -124,10 +125,14 @@ package final class PieceStore: @unchecked Sendable {
             guard Int(i) < digests else { throw PieceStoreProblem(damaged: "its digests' order does not fit them") }
             byDigest.append(i)
         }
-        var keys: [TileDigest] = []
-        keys.reserveCapacity(digests)
-        for _ in 0..<digests { keys.append(TileDigest(high: t.word(8), low: t.word(8))) }
-        return (entries, features, byDigest, keys)
+        var records: [UInt32] = []
+        records.reserveCapacity(digests)
+        for _ in 0..<digests {
+            let e = UInt32(truncatingIfNeeded: t.word(4))
+            guard Int(e) < count else { throw PieceStoreProblem(damaged: "a digest's record is not in its key table") }
+            records.append(e)
+        }
+        return (entries, features, byDigest, records)
     }
 
     /// What the store holds under `key`: the record's bytes (checked) — nil when the key is not there or the

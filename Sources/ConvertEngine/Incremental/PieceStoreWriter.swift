@@ -20,9 +20,12 @@ package final class PieceStoreWriter {
     /// Bytes of the published store (0 before `finish`).
     package private(set) var bytes = 0
     /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), in the package's order,
-    /// written after the key table with their order by digest, and the key of each one's record (`keys`).
+    /// written after the key table with their order by digest, and the record each was written from (`records`: the
+    /// record's place among those appended, `appended`).
     var features: [TileDigest] = []
-    var keys: [TileDigest] = []
+    var records: [UInt32] = []
+    /// Records appended so far (the next one's place).
+    var appended: Int { entries.count }
 
     /// A store for `path` (`PieceStore.path(forPackage:)`) holding at most `limit` bytes.
     package init(path: String, settings: TileDigest, limit: Int) throws(TileArchiveError) {
@@ -56,7 +59,7 @@ package final class PieceStoreWriter {
         guard !overLimit, !failed else { return }
         let length = record.count
         // The key table and (about one per record) the feature digests and their order come after the records.
-        guard offset + length + 64 * (entries.count + 1) + PieceStore.footerBytes <= limit,
+        guard offset + length + 52 * (entries.count + 1) + PieceStore.footerBytes <= limit,
             record.count <= Int(UInt32.max)
         else {
             overLimit = true
@@ -79,8 +82,9 @@ package final class PieceStoreWriter {
     /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
     /// when it was over its limit or could not be written.
     package func publish() -> Bool {
-        if offset + 28 * entries.count + 36 * features.count + PieceStore.footerBytes > limit
-            || features.count > Int(UInt32.max) || keys.count != features.count
+        if offset + 28 * entries.count + 24 * features.count + PieceStore.footerBytes > limit
+            || features.count > Int(UInt32.max) || records.count != features.count
+            || records.contains(where: { Int($0) >= entries.count })
         {
             overLimit = true
         }
@@ -88,18 +92,26 @@ package final class PieceStoreWriter {
             file.discard()
             return false
         }
-        entries.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        // By key, each key once (the first appended): a record's place among those appended → its table entry.
+        let byKey = entries.indices.sorted {
+            (entries[$0].high, entries[$0].low, $0) < (entries[$1].high, entries[$1].low, $1)
+        }
+        var entryOf = [UInt32](repeating: 0, count: entries.count)
         var table: [UInt8] = []
-        table.reserveCapacity(entries.count * 28 + features.count * 36 + PieceStore.footerBytes)
+        table.reserveCapacity(entries.count * 28 + features.count * 24 + PieceStore.footerBytes)
         var last: (UInt64, UInt64)?
         var count = 0
-        for e in entries where last.map({ $0 != (e.high, e.low) }) ?? true {
-            last = (e.high, e.low)
-            PieceStore.put64(e.high, &table)
-            PieceStore.put64(e.low, &table)
-            PieceStore.put64(e.offset, &table)
-            PieceStore.put32(e.length, &table)
-            count += 1
+        for i in byKey {
+            let e = entries[i]
+            if last.map({ $0 != (e.high, e.low) }) ?? true {
+                last = (e.high, e.low)
+                PieceStore.put64(e.high, &table)
+                PieceStore.put64(e.low, &table)
+                PieceStore.put64(e.offset, &table)
+                PieceStore.put32(e.length, &table)
+                count += 1
+            }
+            entryOf[i] = UInt32(count - 1)
         }
         for d in features {
             PieceStore.put64(d.high, &table)
@@ -109,10 +121,7 @@ package final class PieceStoreWriter {
         var sorted = features.indices.map { (features[$0].high, features[$0].low, UInt32(truncatingIfNeeded: $0)) }
         sorted.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         for s in sorted { PieceStore.put32(s.2, &table) }
-        for k in keys {
-            PieceStore.put64(k.high, &table)
-            PieceStore.put64(k.low, &table)
-        }
+        for r in records { PieceStore.put32(entryOf[Int(r)], &table) }
         var sha = SHA256()
         sha.update(header)
         sha.update(table)

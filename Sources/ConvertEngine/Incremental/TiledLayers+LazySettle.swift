@@ -14,9 +14,9 @@ extension TiledLayers {
         if state.checking, let why = state.broken { throw TileReuseError.lazyCheckFailed(why) }
         var readAll = !copying || state.readAllBecause != nil
         state.hasLabels = outputs.contains { $0.name.hasSuffix("_labels") && !$0.records.isEmpty }
-        if !readAll, let keys = state.unclaimed {
-            for key in keys {
-                guard let record = reuse.storedRecord(key: key), state.noteGone(record: record) else {
+        if !readAll, let entries = state.unclaimed {
+            for entry in entries {
+                guard let record = reuse.storedRecord(entry: entry), state.noteGone(record: record) else {
                     readAll = true
                     break
                 }
