@@ -118,20 +118,19 @@ package final class PieceStore: @unchecked Sendable {
         var features: [TileDigest] = []
         features.reserveCapacity(digests)
         for _ in 0..<digests { features.append(TileDigest(high: t.word(8), low: t.word(8))) }
-        var byDigest: [UInt32] = []
-        byDigest.reserveCapacity(digests)
-        for _ in 0..<digests {
-            let i = UInt32(truncatingIfNeeded: t.word(4))
-            guard Int(i) < digests else { throw PieceStoreProblem(damaged: "its digests' order does not fit them") }
-            byDigest.append(i)
+        // Per digest, an index below `limit` (else the store is damaged: `why`).
+        func indices(below limit: Int, _ why: String) throws(PieceStoreProblem) -> [UInt32] {
+            var out: [UInt32] = []
+            out.reserveCapacity(digests)
+            for _ in 0..<digests {
+                let i = UInt32(truncatingIfNeeded: t.word(4))
+                guard Int(i) < limit else { throw PieceStoreProblem(damaged: why) }
+                out.append(i)
+            }
+            return out
         }
-        var records: [UInt32] = []
-        records.reserveCapacity(digests)
-        for _ in 0..<digests {
-            let e = UInt32(truncatingIfNeeded: t.word(4))
-            guard Int(e) < count else { throw PieceStoreProblem(damaged: "a digest's record is not in its key table") }
-            records.append(e)
-        }
+        let byDigest = try indices(below: digests, "its digests' order does not fit them")
+        let records = try indices(below: count, "a digest's record is not in its key table")
         return (entries, features, byDigest, records)
     }
 
