@@ -39,7 +39,8 @@ package struct FeaturePhase {
         if let pieces, pieces.readsLast, !pieces.lazyZooms.isEmpty {
             tiled.lazy = LazyPieces(
                 zooms: pieces.lazyZooms, checking: pieces.checkingLazy,
-                order: FeatureSummary.orders.firstIndex(of: settings.spill.tileOrder) ?? 0, parameters: parameters)
+                order: FeatureSummary.orders.firstIndex(of: settings.spill.tileOrder) ?? 0, parameters: parameters,
+                withSizes: settings.thinningBySize)
         }
         tiled.number(settings.outputNames)
         tiled.shardNotes = settings.notes

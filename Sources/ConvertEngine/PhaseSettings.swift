@@ -63,8 +63,12 @@ package struct FeatureSettings: Sendable {
     var pieces: PieceReuse?
     /// A shard's notes of its features for the merge (`ShardFeatureNotes`); nil when the merge needs none.
     var notes: ShardFeatureNotes?
+    /// The drop order measures the features' sizes (`--thinning smallest`): a night keeps them for the features
+    /// whose pieces stay in the store (`LazyPieces`).
+    var thinningBySize = false
 
     package init(options o: ConvertOptions) {
+        thinningBySize = o.thinning.mode == .smallest
         pieces = o.pieceReuse
         notes = ShardFeatureNotes(options: o)
         tiling = TilingParameters(options: o)

@@ -196,6 +196,49 @@ def test_a_shuffled_export_copies_every_tile(forest_night):
     assert inc["full"] is False and inc["tilesReencoded"] == 0 and inc["tilesRemoved"] == 0
 
 
+def test_smallest_thinning_measures_the_pieces_left_in_the_store(kartpack, stands_export, tmp_path):
+    """Thinning by size: the drop order takes the size of a feature whose pieces stay in the store from its
+    record's summary, and the night is the full build's. (The forest sample's sheet has descendant selectors:
+    its features are always tiled, so its nights leave nothing in the store.)"""
+    spec = {
+        "version": 1,
+        "sources": [{"path": "stands.shp", "layer": "stands", "idField": "AVDNR"}],
+        "tiles": {"minZoom": 6, "maxZoom": 14, "maxTileFeatures": 300, "thinning": "smallest"},
+        "output": {"format": "pmtiles", "path": "out/plan.pmtiles"},
+    }
+    night = Night(kartpack, stands_export, tmp_path / "night", spec)
+    night.run()
+    stands = night.layer("stands")
+    stands.move(3, 25.0, -10.0)
+    stands.save(night.folder / "stands.shp")
+    inc = night.next_night()
+    assert inc["full"] is False and inc["featuresUnread"] > 0 and inc["tilesCopiedUnread"] > 0
+
+
+def test_label_points_left_in_the_store(kartpack, stands_export, tmp_path):
+    """Stands labelled from zoom 13: a label point's pieces stay in the store with its stand's, a moved stand's
+    label moves, a deleted stand's label goes, and the nights are the full build's."""
+    spec = {
+        "version": 1,
+        "sources": [{"path": "stands.shp", "layer": "stands", "idField": "AVDNR"}],
+        "style": "stands.kss",
+        "tiles": {"minZoom": 6, "maxZoom": 14, "maxTileFeatures": 300},
+        "output": {"format": "pmtiles", "path": "out/plan.pmtiles"},
+    }
+    night = Night(kartpack, stands_export, tmp_path / "night", spec)
+    (night.folder / "stands.kss").write_text("stands { class: stand; }\nstands[zoom >= 13] { label: AVDNR; }\n")
+    night.run()
+    shown = subprocess.run([kartpack, "inspect", str(night.package)], capture_output=True, text=True, check=True)
+    assert "stands_labels (zoom 13-14)" in shown.stdout
+    stands = night.layer("stands")
+    stands.move(3, 40.0, -20.0)
+    stands.delete(11)
+    stands.save(night.folder / "stands.shp")
+    inc = night.next_night()
+    assert inc["full"] is False and inc["featuresUnread"] > 0 and inc["tilesCopiedUnread"] > 0
+    assert 14 in inc["zoomsUnread"]  # z14 (z13 is thinned here): the labels there stay in the store
+
+
 def test_coalescing_zooms_are_encoded_whole(kartpack, forest_export, tmp_path):
     """With coalescing, a thinned zoom is encoded whole (what a feature merged into counts once per zoom); the
     other zooms still copy, and the bytes are the full build's."""

@@ -43,9 +43,14 @@ struct LazyPieces: Sendable {
     /// Tonight's tile order's index in `FeatureSummary.orders`.
     let order: Int
     private(set) var features: [Feature] = []
-    /// Per feature (beside `features`), its pieces' summary in tonight's tile order; its label pieces', by index.
-    private(set) var summaries: [FeatureSummary] = []
+    /// Per feature (beside `features`), its pieces' summary in tonight's tile order (`summary(_:)`: anchor and
+    /// highest zoom, and the size only when the drop order measures sizes, `withSizes`); its label pieces', by index.
+    private var anchors: [FeatureAnchor] = []
+    private var tops: [Int8] = []
+    private var sizes: [Double] = []
     private(set) var labelSummaries: [Int: FeatureSummary] = [:]
+    /// The drop order measures sizes (`smallest`).
+    let withSizes: Bool
     /// Per lazy zoom, the tiles tonight's changes touch.
     private(set) var dirty: [Int: Set<TileCoordinate>] = [:]
     /// The key table entries of last night's records whose features no feature of tonight took (`FeatureClaims`),
@@ -62,7 +67,8 @@ struct LazyPieces: Sendable {
     /// How pieces are buffered (`tiles(_:zoom:parameters:)`).
     let parameters: TilingParameters
 
-    init(zooms: ZoomSet, checking: Bool, order: Int, parameters: TilingParameters) {
+    init(zooms: ZoomSet, checking: Bool, order: Int, parameters: TilingParameters, withSizes: Bool) {
+        self.withSizes = withSizes
         self.zooms = zooms
         self.checking = checking
         self.order = order
@@ -112,8 +118,16 @@ struct LazyPieces: Sendable {
     /// Notes a lazy feature (its summaries as the record keeps them).
     mutating func add(_ f: Feature, summary: FeatureSummary?, labelSummary: FeatureSummary?) {
         if let labelSummary { labelSummaries[features.count] = labelSummary }
-        summaries.append(summary ?? FeatureSummary(top: -1, anchor: FeatureAnchor(), size: 0))
+        let s = summary ?? FeatureSummary(top: -1, anchor: FeatureAnchor(), size: 0)
+        anchors.append(s.anchor)
+        tops.append(s.top)
+        if withSizes { sizes.append(s.size) }
         features.append(f)
+    }
+
+    /// Feature `i`'s summary (its size 0 without `withSizes`).
+    func summary(_ i: Int) -> FeatureSummary {
+        FeatureSummary(top: tops[i], anchor: anchors[i], size: withSizes ? sizes[i] : 0)
     }
 
     /// Sets each lazy feature's highest zoom (and its label point's) as its pieces would (`PreparePass.noteHighest`):
@@ -128,7 +142,7 @@ struct LazyPieces: Sendable {
     /// Gives the drop order's measure each lazy feature's summary (and its label point's) instead of its pieces.
     func preset(_ measure: inout FeatureMeasure) {
         for (i, f) in features.enumerated() {
-            measure.preset(layer: Int(f.layer), feature: Int(f.feature), summaries[i])
+            measure.preset(layer: Int(f.layer), feature: Int(f.feature), summary(i))
             if f.labelFeature >= 0, let label = labelSummaries[i] {
                 measure.preset(layer: Int(f.labelLayer), feature: Int(f.labelFeature), label)
             }
@@ -183,7 +197,9 @@ struct LazyPieces: Sendable {
         var labels: [Int: FeatureSummary] = [:]
         for (n, i) in keep.enumerated() { labels[n] = labelSummaries[i] }
         features = keep.map { features[$0] }
-        summaries = keep.map { summaries[$0] }
+        anchors = keep.map { anchors[$0] }
+        tops = keep.map { tops[$0] }
+        if withSizes { sizes = keep.map { sizes[$0] } }
         labelSummaries = labels
     }
 
