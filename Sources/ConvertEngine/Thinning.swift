@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import Styling
 import VectorTile
@@ -240,30 +241,37 @@ package struct FeatureMeasure: Sendable {
             if t.z > Int(topZoom[l][f]), let first = p.geometry.firstPoint {
                 if topZoom[l][f] < 0 { unseen -= 1 }
                 topZoom[l][f] = Int8(t.z)
-                let gx = Int64(t.x) << extentBits + Int64(first.x)
-                let gy = Int64(t.y) << extentBits + Int64(first.y)
-                let shift = FeatureAnchor.bits - (t.z + extentBits)
-                func scaled(_ v: Int64) -> UInt32 {
-                    let s = shift >= 0 ? v << shift : v >> -shift
-                    return UInt32(clamping: min(max(s, 0), (1 << FeatureAnchor.bits) - 1))
-                }
-                anchors[l][f] = FeatureAnchor(x: scaled(gx), y: scaled(gy))
+                anchors[l][f] = Self.anchor(tile: t, first: first, extentBits: extentBits)
             }
             guard sizes != nil, t.z >= Int(sizeZoom[l][f]) else { continue }
             if t.z > Int(sizeZoom[l][f]) {
                 sizeZoom[l][f] = Int8(t.z)
                 sizes?[l][f] = 0
             }
-            // Tile units of zoom z, scaled to a common grid (a tile unit at z is 2^-z of one at zoom 0).
-            let scale = Double(sign: .plus, exponent: -t.z, significand: 1)
-            switch p.type {
-            case .polygon:
-                sizes?[l][f] += PieceSize.polygonArea(p.geometry, extent: extent) * scale * scale
-            case .lineString:
-                sizes?[l][f] += PieceSize.lineLength(p.geometry, extent: extent) * scale
-            default:
-                break
-            }
+            sizes?[l][f] += Self.size(p, extent: extent)
+        }
+    }
+
+    /// The anchor of a piece in `tile` whose first vertex is `first`: on the 2³⁰ world grid.
+    static func anchor(tile t: TileCoordinate, first: TilePoint, extentBits: Int) -> FeatureAnchor {
+        let gx = Int64(t.x) << extentBits + Int64(first.x)
+        let gy = Int64(t.y) << extentBits + Int64(first.y)
+        let shift = FeatureAnchor.bits - (t.z + extentBits)
+        func scaled(_ v: Int64) -> UInt32 {
+            let s = shift >= 0 ? v << shift : v >> -shift
+            return UInt32(clamping: min(max(s, 0), (1 << FeatureAnchor.bits) - 1))
+        }
+        return FeatureAnchor(x: scaled(gx), y: scaled(gy))
+    }
+
+    /// What a piece adds to its feature's size: its polygon area or line length in its own tile, in tile units of
+    /// zoom 0 (a tile unit at z is 2^-z of one at zoom 0); 0 for points.
+    static func size(_ p: TilePiece, extent: Int) -> Double {
+        let scale = Double(sign: .plus, exponent: -p.tile.z, significand: 1)
+        switch p.type {
+        case .polygon: return PieceSize.polygonArea(p.geometry, extent: extent) * scale * scale
+        case .lineString: return PieceSize.lineLength(p.geometry, extent: extent) * scale
+        default: return 0
         }
     }
 }

@@ -1,3 +1,4 @@
+import GeometryAlgorithms
 import KartpackCore
 import TileArchive
 
@@ -17,18 +18,35 @@ struct FeatureSummary: Equatable, Sendable {
     /// from the archive's stream: pieces in `order`'s tile order, a tile's in the order added. Only the pieces from
     /// the highest zoom with a vertex up count (the stream is observed from the max zoom down).
     static func of(_ pieces: [TilePiece], order: TileOrder, extent: Int) -> FeatureSummary {
-        let top = pieces.lazy.filter { $0.geometry.firstPoint != nil }.map(\.tile.z).max() ?? 0
-        let keyed = pieces.indices.filter { pieces[$0].tile.z >= top }.map {
-            (key: order.sortKey(pieces[$0].tile) ?? UInt64.max, index: $0)
-        }.sorted { ($0.key, $0.index) < ($1.key, $1.index) }
-        var measure = FeatureMeasure(counts: [1], extent: extent, withSizes: true)
-        measure.observe(
-            keyed.map { k in
-                var p = pieces[k.index]
-                (p.layer, p.feature) = (0, 0)
-                return p
-            })
-        return measure.summary(layer: 0, feature: 0)
+        // The anchor: the first piece (in tile order, then as added) at the highest zoom with a vertex.
+        var top = -1
+        var first: (key: UInt64, index: Int, point: TilePoint)?
+        // The size: the pieces at the highest zoom with any piece, summed in tile order.
+        var sizeZoom = -1
+        for (i, p) in pieces.enumerated() {
+            let z = p.tile.z
+            sizeZoom = max(sizeZoom, z)
+            guard z >= top, let point = p.geometry.firstPoint else { continue }
+            let key = order.sortKey(p.tile) ?? UInt64.max
+            if z > top || (key, i) < (first?.key ?? .max, first?.index ?? .max) {
+                top = z
+                first = (key, i, point)
+            }
+        }
+        var s = FeatureSummary(top: Int8(top), anchor: FeatureAnchor(), size: 0)
+        if let first {
+            let tile = pieces[first.index].tile
+            s.anchor = FeatureMeasure.anchor(tile: tile, first: first.point, extentBits: extent.trailingZeroBitCount)
+        }
+        let sized = pieces.indices.filter { pieces[$0].tile.z == sizeZoom }
+        let ordered =
+            sized.count < 2
+            ? sized
+            : sized.sorted {
+                (order.sortKey(pieces[$0].tile) ?? .max, $0) < (order.sortKey(pieces[$1].tile) ?? .max, $1)
+            }
+        for i in ordered { s.size += FeatureMeasure.size(pieces[i], extent: extent) }
+        return s
     }
 
     /// Appends the summaries of `pieces` for every order in `orders` (a byte 0 when there are no pieces).
