@@ -87,5 +87,7 @@ extension TiledLayers {
                 pieces.append(p)
             }
         }
+        // Read back after the feature phase, they count against the memory budget as its pieces do.
+        try spillIfOverBudget()
     }
 }
