@@ -18,14 +18,26 @@ struct FeatureSummary: Equatable, Sendable {
     /// from the archive's stream: pieces in `order`'s tile order, a tile's in the order added. Only the pieces from
     /// the highest zoom with a vertex up count (the stream is observed from the max zoom down).
     static func of(_ pieces: [TilePiece], order: TileOrder, extent: Int) -> FeatureSummary {
+        of(pieces, order: order, extent: extent, sized: sized(pieces, extent: extent))
+    }
+
+    /// The pieces at the highest zoom with any piece (what a feature's size is summed from) with each one's size.
+    static func sized(_ pieces: [TilePiece], extent: Int) -> [(index: Int, size: Double)] {
+        let sizeZoom = pieces.lazy.map(\.tile.z).max() ?? -1
+        return pieces.indices.filter { pieces[$0].tile.z == sizeZoom }.map {
+            ($0, FeatureMeasure.size(pieces[$0], extent: extent))
+        }
+    }
+
+    /// `of(_:order:extent:)` with the sizes of the pieces at the highest zoom already made (`sized`).
+    private static func of(
+        _ pieces: [TilePiece], order: TileOrder, extent: Int, sized: [(index: Int, size: Double)]
+    ) -> FeatureSummary {
         // The anchor: the first piece (in tile order, then as added) at the highest zoom with a vertex.
         var top = -1
         var first: (key: UInt64, index: Int, point: TilePoint)?
-        // The size: the pieces at the highest zoom with any piece, summed in tile order.
-        var sizeZoom = -1
         for (i, p) in pieces.enumerated() {
             let z = p.tile.z
-            sizeZoom = max(sizeZoom, z)
             guard z >= top, let point = p.geometry.firstPoint else { continue }
             let key = order.sortKey(p.tile) ?? UInt64.max
             if z > top || (key, i) < (first?.key ?? .max, first?.index ?? .max) {
@@ -38,14 +50,15 @@ struct FeatureSummary: Equatable, Sendable {
             let tile = pieces[first.index].tile
             s.anchor = FeatureMeasure.anchor(tile: tile, first: first.point, extentBits: extent.trailingZeroBitCount)
         }
-        let sized = pieces.indices.filter { pieces[$0].tile.z == sizeZoom }
+        // The size: those pieces' sizes summed in tile order (then as added), as the stream adds them.
         let ordered =
             sized.count < 2
             ? sized
             : sized.sorted {
-                (order.sortKey(pieces[$0].tile) ?? .max, $0) < (order.sortKey(pieces[$1].tile) ?? .max, $1)
+                (order.sortKey(pieces[$0.index].tile) ?? .max, $0.index)
+                    < (order.sortKey(pieces[$1.index].tile) ?? .max, $1.index)
             }
-        for i in ordered { s.size += FeatureMeasure.size(pieces[i], extent: extent) }
+        for piece in ordered { s.size += piece.size }
         return s
     }
 
@@ -56,8 +69,9 @@ struct FeatureSummary: Equatable, Sendable {
             return
         }
         out.append(1)
+        let sized = sized(pieces, extent: extent)
         for order in orders {
-            let s = of(pieces, order: order, extent: extent)
+            let s = of(pieces, order: order, extent: extent, sized: sized)
             PieceEncoder.varint(UInt64(Int(s.top) + 1), into: &out)
             PieceEncoder.varint(UInt64(s.anchor.x), into: &out)
             PieceEncoder.varint(UInt64(s.anchor.y), into: &out)
