@@ -198,8 +198,8 @@ def test_a_shuffled_export_copies_every_tile(forest_night):
 
 def test_smallest_thinning_measures_the_pieces_left_in_the_store(kartpack, stands_export, tmp_path):
     """Thinning by size: the drop order takes the size of a feature whose pieces stay in the store from its
-    record's summary, and the night is the full build's. (The forest sample's sheet has descendant selectors:
-    its features are always tiled, so its nights leave nothing in the store.)"""
+    record's summary, and the night is the full build's. (The forest sample's sheet gives identity classes,
+    `identity: AGARE`, which span tiles: its nights read every piece back and leave nothing in the store.)"""
     spec = {
         "version": 1,
         "sources": [{"path": "stands.shp", "layer": "stands", "idField": "AVDNR"}],
