@@ -69,9 +69,10 @@ package final class Converter {
             // A night's pieces left in the store: read back where tonight's changes touch (or all of them when
             // nothing is copied, or something spans tiles).
             settings.reuse?.begin(settings)
+            // (Identity classes only choose whom a thinned feature coalesces into.)
             let copying =
                 settings.reuse?.isActive == true && settings.maxPoints.allSatisfy { $0 == nil }
-                && !settings.coalesce.contains(true) && settings.identities.allSatisfy(\.isEmpty)
+                && !settings.coalesce.contains(true)
             settings.reuse?.lazy = try tiled.settleLazyPieces(copying: copying, store: store)
         }
         clock.lap("features")

@@ -143,6 +143,9 @@ def test_one_stand_edited(forest_night):
     # The stand's tiles at the zooms that show it: a handful, out of hundreds.
     assert 0 < inc["tilesReencoded"] <= 20 < inc["tilesCopied"]
     assert inc["tilesRemoved"] == 0
+    # Above the thinned zooms the unchanged features' pieces stay in the store (identity classes do not span tiles
+    # without coalescing).
+    assert inc["zoomsUnread"] and inc["featuresUnread"] > 0 and inc["tilesCopiedUnread"] > 0
 
 
 def test_one_percent_of_the_stands_edited_and_moved(forest_night):
@@ -198,8 +201,7 @@ def test_a_shuffled_export_copies_every_tile(forest_night):
 
 def test_smallest_thinning_measures_the_pieces_left_in_the_store(kartpack, stands_export, tmp_path):
     """Thinning by size: the drop order takes the size of a feature whose pieces stay in the store from its
-    record's summary, and the night is the full build's. (The forest sample's sheet gives identity classes,
-    `identity: AGARE`, which span tiles: its nights read every piece back and leave nothing in the store.)"""
+    record's summary, and the night is the full build's."""
     spec = {
         "version": 1,
         "sources": [{"path": "stands.shp", "layer": "stands", "idField": "AVDNR"}],

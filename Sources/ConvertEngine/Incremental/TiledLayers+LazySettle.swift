@@ -2,7 +2,7 @@ import KartpackCore
 
 extension TiledLayers {
     /// After the feature phase, once the build knows whether it copies last night's tiles (`copying`: the tile
-    /// reuse is active and nothing spans tiles — no `max-points`, coalescing or identity classes): marks dirty the
+    /// reuse is active and nothing spans tiles — no `max-points` or coalescing): marks dirty the
     /// tiles of last night's features no feature of tonight's took (`LazyPieces.unclaimed`) and of the lazy
     /// features whose `unchanged` was taken back (`ThinningTraits.unmarkSharedRanks`), then reads back from the
     /// store the pieces of lazy features in dirty tiles. Without `copying`, or when what is gone cannot be known
