@@ -9,10 +9,10 @@ import KartpackCore
 /// highest zoom, its drop-order measure (`FeatureSummary`) — is kept instead.
 ///
 /// A tile is dirty at a lazy zoom when a piece of a feature that is not lazy is there tonight (added, changed, or
-/// re-classified), or a piece of last night's that no feature of tonight's took (`PieceStore.keys` of the digests
-/// nobody claimed) was there. `KARTPACK_CHECK_UNSIGNED` keeps every piece decoded and proves the rule instead: a tile
-/// not dirty must have last night's signature (`TileReuse`), and every piece must lie in the tiles its feature's
-/// bounds give.
+/// re-classified), or a piece of last night's that no feature of tonight's took (`PieceStore.records` of the
+/// digests nobody claimed) was there. `KARTPACK_CHECK_UNSIGNED` keeps every piece decoded and proves the rule
+/// instead: a tile not dirty must have last night's signature (`TileReuse`), and every piece must lie in the tiles
+/// its feature's bounds give.
 struct LazyPieces: Sendable {
     /// One feature whose pieces at the lazy zooms stay in the store.
     struct Feature: Sendable {

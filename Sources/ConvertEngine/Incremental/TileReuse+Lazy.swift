@@ -51,19 +51,9 @@ extension TileReuse {
                 tally.overBytes = tally.overBytes || e.length > limits.bytes
             }
             let tile = try copy(e)
-            tally.stats.sharedBorderFallbacks += e.sharedBorderFallbacks
-            if !e.small.isEmpty {
-                tally.add(Dictionary(e.small.map { ($0.layer, $0.counts) }, uniquingKeysWith: { a, _ in a }))
-            }
-            if firstRound {
-                roundZero[z, default: []].append(
-                    RoundZeroEntry(tile: e.tile, signature: e.signature, flags: 0, fitRank: 0))
-            }
-            entries[z, default: []].append((e, true))
+            noteCopied(e)
             copiedUnread += 1
-            guard tile.features > 0 else { continue }
-            tally.add(tile)
-            copied.append((key, tile))
+            if tally.addCopied(tile, entry: e) { copied.append((key, tile)) }
         }
         guard !copied.isEmpty else { return made }
         var out: [EncodedTile] = []

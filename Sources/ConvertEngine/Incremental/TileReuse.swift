@@ -188,18 +188,13 @@ package final class TileReuse: @unchecked Sendable {
                 !(thinnable && (e.length > limits.bytes || e.features > limits.features))
             {
                 reused.add(try copy(e), entry: e, position: i, run: run)
-                // Not over a limit (a zoom that may be thinned copies no such tile): its first round's answer.
-                if firstRound {
-                    roundZero[tile.z, default: []].append(
-                        RoundZeroEntry(tile: tile, signature: signature, flags: 0, fitRank: 0))
-                }
                 // Over a limit where nothing more can be dropped (the max zoom): counted as an encoded tile is.
                 if e.length > limits.bytes || e.features > limits.features {
                     reused.over += 1
                     reused.overBytes = reused.overBytes || e.length > limits.bytes
                 }
                 e.keptPieces = keepsEvery ? run.count : -1
-                entries[tile.z, default: []].append((e, true))
+                noteCopied(e)
             } else {
                 reused.positions[tile] = i
                 pending[tile] = signature
@@ -242,6 +237,16 @@ package final class TileReuse: @unchecked Sendable {
             throw TileReuseError.packageChanged(tile: e.tile.description)
         }
         return EncodedTile(tile: e.tile, bytes: bytes, features: e.features)
+    }
+
+    /// Records tonight's entry of a tile copied from the previous package; in a first round, also as its answer
+    /// (not over a limit: a zoom that may be thinned copies no such tile).
+    func noteCopied(_ e: TileIndexEntry) {
+        if firstRound {
+            roundZero[e.tile.z, default: []].append(
+                RoundZeroEntry(tile: e.tile, signature: e.signature, flags: 0, fitRank: 0))
+        }
+        entries[e.tile.z, default: []].append((e, true))
     }
 
     /// Records the tiles the encode passes made of `batch` (`tiles` in its runs' order) with their small-feature
@@ -325,49 +330,6 @@ package final class TileReuse: @unchecked Sendable {
             (roundZero[z] ?? []).sorted { ($0.tile.x, $0.tile.y) < ($1.tile.x, $1.tile.y) }
         }
         return TileIndex(settings: settings, features: features, entries: all, roundZero: firstRounds)
-    }
-}
-
-/// The tiles of a batch copied from the previous package, with their index entries, and where the batch's other
-/// tiles were (to put the encoded ones between them, in tile order).
-struct ReusedTiles {
-    var pieces: [TilePiece]
-    var tiles: [(position: Int, tile: EncodedTile, entry: TileIndexEntry)] = []
-    /// The copied tiles' pieces (their features are counted as an encoded tile's are).
-    var runs: [Range<Int>] = []
-    /// The position in the batch of each tile sent to the encode passes.
-    var positions: [TileCoordinate: Int] = [:]
-    /// Copied tiles over a limit (only where nothing more can be dropped), and whether one is over the byte limit.
-    var over = 0
-    var overBytes = false
-
-    init(pieces: [TilePiece] = []) { self.pieces = pieces }
-
-    mutating func add(_ tile: EncodedTile, entry: TileIndexEntry, position: Int, run: Range<Int>) {
-        runs.append(run)
-        tiles.append((position, tile, entry))
-    }
-
-    /// The batch's tiles with features in tile order: the encode passes' (`made`) and the copied ones, whose share
-    /// of the zoom's statistics `tally` takes from their entries (features present and left out are counted from
-    /// their pieces at `selection`, as for an encoded tile).
-    func merged(with made: [EncodedTile], tally: inout ZoomTally, selection: ZoomSelection) -> [EncodedTile] {
-        guard !tiles.isEmpty else { return made }
-        tally.count(EncodeBatch(pieces: pieces, runs: runs), selection: selection)
-        tally.over += over
-        tally.overBytes = tally.overBytes || overBytes
-        var out: [(Int, EncodedTile)] = made.map { (positions[$0.tile] ?? 0, $0) }
-        for (position, tile, entry) in tiles {
-            tally.stats.sharedBorderFallbacks += entry.sharedBorderFallbacks
-            if !entry.small.isEmpty {
-                tally.add(Dictionary(entry.small.map { ($0.layer, $0.counts) }, uniquingKeysWith: { a, _ in a }))
-            }
-            guard tile.features > 0 else { continue }
-            tally.add(tile)
-            out.append((position, tile))
-        }
-        out.sort { $0.0 < $1.0 }
-        return out.map(\.1)
     }
 }
 

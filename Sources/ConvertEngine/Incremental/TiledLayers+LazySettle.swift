@@ -28,7 +28,7 @@ extension TiledLayers {
             guard let r = reuse.storedRecord(entry: Int(f.entry)) else { throw TileReuseError.storeChanged }
             return r
         }
-        // Every zoom: the pieces the store keeps are decoded (`needs`); those of the lazy zooms only are added.
+        // Every zoom's blocks left in the record and located; only the lazy zooms' are decoded and added.
         let everyZoom = ZoomSet(0..<32)
         for (i, f) in state.features.enumerated() where readAll || !isUnchanged(f) {
             let r = try record(f)
@@ -42,21 +42,21 @@ extension TiledLayers {
         }
         if readAll { return nil }
         for f in state.features where !f.decoded {
-            var needs: [StoredParts.Block] = []
+            // The lazy zooms where the feature's bounds reach a dirty tile.
+            var needs = ZoomSet()
             for z in state.zooms.zooms where z >= Int(f.low) && z <= max(Int(f.high), Int(f.labelTop)) {
                 guard let dirty = state.dirty[z], !dirty.isEmpty,
                     let range = LazyPieces.tiles(f, zoom: z, parameters: state.parameters),
                     LazyPieces.meets(range, dirty)
                 else { continue }
-                needs.append(StoredParts.Block(zoom: Int8(z), label: false, bytes: 0..<0))
+                needs.insert(z)
             }
             guard !needs.isEmpty else { continue }
             let r = try record(f)
             guard let decoded = PieceRecord.decode(r, from: 8, leaving: everyZoom) else {
                 throw TileReuseError.storeChanged
             }
-            let zooms = ZoomSet(needs.map { Int($0.zoom) })
-            try add(r, decoded.left.blocks.filter { zooms.contains(Int($0.zoom)) }, of: f, tiles: state.dirty)
+            try add(r, decoded.left.blocks.filter { needs.contains(Int($0.zoom)) }, of: f, tiles: state.dirty)
         }
         return state
     }
