@@ -10,6 +10,9 @@ package final class TileRuns: @unchecked Sendable {
     /// Per zoom, the range of `held` of each tile, in archive order.
     private var heldByZoom: [Int: [Range<Int>]]
     private let store: SortRunStore?
+    /// Whether merged batches are read a batch ahead on a thread of their own (`ReadAhead`; with more than one
+    /// thread). The batches are the same either way.
+    package var readsAhead = false
 
     package init(held: [TilePiece], byZoom: [Int: [Range<Int>]]) {
         self.held = held
@@ -73,7 +76,14 @@ package final class TileRuns: @unchecked Sendable {
             return try body(batch)
         }
         let stream = try ZoomStream(store: store, zoom: z, skip: skip ?? { _, _ in false })
-        while let batch = try stream.next(maxPieces: maxPieces) { try body(batch) }
+        guard readsAhead else {
+            while let batch = try stream.next(maxPieces: maxPieces) { try body(batch) }
+            return
+        }
+        // The next batch is merged and decoded on a thread of its own while `body` works on this one.
+        let ahead = ReadAhead { () throws(SpillError) in try stream.next(maxPieces: maxPieces) }
+        defer { ahead.stop() }
+        while let batch = try ahead.next() { try body(batch) }
     }
 
     /// Gives the scratch space back (the file has no name: closing it frees it).
@@ -134,7 +144,11 @@ package struct OrderPhase {
         var held: [TilePiece]
         let store: SortRunStore?
         (held, store) = try spool.finish()
-        if let store { return TileRuns(store: store) }
+        if let store {
+            let runs = TileRuns(store: store)
+            runs.readsAhead = threads > 1
+            return runs
+        }
         return run(&held)
     }
 

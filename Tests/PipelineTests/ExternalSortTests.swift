@@ -146,6 +146,7 @@ import VectorTile
         runs.close()
     }
 
+    /// `background`: the spool spills on a thread of its own, and the batches are read a batch ahead (`ReadAhead`).
     @Test(arguments: [1, 7, 100, 100_000], [false, true])
     func aZoomStreamedInBatchesIsTheMergedZoomWithoutCuttingATile(maxPieces: Int, background: Bool) throws {
         let dir = try TemporaryDirectory()
@@ -157,8 +158,9 @@ import VectorTile
             spool.append(p)
             try spool.spillIfOverBudget()
         }
-        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        let runs = try OrderPhase(order: .hilbert, threads: background ? 2 : 1).run(&spool)
         #expect(runs.spilledRuns > 3)
+        #expect(runs.readsAhead == background)
         for z in 3...5 {
             let (whole, tiles) = try runs.zoom(z)
             var joined: [String] = []
@@ -205,8 +207,9 @@ import VectorTile
         }
         spool.rollback(to: mark, recordCounts: [50, 50, 50])
         for p in all.suffix(1000) { spool.append(p) }
-        let runs = try OrderPhase(order: .hilbert).run(&spool)
+        let runs = try OrderPhase(order: .hilbert, threads: background ? 2 : 1).run(&spool)
         #expect(spill == (runs.spilledRuns > 3))
+        #expect(runs.readsAhead == (spill && background))
         // Odd features of layer 1 and every feature of layer 2 below 10 are passed over.
         let skip: (Int32, Int32) -> Bool = { l, f in (l == 1 && f % 2 == 1) || (l == 2 && f < 10) }
         for z in 3...5 {
