@@ -122,6 +122,43 @@ import VectorTile
 
     /// A feature found in last night's digests is unchanged unless another feature of its layer has its rank (such
     /// features are written in input order); the digests are kept beside the features and rolled back with them.
+    /// The key table's search (started where a key's high word says, `PieceStore.entry`) finds every key and no
+    /// other, whether the keys are spread like digests, bunched at one end, or share their high word.
+    @Test(arguments: ["spread", "bunched", "one high word"])
+    func everyKeyIsFoundWhereverTheKeysLie(layout: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var state: UInt64 = 99
+        func random() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state ^ (state >> 29)
+        }
+        func key() -> TileDigest {
+            switch layout {
+            case "spread": return TileDigest(high: random(), low: random())
+            case "bunched": return TileDigest(high: random() >> 40 | (random() % 3 == 0 ? .max - 5 : 0), low: random())
+            default: return TileDigest(high: 1 << 63, low: random())
+            }
+        }
+        let keys = (0..<3000).map { _ in key() }
+        let writer = try PieceStoreWriter(
+            path: dir + "/p.piecestore", settings: TileDigest(high: 1, low: 2), limit: 1 << 24)
+        let record = PieceRecord.encode(tiling(), style: TileDigest(high: 0, low: 0))
+        for k in keys { writer.append(key: k, record: record) }
+        #expect(writer.publish())
+        let store = try PieceStore(path: dir + "/p.piecestore", settings: TileDigest(high: 1, low: 2))
+        let sorted = Set(keys.map { [$0.high, $0.low] }).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        #expect(store.count == sorted.count)
+        for (i, k) in sorted.enumerated() { #expect(store.entry(TileDigest(high: k[0], low: k[1])) == i) }
+        // Keys not in the table: between two keys, before the first, after the last, at the ends of the range.
+        var absent = [TileDigest(high: 0, low: 0), TileDigest(high: .max, low: .max)]
+        for _ in 0..<2000 { absent.append(key()) }
+        for k in sorted.prefix(500) { absent.append(TileDigest(high: k[0], low: k[1] &+ 1)) }
+        let present = Set(sorted)
+        for k in absent where !present.contains([k.high, k.low]) { #expect(store.entry(k) == nil) }
+    }
+
     @Test func unchangedFeaturesWithASharedRankAreTakenBack() {
         var traits = ThinningTraits()
         let d = (0..<5).map { TileDigest(high: UInt64($0), low: 1) }

@@ -149,10 +149,38 @@ package final class PieceStore: @unchecked Sendable {
     }
 
     /// The index of the key table's entry of `key`, nil when the store has no record under it.
+    ///
+    /// Keys are digests, spread evenly over their range, so the search starts where `key`'s high word says
+    /// (its share of 2⁶⁴ of the table), widens from there until the key is bracketed and ends with a binary search
+    /// of the bracket: a few probes near each other instead of the ~20 far apart of a binary search of a million
+    /// keys (a night looks up every feature). Keys bunched anywhere only widen the bracket: the answer is that of
+    /// a binary search of the whole table.
     func entry(_ key: TileDigest) -> Int? {
-        let lo = entries.partitioningIndex { ($0.high, $0.low) >= (key.high, key.low) }
-        guard lo < entries.count, entries[lo].high == key.high, entries[lo].low == key.low else { return nil }
-        return lo
+        let n = entries.count
+        guard n > 0 else { return nil }
+        func before(_ i: Int) -> Bool { (entries[i].high, entries[i].low) < (key.high, key.low) }
+        // The answer is the first entry not before `key`, in lo...hi.
+        let guess = Int(key.high.multipliedFullWidth(by: UInt64(n)).high)
+        var (lo, hi) = (0, n)
+        var step = 8
+        if before(guess) {
+            lo = guess + 1
+            while lo + step < n, before(lo + step) {
+                lo += step + 1
+                step *= 2
+            }
+            hi = min(n, lo + step)
+        } else {
+            hi = guess
+            while hi - step >= 0, !before(hi - step) {
+                hi -= step
+                step *= 2
+            }
+            lo = max(0, hi - step)
+        }
+        let at = entries[lo..<hi].partitioningIndex { ($0.high, $0.low) >= (key.high, key.low) }
+        guard at < n, entries[at].high == key.high, entries[at].low == key.low else { return nil }
+        return at
     }
 
     /// The record of the key table's entry `i` (`entry(_:)`) with its check before it, as `checkedRecord(_:damaged:)`.
