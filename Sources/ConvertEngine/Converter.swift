@@ -80,6 +80,8 @@ package final class Converter {
         let ordered = try OrderPhase(order: publisher.tileOrder, threads: options.threads).run(&tiled.pieces)
         defer { ordered.close() }
         clock.lap("sort")
+        // Tonight's piece store is complete: sealed beside the encode phase (with more than one thread).
+        if options.threads > 1 { options.pieceReuse?.sealInBackground() }
         try checkCancelled()
         let zooms = options.minZoom...options.maxZoom
         let encoder = EncodePhase(settings: settings)

@@ -122,6 +122,36 @@ import VectorTile
 
     /// A feature found in last night's digests is unchanged unless another feature of its layer has its rank (such
     /// features are written in input order); the digests are kept beside the features and rolled back with them.
+    /// A store sealed on a thread of its own while the tiles are encoded (`sealInBackground`) is the store sealed
+    /// at `publish`, byte for byte; discarded instead, it leaves nothing.
+    @Test func aStoreSealedInTheBackgroundIsTheStoreSealedAtPublish() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let settings = TileDigest(high: 1, low: 2)
+        let record = PieceRecord.encode(tiling(), style: TileDigest(high: 0, low: 0))
+        func write(_ name: String, background: Bool, publishing: Bool = true) throws -> PieceStoreWriter {
+            let writer = try PieceStoreWriter(path: dir + "/" + name, settings: settings, limit: 1 << 24)
+            for k in 0..<2000 {
+                writer.append(key: TileDigest(high: UInt64(k) &* 0x9E37_79B9_7F4A_7C15, low: 7), record: record)
+            }
+            writer.features = (0..<2000).map { TileDigest(high: UInt64($0 % 13), low: UInt64($0)) }
+            writer.records = (0..<2000).map { UInt32(1999 - $0) }
+            if background { writer.sealInBackground() }
+            if publishing { #expect(writer.publish()) } else { writer.discard() }
+            return writer
+        }
+        let inline = try write("a.piecestore", background: false)
+        let background = try write("b.piecestore", background: true)
+        #expect(inline.bytes == background.bytes && inline.bytes > 0)
+        #expect(
+            FileManager.default.contents(atPath: dir + "/a.piecestore")
+                == FileManager.default.contents(atPath: dir + "/b.piecestore"))
+        #expect(try PieceStore(path: dir + "/b.piecestore", settings: settings).count == 2000)
+        _ = try write("c.piecestore", background: true, publishing: false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["a.piecestore", "b.piecestore"])
+    }
+
     /// The key table's search (started where a key's high word says, `PieceStore.entry`) finds every key and no
     /// other, whether the keys are spread like digests, bunched at one end, or share their high word.
     @Test(arguments: ["spread", "bunched", "one high word"])

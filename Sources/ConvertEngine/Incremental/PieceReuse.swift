@@ -260,6 +260,11 @@ package final class PieceReuse: @unchecked Sendable {
         claims = FeatureClaims()
     }
 
+    /// Every record is in (after `keep`): tonight's store is sealed on a thread of its own while the tiles are
+    /// encoded (`PieceStoreWriter.sealInBackground`). Called once the feature phase's memory is given back (its key
+    /// table and sorted digests take ~90 bytes a feature for a moment).
+    package func sealInBackground() { writer?.sealInBackground() }
+
     /// The key table entries of the records of last night's features no feature of tonight's took (`claim`),
     /// before `keep`.
     func unclaimedRecords() -> [Int]? {

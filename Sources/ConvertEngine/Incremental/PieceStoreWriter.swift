@@ -1,13 +1,19 @@
 import Checksum
+import Dispatch
 import Foundation
 import KartpackCore
 import TileArchive
 
 /// Writes tonight's piece store (`PieceStore`) into a temporary file next to the package while the feature phase
-/// runs, one record per feature in input order; `finish` appends the sorted key table and the checksum, and
+/// runs, one record per feature in input order; `seal` appends the sorted key table and the checksum, and
 /// `publish` renames it over last night's store once the package is published. Past `limit` bytes it stops and
 /// writes nothing (`overLimit`): the next night then tiles every feature.
-package final class PieceStoreWriter {
+///
+/// Once the feature phase has given every record and the features (`features`, `records`), `sealInBackground`
+/// seals the store on a thread of its own while the tiles are encoded (sorting a million keys and digests took
+/// about a second at the end of every night and `run --full`); from then on only `publish` and `discard` may be
+/// called, and they wait for it.
+package final class PieceStoreWriter: @unchecked Sendable {
     private let file: AtomicFile
     private let limit: Int
     private var buffer: [UInt8] = []
@@ -17,8 +23,14 @@ package final class PieceStoreWriter {
     private var failed = false
     /// True once the store would have grown past `limit` (nothing is published then).
     package private(set) var overLimit = false
-    /// Bytes of the published store (0 before `finish`).
+    /// Bytes of the published store (0 before `seal`).
     package private(set) var bytes = 0
+    /// Whether sealing began (`sealInBackground`, or `publish` itself), on a thread not yet waited for
+    /// (`pending`), and how it ended (read only once the thread was waited for).
+    private var sealing = false
+    private var pending = false
+    private let sealEnded = DispatchSemaphore(value: 0)
+    private var sealed = false
     /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), in the package's order,
     /// written after the key table with their order by digest, and the record each was written from (`records`: the
     /// record's place among those appended, `appended`).
@@ -79,19 +91,57 @@ package final class PieceStoreWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes the key table and the checksum, and publishes the store next to the package; false (and no file)
-    /// when it was over its limit or could not be written.
+    /// Seals the store on a thread of its own (see the type); once.
+    func sealInBackground() {
+        guard !sealing else { return }
+        (sealing, pending) = (true, true)
+        Thread { [self] in
+            sealed = seal()
+            sealEnded.signal()
+        }.start()
+    }
+
+    /// Whether the store was sealed (sealing it now when that had not begun; else waiting for the thread).
+    private func waitForSeal() -> Bool {
+        if !sealing {
+            sealing = true
+            sealed = seal()
+        }
+        joinSeal()
+        return sealed
+    }
+
+    /// Waits for the sealing thread, if one runs and was not waited for.
+    private func joinSeal() {
+        guard pending else { return }
+        sealEnded.wait()
+        pending = false
+    }
+
+    /// Publishes the store next to the package (sealed first when it was not); false (and no file) when it was
+    /// over its limit or could not be written.
     package func publish() -> Bool {
+        guard waitForSeal() else {
+            file.discard()
+            return false
+        }
+        do { try file.publish() } catch {
+            file.discard()
+            return false
+        }
+        return true
+    }
+
+    /// Writes the key table and the checksum after the records; false when the store was over its limit or could
+    /// not be written (the caller discards it).
+    private func seal() -> Bool {
         if offset + 28 * entries.count + 24 * features.count + PieceStore.footerBytes > limit
             || features.count > Int(UInt32.max) || records.count != features.count
             || records.contains(where: { Int($0) >= entries.count })
         {
             overLimit = true
         }
-        guard !overLimit, !failed else {
-            file.discard()
-            return false
-        }
+        guard !overLimit, !failed else { return false }
         // By key, each key once (the first appended): a record's place among those appended → its table entry.
         let byKey = entries.indices.sorted {
             (entries[$0].high, entries[$0].low, $0) < (entries[$1].high, entries[$1].low, $1)
@@ -131,20 +181,16 @@ package final class PieceStoreWriter {
         table += sha.finalize()
         buffer += table
         flush()
-        guard !failed else {
-            file.discard()
-            return false
-        }
-        do { try file.publish() } catch {
-            file.discard()
-            return false
-        }
+        guard !failed else { return false }
         bytes = offset + table.count
         return true
     }
 
-    /// Leaves nothing behind (a build that was not published).
-    package func discard() { file.discard() }
+    /// Leaves nothing behind (a build that was not published), once the store is no longer being sealed.
+    package func discard() {
+        joinSeal()
+        file.discard()
+    }
 
     /// A build that failed before `publish` leaves no temporary file either.
     deinit { file.discard() }
