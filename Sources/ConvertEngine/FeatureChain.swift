@@ -39,14 +39,21 @@ package final class FeatureChain {
 
     /// A chain for one worker; with `assistance`, a giant polygon's subtrees are offered to the team's `helpers`
     /// other workers (`TileStage.fork`), and this chain cuts theirs when it takes an offer.
-    package init(parameters: TilingParameters, assistance: WorkerAssistance<FeatureChain>? = nil, helpers: Int = 0) {
+    /// `board`: the team's open forks, shared by its chains (`SubtreeBoard`).
+    package init(
+        parameters: TilingParameters, assistance: WorkerAssistance<FeatureChain>? = nil, helpers: Int = 0,
+        board: SubtreeBoard? = nil
+    ) {
         footprint = parameters.shardFootprint
         repair = RepairStage(engine: engine)
         clip = ClipStage(engine: engine)
         classify = ClassifyStage(engine: engine)
         tiles = TileStage(engine: engine, parameters: parameters)
         if let assistance, helpers > 0 {
+            let board = board ?? SubtreeBoard()
+            tiles.board = board
             tiles.offerSubtrees = { group in
+                board.post(group)
                 for _ in 0..<helpers { assistance.offer { chain in chain.tiles.help(group) } }
             }
         }

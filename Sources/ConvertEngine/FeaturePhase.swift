@@ -29,9 +29,10 @@ package struct FeaturePhase {
         // Idle workers help cut a giant polygon (a coastline's mainland) that holds back the oldest batch.
         let helpers = settings.threads - 1
         let assistance = helpers > 0 ? WorkerAssistance<FeatureChain>() : nil
+        let board = helpers > 0 ? SubtreeBoard() : nil
         let team = WorkerTeam<FeatureChain, FeatureJob, PieceReuse.Outcome>(
             threads: settings.threads, assistance: assistance,
-            makeState: { FeatureChain(parameters: parameters, assistance: assistance, helpers: helpers) },
+            makeState: { FeatureChain(parameters: parameters, assistance: assistance, helpers: helpers, board: board) },
             work: { chain, job in pieces?.process(job, chain: chain) ?? PieceReuse.Outcome(feature: chain.process(job))
             })
         defer { team.shutdown() }

@@ -18,8 +18,11 @@ package final class TileStage {
     package let parameters: TilingParameters
     /// Offers a giant polygon's subtrees to the other workers (`fork`, `help`); nil when there are none.
     package var offerSubtrees: (@Sendable (SubtreeGroup) -> Void)?
-    /// A polygon cut (below the feature's own, once clipped) of this many vertices or more forks.
+    /// A polygon cut (below the feature's own, once clipped) of this many vertices or more forks (a sixteenth of
+    /// it while another worker waits for its fork's helpers, `SubtreeBoard.someoneWaits`).
     var forkVertices = 1 << 15
+    /// The team's open forks (with `offerSubtrees`; nil: a fork waits for its helpers idle).
+    package var board: SubtreeBoard?
 
     package init(engine: GeometryEngine, parameters: TilingParameters) {
         self.engine = engine
@@ -158,8 +161,8 @@ package final class TileStage {
         /// The children of `tile` next, or forked.
         func below(_ tile: TileCoordinate, _ cut: Cut, _ cutBounds: Bounds) throws(GeometryError) {
             let children = tile.children
-            if made.family == .polygon, cut.handle == nil, let g = cut.geometry, g.pointCount >= forkVertices,
-                offerSubtrees != nil
+            if made.family == .polygon, cut.handle == nil, let g = cut.geometry, offerSubtrees != nil,
+                g.pointCount >= forkVertices || (g.pointCount >= forkVertices / 16 && board?.someoneWaits == true)
             {
                 try fork(
                     children.map { Subtree(tile: $0, cut: g, boxes: cut.boxes, cutBounds: cutBounds) }, into: &made)

@@ -90,4 +90,61 @@ import Testing
         _ = tiling(g, stage)
         #expect(offers.withLock { $0 } == 0)
     }
+
+    /// Two workers sharing a board (`SubtreeBoard`), as a team's chains do: the forking one cuts the helper's own
+    /// forks while it waits, the helper forks smaller cuts while someone waits; the pieces are those in line.
+    @Test(arguments: 0..<3)
+    func workersSharingABoardGiveThePiecesOfTheDescentInLine(round: Int) {
+        let inLine = tiling(g, TileStage(engine: GeometryEngine(), parameters: parameters))
+        let board = SubtreeBoard()
+        let p = parameters
+        let posts = Mutex(0)
+        func stage() -> TileStage {
+            let s = TileStage(engine: GeometryEngine(), parameters: p)
+            s.forkVertices = 4_000
+            s.board = board
+            return s
+        }
+        let helper = stage()
+        nonisolated(unsafe) let h = helper
+        let offer: @Sendable (SubtreeGroup) -> Void = { group in
+            posts.withLock { $0 += 1 }
+            board.post(group)
+            Thread.detachNewThread { h.help(group) }
+        }
+        helper.offerSubtrees = offer
+        let forking = stage()
+        forking.offerSubtrees = offer
+        expectSame(tiling(g, forking), inLine)
+        #expect(posts.withLock { $0 } > 0)
+    }
+
+    /// A worker waiting for its fork's helpers cuts the subtrees of another open fork meanwhile, and returns once
+    /// its own are finished.
+    @Test func aWaitingWorkerCutsAnotherForksSubtrees() {
+        let board = SubtreeBoard()
+        let sub = Subtree(
+            tile: TileCoordinate(z: 1, x: 0, y: 0), cut: g, boxes: [],
+            cutBounds: Bounds(minX: 0, minY: 0, maxX: 1, maxY: 1))
+        let mine = SubtreeGroup([sub], family: .polygon, top: 3, board: board)
+        let other = SubtreeGroup([sub, sub], family: .polygon, top: 3, board: board)
+        board.post(other)
+        // A helper took this worker's only subtree and finishes it a little later.
+        let (i, _) = mine.claim(byHelper: true)!
+        #expect(board.someoneWaits == false)
+        Thread.detachNewThread {
+            while !board.someoneWaits { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: 0.02)
+            mine.finish(i, .success(TileStage.Descent(family: .polygon, top: 3)), byHelper: true)
+        }
+        var helped = 0
+        board.wait(for: mine) { group in
+            while let (k, _) = group.claim(byHelper: true) {
+                helped += 1
+                group.finish(k, .success(TileStage.Descent(family: .polygon, top: 3)), byHelper: true)
+            }
+        }
+        #expect(helped == 2 && !other.isOpen && other.isDone && mine.isDone)
+        #expect(board.someoneWaits == false)
+    }
 }
