@@ -19,6 +19,26 @@ struct ReadBatch: Sendable {
         let (jobs, held) = diagnostics.holding { Result { try layer.nextBatch(size: size) } }
         return ReadBatch(jobs: jobs, diagnostics: held, recordsRead: layer.reader.readerStats.recordsRead)
     }
+
+    /// What comes after the last batch: no features.
+    static let end = ReadBatch(jobs: .success(nil), diagnostics: [], recordsRead: 0)
+
+    /// `layer`'s batches (`read`) read on a thread of their own, a batch ahead of the feature phase's thread, up to
+    /// and including the last (issue 34: with few cheap features per record, points, that thread was the
+    /// bottleneck when it read each batch and then added the one before). While it runs nothing else touches the
+    /// set's reader or its ids and counts; the caller stops it (`ReadAhead.stop`) before it finishes or rejects the
+    /// set.
+    static func readAhead(
+        _ layer: OpenedSet, size: Int, diagnostics: DiagnosticSink
+    ) -> ReadAhead<ReadBatch, Never> {
+        var done = false
+        return ReadAhead { () -> ReadBatch? in
+            guard !done else { return nil }
+            let batch = read(layer, size: size, diagnostics: diagnostics)
+            done = batch.isLast
+            return batch
+        }
+    }
 }
 
 /// The batches of one input set between reading and adding (`FeaturePhase`): each batch read is handed to the

@@ -7,7 +7,7 @@ import Styling
 /// Reading overlaps processing: while the workers cut one batch, the next is read and handed to them too, and a
 /// batch's results are added while the workers are busy with the next (`BatchLookahead`: with more threads, more
 /// batches go out while the oldest waits on one long feature). With more than one thread the
-/// reading runs on a thread of its own (`BatchPrefetch`), beside the adding.
+/// reading runs on a thread of its own (`ReadBatch.readAhead`), beside the adding.
 ///
 /// Input: the `ReadPhase`'s layers. Output: `TiledLayers` (every feature's pieces, spooled past the memory budget,
 /// and its record). Settings: `FeatureSettings` (the tiling, worker threads, the spill).
@@ -51,12 +51,14 @@ package struct FeaturePhase {
             do {
                 var intake = LayerIntake(layer: layer, diagnostics: diagnostics)
                 let total = layer.reader.readerStats.recordsInFile
-                // With more than one thread the batches are read on a thread of their own (`BatchPrefetch`).
+                // With more than one thread the batches are read on a thread of their own (`ReadBatch.readAhead`).
                 let prefetch =
-                    settings.threads > 1 ? BatchPrefetch(layer, size: Self.batchSize, diagnostics: diagnostics) : nil
+                    settings.threads > 1
+                    ? ReadBatch.readAhead(layer, size: Self.batchSize, diagnostics: diagnostics) : nil
                 defer { prefetch?.stop() }
                 var lookahead = BatchLookahead {
-                    prefetch?.next() ?? ReadBatch.read(layer, size: Self.batchSize, diagnostics: diagnostics)
+                    if let prefetch { return prefetch.next() ?? ReadBatch.end }
+                    return ReadBatch.read(layer, size: Self.batchSize, diagnostics: diagnostics)
                 }
                 while true {
                     if isCancelled() { throw PipelineError.interrupted(signal: 0) }
