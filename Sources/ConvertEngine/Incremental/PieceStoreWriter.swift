@@ -25,12 +25,10 @@ package final class PieceStoreWriter: @unchecked Sendable {
     package private(set) var overLimit = false
     /// Bytes of the published store (0 before `seal`).
     package private(set) var bytes = 0
-    /// Whether sealing began (`sealInBackground`, or `publish` itself), on a thread not yet waited for
-    /// (`pending`), and how it ended (read only once the thread was waited for).
-    private var sealing = false
-    private var pending = false
-    private let sealEnded = DispatchSemaphore(value: 0)
-    private var sealed = false
+    /// How sealing ended (nil before), written by the sealing thread and read only once it was waited for.
+    private var sealed: Bool?
+    /// The sealing thread's end, until it is waited for (`sealInBackground`).
+    private var sealing: DispatchSemaphore?
     /// The digest of each feature of tonight's package (`PieceReuse.featureDigest`), in the package's order,
     /// written after the key table with their order by digest, and the record each was written from (`records`: the
     /// record's place among those appended, `appended`).
@@ -93,29 +91,26 @@ package final class PieceStoreWriter: @unchecked Sendable {
 
     /// Seals the store on a thread of its own (see the type); once.
     func sealInBackground() {
-        guard !sealing else { return }
-        (sealing, pending) = (true, true)
+        guard sealed == nil, sealing == nil else { return }
+        let ended = DispatchSemaphore(value: 0)
+        sealing = ended
         Thread { [self] in
             sealed = seal()
-            sealEnded.signal()
+            ended.signal()
         }.start()
     }
 
-    /// Whether the store was sealed (sealing it now when that had not begun; else waiting for the thread).
+    /// Whether the store was sealed (waiting for the sealing thread, or sealing it now when that had not begun).
     private func waitForSeal() -> Bool {
-        if !sealing {
-            sealing = true
-            sealed = seal()
-        }
         joinSeal()
-        return sealed
+        if sealed == nil { sealed = seal() }
+        return sealed ?? false
     }
 
     /// Waits for the sealing thread, if one runs and was not waited for.
     private func joinSeal() {
-        guard pending else { return }
-        sealEnded.wait()
-        pending = false
+        sealing?.wait()
+        sealing = nil
     }
 
     /// Publishes the store next to the package (sealed first when it was not); false (and no file) when it was
